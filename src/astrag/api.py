@@ -1,0 +1,224 @@
+"""The public Python API: index a repository and ask its symbol graph questions.
+
+The CLI and (later) the MCP server are thin layers over these functions; everything they print
+is built from the plain dataclasses returned here.
+
+    >>> from astrag import api
+    >>> summary = api.index(Path("."))
+    >>> with api.open_index(Path(".")) as idx:
+    ...     target = idx.lookup("AuthService.login")[0]
+    ...     callers = idx.callers(target.id, depth=2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from astrag.config import load_config
+from astrag.errors import AstragError
+from astrag.graph.facts import DefKind, Edge, EdgeKind, Symbol
+from astrag.indexer import IndexSummary, ProgressFn, index_repository
+from astrag.store.base import IndexMissing
+from astrag.store.sqlite import SqliteStore
+
+__all__ = [
+    "AmbiguousSymbol",
+    "Index",
+    "IndexSummary",
+    "Related",
+    "SymbolNotFound",
+    "find_root",
+    "index",
+    "open_index",
+]
+
+_CLASS_KINDS = frozenset({DefKind.CLASS.value, DefKind.INTERFACE.value, DefKind.ENUM.value})
+
+
+class SymbolNotFound(AstragError):
+    pass
+
+
+class AmbiguousSymbol(AstragError):
+    def __init__(self, query: str, candidates: list[Symbol]) -> None:
+        super().__init__(
+            f"{query!r} matches {len(candidates)} symbols",
+            "pass one of the listed ids (path::Qualified.Name) instead",
+        )
+        self.query = query
+        self.candidates = candidates
+
+
+@dataclass(frozen=True, slots=True)
+class Related:
+    """A symbol reached from another one over the graph, and how."""
+
+    symbol: Symbol
+    depth: int
+    edge: Edge  # the edge that reached it (for callers: the call site)
+
+
+def find_root(start: Path | None = None) -> Path:
+    """The nearest enclosing directory that has an index, else the nearest git work tree."""
+    here = (start or Path.cwd()).resolve()
+    candidates = [here, *here.parents]
+    for directory in candidates:
+        if (directory / ".astrag" / "index.db").is_file():
+            return directory
+    for directory in candidates:
+        if (directory / ".git").exists():
+            return directory
+    return here
+
+
+def index(
+    root: Path,
+    *,
+    rebuild: bool = False,
+    jobs: int | None = None,
+    progress: ProgressFn | None = None,
+) -> IndexSummary:
+    """Create or incrementally update the index of ``root``."""
+    if not root.is_dir():
+        raise AstragError(f"{root} is not a directory", "pass the repository's root directory")
+    return index_repository(root, rebuild=rebuild, jobs=jobs, progress=progress)
+
+
+def open_index(root: Path) -> Index:
+    root = root.resolve()
+    config = load_config(root)
+    index_dir = root / config.index_dir
+    if not (index_dir / "index.db").is_file():
+        raise IndexMissing(f"no astrag index in {root}", f"run `astrag index {root}` first")
+    store = SqliteStore(index_dir, readonly=True)
+    store.open()
+    return Index(root, store)
+
+
+class Index:
+    """A read-only view of one repository's index."""
+
+    def __init__(self, root: Path, store: SqliteStore) -> None:
+        self.root = root
+        self.store = store
+
+    def __enter__(self) -> Index:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.store.close()
+
+    # ------------------------------------------------------------------ lookup
+
+    def lookup(self, query: str) -> list[Symbol]:
+        """Symbols an id, a qualified name, a plain name or a file path denotes (best first)."""
+        query = query.strip()
+        if not query:
+            raise SymbolNotFound("empty symbol name", "pass a symbol id, qualified name or name")
+        exact = self.store.get_symbol(query)
+        if exact is not None:
+            return [exact]
+        if "::" in query:
+            path, _, qual = query.partition("::")
+            found = [s for s in self.store.symbols_by_qualname(qual) if s.path == path]
+            if found:
+                return found
+        found = [s for s in self.store.symbols_by_qualname(query) if s.path]
+        if not found:
+            found = [s for s in self.store.symbols_named(query) if s.path]
+        return sorted(found, key=lambda s: (s.path, s.start_line))
+
+    def resolve(self, query: str) -> Symbol:
+        """Exactly one symbol, or SymbolNotFound / AmbiguousSymbol listing the candidates."""
+        found = self.lookup(query)
+        if not found:
+            raise SymbolNotFound(
+                f"no symbol matches {query!r}",
+                "check the spelling, or run `astrag index` if the code is new",
+            )
+        if len(found) > 1:
+            raise AmbiguousSymbol(query, found)
+        return found[0]
+
+    def get(self, symbol_id: str) -> Symbol | None:
+        return self.store.get_symbol(symbol_id)
+
+    def source(self, symbol: Symbol) -> str:
+        """The symbol's source lines as they are on disk now."""
+        if not symbol.path:
+            return ""
+        try:
+            text = (self.root / symbol.path).read_text("utf-8", errors="replace")
+        except OSError:
+            return ""
+        lines = text.splitlines()
+        return "\n".join(lines[symbol.start_line - 1 : symbol.end_line])
+
+    # ------------------------------------------------------------------ traversals
+
+    def callers(self, symbol_id: str, depth: int = 1) -> list[Related]:
+        return self._walk([symbol_id], (EdgeKind.CALLS,), incoming=True, depth=depth)
+
+    def callees(self, symbol_id: str, depth: int = 1) -> list[Related]:
+        return self._walk([symbol_id], (EdgeKind.CALLS,), incoming=False, depth=depth)
+
+    def implementations(self, symbol_id: str) -> list[Related]:
+        """Subclasses and implementers of a class/interface (transitively); for a method, the
+        methods that override or implement it."""
+        symbol = self.store.get_symbol(symbol_id)
+        if symbol is None:
+            return []
+        if symbol.kind in _CLASS_KINDS:
+            kinds: tuple[EdgeKind, ...] = (EdgeKind.INHERITS, EdgeKind.IMPLEMENTS)
+        else:
+            kinds = (EdgeKind.OVERRIDES,)
+        return self._walk([symbol_id], kinds, incoming=True, depth=50)
+
+    def edges(self, symbol_id: str, *, incoming: bool, kinds: Iterable[str] | None = None):
+        fetch = self.store.edges_to if incoming else self.store.edges_from
+        return fetch([symbol_id], kinds)
+
+    def _walk(
+        self, start: list[str], kinds: Iterable[str], *, incoming: bool, depth: int
+    ) -> list[Related]:
+        kinds = [str(k) for k in kinds]
+        seen = set(start)
+        frontier = list(start)
+        out: list[Related] = []
+        for level in range(1, max(depth, 1) + 1):
+            edges = (self.store.edges_to if incoming else self.store.edges_from)(frontier, kinds)
+            edges.sort(key=lambda e: (e.path, e.line, e.column, e.source, e.target))
+            frontier = []
+            for edge in edges:
+                other = edge.source if incoming else edge.target
+                if other in seen:
+                    continue
+                seen.add(other)
+                symbol = self.store.get_symbol(other)
+                if symbol is None:
+                    continue
+                out.append(Related(symbol, level, edge))
+                frontier.append(other)
+            if not frontier:
+                break
+        return out
+
+    # ------------------------------------------------------------------ whole graph
+
+    def stats(self) -> dict[str, object]:
+        return {"root": str(self.root), **self.store.counts(), "meta": self.store.meta()}
+
+    def symbols(self) -> list[Symbol]:
+        return self.store.all_symbols()
+
+    def all_edges(self) -> list[Edge]:
+        return self.store.all_edges()
+
+    def iter_graph(self) -> Iterator[Symbol | Edge]:
+        yield from self.store.all_symbols()
+        yield from self.store.all_edges()

@@ -1,0 +1,276 @@
+"""The ``astrag`` command: a thin layer of argument parsing and rendering over ``astrag.api``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from astrag import api, present
+from astrag.errors import AstragError
+from astrag.export import render
+from astrag.indexer import IndexSummary
+
+app = typer.Typer(
+    help="A symbol-graph map of your codebase for AI coding agents.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console()
+err = Console(stderr=True)
+
+
+class Fmt(StrEnum):
+    text = "text"
+    json = "json"
+
+
+class ExportFmt(StrEnum):
+    jsonl = "jsonl"
+    graphml = "graphml"
+    cypher = "cypher"
+
+
+RepoOpt = Annotated[
+    Path | None,
+    typer.Option("--repo", help="Repository root (default: nearest indexed or git directory)."),
+]
+FormatOpt = Annotated[Fmt, typer.Option("--format", "-f", help="Output format.")]
+DepthOpt = Annotated[int, typer.Option("--depth", min=1, max=20, help="Hops to follow.")]
+SymbolArg = Annotated[str, typer.Argument(help="Symbol id, qualified name, or plain name.")]
+
+
+def _emit_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+@contextmanager
+def _errors(fmt: Fmt = Fmt.text) -> Iterator[None]:
+    """Turn astrag's own errors into a clear message and exit status 2, never a traceback."""
+    try:
+        yield
+    except api.AmbiguousSymbol as e:
+        if fmt == Fmt.json:
+            _emit_json(present.candidates_json(e.query, e.candidates))
+        else:
+            err.print(f"[yellow]{e.message}[/]; candidates:")
+            for s in e.candidates:
+                err.print(f"  {s.id}  [dim]{s.kind} {s.path}:{s.start_line}[/]")
+        raise typer.Exit(2) from None
+    except AstragError as e:
+        if fmt == Fmt.json:
+            _emit_json({"error": type(e).__name__, "message": e.message, "hint": e.hint})
+        else:
+            err.print(f"[red]error:[/] {e.message}")
+            if e.hint:
+                err.print(f"[dim]hint:[/] {e.hint}")
+        raise typer.Exit(2) from None
+
+
+def _root(repo: Path | None) -> Path:
+    if repo is not None and not repo.is_dir():
+        raise AstragError(f"{repo} is not a directory", "pass --repo with a repository root")
+    return api.find_root(repo) if repo is None else repo.resolve()
+
+
+@app.command()
+def index(
+    path: Annotated[Path, typer.Argument(help="Repository root.")] = Path("."),
+    rebuild: Annotated[bool, typer.Option(help="Ignore the existing index.")] = False,
+    jobs: Annotated[int | None, typer.Option(help="Parser processes (default: cores).")] = None,
+    fmt: FormatOpt = Fmt.text,
+) -> None:
+    """Index (or incrementally update) a repository."""
+    with _errors(fmt):
+        with _progress(enabled=fmt == Fmt.text) as progress:
+            summary = api.index(path.resolve(), rebuild=rebuild, jobs=jobs, progress=progress)
+        if fmt == Fmt.json:
+            _emit_json(present.summary_json(summary))
+        else:
+            _print_summary(summary)
+
+
+@contextmanager
+def _progress(enabled: bool) -> Iterator[Callable[[str, int, int], None] | None]:
+    if not enabled or not err.is_terminal:
+        yield None
+        return
+    columns = (
+        TextColumn("{task.description:<8}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=err, transient=True) as bar:
+        tasks: dict[str, Any] = {}
+
+        def update(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(stage, total=total)
+            bar.update(tasks[stage], completed=done, total=total)
+
+        yield update
+
+
+def _print_summary(s: IndexSummary) -> None:
+    table = Table(title=f"astrag index · {s.root}", show_header=False, title_justify="left")
+    table.add_column(style="bold")
+    table.add_column()
+    rate = s.call_resolution_rate
+    calls = ", ".join(f"{k} {v:,}" for k, v in sorted(s.calls.items()))
+    rows = [
+        ("files", f"{s.files:,}  ({s.parsed:,} parsed, {s.removed:,} removed this run)"),
+        ("lines", f"{s.lines:,}"),
+        ("symbols", f"{s.symbols:,}"),
+        ("edges", ", ".join(f"{k} {v:,}" for k, v in sorted(s.edges.items())) or "none"),
+        ("calls", f"{rate:.1%} resolved in repo  ({calls})" if calls else "none"),
+        ("parse errors", f"{s.parse_errors:,} in {s.files_with_errors:,} files"),
+        ("skipped", _skipped_text(s)),
+        ("seconds", f"{s.seconds:.2f}"),
+    ]
+    if s.rebuilt_because:
+        rows.append(("rebuilt", s.rebuilt_because))
+    for key, value in rows:
+        table.add_row(key, value)
+    out.print(table)
+
+
+def _skipped_text(s: IndexSummary) -> str:
+    reasons: dict[str, int] = {}
+    for k in s.skipped:
+        reasons[k.reason] = reasons.get(k.reason, 0) + 1
+    return ", ".join(f"{r} {n}" for r, n in sorted(reasons.items())) or "none"
+
+
+@app.command()
+def show(symbol: SymbolArg, repo: RepoOpt = None, fmt: FormatOpt = Fmt.text) -> None:
+    """A symbol's definition, signature, source and direct relations."""
+    with _errors(fmt), api.open_index(_root(repo)) as idx:
+        s = idx.resolve(symbol)
+        outgoing = idx.edges(s.id, incoming=False)
+        incoming = idx.edges(s.id, incoming=True)
+        source = idx.source(s)
+        if fmt == Fmt.json:
+            _emit_json(
+                {
+                    "symbol": present.symbol_json(s),
+                    "source": source,
+                    "outgoing": [{"target": e.target, **present.site_json(e)} for e in outgoing],
+                    "incoming": [{"source": e.source, **present.site_json(e)} for e in incoming],
+                }
+            )
+            return
+        out.print(f"[bold]{s.id}[/]  [cyan]{s.kind}[/]  {s.path}:{s.start_line}-{s.end_line}")
+        if s.signature:
+            out.print(f"[green]{s.signature}[/]", highlight=False)
+        if s.docstring:
+            out.print(f"[dim]{s.docstring}[/]", highlight=False)
+        for title, edges, attr in (("→", outgoing, "target"), ("←", incoming, "source")):
+            counts: dict[str, set[str]] = {}
+            for e in edges:
+                if e.kind != "contains":
+                    counts.setdefault(str(e.kind), set()).add(getattr(e, attr))
+            for kind, ids in sorted(counts.items()):
+                shown = ", ".join(sorted(ids)[:8]) + (" …" if len(ids) > 8 else "")
+                out.print(f"  {title} {kind} ({len(ids)}): {shown}", highlight=False)
+        if source:
+            out.print(source, highlight=False, markup=False)
+
+
+def _traversal(
+    symbol: str, repo: Path | None, fmt: Fmt, relation: str, depth: int, walk: str
+) -> None:
+    with _errors(fmt), api.open_index(_root(repo)) as idx:
+        s = idx.resolve(symbol)
+        if walk == "implementations":
+            found = idx.implementations(s.id)
+        else:
+            found = getattr(idx, walk)(s.id, depth=depth)
+        if fmt == Fmt.json:
+            _emit_json(present.traversal_json(s, relation, depth, found))
+            return
+        table = Table(title=f"{relation} of {s.id}", title_justify="left")
+        for column in ("depth", "symbol", "kind", "defined at", "site"):
+            table.add_column(column)
+        for r in found:
+            where = f"{r.symbol.path}:{r.symbol.start_line}" if r.symbol.path else "(external)"
+            table.add_row(
+                str(r.depth), r.symbol.id, r.symbol.kind, where, f"{r.edge.path}:{r.edge.line}"
+            )
+        out.print(table if found else f"no {relation} of {s.id} in the index")
+
+
+@app.command()
+def callers(
+    symbol: SymbolArg, repo: RepoOpt = None, depth: DepthOpt = 1, fmt: FormatOpt = Fmt.text
+) -> None:
+    """Who calls SYMBOL (transitively up to --depth)."""
+    _traversal(symbol, repo, fmt, "callers", depth, "callers")
+
+
+@app.command()
+def callees(
+    symbol: SymbolArg, repo: RepoOpt = None, depth: DepthOpt = 1, fmt: FormatOpt = Fmt.text
+) -> None:
+    """What SYMBOL calls (transitively up to --depth)."""
+    _traversal(symbol, repo, fmt, "callees", depth, "callees")
+
+
+@app.command()
+def implementations(symbol: SymbolArg, repo: RepoOpt = None, fmt: FormatOpt = Fmt.text) -> None:
+    """Subclasses and implementers of a class or interface; overriders of a method."""
+    _traversal(symbol, repo, fmt, "implementations", 0, "implementations")
+
+
+@app.command()
+def stats(repo: RepoOpt = None, fmt: FormatOpt = Fmt.text) -> None:
+    """Counts of files, symbols and edges in the index."""
+    with _errors(fmt), api.open_index(_root(repo)) as idx:
+        data = idx.stats()
+        if fmt == Fmt.json:
+            _emit_json(data)
+            return
+        table = Table(title=f"astrag stats · {data['root']}", show_header=False)
+        for key, value in data.items():
+            if key in ("root", "meta"):
+                continue
+            if isinstance(value, dict):
+                value = ", ".join(f"{k} {v:,}" for k, v in sorted(value.items())) or "none"
+            table.add_row(str(key), str(value))
+        out.print(table)
+
+
+@app.command()
+def export(
+    repo: RepoOpt = None,
+    fmt: Annotated[ExportFmt, typer.Option("--format", "-f")] = ExportFmt.jsonl,
+    output: Annotated[Path | None, typer.Option("--output", "-o")] = None,
+) -> None:
+    """The whole graph as JSON Lines, GraphML, or Cypher (Neo4j / Memgraph)."""
+    with _errors(), api.open_index(_root(repo)) as idx:
+        lines = render(fmt.value, idx.symbols(), idx.all_edges())
+        if output is None:
+            for line in lines:
+                sys.stdout.write(line + "\n")
+        else:
+            with output.open("w", encoding="utf-8") as fh:
+                for line in lines:
+                    fh.write(line + "\n")
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,612 @@
+"""Which files belong to the project, and reading them safely.
+
+:func:`discover` lists the files to index without reading their contents (one ``lstat`` each):
+
+1. **Candidates.** In a git work tree, ``git ls-files --cached --others --exclude-standard``
+   (tracked plus untracked-but-not-ignored; tracked files deleted from disk drop out silently).
+   Without git, or when git fails or lists nothing (e.g. the root sits in a directory its
+   parent repository ignores), a walk honouring ``.gitignore`` at every level, the enclosing
+   repository's ``.gitignore`` files above the root and ``.git/info/exclude``.
+2. **Always-skipped directories** (:data:`SKIP_DIR_NAMES`), any directory holding ``pyvenv.cfg``
+   (a virtualenv, whatever its name), and the index directory. ``build``/``dist``/``out``/
+   ``target``/``coverage`` are skipped only when they are not Python packages (no
+   ``__init__.py``): coverage.py's source lives in ``coverage/``.
+3. ``config.exclude`` removes; ``config.include`` adds back git-ignored, untracked or
+   skipped-directory files. Exclude wins over include. To include inside a skipped directory, use
+   a pattern that names it, e.g. ``node_modules/@acme/lib/**`` or ``build/``.
+4. Per file: secrets (never indexed, whatever the config says), non-indexable languages,
+   minified and generated names, symlinks, size.
+
+:func:`read_source` reads one discovered file and applies the content checks that need the bytes
+anyway (binary, generated header, minified) and decodes to UTF-8.
+
+Only files astrag would index (or secrets) appear in :attr:`Discovery.skipped`, with a reason from
+:data:`SKIP_REASONS`; everything else is dropped silently so the list stays readable.
+
+Symlinks are followed only to targets inside the root. A linked file is indexed under its link
+path, once per real file, and not at all if the real file itself is indexed. A linked directory
+(walk only; git does not descend into links) is followed after every real directory has been
+walked, and only if its target has not been walked yet, which makes loops harmless.
+"""
+
+from __future__ import annotations
+
+import codecs
+import errno
+import fnmatch
+import os
+import re
+import stat
+import subprocess
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pathspec
+
+from astrag.config import Config
+from astrag.lang import language_of
+
+SKIP_REASONS = frozenset(
+    {
+        "secret",
+        "too_large",
+        "binary",
+        "minified",
+        "generated",
+        "symlink_outside_root",
+        "symlink_loop",
+        "broken_symlink",
+        "vanished",
+        "unreadable",
+        "excluded_dir",
+        "undecodable_path",
+    }
+)
+
+SKIP_DIR_NAMES = frozenset(
+    {
+        ".git",
+        ".astrag",
+        "node_modules",
+        "bower_components",
+        "__pycache__",
+        ".venv",
+        "venv",
+        "site-packages",
+        ".tox",
+        ".nox",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".next",
+        ".nuxt",
+        "vendor",
+        "third_party",
+        ".yarn",
+    }
+)
+# Build-output names that are also real package names (PyPA's `build`, coverage.py's
+# `coverage`): skipped only when the directory has no __init__.py.
+OUTPUT_DIR_NAMES = frozenset({"dist", "build", "out", "target", "coverage"})
+# Skipped directories that never hold sources: not worth an `excluded_dir` line in a walk.
+_QUIET_DIR_NAMES = frozenset(
+    {".git", ".astrag", "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache"}
+)
+
+_SECRET_GLOBS = (
+    ".env", ".env.*", "*.pem", "*.key", "*.p12", "*.pfx", "*.crt", "*.cer", "*.der", "*.jks",
+    "*.keystore", "id_rsa*", "id_ed25519*", "id_ecdsa*", "*.kdbx", ".npmrc", ".pypirc", ".netrc",
+    "credentials.json", "secrets.*", "*.tfvars",
+)  # fmt: skip
+_MINIFIED_GLOBS = ("*.min.js", "*.min.mjs", "*-min.js", "*.bundle.js")
+_GENERATED_GLOBS = ("*_pb2.py", "*_pb2.pyi", "*_pb2_grpc.py", "*.generated.ts")
+
+
+def _any_glob(globs: Iterable[str]) -> re.Pattern[str]:
+    # One compiled regex per rule set: a single match per file name instead of a loop over globs.
+    # Case-insensitive so ID_RSA or SERVER.KEY on a case-insensitive disk are still caught.
+    return re.compile("|".join(fnmatch.translate(g) for g in globs), re.IGNORECASE)
+
+
+_SECRET = _any_glob(_SECRET_GLOBS)
+_MINIFIED = _any_glob(_MINIFIED_GLOBS)
+_GENERATED = _any_glob(_GENERATED_GLOBS)
+
+_HEAD_BYTES = 8192
+_LONG_LINE = 1000
+_MINIFIED_MEAN_LINE = 200  # normal code averages 30-40 characters a line
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """A file to index: repo-relative ``/`` path, language, and the stat seen at discovery."""
+
+    path: str
+    language: str
+    size: int
+    mtime_ns: int
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """A file astrag would have indexed but did not; ``reason`` is one of SKIP_REASONS."""
+
+    path: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Discovery:
+    """The outcome of :func:`discover`. ``method`` is ``"git"`` or ``"walk"``."""
+
+    files: tuple[SourceFile, ...]
+    skipped: tuple[Skipped, ...]
+    method: str = "walk"
+
+
+@dataclass(frozen=True, slots=True)
+class ReadResult:
+    """UTF-8 ``source`` (BOM stripped) or a ``skipped``; ``note`` says how it was decoded."""
+
+    source: bytes | None
+    skipped: Skipped | None
+    note: str | None = None
+
+
+def discover(root: Path, config: Config) -> Discovery:
+    """List the files under ``root`` that astrag indexes, and the notable ones it skips."""
+    collector = _Collector(Path(root), config)
+    paths = _git_ls_files(collector.root)
+    if paths:
+        collector.take_git_listing(paths)
+        method = "git"
+    else:
+        # git listing nothing means the enclosing repository ignores the root (or it is empty);
+        # the user pointed at it anyway, so the repository's rules above the root do not apply.
+        outer = _outer_ignore_rules(collector.root) if paths is None else ()
+        collector.walk([""], rules=outer, include_only=False)
+        method = "walk"
+    if collector.include is not None:
+        starts = _include_starts(config.include)
+        collector.walk(starts, rules=None, include_only=True)
+    files, skipped = collector.result()
+    return Discovery(files=files, skipped=skipped, method=method)
+
+
+def _git_ls_files(root: str) -> list[str] | None:
+    """Paths git considers part of the work tree under ``root``; None when git is missing or
+    fails (not a repository, unsafe ownership, ...)."""
+    # GIT_DIR/GIT_WORK_TREE (set inside git hooks) would point git at another repository.
+    env = {k: v for k, v in os.environ.items() if k not in ("GIT_DIR", "GIT_WORK_TREE")}
+    command = ["git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard"]
+    try:
+        proc = subprocess.run(command, capture_output=True, env=env, check=False)
+    except OSError:
+        return None
+    if proc.returncode != 0:
+        return None
+    return [p for p in os.fsdecode(proc.stdout).split("\0") if p]
+
+
+@dataclass(frozen=True, slots=True)
+class _IgnoreFile:
+    """One .gitignore: ``base`` is its directory relative to the root ("" for the root and for
+    files above it); ``prefix`` is the root's path relative to the file's directory ("" unless
+    the file sits above the root)."""
+
+    base: str
+    prefix: str
+    spec: pathspec.GitIgnoreSpec
+
+
+_Rules = tuple[_IgnoreFile, ...]
+
+
+def _is_ignored(rules: _Rules, rel: str, is_dir: bool) -> bool:
+    path = rel + "/" if is_dir else rel
+    # Deeper files override shallower ones, and within a file the last match wins (check_file).
+    for rule in reversed(rules):
+        sub = path[len(rule.base) + 1 :] if rule.base else path
+        verdict = rule.spec.check_file(rule.prefix + sub).include
+        if verdict is not None:
+            return verdict
+    return False
+
+
+def _read_ignore_file(path: str) -> pathspec.GitIgnoreSpec | None:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            lines = fh.read().splitlines()
+    except OSError:
+        return None
+    try:
+        return pathspec.GitIgnoreSpec.from_lines(lines)
+    except Exception:  # one bad line should not stop indexing; git ignores it too
+        valid = []
+        for line in lines:
+            try:
+                pathspec.GitIgnoreSpec.from_lines([line])
+            except Exception:
+                continue
+            valid.append(line)
+        return pathspec.GitIgnoreSpec.from_lines(valid)
+
+
+def _outer_ignore_rules(root: str) -> _Rules:
+    """Rules from above the root: ``.git/info/exclude`` and ``.gitignore`` files of the enclosing
+    repository's directories between its top and the root (the root's own are read by the walk)."""
+    real = os.path.realpath(root)
+    top = real
+    while not os.path.exists(os.path.join(top, ".git")):
+        parent = os.path.dirname(top)
+        if parent == top:
+            return ()
+        top = parent
+    rules: list[_IgnoreFile] = []
+    prefix_of_root = os.path.relpath(real, top).replace(os.sep, "/")
+    prefix_of_root = "" if prefix_of_root == "." else prefix_of_root + "/"
+    spec = _read_ignore_file(os.path.join(top, ".git", "info", "exclude"))
+    if spec is not None:
+        rules.append(_IgnoreFile("", prefix_of_root, spec))
+    directory = top
+    while directory != real:
+        spec = _read_ignore_file(os.path.join(directory, ".gitignore"))
+        if spec is not None:
+            rel = os.path.relpath(real, directory).replace(os.sep, "/")
+            rules.append(_IgnoreFile("", rel + "/", spec))
+        directory = os.path.join(directory, os.path.relpath(real, directory).split(os.sep)[0])
+    return tuple(rules)
+
+
+def _include_starts(patterns: Iterable[str]) -> list[str]:
+    """Directories to walk for ``include``: each pattern's literal leading directories, or the
+    root for patterns that match at any depth."""
+    starts: set[str] = set()
+    for raw in patterns:
+        pattern = raw.strip()
+        if not pattern or pattern.startswith(("#", "!")):
+            continue
+        body = pattern.strip("/")
+        if "/" not in body and not pattern.startswith("/"):
+            starts.add("")  # no slash: matches at any depth
+            continue
+        literal: list[str] = []
+        for part in body.split("/")[:-1]:
+            if any(ch in part for ch in "*?[\\"):
+                break
+            literal.append(part)
+        starts.add("/".join(literal))
+    return sorted(starts)
+
+
+class _Collector:
+    """Accumulates the decision for every candidate path, from git or from a walk."""
+
+    def __init__(self, root: Path, config: Config) -> None:
+        self.root = os.fspath(root)
+        self.root_real = os.path.realpath(self.root)
+        self.config = config
+        self.exclude = pathspec.GitIgnoreSpec.from_lines(config.exclude) if config.exclude else None
+        self.include = pathspec.GitIgnoreSpec.from_lines(config.include) if config.include else None
+        index_dir = os.path.normpath(config.index_dir).replace(os.sep, "/")
+        self.index_dir = None if index_dir.startswith(("..", "/")) else index_dir
+        self.files: dict[str, SourceFile] = {}
+        self.links: dict[str, tuple[str, SourceFile]] = {}  # link path -> (real path, file)
+        self.skipped: dict[str, str] = {}
+        self.seen: set[str] = set()
+
+    def result(self) -> tuple[tuple[SourceFile, ...], tuple[Skipped, ...]]:
+        files = dict(self.files)
+        taken = set(files)
+        for link in sorted(self.links):
+            real, source_file = self.links[link]
+            if real not in taken:  # the real file wins; else the first link by name
+                taken.add(real)
+                files[link] = source_file
+        ordered = tuple(files[path] for path in sorted(files))
+        skipped = tuple(Skipped(path, self.skipped[path]) for path in sorted(self.skipped))
+        return ordered, skipped
+
+    def skip(self, rel: str, reason: str) -> None:
+        self.skipped.setdefault(rel, reason)
+
+    # -- per-file decision -------------------------------------------------------------------
+
+    def offer(self, rel: str) -> None:
+        """Decide one candidate path that git or the walk did not ignore."""
+        if rel in self.seen:
+            return
+        self.seen.add(rel)
+        name = rel.rpartition("/")[2]
+        secret = _SECRET.match(name) is not None
+        language = None if secret else language_of(name)
+        if language is None and not secret:
+            return
+        if self.exclude is not None and self.exclude.match_file(rel):
+            return
+        if secret:
+            self.skip(rel, "secret")
+        elif not rel.isascii() and not _is_utf8(rel):
+            self.skip(rel, "undecodable_path")
+        elif _MINIFIED.match(name):
+            self.skip(rel, "minified")
+        elif _GENERATED.match(name):
+            self.skip(rel, "generated")
+        else:
+            assert language is not None
+            self._stat(rel, language)
+
+    def _stat(self, rel: str, language: str) -> None:
+        full = os.path.join(self.root, rel)
+        try:
+            st = os.lstat(full)
+        except (FileNotFoundError, NotADirectoryError):
+            return  # listed by git but deleted from disk: not part of the project any more
+        except OSError:
+            self.skip(rel, "unreadable")
+            return
+        real: str | None = None
+        if stat.S_ISLNK(st.st_mode):
+            if not self.config.follow_symlinks:
+                return
+            resolved = self._resolve_link(rel, full)
+            if resolved is None:
+                return
+            st, real = resolved
+        if not stat.S_ISREG(st.st_mode):
+            return
+        if st.st_size > self.config.max_file_bytes:
+            self.skip(rel, "too_large")
+            return
+        source_file = SourceFile(rel, language, st.st_size, st.st_mtime_ns)
+        if real is None:
+            self.files[rel] = source_file
+        else:
+            self.links[rel] = (real, source_file)
+
+    def _resolve_link(self, rel: str, full: str) -> tuple[os.stat_result, str] | None:
+        """The target's stat and root-relative real path, or None (skip recorded if notable)."""
+        try:
+            st = os.stat(full)
+        except FileNotFoundError:
+            self.skip(rel, "broken_symlink")
+            return None
+        except OSError as exc:
+            self.skip(rel, "symlink_loop" if exc.errno == errno.ELOOP else "unreadable")
+            return None
+        real = self._inside_root(os.path.realpath(full))
+        if real is None:
+            self.skip(rel, "symlink_outside_root")
+            return None
+        if _SECRET.match(real.rpartition("/")[2]):
+            self.skip(rel, "secret")  # `settings.py -> .env` must not leak the target
+            return None
+        return st, real
+
+    def _inside_root(self, real: str) -> str | None:
+        if real == self.root_real:
+            return ""
+        prefix = self.root_real if self.root_real.endswith(os.sep) else self.root_real + os.sep
+        if not real.startswith(prefix):
+            return None
+        return real[len(prefix) :].replace(os.sep, "/")
+
+    # -- git listing -------------------------------------------------------------------------
+
+    def take_git_listing(self, paths: list[str]) -> None:
+        """Offer every path git listed, minus those in skipped directories (unless included)."""
+        packages = {p[: -len("/__init__.py")] for p in paths if p.endswith("/__init__.py")}
+        venvs = {p[: -len("/pyvenv.cfg")] for p in paths if p.endswith("/pyvenv.cfg")}
+        blocked_cache: dict[str, str | None] = {}
+        for rel in paths:
+            if rel.endswith("/"):
+                continue  # a nested repository git does not descend into
+            parent, _, name = rel.rpartition("/")
+            if parent not in blocked_cache:
+                blocked_cache[parent] = self._blocked_prefix(parent, packages, venvs)
+            blocked = blocked_cache[parent]
+            if blocked is None or self._included(rel):
+                self.offer(rel)
+            elif language_of(name) is not None and not _SECRET.match(name):
+                self.skip(blocked, "excluded_dir")
+
+    def _blocked_prefix(self, parent: str, packages: set[str], venvs: set[str]) -> str | None:
+        """The first directory of ``parent`` that is always skipped, or None."""
+        if not parent:
+            return None
+        prefix = ""
+        for part in parent.split("/"):
+            prefix = f"{prefix}/{part}" if prefix else part
+            if self._skip_dir(part, prefix, lambda p=prefix: p in packages) or prefix in venvs:
+                return prefix
+        return None
+
+    def _skip_dir(self, name: str, rel: str, is_package: Callable[[], bool]) -> bool:
+        if name in SKIP_DIR_NAMES or rel == self.index_dir:
+            return True
+        return name in OUTPUT_DIR_NAMES and not is_package()
+
+    # -- walking -----------------------------------------------------------------------------
+
+    def walk(self, starts: list[str], rules: _Rules | None, include_only: bool) -> None:
+        """Walk from each start. ``rules`` None means ignore nothing; ``include_only`` offers
+        only files matching ``config.include``. Directory links are deferred until every real
+        directory is done, so a link never shadows the real path of what it points to."""
+        visited: set[tuple[int, int]] = set()
+        starts = [
+            s for s in starts if self._inside_root(os.path.realpath(self._full(s))) is not None
+        ]
+        stack: list[tuple[str, _Rules | None]] = [(start, rules) for start in reversed(starts)]
+        deferred: list[tuple[str, _Rules | None]] = []
+        while stack or deferred:
+            if not stack:
+                link, link_rules = deferred.pop()
+                if self._follow_dir_link(link):
+                    stack.append((link, link_rules))
+                continue
+            rel_dir, dir_rules = stack.pop()
+            for entry, entry_rules, is_dir in self._scan(rel_dir, dir_rules, visited, include_only):
+                rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+                if is_dir and entry.is_symlink():
+                    if self.config.follow_symlinks:
+                        deferred.append((rel, entry_rules))
+                elif is_dir:
+                    stack.append((rel, entry_rules))
+                elif not include_only or self._included(rel):
+                    self.offer(rel)
+
+    def _full(self, rel: str) -> str:
+        return os.path.join(self.root, rel) if rel else self.root
+
+    def _included(self, rel: str) -> bool:
+        return self.include is not None and self.include.match_file(rel)
+
+    def _scan(
+        self,
+        rel_dir: str,
+        rules: _Rules | None,
+        visited: set[tuple[int, int]],
+        include_only: bool,
+    ) -> Iterator[tuple[os.DirEntry[str], _Rules | None, bool]]:
+        """Entries of one directory worth looking at: (entry, rules below it, is a directory)."""
+        full_dir = self._full(rel_dir)
+        try:
+            st = os.stat(full_dir)
+            if (st.st_dev, st.st_ino) in visited:
+                return
+            visited.add((st.st_dev, st.st_ino))
+            with os.scandir(full_dir) as it:
+                entries = list(it)
+        except OSError:
+            return
+        names = {entry.name for entry in entries}
+        if rel_dir and "pyvenv.cfg" in names:
+            if not include_only:
+                self.skip(rel_dir, "excluded_dir")
+            return
+        if rules is not None and ".gitignore" in names:
+            spec = _read_ignore_file(os.path.join(full_dir, ".gitignore"))
+            if spec is not None:
+                rules = (*rules, _IgnoreFile(rel_dir, "", spec))
+        for entry in entries:
+            yield from self._keep_entry(entry, rel_dir, rules, include_only)
+
+    def _keep_entry(
+        self, entry: os.DirEntry[str], rel_dir: str, rules: _Rules | None, include_only: bool
+    ) -> Iterator[tuple[os.DirEntry[str], _Rules | None, bool]]:
+        rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+        try:
+            is_dir = entry.is_dir()  # follows links; False for broken ones
+        except OSError:
+            is_dir = False
+        if not is_dir:
+            name = entry.name
+            if language_of(name) is None and not _SECRET.match(name):
+                return  # cheap name test first: most files are not candidates
+            if rules is not None and _is_ignored(rules, rel, is_dir=False):
+                return
+            yield entry, rules, False
+            return
+        if rules is not None and _is_ignored(rules, rel, is_dir=True):
+            return
+        is_package = lambda: os.path.exists(os.path.join(entry.path, "__init__.py"))  # noqa: E731
+        if self._skip_dir(entry.name, rel, is_package):
+            if include_only and self._included(rel + "/"):
+                yield entry, rules, True
+            elif not include_only and entry.name not in _QUIET_DIR_NAMES:
+                self.skip(rel, "excluded_dir")
+            return
+        yield entry, rules, True
+
+    def _follow_dir_link(self, rel: str) -> bool:
+        full = os.path.join(self.root, rel)
+        real_full = os.path.realpath(full)
+        if self._inside_root(real_full) is None:
+            self.skip(rel, "symlink_outside_root")
+            return False
+        parent_real = os.path.realpath(os.path.dirname(full))
+        if parent_real == real_full or parent_real.startswith(real_full.rstrip(os.sep) + os.sep):
+            self.skip(rel, "symlink_loop")  # points at one of its own ancestors
+            return False
+        return True  # already-walked targets are dropped by the walk's visited set
+
+
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False  # a file name git or the OS gave us as undecodable bytes
+    return True
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+def read_source(root: Path, sf: SourceFile) -> ReadResult:
+    """Read one discovered file as UTF-8 bytes; never raises for files that changed on disk."""
+    full = os.path.join(os.fspath(root), sf.path)
+    # O_NONBLOCK so a path that became a FIFO cannot hang the indexer; no effect on files.
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(full, flags)
+    except (FileNotFoundError, NotADirectoryError):
+        return ReadResult(None, Skipped(sf.path, "vanished"))
+    except OSError:
+        return ReadResult(None, Skipped(sf.path, "unreadable"))
+    try:
+        with open(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                return ReadResult(None, Skipped(sf.path, "unreadable"))
+            data = fh.read()
+    except OSError:
+        return ReadResult(None, Skipped(sf.path, "unreadable"))
+    return decode_source(sf.path, data)
+
+
+def decode_source(path: str, data: bytes) -> ReadResult:
+    """Apply the content checks to ``data`` and return it as UTF-8 without a BOM."""
+    note = None
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        # Windows tools (PowerShell's `>`) write UTF-16; its NUL bytes would look binary.
+        try:
+            data = data.decode("utf-16").encode("utf-8")
+            note = "decoded as utf-16"
+        except UnicodeDecodeError:
+            pass
+    head = data[:_HEAD_BYTES]
+    if b"\0" in head:
+        return ReadResult(None, Skipped(path, "binary"))
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8) :]
+        head = data[:_HEAD_BYTES]
+    if _looks_generated(head):
+        return ReadResult(None, Skipped(path, "generated"))
+    if _looks_minified(head):
+        return ReadResult(None, Skipped(path, "minified"))
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        # cp1252 first: it is what "latin-1" files from Windows editors really are; it leaves
+        # five bytes undefined, and latin-1 decodes anything, so nothing is ever lost.
+        for encoding in ("cp1252", "latin-1"):
+            try:
+                data = data.decode(encoding).encode("utf-8")
+            except UnicodeDecodeError:
+                continue
+            note = f"decoded as {encoding}"
+            break
+    return ReadResult(data, None, note)
+
+
+def _looks_generated(head: bytes) -> bool:
+    return any(b"@generated" in line or b"DO NOT EDIT" in line for line in head.split(b"\n", 2)[:2])
+
+
+def _looks_minified(head: bytes) -> bool:
+    if len(head) <= _LONG_LINE:
+        return False
+    # Few newlines first (one count), so ordinary files never pay for the split.
+    if len(head) / (head.count(b"\n") + 1) < _MINIFIED_MEAN_LINE:
+        return False
+    return any(len(line) > _LONG_LINE for line in head.split(b"\n"))

@@ -1,0 +1,206 @@
+"""What one file says about itself, and the graph the resolver makes of all of them.
+
+A language frontend turns ``(path, bytes)`` into a :class:`FileFacts` without looking at any
+other file: definitions, references, imports and local bindings exactly as written. Nothing in a
+``FileFacts`` is resolved; the resolver (``graph/resolve.py``) is the only place that knows how
+names in one file reach definitions in another, and it produces :class:`Symbol` and :class:`Edge`.
+
+Conventions shared by every stage:
+
+* paths are repository-relative with ``/``;
+* lines are 1-based and inclusive, columns are 1-based (counted in characters of the line);
+* a *qualname* is the dotted path of a definition inside its file (``AuthService.login``; a
+  nested function is ``outer.inner``); ``""`` is the module itself;
+* a :data:`Chain` is an access path as written, one element per dotted part. An element that
+  ends in ``()`` is the result of calling that part (``("make_app()", "run")`` for
+  ``make_app().run``; ``new Foo()`` is written ``("Foo()",)``). The roots ``self``, ``cls``,
+  ``this``, ``super()`` (Python ``super()``) and ``super`` (TS ``super.m``) keep their names; a
+  receiver the frontend cannot express (a subscript, a literal, a parenthesised expression) is
+  the root ``"?"``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+Chain = tuple[str, ...]
+
+
+class DefKind(StrEnum):
+    MODULE = "module"
+    CLASS = "class"
+    INTERFACE = "interface"
+    ENUM = "enum"
+    TYPE_ALIAS = "type_alias"
+    FUNCTION = "function"
+    METHOD = "method"
+    VARIABLE = "variable"
+    FIELD = "field"
+
+
+class RefKind(StrEnum):
+    CALL = "call"  # a call expression; the chain's last element is the callee (decorators too)
+    NEW = "new"  # TS/JS ``new X(...)``; chain is the class expression
+    READ = "read"  # a name or attribute chain used as a value (not called, not assigned to)
+    TYPE = "type"  # a named type inside an annotation / type expression
+    INHERIT = "inherit"  # a base class (Python) or ``extends`` (TS/JS classes and interfaces)
+    IMPLEMENT = "implement"  # TS ``implements``
+
+
+class EdgeKind(StrEnum):
+    CONTAINS = "contains"
+    IMPORTS = "imports"
+    CALLS = "calls"
+    REFERENCES = "references"
+    INHERITS = "inherits"
+    IMPLEMENTS = "implements"
+    OVERRIDES = "overrides"
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    name: str
+    annotation: Chain | None = None  # principal named type of the annotation, if any
+    has_default: bool = False
+    # positional | positional_only | keyword_only | var_positional | var_keyword
+    kind: str = "positional"
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    kind: DefKind
+    name: str
+    qualname: str
+    parent: str  # qualname of the enclosing definition, "" for the module
+    start_line: int
+    end_line: int
+    start_byte: int
+    end_byte: int
+    signature: str = ""  # the header without the body, whitespace collapsed
+    docstring: str = ""
+    decorators: tuple[str, ...] = ()  # decorator expressions as written, without "@"
+    exported: bool = True  # TS/JS: has an export; Python: name not starting with "_"
+    visibility: str = "public"  # public | protected | private
+    # any of: static, async, abstract, readonly, getter, setter, constructor, overload,
+    # default_export, generator, arrow, declare, optional
+    modifiers: tuple[str, ...] = ()
+    bases: tuple[Chain, ...] = ()  # classes/interfaces: what it extends, in source order
+    implements: tuple[Chain, ...] = ()  # TS classes: what it implements
+    params: tuple[Param, ...] = ()  # functions/methods, including self/cls
+    returns: Chain | None = None  # principal type of the return annotation (Promise<X> -> X)
+    type: Chain | None = None  # variables/fields: principal declared type
+    value: Chain | None = None  # variables/fields: assigned value when it is a chain
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    kind: RefKind
+    chain: Chain
+    scope: str  # qualname of the innermost enclosing definition, "" for module level
+    line: int  # position of the chain's last element (the callee's name for calls)
+    column: int
+    arg_count: int = -1  # calls: number of positional arguments; -1 if unknown (*args, spread)
+    keywords: tuple[str, ...] = ()  # calls: keyword argument names (Python)
+
+
+@dataclass(frozen=True, slots=True)
+class Import:
+    """One name bound by an import statement.
+
+    Python ``import a.b.c`` binds ``a``: module="a.b.c", name=None, alias="a".
+    ``import a.b as x``: module="a.b", name=None, alias="x". ``from .m import f as g``:
+    module="m", level=1, name="f", alias="g". ``from m import *``: name="*", alias="".
+    TS ``import X from './x'``: name="default", alias="X"; ``import * as ns``: name=None;
+    ``export * from './x'``: name="*", alias="", reexport=True; ``export {a as b} from``:
+    name="a", alias="b", reexport=True; ``const {a: c} = require('./x')``: name="a", alias="c".
+    A side-effect import (``import './polyfill'``) has name=None and alias="".
+    """
+
+    module: str
+    name: str | None
+    alias: str
+    line: int
+    level: int = 0
+    scope: str = ""
+    reexport: bool = False
+    type_only: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Binding:
+    """A local name bound inside a function/method: parameter, assignment, loop variable, ...
+
+    Every local binding is recorded, typed or not, so that a local name shadows a module-level
+    one during resolution.
+    """
+
+    scope: str
+    name: str
+    line: int
+    type: Chain | None = None
+    value: Chain | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FileFacts:
+    path: str
+    language: str  # python | typescript | javascript
+    lines: int
+    errors: int  # ERROR and MISSING nodes in the syntax tree
+    definitions: tuple[Definition, ...] = ()
+    references: tuple[Reference, ...] = ()
+    imports: tuple[Import, ...] = ()
+    bindings: tuple[Binding, ...] = ()
+    # (local name, exported name): TS/JS ``export { a as b }``, ``export default a`` -> ("a",
+    # "default"), ``export = a`` / ``module.exports = a`` -> ("a", "=")
+    exports: tuple[tuple[str, str], ...] = ()
+    docstring: str = ""
+    all_names: tuple[str, ...] | None = None  # Python ``__all__`` when it is a static list
+
+
+# ---------------------------------------------------------------------------- resolved graph
+
+
+class PlaceholderKind(StrEnum):
+    EXTERNAL = "external"  # from a package outside the repository, or a builtin
+    UNRESOLVED = "unresolved"  # could not be resolved statically
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    id: str  # "path::Qualified.Name"; a module's id is its path; placeholders "external::x.y"
+    kind: str  # a DefKind value, or a PlaceholderKind value
+    name: str
+    qualname: str
+    path: str  # "" for placeholders
+    start_line: int = 0
+    end_line: int = 0
+    parent: str = ""  # id of the containing symbol, "" for modules and placeholders
+    language: str = ""
+    signature: str = ""
+    docstring: str = ""
+    decorators: tuple[str, ...] = ()
+    exported: bool = True
+    visibility: str = "public"
+    modifiers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    source: str
+    target: str
+    kind: EdgeKind
+    path: str = ""  # file where the edge occurs (the source's file)
+    line: int = 0  # where in that file; 0 for structural edges without a site
+    column: int = 0
+
+
+@dataclass(slots=True)
+class ResolvedFile:
+    """The resolver's output for one file: its symbols, and the edges that start in it."""
+
+    path: str
+    symbols: list[Symbol] = field(default_factory=list)
+    edges: list[Edge] = field(default_factory=list)
+    depends_on: set[str] = field(default_factory=set)  # other files consulted while resolving

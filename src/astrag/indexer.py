@@ -1,0 +1,291 @@
+"""Build or update one repository's index: discover, parse what changed, resolve what it
+affects, and write it all in one store transaction.
+
+Incremental by construction: a file whose size and mtime match its record is not even read; a
+file whose content hash matches is not parsed; only changed files are parsed (on every core),
+and only they, the files whose resolution consulted them, and files that may now find a newly
+added module are re-resolved. The previous index stays readable until the single commit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from pathlib import Path, PurePosixPath
+
+from astrag.config import Config, load_config
+from astrag.discover import Skipped, SourceFile, discover, read_source
+from astrag.graph.facts import FileFacts
+from astrag.graph.resolve import resolve_all
+from astrag.lang import extract_facts
+from astrag.project_layout import layout_fingerprint, read_layout
+from astrag.store.base import FileRecord, IndexCorrupt, IndexIncompatible, IndexUpdate
+from astrag.store.sqlite import SqliteStore
+
+ProgressFn = Callable[[str, int, int], None]  # (stage, done, total)
+
+_PARALLEL_MIN_FILES = 48
+_CHUNK = 16
+
+
+@dataclass(frozen=True, slots=True)
+class _Parsed:
+    path: str
+    record: FileRecord | None
+    facts: FileFacts | None
+    skipped: Skipped | None = None
+    unchanged: bool = False  # content hash equals the known one: nothing to re-parse
+
+
+@dataclass(slots=True)
+class IndexSummary:
+    root: str
+    files: int = 0
+    lines: int = 0
+    symbols: int = 0
+    edges: dict[str, int] = field(default_factory=dict)
+    calls: dict[str, int] = field(default_factory=dict)  # resolved / external / unresolved
+    parse_errors: int = 0
+    files_with_errors: int = 0
+    parsed: int = 0
+    removed: int = 0
+    resolved_files: int = 0
+    skipped: list[Skipped] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    rebuilt_because: str = ""
+
+    @property
+    def call_resolution_rate(self) -> float:
+        total = sum(self.calls.values())
+        return self.calls.get("resolved", 0) / total if total else 1.0
+
+
+def content_hash(source: bytes) -> str:
+    return hashlib.blake2b(source, digest_size=16).hexdigest()
+
+
+def _parse_one(root: str, sf: SourceFile, known_hash: str | None) -> _Parsed:
+    result = read_source(Path(root), sf)
+    if result.source is None:
+        return _Parsed(sf.path, None, None, skipped=result.skipped)
+    digest = content_hash(result.source)
+    if digest == known_hash:
+        return _Parsed(sf.path, None, None, unchanged=True)
+    try:
+        facts = extract_facts(sf.path, result.source)
+    except Exception as exc:  # a frontend bug on one file must not cost the whole index
+        reason = f"parse_failed: {type(exc).__name__}: {exc}"[:200]
+        return _Parsed(sf.path, None, None, skipped=Skipped(sf.path, reason))
+    record = FileRecord(
+        path=sf.path,
+        language=facts.language,
+        hash=digest,
+        size=sf.size,
+        mtime_ns=sf.mtime_ns,
+        lines=facts.lines,
+        errors=facts.errors,
+        note=result.note or "",
+    )
+    return _Parsed(sf.path, record, facts)
+
+
+def _parse_chunk(root: str, items: list[tuple[SourceFile, str | None]]) -> list[_Parsed]:
+    return [_parse_one(root, sf, known) for sf, known in items]
+
+
+def parse_files(
+    root: Path,
+    items: list[tuple[SourceFile, str | None]],
+    jobs: int,
+    progress: ProgressFn | None = None,
+) -> list[_Parsed]:
+    """Read and parse files, on ``jobs`` processes when there are enough of them."""
+    total = len(items)
+    if jobs <= 1 or total < _PARALLEL_MIN_FILES:
+        out = []
+        for i, item in enumerate(items, 1):
+            out.append(_parse_one(str(root), *item))
+            if progress and (i % 64 == 0 or i == total):
+                progress("parse", i, total)
+        return out
+    chunks = [items[i : i + _CHUNK] for i in range(0, total, _CHUNK)]
+    out = []
+    # fork: workers inherit the loaded grammars and compiled queries instead of rebuilding them
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("fork")) as pool:
+        for parsed in pool.map(_parse_chunk, [str(root)] * len(chunks), chunks):
+            out.extend(parsed)
+            if progress:
+                progress("parse", len(out), total)
+    return out
+
+
+def open_writable_store(index_dir: Path) -> tuple[SqliteStore, str]:
+    """Open (creating) the store; an incompatible or corrupt index is replaced, and why."""
+    index_dir.mkdir(parents=True, exist_ok=True)
+    store = SqliteStore(index_dir)
+    try:
+        store.open()
+        return store, ""
+    except (IndexIncompatible, IndexCorrupt) as err:
+        store.close()
+        SqliteStore.reset(index_dir)
+        store = SqliteStore(index_dir)
+        store.open()
+        return store, str(err)
+
+
+def index_repository(
+    root: Path,
+    *,
+    config: Config | None = None,
+    rebuild: bool = False,
+    jobs: int | None = None,
+    progress: ProgressFn | None = None,
+) -> IndexSummary:
+    started = time.perf_counter()
+    root = root.resolve()
+    config = config or load_config(root)
+    store, rebuilt_because = open_writable_store(root / config.index_dir)
+    summary = IndexSummary(root=str(root), rebuilt_because=rebuilt_because)
+    try:
+        with store.acquire_writer():
+            _run(root, config, store, rebuild, jobs or os.cpu_count() or 1, progress, summary)
+        _summarise(store, summary)
+    finally:
+        store.close()
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def _run(
+    root: Path,
+    config: Config,
+    store: SqliteStore,
+    rebuild: bool,
+    jobs: int,
+    progress: ProgressFn | None,
+    summary: IndexSummary,
+) -> None:
+    records = {} if rebuild else store.file_records()
+    found = discover(root, config)
+    summary.skipped.extend(found.skipped)
+    current = {sf.path: sf for sf in found.files}
+    removed = {p for p in records if p not in current}
+    to_read = [
+        (sf, records[sf.path].hash if sf.path in records else None)
+        for sf in found.files
+        if sf.path not in records
+        or (records[sf.path].size, records[sf.path].mtime_ns) != (sf.size, sf.mtime_ns)
+    ]
+    parsed = parse_files(root, to_read, jobs, progress)
+    changed: dict[str, tuple[FileRecord, FileFacts]] = {}
+    touched: list[str] = []  # same content, new mtime: refresh the record only
+    for p in parsed:
+        if p.skipped is not None:
+            summary.skipped.append(p.skipped)
+            if p.path in records:
+                removed.add(p.path)
+        elif p.unchanged:
+            touched.append(p.path)
+        elif p.record is not None and p.facts is not None:
+            changed[p.path] = (p.record, p.facts)
+    summary.parsed = len(changed)
+    summary.removed = len(removed)
+
+    layout = read_layout(root)
+    fingerprint = layout_fingerprint(layout)
+    keep = [p for p in records if p not in removed and p not in changed]
+    facts = store.load_facts(keep) if keep else {}
+    facts.update({p: f for p, (_, f) in changed.items()})
+    full = rebuild or not records or store.meta().get("layout") != fingerprint
+    affected = set(facts) if full else _affected(store, facts, changed, removed, records)
+    if progress:
+        progress("resolve", 0, len(affected))
+    resolved, placeholders = resolve_all(facts, layout, only=affected)
+    if progress:
+        progress("resolve", len(affected), len(affected))
+    summary.resolved_files = len(resolved)
+    refreshed = [
+        (_refresh(records[p], current[p]), facts[p]) for p in touched if p in records and p in facts
+    ]
+    update = IndexUpdate(
+        removed=tuple(sorted(removed)),
+        files=tuple(changed.values()) + tuple(refreshed),
+        symbols_for=tuple(sorted(changed)),
+        symbols=tuple(s for p in sorted(changed) for s in resolved[p].symbols),
+        edges_for=tuple(sorted(resolved)),
+        edges=tuple(e for p in sorted(resolved) for e in resolved[p].edges),
+        placeholders=tuple(placeholders),
+        depends={p: frozenset(r.depends_on) for p, r in resolved.items()},
+        meta={"layout": fingerprint, "indexed_at": str(time.time()), "root": str(root)},
+    )
+    if progress:
+        progress("write", 0, 1)
+    store.apply(update)
+    if progress:
+        progress("write", 1, 1)
+
+
+def _refresh(record: FileRecord, sf: SourceFile) -> FileRecord:
+    return FileRecord(
+        path=record.path,
+        language=record.language,
+        hash=record.hash,
+        size=sf.size,
+        mtime_ns=sf.mtime_ns,
+        lines=record.lines,
+        errors=record.errors,
+        note=record.note,
+    )
+
+
+def _affected(
+    store: SqliteStore,
+    facts: dict[str, FileFacts],
+    changed: dict[str, tuple[FileRecord, FileFacts]],
+    removed: set[str],
+    records: dict[str, FileRecord],
+) -> set[str]:
+    """Files whose edges may differ after this change."""
+    affected = set(changed)
+    if changed or removed:
+        affected |= store.dependents(set(changed) | removed)
+    added = [p for p in changed if p not in records]
+    if added or removed:
+        affected |= _files_naming_modules(facts, [*added, *removed])
+    return affected & set(facts)
+
+
+def _files_naming_modules(facts: dict[str, FileFacts], paths: Iterable[str]) -> set[str]:
+    """Files with an import that could name one of ``paths`` (a module that appeared or went:
+    its importers' unresolved imports may now resolve, or their resolved ones break)."""
+    stems = set()
+    for path in paths:
+        p = PurePosixPath(path)
+        stem = p.name.split(".")[0]
+        stems.add(p.parent.name if stem in ("__init__", "index") else stem)
+    hits = set()
+    for path, f in facts.items():
+        for imp in f.imports:
+            last = imp.module.replace("/", ".").rsplit(".", 1)[-1]
+            if last in stems or (imp.name in stems) or (not imp.module and imp.level):
+                hits.add(path)
+                break
+    return hits
+
+
+def _summarise(store: SqliteStore, summary: IndexSummary) -> None:
+    counts = store.counts()
+    summary.files = int(counts.get("files", 0))
+    summary.lines = int(counts.get("lines", 0))
+    summary.symbols = int(sum(counts.get("symbols", {}).values()))
+    summary.edges = dict(counts.get("edges", {}))
+    summary.calls = dict(counts.get("calls", {}))
+    summary.parse_errors = int(counts.get("parse_errors", 0))
+    summary.files_with_errors = int(counts.get("files_with_errors", 0))

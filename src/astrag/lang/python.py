@@ -1,0 +1,1124 @@
+"""Python frontend: one file's source bytes -> :class:`~astrag.graph.facts.FileFacts`.
+
+The file is parsed once and ``queries/python.scm`` is run once over the tree; every fact comes
+from those captures plus small walks of the captured nodes (a parameter list, an annotation, an
+attribute chain). Nothing here resolves a name: a frontend records what the file says as
+written, and the resolver decides what it means.
+
+Scopes are computed without walking parents: the byte ranges of all function and class
+definitions are nested intervals, so one sweep over them (sorted by start) yields a sorted list
+of breakpoints where the innermost enclosing definition changes, and the scope of any captured
+node is a ``bisect`` of its start byte. A class's scope starts at its body, so its bases and
+decorators belong to the scope that contains the class, as they do at runtime.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import inspect
+import re
+from bisect import bisect_right
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from tree_sitter import Node, QueryCursor
+
+from astrag.graph.facts import (
+    Binding,
+    Chain,
+    Definition,
+    DefKind,
+    FileFacts,
+    Import,
+    Param,
+    Reference,
+    RefKind,
+)
+from astrag.lang import parser, query
+
+LANGUAGE = "python"
+_QUERY_FILE = "python.scm"
+
+# Names a READ is never emitted for: they resolve to nothing in the repository.
+_IMPLICIT_NAMES = frozenset(dir(builtins)) | {"__file__", "__path__", "__builtins__"}
+_SELF_ROOTS = frozenset({"self", "cls"})
+
+# Annotation heads whose first argument is the principal type.
+_WRAPPERS = frozenset(
+    {"Optional", "Annotated", "Final", "ClassVar", "Required", "NotRequired", "ReadOnly"}
+)
+# Containers and typing constructs: an annotation headed by one of them has no principal type.
+_NO_PRINCIPAL = frozenset(
+    {
+        "list", "dict", "set", "frozenset", "tuple", "type", "deque", "defaultdict",
+        "OrderedDict", "Counter", "ChainMap", "List", "Dict", "Set", "FrozenSet", "Tuple",
+        "Type", "Deque", "DefaultDict", "Iterable", "Iterator", "Generator", "AsyncIterable",
+        "AsyncIterator", "AsyncGenerator", "Sequence", "MutableSequence", "Mapping",
+        "MutableMapping", "Collection", "Container", "AbstractSet", "MutableSet", "KeysView",
+        "ValuesView", "ItemsView", "MappingView", "Reversible", "Callable", "Awaitable",
+        "Coroutine", "ContextManager", "AsyncContextManager", "AbstractContextManager",
+        "AbstractAsyncContextManager", "Any", "Union", "Optional", "Literal", "Generic",
+        "Protocol", "TypeGuard", "TypeIs", "Unpack", "Concatenate", "NoReturn", "Never",
+        "LiteralString", "TypeAlias",
+    }
+)  # fmt: skip
+# Module roots under which a container name still means the typing construct.
+_TYPING_ROOTS = frozenset(
+    {"typing", "typing_extensions", "t", "collections", "abc", "builtins", "types"}
+)
+# Decorator (last chain element) -> modifiers it implies.
+_DECORATOR_MODIFIERS: dict[str, tuple[str, ...]] = {
+    "staticmethod": ("static",),
+    "classmethod": ("classmethod",),
+    "property": ("getter",),
+    "cached_property": ("getter",),
+    "setter": ("setter",),
+    "abstractmethod": ("abstract",),
+    "abstractproperty": ("abstract", "getter"),
+    "abstractclassmethod": ("abstract", "classmethod"),
+    "abstractstaticmethod": ("abstract", "static"),
+    "overload": ("overload",),
+}
+_TARGET_CONTAINERS = frozenset(
+    {
+        "pattern_list",
+        "tuple_pattern",
+        "list_pattern",
+        "tuple",
+        "list",
+        "list_splat_pattern",
+        "list_splat",
+        "parenthesized_expression",
+        "as_pattern_target",
+    }
+)
+_CHAINABLE = frozenset({"identifier", "attribute"})
+_STRING_PREFIX = re.compile(rb"[A-Za-z]*")
+_SPACE_AFTER_OPEN = re.compile(r"([(\[]) ")
+_SPACE_BEFORE_CLOSE = re.compile(r" ([)\]])")
+_SIGNATURE_LIMIT = 200
+
+# (declared type, assigned value chain) of an assignment target
+_Details = tuple[Chain | None, Chain | None]
+_NO_DETAILS: _Details = (None, None)
+# (owning class, field name, assignment node, details) of a ``self.x = ...`` in a method
+_SelfField = tuple[str, str, Node, _Details]
+
+
+def extract(path: str, source: bytes) -> FileFacts:
+    """Parse one Python file and return what it says about itself, unresolved."""
+    tree = parser(LANGUAGE).parse(source)
+    captures = QueryCursor(query(LANGUAGE, _QUERY_FILE)).captures(tree.root_node)
+    return _FileExtractor(path, source, tree.root_node, captures).run()
+
+
+# ---------------------------------------------------------------------------- scopes
+
+
+@dataclass(slots=True)
+class _Scope:
+    """A function or class definition seen during the scope sweep."""
+
+    node: Node
+    kind: DefKind
+    name: str
+    qualname: str
+    parent: str
+    body_start: int  # where names start resolving inside it (see module docstring)
+
+
+@dataclass(slots=True)
+class _ScopeIndex:
+    """Innermost enclosing definition of any byte offset, by bisecting breakpoints."""
+
+    starts: list[int] = field(default_factory=lambda: [0])
+    names: list[str] = field(default_factory=lambda: [""])
+    kinds: dict[str, DefKind] = field(default_factory=dict)
+
+    def at(self, byte: int) -> str:
+        return self.names[bisect_right(self.starts, byte) - 1]
+
+    def is_function(self, qualname: str) -> bool:
+        return self.kinds.get(qualname) in (DefKind.FUNCTION, DefKind.METHOD)
+
+    def enclosing_functions(self, qualname: str) -> Iterator[str]:
+        """``qualname`` and every function around it whose locals a closure can see."""
+        while qualname:
+            if self.is_function(qualname):
+                yield qualname
+            qualname = qualname.rpartition(".")[0]
+
+
+def _build_scopes(defs: list[tuple[Node, bool]], text: _Text) -> tuple[list[_Scope], _ScopeIndex]:
+    """Name every definition and index where each one's scope begins and ends."""
+    defs.sort(key=lambda item: item[0].start_byte)
+    scopes: list[_Scope] = []
+    index = _ScopeIndex()
+    stack: list[tuple[int, _Scope]] = []  # (end byte, scope) of the open definitions
+    for node, is_class in defs:
+        name_node = node.child_by_field_name("name")
+        body = node.child_by_field_name("body")
+        if name_node is None or body is None:
+            continue
+        _close_scopes(stack, node.start_byte, index)
+        outer = stack[-1][1] if stack else None
+        name = text.of(name_node)
+        kind = DefKind.CLASS if is_class else DefKind.FUNCTION
+        if not is_class and outer is not None and outer.kind is DefKind.CLASS:
+            kind = DefKind.METHOD
+        parent = outer.qualname if outer else ""
+        qualname = f"{parent}.{name}" if parent else name
+        scope = _Scope(node, kind, name, qualname, parent, (body if is_class else node).start_byte)
+        scopes.append(scope)
+        index.kinds.setdefault(qualname, kind)
+        stack.append((node.end_byte, scope))
+        index.starts.append(scope.body_start)
+        index.names.append(qualname)
+    _close_scopes(stack, 1 << 62, index)
+    return scopes, index
+
+
+def _close_scopes(stack: list[tuple[int, _Scope]], before: int, index: _ScopeIndex) -> None:
+    while stack and stack[-1][0] <= before:
+        end, _ = stack.pop()
+        index.starts.append(end)
+        index.names.append(stack[-1][1].qualname if stack else "")
+
+
+# ---------------------------------------------------------------------------- text helpers
+
+
+class _Text:
+    """Slices of the source, and 1-based character columns of byte offsets."""
+
+    __slots__ = ("ascii", "source")
+
+    def __init__(self, source: bytes) -> None:
+        self.source = source
+        self.ascii = source.isascii()
+
+    def of(self, node: Node) -> str:
+        return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+    def column(self, byte: int, byte_column: int) -> int:
+        if self.ascii:
+            return byte_column + 1
+        line = self.source[byte - byte_column : byte]
+        return len(line.decode("utf-8", "replace")) + 1 if not line.isascii() else byte_column + 1
+
+    def position(self, node: Node) -> tuple[int, int]:
+        row, col = node.start_point
+        return row + 1, self.column(node.start_byte, col)
+
+    def first_line(self, node: Node) -> str:
+        end = self.source.find(b"\n", node.start_byte, node.end_byte)
+        end = node.end_byte if end < 0 else end
+        line = self.source[node.start_byte : end].decode("utf-8", "replace").strip()
+        return line[:_SIGNATURE_LIMIT]
+
+
+def _collapse(header: str) -> str:
+    """One-line form of a multi-line header: ``def f(\\n  a,\\n)`` -> ``def f(a,)``."""
+    flat = " ".join(header.split())
+    return _SPACE_BEFORE_CLOSE.sub(r"\1", _SPACE_AFTER_OPEN.sub(r"\1", flat))
+
+
+def _string_parts(raw: bytes) -> tuple[bytes, int, int] | None:
+    """(prefix, quote length, content start) of a string literal, or None for f-strings."""
+    prefix = _STRING_PREFIX.match(raw)
+    plen = prefix.end() if prefix else 0
+    letters = raw[:plen].lower()
+    if b"f" in letters or b"t" in letters:
+        return None
+    body = raw[plen:]
+    quote = 3 if body[:3] in (b'"""', b"'''") else 1
+    if len(body) < 2 * quote:
+        return None
+    return letters, quote, plen + quote
+
+
+def _string_value(raw: bytes) -> str | None:
+    """The value of one plain (non-f) string literal as written in the source."""
+    parts = _string_parts(raw)
+    if parts is None:
+        return None
+    letters, quote, start = parts
+    content = raw[start : len(raw) - quote]
+    if b"\\" in content and b"r" not in letters:
+        try:
+            value = ast.literal_eval(raw.decode("utf-8", "replace"))
+        except (SyntaxError, ValueError):
+            return None
+        return value.decode("latin-1") if isinstance(value, bytes) else str(value)
+    return content.decode("utf-8", "replace")
+
+
+def _literal_strings(node: Node, text: _Text) -> list[str] | None:
+    """The strings of a list/tuple of string literals, or None if it is anything else."""
+    values: list[str] = []
+    for child in node.named_children:
+        if child.type == "comment":
+            continue
+        value = _string_value(text.source[child.start_byte : child.end_byte])
+        if child.type != "string" or value is None:
+            return None
+        values.append(value)
+    return values
+
+
+def _docstring(block: Node | None, text: _Text) -> str:
+    """``inspect.cleandoc`` of the string literal that opens ``block``, if there is one."""
+    if block is None:
+        return ""
+    for i in range(block.named_child_count):
+        statement = block.named_child(i)
+        if statement is None or statement.type == "comment":
+            continue
+        if statement.type != "expression_statement" or statement.named_child_count != 1:
+            return ""
+        literal = statement.named_child(0)
+        if literal is None or literal.type not in ("string", "concatenated_string"):
+            return ""
+        pieces = literal.named_children if literal.type == "concatenated_string" else [literal]
+        values = [_string_value(text.source[p.start_byte : p.end_byte]) for p in pieces]
+        return "" if None in values else inspect.cleandoc("".join(v for v in values if v))
+    return ""
+
+
+# ---------------------------------------------------------------------------- chains
+
+
+def _chain(node: Node, text: _Text) -> Chain:
+    """The access path of an expression: ``a.b().c`` -> ("a", "b()", "c"); else ("?", ...)."""
+    parts: list[str] = []
+    suffix = ""
+    current: Node | None = node
+    while current is not None:
+        kind = current.type
+        if kind == "identifier":
+            parts.append(text.of(current) + suffix)
+            break
+        if kind == "attribute":
+            attribute = current.child_by_field_name("attribute")
+            parts.append((text.of(attribute) if attribute else "?") + suffix)
+            suffix = ""
+            current = current.child_by_field_name("object")
+            continue
+        if kind == "call":
+            function = current.child_by_field_name("function")
+            if function is not None and function.type in _CHAINABLE:
+                suffix = "()"
+                current = function
+                continue
+        if kind == "await":
+            current = current.named_child(0) if current.named_child_count else None
+            continue
+        parts.append("?")
+        break
+    else:
+        parts.append("?")
+    parts.reverse()
+    return tuple(parts)
+
+
+def _value_chain(node: Node | None, text: _Text) -> Chain | None:
+    """The chain of an assigned value when it is one, ignoring ``await``."""
+    while node is not None and node.type == "await" and node.named_child_count:
+        node = node.named_child(0)
+    if node is None or node.type not in ("identifier", "attribute", "call"):
+        return None
+    chain = _chain(node, text)
+    return None if chain[0] == "?" else chain
+
+
+def _last_token(node: Node) -> Node:
+    """The name token a reference to ``node`` is positioned at (the callee's name)."""
+    if node.type == "attribute":
+        attribute = node.child_by_field_name("attribute")
+        if attribute is not None:
+            return attribute
+    return node
+
+
+def _is_pure(chain: Chain) -> bool:
+    return "?" not in chain and not any(part.endswith("()") for part in chain)
+
+
+# ---------------------------------------------------------------------------- annotations
+
+
+def _principal(node: Node | None, text: _Text) -> Chain | None:
+    """The one named type an annotation is about (``Optional[Foo]`` -> ("Foo",)), or None."""
+    if node is None:
+        return None
+    kind = node.type
+    if kind in ("type", "parenthesized_expression"):
+        return _principal(node.named_child(0), text) if node.named_child_count else None
+    if kind in _CHAINABLE:
+        chain = _chain(node, text)
+        return None if not _is_pure(chain) or _is_typing_construct(chain) else chain
+    if kind == "generic_type":
+        arguments = node.named_child(1)
+        members = arguments.named_children if arguments is not None else []
+        return _principal_generic(node.named_child(0), members, text)
+    if kind == "subscript":
+        members = node.children_by_field_name("subscript")
+        return _principal_generic(node.child_by_field_name("value"), members, text)
+    if kind in ("union_type", "binary_operator"):
+        return _principal_union(_union_members(node), text)
+    if kind == "string":
+        return _principal_of_string(text.source[node.start_byte : node.end_byte])
+    return None
+
+
+def _principal_generic(head: Node | None, members: list[Node], text: _Text) -> Chain | None:
+    if head is None or head.type not in _CHAINABLE:
+        return None
+    chain = _chain(head, text)
+    if not _is_pure(chain):
+        return None
+    name = chain[-1]
+    typing_like = len(chain) == 1 or chain[0] in _TYPING_ROOTS
+    if typing_like and name in _WRAPPERS:
+        return _principal(members[0], text) if members else None
+    if typing_like and name == "Union":
+        return _principal_union(members, text)
+    return None if _is_typing_construct(chain) else chain
+
+
+def _principal_union(members: list[Node], text: _Text) -> Chain | None:
+    named = [m for m in members if not _is_none(m)]
+    return _principal(named[0], text) if len(named) == 1 else None
+
+
+def _union_members(node: Node) -> list[Node]:
+    """Flatten ``A | B | C`` (nested binary operators or union_type) into its members."""
+    members: list[Node] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type in ("union_type", "binary_operator"):
+            stack.extend(reversed(current.named_children))
+        else:
+            members.append(current)
+    return members
+
+
+def _is_none(node: Node) -> bool:
+    if node.type == "type" and node.named_child_count == 1:
+        child = node.named_child(0)
+        return child is not None and child.type == "none"
+    return node.type == "none"
+
+
+def _is_typing_construct(chain: Chain) -> bool:
+    return chain[-1] in _NO_PRINCIPAL and (len(chain) == 1 or chain[0] in _TYPING_ROOTS)
+
+
+@lru_cache(maxsize=4096)
+def _parse_annotation(content: bytes) -> Node | None:
+    """The expression inside a string annotation, or None if it is not one expression."""
+    root = parser(LANGUAGE).parse(content).root_node
+    if root.has_error or root.named_child_count != 1:
+        return None
+    statement = root.named_child(0)
+    if statement is None or statement.type != "expression_statement":
+        return None
+    return statement.named_child(0)
+
+
+def _string_annotation(raw: bytes) -> tuple[Node, _Text, int] | None:
+    """(parsed expression, its text, offset of its content in ``raw``) of a string annotation."""
+    parts = _string_parts(raw)
+    if parts is None or b"\\" in raw:
+        return None
+    _, quote, start = parts
+    content = raw[start : len(raw) - quote]
+    expression = _parse_annotation(content)
+    return (expression, _Text(content), start) if expression is not None else None
+
+
+@lru_cache(maxsize=4096)
+def _principal_of_string(raw: bytes) -> Chain | None:
+    parsed = _string_annotation(raw)
+    return _principal(parsed[0], parsed[1]) if parsed else None
+
+
+def _type_names(node: Node, text: _Text) -> Iterator[tuple[Chain, Node | None, Node]]:
+    """Every named type in an annotation: (chain, string literal it is inside or None, token).
+
+    ``Literal[...]`` arguments are values, and ``Annotated[T, ...]`` metadata is not a type,
+    so neither is searched; nor are calls (their names are CALL references already).
+    """
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        kind = current.type
+        if kind in _CHAINABLE:
+            chain = _chain(current, text)
+            if _is_pure(chain):
+                yield chain, None, _last_token(current)
+        elif kind in ("generic_type", "subscript"):
+            stack.extend(reversed(_searched_type_arguments(current, text)))
+        elif kind == "string":
+            raw = text.source[current.start_byte : current.end_byte]
+            parsed = _string_annotation(raw)
+            if parsed is not None:
+                for chain, _, token in _type_names(parsed[0], parsed[1]):
+                    yield chain, current, token
+        elif kind not in ("call", "keyword_argument", "comment"):
+            stack.extend(reversed(current.named_children))
+
+
+def _searched_type_arguments(node: Node, text: _Text) -> list[Node]:
+    """The head of a subscripted annotation plus the arguments that are types."""
+    if node.type == "generic_type":
+        head = node.named_child(0)
+        arguments = node.named_child(1)
+        members = arguments.named_children if arguments is not None else []
+    else:
+        head = node.child_by_field_name("value")
+        members = node.children_by_field_name("subscript")
+    if head is None:
+        return members
+    name = _chain(head, text)[-1] if head.type in _CHAINABLE else ""
+    if name == "Literal":
+        members = []
+    elif name == "Annotated":
+        members = members[:1]
+    return [head, *members]
+
+
+# ---------------------------------------------------------------------------- targets
+
+
+def _target_names(node: Node) -> Iterator[Node]:
+    """Identifiers bound by an assignment/loop target, through tuples, lists and stars."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == "identifier":
+            yield current
+        elif current.type in _TARGET_CONTAINERS:
+            stack.extend(reversed(current.named_children))
+
+
+def _assignment_targets(node: Node) -> tuple[list[Node], Node | None]:
+    """Left-hand sides of ``a = b = value`` and the final value."""
+    targets: list[Node] = []
+    current: Node | None = node
+    while current is not None and current.type == "assignment":
+        left = current.child_by_field_name("left")
+        if left is not None:
+            targets.append(left)
+        current = current.child_by_field_name("right")
+    return targets, current
+
+
+def _count_errors(root: Node) -> int:
+    if not root.has_error:
+        return 0
+    count = 0
+    cursor = root.walk()
+    while True:
+        current = cursor.node
+        if current is not None and (current.type == "ERROR" or current.is_missing):
+            count += 1
+        if current is not None and current.has_error and cursor.goto_first_child():
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return count
+
+
+def _line_count(source: bytes) -> int:
+    if not source:
+        return 0
+    return source.count(b"\n") + (0 if source.endswith(b"\n") else 1)
+
+
+def _visibility(name: str) -> tuple[bool, str]:
+    """(exported, visibility) from Python naming conventions."""
+    if name.startswith("__") and name.endswith("__") and len(name) > 4:
+        return True, "public"
+    if name.startswith("__"):
+        return False, "private"
+    if name.startswith("_"):
+        return False, "protected"
+    return True, "public"
+
+
+# ---------------------------------------------------------------------------- extractor
+
+
+class _FileExtractor:
+    """Turns one file's captures into facts; each ``_collect_*`` handles one capture family."""
+
+    def __init__(self, path: str, source: bytes, root: Node, captures: dict[str, list[Node]]):
+        self.path = path
+        self.root = root
+        self.captures = captures
+        self.text = _Text(source)
+        self.definitions: list[Definition] = []
+        self.references: list[Reference] = []
+        self.imports: list[Import] = []
+        self.bindings: list[Binding] = []
+        # Names READs must not be emitted for, per scope: locals and comprehension variables.
+        self.local_names: dict[str, set[str]] = {}
+        self.global_names: dict[str, set[str]] = {}
+        self.all_names: list[str] | None = None
+        self.all_static = True
+        self.base_starts: set[int] = set()
+        defs = [(n, True) for n in captures.get("definition.class", ())]
+        defs += [(n, False) for n in captures.get("definition.function", ())]
+        self.scopes, self.index = _build_scopes(defs, self.text)
+
+    def run(self) -> FileFacts:
+        self._collect_globals()
+        self._collect_definitions()
+        self._collect_assignments()
+        self._collect_targets()
+        self._collect_calls()
+        self._collect_annotations()
+        self._collect_reads()
+        self._collect_imports()
+        bindings = [b for b in self.bindings if b.name not in self.global_names.get(b.scope, ())]
+        self.references.sort(key=lambda r: (r.line, r.column))
+        return FileFacts(
+            path=self.path,
+            language=LANGUAGE,
+            lines=_line_count(self.text.source),
+            errors=_count_errors(self.root),
+            definitions=tuple(sorted(self.definitions, key=lambda d: d.start_byte)),
+            references=tuple(self.references),
+            imports=tuple(self.imports),
+            bindings=tuple(sorted(bindings, key=lambda b: b.line)),
+            docstring=_docstring(self.root, self.text),
+            all_names=tuple(self.all_names) if self.all_names is not None else None,
+        )
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _reference(
+        self,
+        kind: RefKind,
+        chain: Chain,
+        scope: str,
+        token: Node,
+        arg_count: int = -1,
+        keywords: tuple[str, ...] = (),
+    ) -> None:
+        line, column = self.text.position(token)
+        self.references.append(Reference(kind, chain, scope, line, column, arg_count, keywords))
+
+    def _bind(
+        self, scope: str, name_node: Node, type_: Chain | None = None, value: Chain | None = None
+    ) -> None:
+        """Record a local name: a Binding inside functions, a READ filter everywhere."""
+        name = self.text.of(name_node)
+        self.local_names.setdefault(scope, set()).add(name)
+        if self.index.is_function(scope):
+            line = name_node.start_point[0] + 1
+            self.bindings.append(Binding(scope, name, line, type_, value))
+
+    # -- definitions -----------------------------------------------------------------------
+
+    def _collect_globals(self) -> None:
+        for statement in self.captures.get("binding.global", ()):
+            names = self.global_names.setdefault(self.index.at(statement.start_byte), set())
+            names.update(self.text.of(n) for n in statement.named_children)
+
+    def _collect_definitions(self) -> None:
+        decorators: dict[int, list[Node]] = {}
+        for decorated in self.captures.get("definition.decorated", ()):
+            definition = decorated.child_by_field_name("definition")
+            if definition is not None:
+                found = [c for c in decorated.named_children if c.type == "decorator"]
+                decorators[definition.start_byte] = found
+        generators = {
+            self.index.at(y.start_byte) for y in self.captures.get("definition.generator", ())
+        }
+        for scope in self.scopes:
+            found = decorators.get(scope.node.start_byte, [])
+            self._decorator_calls(found, scope.parent)
+            if scope.kind is DefKind.CLASS:
+                self._class_definition(scope, found)
+            else:
+                self._function_definition(scope, found, scope.qualname in generators)
+
+    def _decorator_calls(self, decorators: list[Node], scope: str) -> None:
+        """A bare ``@name`` calls ``name`` with the definition; ``@f(...)`` is a call already."""
+        for decorator in decorators:
+            expression = decorator.named_child(0)
+            if expression is not None and expression.type in _CHAINABLE:
+                chain = _chain(expression, self.text)
+                token = _last_token(expression)
+                self._reference(RefKind.CALL, chain, scope, token, arg_count=1)
+
+    def _decorator_info(self, decorators: list[Node]) -> tuple[tuple[str, ...], list[str]]:
+        """(decorator texts without "@", modifiers they imply)."""
+        texts: list[str] = []
+        modifiers: list[str] = []
+        for decorator in decorators:
+            expression = decorator.named_child(0)
+            if expression is None:
+                continue
+            texts.append(_collapse(self.text.of(expression)))
+            if expression.type == "call":
+                expression = expression.child_by_field_name("function") or expression
+            last = _chain(expression, self.text)[-1]
+            modifiers.extend(_DECORATOR_MODIFIERS.get(last, ()))
+        return tuple(texts), modifiers
+
+    def _header(self, node: Node, end: int) -> str:
+        """Definition header text up to byte ``end``, comments dropped, on one line."""
+        source = self.text.source
+        header = source[node.start_byte : end]
+        if b"#" in header:
+            header = self._strip_comments(node, end)
+        return _collapse(header.decode("utf-8", "replace"))
+
+    def _strip_comments(self, node: Node, end: int) -> bytes:
+        source = self.text.source
+        pieces: list[bytes] = []
+        position = node.start_byte
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            if current.start_byte >= end or current.type == "block":
+                continue
+            if current.type == "comment":
+                pieces.append(source[position : current.start_byte])
+                position = current.end_byte
+            else:
+                stack.extend(reversed(current.children))
+        pieces.append(source[position:end])
+        return b"".join(pieces)
+
+    def _class_definition(self, scope: _Scope, decorators: list[Node]) -> None:
+        node = scope.node
+        bases: list[Chain] = []
+        superclasses = node.child_by_field_name("superclasses")
+        header_end = node.child_by_field_name("name").end_byte  # type: ignore[union-attr]
+        type_parameters = node.child_by_field_name("type_parameters")
+        if type_parameters is not None:
+            header_end = type_parameters.end_byte
+        if superclasses is not None:
+            header_end = superclasses.end_byte
+            bases = self._bases(superclasses, scope.parent)
+        texts, modifiers = self._decorator_info(decorators)
+        self._add_definition(
+            scope,
+            signature=self._header(node, header_end),
+            decorators=texts,
+            modifiers=tuple(dict.fromkeys(modifiers)),
+            bases=tuple(bases),
+        )
+
+    def _bases(self, superclasses: Node, scope: str) -> list[Chain]:
+        bases: list[Chain] = []
+        for base in superclasses.named_children:
+            if base.type == "subscript":  # a generic base: Repo(Base[User]) extends Base
+                base = base.child_by_field_name("value") or base
+            if base.type not in ("identifier", "attribute", "call"):
+                continue
+            chain = _chain(base, self.text)
+            if chain[0] == "?":
+                continue
+            token = base.child_by_field_name("function") if base.type == "call" else base
+            self.base_starts.add(base.start_byte)  # an INHERIT, so not also a READ
+            bases.append(chain)
+            self._reference(RefKind.INHERIT, chain, scope, _last_token(token or base))
+        return bases
+
+    def _function_definition(self, scope: _Scope, decorators: list[Node], generator: bool) -> None:
+        node = scope.node
+        parameters = node.child_by_field_name("parameters")
+        returns = node.child_by_field_name("return_type")
+        header_end = (returns or parameters or node).end_byte
+        texts, modifiers = self._decorator_info(decorators)
+        if self.text.source.startswith(b"async", node.start_byte):
+            modifiers.insert(0, "async")
+        if scope.name == "__init__" and scope.kind is DefKind.METHOD:
+            modifiers.append("constructor")
+        if generator:
+            modifiers.append("generator")
+        params = self._params(parameters, scope.qualname) if parameters is not None else ()
+        self._add_definition(
+            scope,
+            signature=self._header(node, header_end),
+            decorators=texts,
+            modifiers=tuple(dict.fromkeys(modifiers)),
+            params=params,
+            returns=_principal(returns, self.text),
+        )
+
+    def _add_definition(self, scope: _Scope, **details: Any) -> None:
+        node = scope.node
+        exported, visibility = _visibility(scope.name)
+        self.definitions.append(
+            Definition(
+                kind=scope.kind,
+                name=scope.name,
+                qualname=scope.qualname,
+                parent=scope.parent,
+                start_line=node.start_point[0] + 1,
+                end_line=node.end_point[0] + 1,
+                start_byte=node.start_byte,
+                end_byte=node.end_byte,
+                docstring=_docstring(node.child_by_field_name("body"), self.text),
+                exported=exported,
+                visibility=visibility,
+                **details,
+            )
+        )
+
+    def _params(self, parameters: Node, scope: str) -> tuple[Param, ...]:
+        params: list[Param] = []
+        kind = "positional"
+        for child in parameters.named_children:
+            ctype = child.type
+            if ctype == "keyword_separator":
+                kind = "keyword_only"
+                continue
+            if ctype == "positional_separator":
+                params = [_with_kind(p, "positional_only") for p in params]
+                continue
+            parsed = self._param(child, kind)
+            if parsed is None:
+                continue
+            param, name_node = parsed
+            if param.kind == "var_positional":
+                kind = "keyword_only"
+            params.append(param)
+            self._bind(scope, name_node, param.annotation)
+        return tuple(params)
+
+    def _param(self, node: Node, kind: str) -> tuple[Param, Node] | None:
+        """One parameter node -> (Param, its name token); None for comments and the like."""
+        ctype = node.type
+        annotation = None
+        has_default = ctype in ("default_parameter", "typed_default_parameter")
+        if ctype in ("typed_parameter", "typed_default_parameter"):
+            annotation = _principal(node.child_by_field_name("type"), self.text)
+        if ctype in ("default_parameter", "typed_default_parameter"):
+            node = node.child_by_field_name("name") or node
+        elif ctype == "typed_parameter":
+            node = node.named_child(0) or node
+        if node.type == "list_splat_pattern":
+            kind, node = "var_positional", node.named_child(0) or node
+        elif node.type == "dictionary_splat_pattern":
+            kind, node = "var_keyword", node.named_child(0) or node
+        if node.type != "identifier":
+            return None
+        return Param(self.text.of(node), annotation, has_default, kind), node
+
+    # -- assignments: module variables, class fields, local bindings -----------------------
+
+    def _collect_assignments(self) -> None:
+        seen_variables: set[str] = set()
+        body_fields: dict[str, set[str]] = {}
+        self_fields: list[_SelfField] = []
+        for node in self.captures.get("binding.assignment", ()):
+            scope = self.index.at(node.start_byte)
+            targets, value = _assignment_targets(node)
+            type_ = _principal(node.child_by_field_name("type"), self.text)
+            value_chain = _value_chain(value, self.text)
+            for target in targets:
+                simple = target.type in _CHAINABLE
+                details = (type_, value_chain) if simple else _NO_DETAILS
+                if self.index.is_function(scope):
+                    self._local_assignment(scope, node, target, details, self_fields)
+                else:
+                    fields = body_fields.setdefault(scope, set()) if scope else seen_variables
+                    self._member_assignment(scope, node, target, details, fields)
+            if not scope and len(targets) == 1 and targets[0].type == "identifier":
+                self._dunder_all(targets[0], value, augmented=False)
+        for node in self.captures.get("binding.augmented", ()):
+            self._augmented_assignment(node, seen_variables, body_fields)
+        self._self_fields(self_fields, body_fields)
+
+    def _member_assignment(
+        self, scope: str, node: Node, target: Node, details: _Details, seen: set[str]
+    ) -> None:
+        """Module-level VARIABLEs and class-body FIELDs: one Definition per name."""
+        kind = DefKind.FIELD if scope else DefKind.VARIABLE
+        for name_node in _target_names(target):
+            name = self.text.of(name_node)
+            if name not in seen:
+                seen.add(name)
+                self._variable(kind, name, scope, node, details)
+
+    def _variable(
+        self, kind: DefKind, name: str, parent: str, node: Node, details: _Details
+    ) -> None:
+        exported, visibility = _visibility(name)
+        type_, value = details
+        self.definitions.append(
+            Definition(
+                kind=kind,
+                name=name,
+                qualname=f"{parent}.{name}" if parent else name,
+                parent=parent,
+                start_line=node.start_point[0] + 1,
+                end_line=node.end_point[0] + 1,
+                start_byte=node.start_byte,
+                end_byte=node.end_byte,
+                signature=self.text.first_line(node),
+                exported=exported,
+                visibility=visibility,
+                type=type_,
+                value=value,
+            )
+        )
+
+    def _local_assignment(
+        self,
+        scope: str,
+        node: Node,
+        target: Node,
+        details: _Details,
+        self_fields: list[_SelfField],
+    ) -> None:
+        if target.type == "attribute":
+            obj = target.child_by_field_name("object")
+            if obj is not None and obj.type == "identifier" and self.text.of(obj) == "self":
+                attribute = target.child_by_field_name("attribute")
+                if attribute is not None and self.index.kinds.get(scope) is DefKind.METHOD:
+                    owner = scope.rpartition(".")[0]
+                    self_fields.append((owner, self.text.of(attribute), node, details))
+            return
+        if target.type == "identifier":
+            self._bind(scope, target, *details)
+            return
+        for name_node in _target_names(target):
+            self._bind(scope, name_node)
+        for element in target.named_children:  # self.a, self.b = ...
+            if element.type == "attribute":
+                self._local_assignment(scope, node, element, _NO_DETAILS, self_fields)
+
+    def _self_fields(self, found: list[_SelfField], body_fields: dict[str, set[str]]) -> None:
+        """``self.x = ...`` in methods: first per name per class, unless the body declares x."""
+        for owner, name, node, details in found:
+            declared = body_fields.setdefault(owner, set())
+            if name not in declared:
+                declared.add(name)
+                self._variable(DefKind.FIELD, name, owner, node, details)
+
+    def _augmented_assignment(
+        self, node: Node, seen_variables: set[str], body_fields: dict[str, set[str]]
+    ) -> None:
+        target = node.child_by_field_name("left")
+        if target is None or target.type != "identifier":
+            return
+        scope = self.index.at(node.start_byte)
+        if self.index.is_function(scope):
+            self._bind(scope, target)
+            return
+        seen = body_fields.setdefault(scope, set()) if scope else seen_variables
+        self._member_assignment(scope, node, target, _NO_DETAILS, seen)
+        if not scope:
+            self._dunder_all(target, node.child_by_field_name("right"), augmented=True)
+
+    def _dunder_all(self, target: Node, value: Node | None, augmented: bool) -> None:
+        if self.text.of(target) != "__all__":
+            return
+        names = None
+        if value is not None and value.type in ("list", "tuple"):
+            names = _literal_strings(value, self.text)
+        if names is None:
+            self.all_static = False
+        elif augmented and self.all_names is not None:
+            self.all_names.extend(names)
+        elif not augmented:
+            self.all_names = names
+        if not self.all_static:
+            self.all_names = None
+
+    # -- other local bindings ----------------------------------------------------------------
+
+    def _collect_targets(self) -> None:
+        for target in self.captures.get("binding.target", ()):
+            scope = self.index.at(target.start_byte)
+            for name_node in _target_names(target):
+                self._bind(scope, name_node)
+        for parameters in self.captures.get("binding.lambda", ()):
+            scope = self.index.at(parameters.start_byte)
+            for child in parameters.named_children:
+                parsed = self._param(child, "positional")
+                if parsed is not None:
+                    self._bind(scope, parsed[1])
+
+    # -- references --------------------------------------------------------------------------
+
+    def _collect_calls(self) -> None:
+        for call in self.captures.get("reference.call", ()):
+            function = call.child_by_field_name("function")
+            if function is None:
+                continue
+            arg_count, keywords = _arguments(call.child_by_field_name("arguments"), self.text)
+            self._reference(
+                RefKind.CALL,
+                _chain(function, self.text),
+                self.index.at(call.start_byte),
+                _last_token(function),
+                arg_count=arg_count,
+                keywords=keywords,
+            )
+
+    def _collect_annotations(self) -> None:
+        self.annotation_starts: list[int] = []
+        self.annotation_ends: list[int] = []
+        for annotation in self.captures.get("reference.type", ()):
+            self.annotation_starts.append(annotation.start_byte)
+            self.annotation_ends.append(annotation.end_byte)
+            scope = self.index.at(annotation.start_byte)
+            for chain, string, token in _type_names(annotation, self.text):
+                if string is None:
+                    self._reference(RefKind.TYPE, chain, scope, token)
+                else:
+                    self._string_type_reference(chain, scope, string, token)
+
+    def _string_type_reference(self, chain: Chain, scope: str, string: Node, token: Node) -> None:
+        """Position a name found inside a string annotation in the file's coordinates."""
+        raw = self.text.source[string.start_byte : string.end_byte]
+        parts = _string_parts(raw)
+        offset = string.start_byte + (parts[2] if parts else 0) + token.start_byte
+        row, col = token.start_point
+        string_row, string_col = string.start_point
+        byte_col = col if row else string_col + (offset - string.start_byte)
+        line = string_row + row + 1
+        column = self.text.column(offset, byte_col)
+        self.references.append(Reference(RefKind.TYPE, chain, scope, line, column))
+
+    def _in_annotation(self, byte: int) -> bool:
+        i = bisect_right(self.annotation_starts, byte) - 1
+        return i >= 0 and byte < self.annotation_ends[i]
+
+    def _collect_reads(self) -> None:
+        emitted: set[tuple[str, Chain]] = set()
+        for node in self.captures.get("reference.read", ()):
+            start = node.start_byte
+            if start in self.base_starts or (
+                self.annotation_starts and self._in_annotation(start)
+            ):
+                continue
+            chain = _chain(node, self.text)
+            root = chain[0]
+            if root in _SELF_ROOTS or root in _IMPLICIT_NAMES or not _is_pure(chain):
+                continue
+            scope = self.index.at(node.start_byte)
+            if (scope, chain) in emitted or self._is_local(scope, root):
+                continue
+            emitted.add((scope, chain))
+            self._reference(RefKind.READ, chain, scope, _last_token(node))
+
+    def _is_local(self, scope: str, name: str) -> bool:
+        names = self.local_names.get(scope)
+        if names is not None and name in names:
+            return True
+        if not scope:
+            return False
+        for function in self.index.enclosing_functions(scope):
+            if name in self.local_names.get(function, ()):
+                return True
+        return False
+
+    # -- imports -----------------------------------------------------------------------------
+
+    def _collect_imports(self) -> None:
+        blocks = [(b.start_byte, b.end_byte) for b in self.captures.get("import.type_checking", ())]
+        kinds = ("import.statement", "import.from", "import.future")
+        statements = [n for kind in kinds for n in self.captures.get(kind, ())]
+        statements.sort(key=lambda n: n.start_byte)
+        for statement in statements:
+            scope = self.index.at(statement.start_byte)
+            start = statement.start_byte
+            type_only = any(s <= start < e for s, e in blocks)
+            for module, level, name, alias, token in _imported_names(statement, self.text):
+                line = token.start_point[0] + 1
+                self.imports.append(
+                    Import(module, name, alias, line, level, scope, False, type_only)
+                )
+
+
+def _with_kind(param: Param, kind: str) -> Param:
+    return Param(param.name, param.annotation, param.has_default, kind)
+
+
+def _arguments(arguments: Node | None, text: _Text) -> tuple[int, tuple[str, ...]]:
+    """(positional argument count or -1 with a splat, keyword names) of a call."""
+    if arguments is None:
+        return 0, ()
+    if arguments.type != "argument_list":  # f(x for x in y)
+        return 1, ()
+    count = 0
+    keywords: list[str] = []
+    splat = False
+    for argument in arguments.named_children:
+        kind = argument.type
+        if kind == "keyword_argument":
+            name = argument.child_by_field_name("name")
+            if name is not None:
+                keywords.append(text.of(name))
+        elif kind in ("list_splat", "dictionary_splat"):
+            splat = True
+        elif kind != "comment":
+            count += 1
+    return (-1 if splat else count), tuple(keywords)
+
+
+def _imported_names(
+    statement: Node, text: _Text
+) -> Iterator[tuple[str, int, str | None, str, Node]]:
+    """(module, level, name, alias, token) for each name an import statement binds."""
+    if statement.type == "import_statement":
+        for child in statement.children_by_field_name("name"):
+            if child.type == "aliased_import":
+                dotted = child.child_by_field_name("name")
+                alias = child.child_by_field_name("alias")
+                if dotted is not None and alias is not None:
+                    yield _dotted(dotted, text), 0, None, text.of(alias), child
+            elif child.type == "dotted_name":
+                module = _dotted(child, text)
+                yield module, 0, None, module.partition(".")[0], child
+        return
+    module, level = "__future__", 0
+    if statement.type == "import_from_statement":
+        module, level = _from_module(statement.child_by_field_name("module_name"), text)
+    for child in statement.named_children:
+        if child.type == "wildcard_import":
+            yield module, level, "*", "", child
+    for child in statement.children_by_field_name("name"):
+        if child.type == "aliased_import":
+            dotted = child.child_by_field_name("name")
+            alias = child.child_by_field_name("alias")
+            if dotted is not None and alias is not None:
+                yield module, level, _dotted(dotted, text), text.of(alias), child
+        elif child.type == "dotted_name":
+            name = _dotted(child, text)
+            yield module, level, name, name, child
+
+
+def _from_module(node: Node | None, text: _Text) -> tuple[str, int]:
+    if node is None:
+        return "", 0
+    if node.type == "relative_import":
+        level = 0
+        module = ""
+        for child in node.named_children:
+            if child.type == "import_prefix":
+                level = text.of(child).count(".")
+            elif child.type == "dotted_name":
+                module = _dotted(child, text)
+        return module, level
+    return _dotted(node, text), 0
+
+
+def _dotted(node: Node, text: _Text) -> str:
+    """A dotted name without the whitespace Python allows around its dots."""
+    raw = text.of(node)
+    return "".join(raw.split()) if " " in raw or "\n" in raw else raw

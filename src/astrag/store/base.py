@@ -1,0 +1,122 @@
+"""The persistence interface every index store implements, and the values that cross it.
+
+A store keeps four things for one repository: a :class:`FileRecord` plus the parsed
+:class:`~astrag.graph.facts.FileFacts` of every indexed file (so an incremental update re-parses
+only what changed), the resolved :class:`~astrag.graph.facts.Symbol` and
+:class:`~astrag.graph.facts.Edge` graph, which files each file's resolution depended on (so a
+change can be propagated to dependents), and a small string ``meta`` map.
+
+Writes arrive as one :class:`IndexUpdate` and are applied atomically: a reader sees the index
+before the update or after it, never in between. The embedded implementation is
+``store/sqlite.py``; a server store (PostgreSQL) implements the same :class:`GraphStore`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+from astrag.errors import AstragError
+from astrag.graph.facts import Edge, FileFacts, Symbol
+
+
+@dataclass(frozen=True, slots=True)
+class FileRecord:
+    """What the indexer knows about a file without parsing it again."""
+
+    path: str  # repository-relative, "/" separated
+    language: str
+    hash: str  # content hash; the key that decides whether a file must be re-parsed
+    size: int  # bytes
+    mtime_ns: int  # a cheap first check before hashing
+    lines: int
+    errors: int  # syntax-error nodes in the parse
+    note: str = ""  # why a file was indexed specially (e.g. "too large: skipped body")
+
+
+@dataclass(frozen=True, slots=True)
+class IndexUpdate:
+    """Everything one index run changes, applied by :meth:`GraphStore.apply` in one transaction.
+
+    Order of application: ``removed`` files vanish with all they own (record, facts, symbols,
+    edges whose ``path`` is the file, their dependency rows); ``files`` are upserted; symbols of
+    ``symbols_for`` files are replaced by ``symbols``; edges whose ``path`` is in ``edges_for``
+    are replaced by ``edges``; dependency rows of every key of ``depends`` are replaced;
+    ``placeholders`` (symbols with ``path == ""``) are upserted, then every placeholder no edge
+    targets any more is dropped; ``meta`` keys are set.
+    """
+
+    removed: tuple[str, ...] = ()
+    files: tuple[tuple[FileRecord, FileFacts], ...] = ()
+    symbols_for: tuple[str, ...] = ()
+    symbols: tuple[Symbol, ...] = ()
+    edges_for: tuple[str, ...] = ()
+    edges: tuple[Edge, ...] = ()
+    placeholders: tuple[Symbol, ...] = ()
+    depends: dict[str, frozenset[str]] = field(default_factory=dict)
+    meta: dict[str, str] = field(default_factory=dict)
+
+
+class StoreError(AstragError):
+    """The index could not be read or written (a database error that is not corruption)."""
+
+
+class IndexMissing(StoreError):
+    """A read-only open found no index."""
+
+
+class IndexCorrupt(StoreError):
+    """The index file is not a usable index: not a database, damaged, or missing its tables."""
+
+
+class IndexIncompatible(StoreError):
+    """The index was written by a different (usually newer) astrag schema."""
+
+
+class IndexLocked(StoreError):
+    """Another process holds the writer lock of this index."""
+
+
+@runtime_checkable
+class GraphStore(Protocol):
+    """The operations astrag needs from an index store; see the module docstring."""
+
+    def open(self) -> None: ...
+
+    def close(self) -> None: ...
+
+    def acquire_writer(self) -> AbstractContextManager[None]: ...
+
+    def snapshot(self) -> AbstractContextManager[None]: ...
+
+    def apply(self, update: IndexUpdate) -> None: ...
+
+    def schema_version(self) -> int: ...
+
+    def meta(self) -> dict[str, str]: ...
+
+    def file_records(self) -> dict[str, FileRecord]: ...
+
+    def load_facts(self, paths: Iterable[str] | None = None) -> dict[str, FileFacts]: ...
+
+    def dependents(self, paths: Iterable[str]) -> set[str]: ...
+
+    def get_symbol(self, symbol_id: str) -> Symbol | None: ...
+
+    def symbols_named(self, name: str) -> list[Symbol]: ...
+
+    def symbols_by_qualname(self, qualname: str) -> list[Symbol]: ...
+
+    def symbols_in_file(self, path: str) -> list[Symbol]: ...
+
+    def all_symbols(self) -> list[Symbol]: ...
+
+    def all_edges(self) -> list[Edge]: ...
+
+    def edges_from(self, ids: Iterable[str], kinds: Iterable[str] | None = None) -> list[Edge]: ...
+
+    def edges_to(self, ids: Iterable[str], kinds: Iterable[str] | None = None) -> list[Edge]: ...
+
+    def counts(self) -> dict[str, object]: ...

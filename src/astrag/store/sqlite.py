@@ -1,0 +1,640 @@
+"""The embedded index store: one SQLite file, ``<index_dir>/index.db``, in WAL mode.
+
+Why it is shaped this way:
+
+* **Atomic updates.** :meth:`SqliteStore.apply` runs in one ``BEGIN IMMEDIATE`` transaction. In
+  WAL mode a reader keeps the snapshot its read transaction started with, so readers on other
+  connections see the old index or the new one, never a mix; a writer killed mid-transaction
+  leaves only uncommitted WAL frames, which SQLite ignores on the next open.
+* **One writer.** ``index.lock`` beside the database is held with ``flock`` for a whole index
+  run (parse, resolve, apply), not just the final transaction, so two runs never interleave.
+  The kernel drops an ``flock`` when its process dies, so a killed run never leaves a stale lock.
+* **Interned ids.** Symbol ids (``path::Qualified.Name``) are long and every edge names two of
+  them plus a file path. Edges therefore store integers from a ``names`` table: for 40k symbols
+  and 400k edges the database is about a third of the size of storing text (see
+  ``tests/bench`` numbers in the report), and the edge indexes are integer B-trees. A name keeps
+  its integer while it exists, so edges from unchanged files stay valid when the file that
+  defines their target is re-indexed.
+* **Facts as blobs.** Parsed :class:`FileFacts` are only ever loaded whole, so each is one
+  ``marshal`` blob (see ``store/codec.py`` for the measurements behind that choice).
+* **No raw sqlite3 errors.** Every ``sqlite3.DatabaseError`` leaves this module as a
+  :class:`~astrag.store.base.StoreError` subclass that says what to do next.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import functools
+import json
+import os
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Concatenate, ParamSpec, TypeVar
+
+from astrag.graph.facts import Edge, FileFacts, Symbol
+from astrag.store.base import (
+    FileRecord,
+    IndexCorrupt,
+    IndexIncompatible,
+    IndexLocked,
+    IndexMissing,
+    IndexUpdate,
+    StoreError,
+)
+from astrag.store.codec import (
+    EDGE_KINDS,
+    FACTS_FORMAT,
+    decode_facts,
+    encode_facts,
+    gc_paused,
+    new_edge,
+    new_symbol,
+)
+
+SCHEMA_VERSION = 1
+DB_NAME = "index.db"
+LOCK_NAME = "index.lock"
+BUSY_TIMEOUT_MS = 10_000
+_CHUNK = 500  # ids per IN (...) list; far below SQLite's bound-parameter limit
+_RESERVED_META = frozenset({"schema_version", "facts_format"})
+_REBUILD_HINT = "run `astrag index --rebuild` to rebuild the index"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS names (nid INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS files (
+    path TEXT PRIMARY KEY, language TEXT NOT NULL, hash TEXT NOT NULL, size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL, lines INTEGER NOT NULL, errors INTEGER NOT NULL,
+    note TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS facts (path TEXT PRIMARY KEY, data BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS symbols (
+    nid INTEGER PRIMARY KEY, kind TEXT NOT NULL, name TEXT NOT NULL, qualname TEXT NOT NULL,
+    path TEXT NOT NULL, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,
+    parent TEXT NOT NULL, language TEXT NOT NULL, signature TEXT NOT NULL,
+    docstring TEXT NOT NULL, decorators TEXT NOT NULL, exported INTEGER NOT NULL,
+    visibility TEXT NOT NULL, modifiers TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name);
+CREATE INDEX IF NOT EXISTS symbols_qualname ON symbols(qualname);
+CREATE INDEX IF NOT EXISTS symbols_path ON symbols(path);
+CREATE TABLE IF NOT EXISTS edges (
+    src INTEGER NOT NULL, dst INTEGER NOT NULL, kind TEXT NOT NULL, path INTEGER NOT NULL,
+    line INTEGER NOT NULL, col INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS edges_src ON edges(src);
+CREATE INDEX IF NOT EXISTS edges_dst ON edges(dst);
+CREATE INDEX IF NOT EXISTS edges_path ON edges(path);
+CREATE TABLE IF NOT EXISTS depends (
+    file TEXT NOT NULL, dep TEXT NOT NULL, PRIMARY KEY (file, dep)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS depends_dep ON depends(dep);
+"""
+_TABLES = frozenset({"meta", "names", "files", "facts", "symbols", "edges", "depends"})
+
+_SYMBOL_SELECT = """
+SELECT n.name, s.kind, s.name, s.qualname, s.path, s.start_line, s.end_line, s.parent,
+       s.language, s.signature, s.docstring, s.decorators, s.exported, s.visibility, s.modifiers
+FROM symbols s JOIN names n ON n.nid = s.nid"""
+_EDGE_SELECT = """
+SELECT sn.name, dn.name, e.kind, pn.name, e.line, e.col
+FROM edges e JOIN names sn ON sn.nid = e.src JOIN names dn ON dn.nid = e.dst
+     JOIN names pn ON pn.nid = e.path"""
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _translate_errors(
+    method: Callable[Concatenate[SqliteStore, _P], _R],
+) -> Callable[Concatenate[SqliteStore, _P], _R]:
+    """Turn ``sqlite3`` failures into errors that tell the user what to do."""
+
+    @functools.wraps(method)
+    def wrapper(self: SqliteStore, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        try:
+            return method(self, *args, **kwargs)
+        except (sqlite3.ProgrammingError, sqlite3.InterfaceError):
+            raise  # misuse of the API is a bug in astrag, not something a user can fix
+        except sqlite3.DatabaseError as err:
+            raise self._store_error(err) from err
+
+    return wrapper
+
+
+def _encode_tuple(values: tuple[str, ...]) -> str:
+    # JSON, not a separator join: decorators are source text and may contain any character.
+    return json.dumps(values) if values else ""
+
+
+def _decode_tuple(text: str) -> tuple[str, ...]:
+    return tuple(json.loads(text)) if text else ()
+
+
+# fmt: off
+def _symbol_row(nid: int, s: Symbol) -> tuple[object, ...]:
+    return (
+        nid, s.kind, s.name, s.qualname, s.path, s.start_line, s.end_line, s.parent, s.language,
+        s.signature, s.docstring, _encode_tuple(s.decorators), int(s.exported), s.visibility,
+        _encode_tuple(s.modifiers),
+    )
+
+
+def _symbol_from_row(r: tuple[Any, ...]) -> Symbol:
+    return new_symbol(  # type: ignore[no-any-return]
+        r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10],
+        _decode_tuple(r[11]), bool(r[12]), r[13], _decode_tuple(r[14]),
+    )
+# fmt: on
+
+
+def _edges_from_rows(rows: Iterable[tuple[Any, ...]]) -> list[Edge]:
+    kinds = EDGE_KINDS
+    with gc_paused():
+        return [new_edge(s, t, kinds.get(k, k), p, line, col) for s, t, k, p, line, col in rows]
+
+
+def _placeholders(n: int) -> str:
+    return ",".join("?" * n)
+
+
+class SqliteStore:
+    """The index of one repository in ``<index_dir>/index.db``; implements ``GraphStore``.
+
+    Use as a context manager (``with SqliteStore(d) as store: ...``) or call :meth:`open` and
+    :meth:`close`. An index run holds :meth:`acquire_writer` for its whole duration.
+    """
+
+    def __init__(self, index_dir: Path, *, readonly: bool = False) -> None:
+        self.index_dir = Path(index_dir)
+        self.readonly = readonly
+        self.db_path = self.index_dir / DB_NAME
+        self.lock_path = self.index_dir / LOCK_NAME
+        self._conn: sqlite3.Connection | None = None
+        self._lock_fd: int | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def __enter__(self) -> SqliteStore:
+        self.open()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def open(self) -> None:
+        """Open (creating it unless read-only) and validate the index; idempotent."""
+        if self._conn is not None:
+            return
+        if self.readonly and not self.db_path.exists():
+            raise IndexMissing(f"no astrag index at {self.index_dir}", hint="run `astrag index`")
+        if not self.readonly:
+            self.index_dir.mkdir(parents=True, exist_ok=True)
+        mode = "ro" if self.readonly else "rwc"
+        try:
+            # isolation_level=None: this module issues BEGIN/COMMIT itself, so a transaction is
+            # exactly the span the code says, never one the sqlite3 module opened implicitly.
+            conn = sqlite3.connect(
+                f"{self.db_path.resolve().as_uri()}?mode={mode}",
+                uri=True,
+                isolation_level=None,
+                timeout=BUSY_TIMEOUT_MS / 1000,
+            )
+        except sqlite3.DatabaseError as err:
+            raise self._store_error(err) from err
+        try:
+            self._configure(conn)
+            self._prepare(conn)
+        except sqlite3.DatabaseError as err:
+            conn.close()
+            raise self._store_error(err) from err
+        except BaseException:
+            conn.close()
+            raise
+        self._conn = conn
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    @classmethod
+    def reset(cls, index_dir: Path) -> None:
+        """Delete the database so the indexer can rebuild after IndexIncompatible/IndexCorrupt.
+
+        The caller should hold :meth:`acquire_writer`. Readers that still have the old file open
+        keep reading it (POSIX unlink semantics) until they reopen.
+        """
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            (Path(index_dir) / (DB_NAME + suffix)).unlink(missing_ok=True)
+
+    def _configure(self, conn: sqlite3.Connection) -> None:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        if not self.readonly:
+            conn.execute("PRAGMA journal_mode = WAL")
+        # NORMAL is durable against crashes of the process in WAL mode; a power loss can lose
+        # the last commit, which only means re-indexing a few files.
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA cache_size = -65536")  # 64 MiB: bulk edge inserts touch 3 indexes
+        conn.execute("PRAGMA temp_store = MEMORY")
+
+    def _prepare(self, conn: sqlite3.Connection) -> None:
+        """Create the schema in a fresh database, or check that an existing one is ours."""
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if not tables and not self.readonly:
+            self._create_schema(conn)
+            return
+        if not tables:
+            raise IndexMissing(f"{self.db_path} holds no index", hint="run `astrag index`")
+        missing = _TABLES - tables
+        if missing:
+            raise IndexCorrupt(
+                f"{self.db_path} is not an astrag index (missing tables: "
+                f"{', '.join(sorted(missing))})",
+                hint=_REBUILD_HINT,
+            )
+        self._check_versions(dict(conn.execute("SELECT key, value FROM meta").fetchall()))
+
+    def _create_schema(self, conn: sqlite3.Connection) -> None:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            conn.executemany(
+                "INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)",
+                [("schema_version", str(SCHEMA_VERSION)), ("facts_format", FACTS_FORMAT)],
+            )
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    def _check_versions(self, meta: dict[str, str]) -> None:
+        raw = meta.get("schema_version", "")
+        if not raw.isdigit():
+            raise IndexCorrupt(
+                f"{self.db_path} has no valid schema_version ({raw!r})", hint=_REBUILD_HINT
+            )
+        found = int(raw)
+        if found > SCHEMA_VERSION:
+            raise IndexIncompatible(
+                f"the index at {self.index_dir} has schema version {found}, newer than version "
+                f"{SCHEMA_VERSION} that this astrag understands",
+                hint=f"upgrade astrag, or {_REBUILD_HINT} with this version",
+            )
+        if found < SCHEMA_VERSION:
+            raise IndexIncompatible(
+                f"the index at {self.index_dir} has schema version {found}, older than version "
+                f"{SCHEMA_VERSION} that this astrag writes",
+                hint=_REBUILD_HINT,
+            )
+        if meta.get("facts_format") != FACTS_FORMAT:
+            raise IndexIncompatible(
+                f"the index at {self.index_dir} stores parsed files in format "
+                f"{meta.get('facts_format')!r}; this astrag uses {FACTS_FORMAT!r}",
+                hint=_REBUILD_HINT,
+            )
+
+    def _store_error(self, err: sqlite3.DatabaseError) -> StoreError:
+        code = getattr(err, "sqlite_errorcode", None)
+        primary = code & 0xFF if isinstance(code, int) else None
+        if primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+            return IndexCorrupt(
+                f"{self.db_path} is damaged or not an astrag index ({err})", hint=_REBUILD_HINT
+            )
+        if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+            return IndexLocked(
+                f"the index database at {self.db_path} stayed locked for "
+                f"{BUSY_TIMEOUT_MS // 1000} s ({err})",
+                hint="wait for the other astrag process to finish, then retry",
+            )
+        if isinstance(err, sqlite3.IntegrityError):
+            return StoreError(
+                f"the index update broke a uniqueness rule ({err}); a symbol id is duplicated",
+                hint="this is a bug in astrag's resolver; please report it",
+            )
+        return StoreError(
+            f"SQLite failed on {self.db_path}: {err}",
+            hint="check disk space and permissions of the index directory",
+        )
+
+    @property
+    def _db(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise RuntimeError("SqliteStore is not open; call open() or use it as a context")
+        return self._conn
+
+    # ------------------------------------------------------------------ writer lock
+
+    @contextmanager
+    def acquire_writer(self) -> Iterator[None]:
+        """Hold the exclusive writer lock of this index, or raise :class:`IndexLocked` at once.
+
+        Re-entrant within one store. The pid written into the lock file only serves the message
+        a second writer gets.
+        """
+        if self.readonly:
+            raise StoreError(
+                "this index store was opened read-only", hint="open it without readonly=True"
+            )
+        if self._lock_fd is not None:
+            yield
+            return
+        self.index_dir.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
+            os.close(fd)
+            raise IndexLocked(
+                f"another astrag index run (pid {holder}) is writing this index",
+                hint="wait for it to finish; the lock is released as soon as it exits",
+            ) from None
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+            self._lock_fd = fd
+            yield
+        finally:
+            self._lock_fd = None
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+
+    # ------------------------------------------------------------------ transactions
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Make all reads inside the block see one consistent state of the index.
+
+        Reads outside a snapshot are each consistent on their own; loading symbols and then
+        edges for a graph needs both from the same version, hence this block.
+        """
+        conn = self._db
+        if conn.in_transaction:
+            yield
+            return
+        conn.execute("BEGIN")
+        try:
+            yield
+        finally:
+            conn.execute("COMMIT")
+
+    def apply(self, update: IndexUpdate) -> None:
+        """Apply ``update`` atomically, in the order :class:`IndexUpdate` documents."""
+        bad_meta = _RESERVED_META & update.meta.keys()
+        if bad_meta:
+            raise ValueError(f"meta keys {sorted(bad_meta)} are managed by the store")
+        with self.acquire_writer():
+            self._apply_locked(update)
+
+    @_translate_errors
+    def _apply_locked(self, update: IndexUpdate) -> None:
+        conn = self._db
+        if conn.in_transaction:
+            raise RuntimeError("apply() cannot run inside snapshot()")
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            self._remove_files(conn, update.removed)
+            self._upsert_files(conn, update.files)
+            nids = self._intern(conn, update)
+            self._replace_symbols(conn, update, nids)
+            self._replace_edges(conn, update, nids)
+            self._replace_depends(conn, update.depends)
+            self._collect_garbage(conn)
+            conn.executemany(
+                "INSERT INTO meta (key, value) VALUES (?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                update.meta.items(),
+            )
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+
+    # ------------------------------------------------------------------ apply steps
+
+    @staticmethod
+    def _remove_files(conn: sqlite3.Connection, removed: tuple[str, ...]) -> None:
+        rows = [(p,) for p in removed]
+        conn.executemany("DELETE FROM files WHERE path = ?", rows)
+        conn.executemany("DELETE FROM facts WHERE path = ?", rows)
+        conn.executemany("DELETE FROM symbols WHERE path = ?", rows)
+        conn.executemany(
+            "DELETE FROM edges WHERE path = (SELECT nid FROM names WHERE name = ?)", rows
+        )
+        # Rows of *other* files that depend on a removed one stay: they are how the indexer
+        # finds the files to re-resolve, and they are replaced when those files are.
+        conn.executemany("DELETE FROM depends WHERE file = ?", rows)
+
+    @staticmethod
+    def _upsert_files(
+        conn: sqlite3.Connection, files: tuple[tuple[FileRecord, FileFacts], ...]
+    ) -> None:
+        for record, facts in files:
+            if record.path != facts.path:
+                raise ValueError(f"FileRecord {record.path!r} paired with facts of {facts.path!r}")
+        conn.executemany(
+            "INSERT OR REPLACE INTO files (path, language, hash, size, mtime_ns, lines, errors, "
+            "note) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (r.path, r.language, r.hash, r.size, r.mtime_ns, r.lines, r.errors, r.note)
+                for r, _ in files
+            ],
+        )
+        conn.executemany(
+            "INSERT OR REPLACE INTO facts (path, data) VALUES (?, ?)",
+            [(r.path, encode_facts(f)) for r, f in files],
+        )
+
+    @staticmethod
+    def _intern(conn: sqlite3.Connection, update: IndexUpdate) -> dict[str, int]:
+        """Integer ids for every symbol id and edge path the update writes."""
+        names: set[str] = {s.id for s in update.symbols}
+        names.update(s.id for s in update.placeholders)
+        for e in update.edges:
+            names.add(e.source)
+            names.add(e.target)
+            names.add(e.path)
+        conn.executemany("INSERT OR IGNORE INTO names (name) VALUES (?)", [(n,) for n in names])
+        # One scan of the whole table beats one lookup per name for any realistic update.
+        return dict(conn.execute("SELECT name, nid FROM names"))
+
+    @staticmethod
+    def _replace_symbols(
+        conn: sqlite3.Connection, update: IndexUpdate, nids: dict[str, int]
+    ) -> None:
+        conn.executemany("DELETE FROM symbols WHERE path = ?", [(p,) for p in update.symbols_for])
+        insert = "INSERT INTO symbols VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        conn.executemany(insert, [_symbol_row(nids[s.id], s) for s in update.symbols])
+        for p in update.placeholders:
+            if p.path:
+                raise ValueError(f"placeholder {p.id!r} has a path ({p.path!r})")
+        upsert = insert.replace("INSERT", "INSERT OR REPLACE", 1)
+        conn.executemany(upsert, [_symbol_row(nids[s.id], s) for s in update.placeholders])
+
+    @staticmethod
+    def _replace_edges(conn: sqlite3.Connection, update: IndexUpdate, nids: dict[str, int]) -> None:
+        conn.executemany(
+            "DELETE FROM edges WHERE path = (SELECT nid FROM names WHERE name = ?)",
+            [(p,) for p in update.edges_for],
+        )
+        conn.executemany(
+            "INSERT INTO edges (src, dst, kind, path, line, col) VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                (nids[e.source], nids[e.target], e.kind.value, nids[e.path], e.line, e.column)
+                for e in update.edges
+            ],
+        )
+
+    @staticmethod
+    def _replace_depends(conn: sqlite3.Connection, depends: dict[str, frozenset[str]]) -> None:
+        conn.executemany("DELETE FROM depends WHERE file = ?", [(f,) for f in depends])
+        conn.executemany(
+            "INSERT OR IGNORE INTO depends (file, dep) VALUES (?, ?)",
+            [(f, d) for f, deps in depends.items() for d in deps],
+        )
+
+    @staticmethod
+    def _collect_garbage(conn: sqlite3.Connection) -> None:
+        conn.execute(
+            "DELETE FROM symbols WHERE path = '' "
+            "AND NOT EXISTS (SELECT 1 FROM edges WHERE edges.dst = symbols.nid)"
+        )
+        # Names nothing refers to any more (renamed or deleted symbols); without this the
+        # table only grows across incremental updates.
+        conn.execute(
+            "DELETE FROM names WHERE NOT EXISTS (SELECT 1 FROM symbols WHERE nid = names.nid) "
+            "AND NOT EXISTS (SELECT 1 FROM edges WHERE src = names.nid) "
+            "AND NOT EXISTS (SELECT 1 FROM edges WHERE dst = names.nid) "
+            "AND NOT EXISTS (SELECT 1 FROM edges WHERE path = names.nid)"
+        )
+
+    # ------------------------------------------------------------------ reads
+
+    @_translate_errors
+    def schema_version(self) -> int:
+        return int(self.meta()["schema_version"])
+
+    @_translate_errors
+    def meta(self) -> dict[str, str]:
+        return dict(self._db.execute("SELECT key, value FROM meta"))
+
+    @_translate_errors
+    def file_records(self) -> dict[str, FileRecord]:
+        rows = self._db.execute(
+            "SELECT path, language, hash, size, mtime_ns, lines, errors, note FROM files"
+        )
+        return {r[0]: FileRecord(*r) for r in rows}
+
+    @_translate_errors
+    def load_facts(self, paths: Iterable[str] | None = None) -> dict[str, FileFacts]:
+        """Parsed facts of ``paths`` (all files when None); unknown paths are left out."""
+        if paths is None:
+            rows: Iterable[tuple[str, bytes]] = self._db.execute("SELECT path, data FROM facts")
+        else:
+            rows = self._rows_for(
+                "SELECT path, data FROM facts WHERE path IN ({})", list(dict.fromkeys(paths))
+            )
+        result: dict[str, FileFacts] = {}
+        with gc_paused():
+            for path, blob in rows:
+                try:
+                    result[path] = decode_facts(blob)
+                except (ValueError, EOFError, TypeError, KeyError) as err:
+                    raise IndexCorrupt(
+                        f"the stored facts of {path} in {self.db_path} are unreadable ({err})",
+                        hint=_REBUILD_HINT,
+                    ) from err
+        return result
+
+    @_translate_errors
+    def dependents(self, paths: Iterable[str]) -> set[str]:
+        """Files whose resolution consulted any of ``paths``."""
+        query = "SELECT DISTINCT file FROM depends WHERE dep IN ({})"
+        return {r[0] for r in self._rows_for(query, list(dict.fromkeys(paths)))}
+
+    @_translate_errors
+    def get_symbol(self, symbol_id: str) -> Symbol | None:
+        row = self._db.execute(_SYMBOL_SELECT + " WHERE n.name = ?", (symbol_id,)).fetchone()
+        return _symbol_from_row(row) if row else None
+
+    @_translate_errors
+    def symbols_named(self, name: str) -> list[Symbol]:
+        return self._symbols_where("s.name = ?", name)
+
+    @_translate_errors
+    def symbols_by_qualname(self, qualname: str) -> list[Symbol]:
+        return self._symbols_where("s.qualname = ?", qualname)
+
+    @_translate_errors
+    def symbols_in_file(self, path: str) -> list[Symbol]:
+        return self._symbols_where("s.path = ?", path)
+
+    @_translate_errors
+    def all_symbols(self) -> list[Symbol]:
+        rows = self._db.execute(_SYMBOL_SELECT + " ORDER BY s.path, s.start_line, n.name")
+        with gc_paused():
+            return [_symbol_from_row(r) for r in rows]
+
+    @_translate_errors
+    def all_edges(self) -> list[Edge]:
+        return _edges_from_rows(self._db.execute(_EDGE_SELECT + " ORDER BY e.rowid"))
+
+    @_translate_errors
+    def edges_from(self, ids: Iterable[str], kinds: Iterable[str] | None = None) -> list[Edge]:
+        return self._edges_touching("e.src", ids, kinds)
+
+    @_translate_errors
+    def edges_to(self, ids: Iterable[str], kinds: Iterable[str] | None = None) -> list[Edge]:
+        return self._edges_touching("e.dst", ids, kinds)
+
+    @_translate_errors
+    def counts(self) -> dict[str, object]:
+        """Sizes for status output: files, lines, parse errors; symbols and edges by kind."""
+        with self.snapshot():
+            conn = self._db
+            files, lines, errors = conn.execute(
+                "SELECT count(*), coalesce(sum(lines), 0), coalesce(sum(errors), 0) FROM files"
+            ).fetchone()
+            by_kind = "SELECT kind, count(*) FROM symbols WHERE path {} '' GROUP BY kind"
+            symbols = dict(conn.execute(by_kind.format("!=")))
+            placeholders = dict(conn.execute(by_kind.format("=")))
+            edges = dict(conn.execute("SELECT kind, count(*) FROM edges GROUP BY kind"))
+        return {
+            "files": files,
+            "lines": lines,
+            "parse_errors": errors,
+            "symbols": symbols,
+            "placeholders": placeholders,
+            "edges": edges,
+        }
+
+    # ------------------------------------------------------------------ read helpers
+
+    def _rows_for(self, query: str, keys: list[str], *extra: str) -> Iterator[tuple[Any, ...]]:
+        """Run ``query`` (with one ``{}`` for an IN list) over ``keys`` in bounded chunks."""
+        for start in range(0, len(keys), _CHUNK):
+            chunk = keys[start : start + _CHUNK]
+            yield from self._db.execute(query.format(_placeholders(len(chunk))), (*chunk, *extra))
+
+    def _symbols_where(self, condition: str, value: str) -> list[Symbol]:
+        rows = self._db.execute(
+            f"{_SYMBOL_SELECT} WHERE {condition} ORDER BY s.path, s.start_line, n.name", (value,)
+        )
+        return [_symbol_from_row(r) for r in rows]
+
+    def _edges_touching(
+        self, column: str, ids: Iterable[str], kinds: Iterable[str] | None
+    ) -> list[Edge]:
+        keys = list(dict.fromkeys(ids))
+        kind_list = [str(k) for k in kinds] if kinds is not None else []
+        kind_filter = ""
+        if kinds is not None:
+            kind_filter = f" AND e.kind IN ({_placeholders(len(kind_list))})"
+        query = (
+            f"{_EDGE_SELECT} WHERE {column} IN (SELECT nid FROM names WHERE name IN ({{}}))"
+            f"{kind_filter} ORDER BY e.rowid"
+        )
+        with self.snapshot():
+            return _edges_from_rows(list(self._rows_for(query, keys, *kind_list)))

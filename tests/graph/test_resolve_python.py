@@ -1,0 +1,352 @@
+"""One test per Python resolution rule, each on a small fixture project, asserting exact edges."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.graph.graphs import build, targets, triples
+
+
+def test_absolute_import_then_call(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/util.py": "def helper():\n    return 1\n",
+            "pkg/app.py": """
+                from pkg.util import helper
+
+                def run():
+                    return helper()
+            """,
+        },
+    )
+    assert targets(edges, "calls", "pkg/app.py::run") == {"pkg/util.py::helper"}
+    assert targets(edges, "imports", "pkg/app.py") == {"pkg/util.py::helper"}
+
+
+def test_relative_imports_one_and_two_levels(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/util.py": "def helper():\n    pass\n",
+            "pkg/sub/__init__.py": "",
+            "pkg/sub/local.py": "def near():\n    pass\n",
+            "pkg/sub/mod.py": """
+                from . import local
+                from .local import near
+                from ..util import helper as h
+
+                def go():
+                    near()
+                    local.near()
+                    h()
+            """,
+        },
+    )
+    assert triples(edges, "calls", "pkg/sub/mod.py::go") == {
+        ("pkg/sub/mod.py::go", "calls", "pkg/sub/local.py::near"),
+        ("pkg/sub/mod.py::go", "calls", "pkg/util.py::helper"),
+    }
+    assert targets(edges, "imports", "pkg/sub/mod.py") == {
+        "pkg/sub/local.py",
+        "pkg/sub/local.py::near",
+        "pkg/util.py::helper",
+    }
+
+
+def test_import_dotted_module_with_and_without_alias(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "a/__init__.py": "",
+            "a/b.py": "def func():\n    pass\n",
+            "main.py": """
+                import a.b
+                import a.b as ab
+
+                def one():
+                    a.b.func()
+
+                def two():
+                    ab.func()
+            """,
+        },
+    )
+    assert targets(edges, "calls", "main.py::one") == {"a/b.py::func"}
+    assert targets(edges, "calls", "main.py::two") == {"a/b.py::func"}
+
+
+def test_reexport_through_package_init(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "lib/__init__.py": "from .core import Engine\nfrom .core import start as begin\n",
+            "lib/core.py": """
+                class Engine:
+                    def run(self):
+                        pass
+
+                def start():
+                    pass
+            """,
+            "use.py": """
+                from lib import Engine, begin
+
+                def main():
+                    begin()
+                    Engine().run()
+            """,
+        },
+    )
+    assert targets(edges, "calls", "use.py::main") == {
+        "lib/core.py::start",
+        "lib/core.py::Engine",
+        "lib/core.py::Engine.run",
+    }
+
+
+def test_self_cls_and_super_follow_the_mro(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "m.py": """
+                class Base:
+                    def save(self):
+                        self.validate()
+
+                    def validate(self):
+                        pass
+
+                    @classmethod
+                    def make(cls):
+                        return cls.build()
+
+                    @classmethod
+                    def build(cls):
+                        return cls()
+
+
+                class Mixin:
+                    def log(self):
+                        pass
+
+
+                class User(Base, Mixin):
+                    def validate(self):
+                        super().validate()
+                        self.log()
+            """,
+        },
+    )
+    assert targets(edges, "calls", "m.py::Base.save") == {"m.py::Base.validate"}
+    assert targets(edges, "calls", "m.py::Base.make") == {"m.py::Base.build"}
+    assert targets(edges, "calls", "m.py::User.validate") == {
+        "external::builtins.super",
+        "m.py::Base.validate",
+        "m.py::Mixin.log",
+    }
+    assert targets(edges, "inherits", "m.py::User") == {"m.py::Base", "m.py::Mixin"}
+    assert targets(edges, "overrides", "m.py::User.validate") == {"m.py::Base.validate"}
+
+
+def test_variable_types_from_constructor_annotation_and_parameters(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "svc.py": """
+                class Repo:
+                    def find(self):
+                        pass
+
+
+                class Service:
+                    def __init__(self, repo: Repo) -> None:
+                        self.repo = repo
+                        self.backup: Repo = make()
+
+                    def get(self):
+                        return self.repo.find()
+
+                    def get_backup(self):
+                        return self.backup.find()
+
+
+                def make() -> Repo:
+                    return Repo()
+
+
+                def direct():
+                    r = Repo()
+                    r.find()
+                    s: Repo = whatever()
+                    s.find()
+                    make().find()
+            """,
+        },
+    )
+    assert targets(edges, "calls", "svc.py::Service.get") == {"svc.py::Repo.find"}
+    assert targets(edges, "calls", "svc.py::Service.get_backup") == {"svc.py::Repo.find"}
+    assert targets(edges, "calls", "svc.py::direct") == {
+        "svc.py::Repo",
+        "svc.py::Repo.find",
+        "svc.py::make",
+        "unresolved::whatever",
+    }
+
+
+def test_module_attribute_calls_and_module_level_code(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "tools/__init__.py": "",
+            "tools/text.py": "def slug(s):\n    return s\n",
+            "cli.py": """
+                from tools import text
+
+                text.slug("x")
+
+                if __name__ == "__main__":
+                    text.slug("y")
+            """,
+        },
+    )
+    assert triples(edges, "calls", "cli.py") == {("cli.py", "calls", "tools/text.py::slug")}
+
+
+def test_decorated_functions_are_seen_through(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "d.py": """
+                import functools
+
+                def traced(fn):
+                    @functools.wraps(fn)
+                    def wrapper(*a):
+                        return fn(*a)
+                    return wrapper
+
+                @traced
+                def work():
+                    pass
+
+                def caller():
+                    work()
+            """,
+        },
+    )
+    assert targets(edges, "calls", "d.py::caller") == {"d.py::work"}
+    # the decorator itself is called from module level
+    assert "d.py::traced" in targets(edges, "calls", "d.py")
+
+
+def test_placeholders_for_external_builtin_and_unresolved(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "x.py": """
+                import os.path
+                from requests import Session
+
+                def f(items):
+                    os.path.join("a", "b")
+                    len(items)
+                    Session().get("u")
+                    nowhere()
+                    items.append(1)
+            """,
+        },
+    )
+    assert targets(edges, "calls", "x.py::f") == {
+        "external::os.path.join",
+        "external::builtins.len",
+        "external::requests.Session",
+        "external::requests.Session.get",
+        "unresolved::nowhere",
+        "unresolved::?.append",
+    }
+
+
+def test_local_names_shadow_module_level_ones(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "s.py": """
+                def helper():
+                    pass
+
+                def uses_param(helper):
+                    helper()
+
+                def uses_global():
+                    helper()
+            """,
+        },
+    )
+    assert targets(edges, "calls", "s.py::uses_param") == {"unresolved::helper"}
+    assert targets(edges, "calls", "s.py::uses_global") == {"s.py::helper"}
+
+
+def test_references_types_classes_as_values_and_constants(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "r.py": """
+                LIMIT = 10
+
+                class Item:
+                    pass
+
+                def check(x: Item) -> bool:
+                    return isinstance(x, Item) and LIMIT > 0
+            """,
+        },
+    )
+    assert targets(edges, "references", "r.py::check") == {
+        "r.py::Item",
+        "r.py::LIMIT",
+        "external::builtins.bool",
+    }
+
+
+def test_property_return_type_drives_the_next_member(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "p.py": """
+                class Engine:
+                    def start(self):
+                        pass
+
+                class Car:
+                    @property
+                    def engine(self) -> Engine:
+                        return Engine()
+
+                    def drive(self):
+                        self.engine.start()
+            """,
+        },
+    )
+    assert targets(edges, "calls", "p.py::Car.drive") == {"p.py::Engine.start"}
+
+
+def test_star_import_respects_all(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "api.py": """
+                __all__ = ["public"]
+
+                def public():
+                    pass
+
+                def hidden():
+                    pass
+            """,
+            "main.py": "from api import *\n\ndef go():\n    public()\n    hidden()\n",
+        },
+    )
+    assert targets(edges, "calls", "main.py::go") == {"api.py::public", "unresolved::hidden"}

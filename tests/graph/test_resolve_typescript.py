@@ -1,0 +1,247 @@
+"""One test per TypeScript/JavaScript resolution rule, each on a small fixture project."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.graph.graphs import build, targets
+
+
+def test_relative_imports_with_extension_and_index_resolution(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "src/util/index.ts": "export function slug(s: string) { return s; }\n",
+            "src/math.ts": "export function add(a: number, b: number) { return a + b; }\n",
+            "src/esm.ts": "export const twice = (n: number) => n * 2;\n",
+            "src/app.ts": """
+                import { slug } from './util';
+                import { add } from './math';
+                import { twice } from './esm.js';
+
+                export function main() {
+                  slug('x');
+                  add(1, 2);
+                  twice(3);
+                }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "src/app.ts::main") == {
+        "src/util/index.ts::slug",
+        "src/math.ts::add",
+        "src/esm.ts::twice",
+    }
+
+
+def test_tsconfig_paths_and_base_url(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "tsconfig.json": """
+                {
+                  // comments and trailing commas are allowed here
+                  "compilerOptions": {
+                    "baseUrl": "./src",
+                    "paths": { "@core/*": ["core/*"], },
+                  },
+                }
+            """,
+            "src/core/log.ts": "export function log(m: string) {}\n",
+            "src/shared/time.ts": "export function now() { return 0; }\n",
+            "src/feature/f.ts": """
+                import { log } from '@core/log';
+                import { now } from 'shared/time';
+
+                export function f() { log('a'); now(); }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "src/feature/f.ts::f") == {
+        "src/core/log.ts::log",
+        "src/shared/time.ts::now",
+    }
+
+
+def test_reexports_default_exports_and_export_star(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "lib/a.ts": "export default function alpha() {}\nexport function beta() {}\n",
+            "lib/b.ts": "export class Gamma { go() {} }\n",
+            "lib/index.ts": """
+                export { default as alpha } from './a';
+                export * from './b';
+                export { beta as renamed } from './a';
+            """,
+            "main.ts": """
+                import { alpha, Gamma, renamed } from './lib';
+                import alphaDefault from './lib/a';
+
+                function run() {
+                  alpha();
+                  renamed();
+                  alphaDefault();
+                  new Gamma().go();
+                }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "main.ts::run") == {
+        "lib/a.ts::alpha",
+        "lib/a.ts::beta",
+        "lib/b.ts::Gamma.go",
+    }
+    assert targets(edges, "references", "main.ts::run") == {"lib/b.ts::Gamma"}
+
+
+def test_commonjs_require(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "lib/helpers.js": """
+                function double(n) { return n * 2; }
+                function triple(n) { return n * 3; }
+                module.exports = { double, triple };
+            """,
+            "lib/single.js": "class Store { get() {} }\nmodule.exports = Store;\n",
+            "index.js": """
+                const helpers = require('./lib/helpers');
+                const { triple } = require('./lib/helpers');
+                const Store = require('./lib/single');
+
+                function go() {
+                  helpers.double(1);
+                  triple(2);
+                  new Store().get();
+                }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "index.js::go") == {
+        "lib/helpers.js::double",
+        "lib/helpers.js::triple",
+        "lib/single.js::Store.get",
+    }
+
+
+def test_dependency_injection_through_constructor_parameter_properties(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "src/auth.service.ts": """
+                export class AuthService {
+                  login(user: string): boolean { return true; }
+                }
+            """,
+            "src/users.controller.ts": """
+                import { AuthService } from './auth.service';
+
+                export class UsersController {
+                  private cache: AuthService;
+
+                  constructor(private readonly auth: AuthService) {
+                    this.cache = auth;
+                  }
+
+                  signIn(name: string) {
+                    this.check();
+                    this.auth.login(name);
+                    return this.cache.login(name);
+                  }
+
+                  private check() {}
+                }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "src/users.controller.ts::UsersController.signIn") == {
+        "src/users.controller.ts::UsersController.check",
+        "src/auth.service.ts::AuthService.login",
+    }
+
+
+def test_new_expression_typed_parameters_and_variables(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "m.ts": """
+                export class Repo {
+                  constructor(private url: string) {}
+                  find(id: string) { return id; }
+                }
+
+                export function byParam(r: Repo) { r.find('1'); }
+
+                export function byVariable() {
+                  const r = new Repo('db');
+                  r.find('2');
+                  let typed: Repo | undefined = undefined;
+                  typed!.find('3');
+                }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "m.ts::byParam") == {"m.ts::Repo.find"}
+    assert targets(edges, "calls", "m.ts::byVariable") >= {
+        "m.ts::Repo.find",
+        "m.ts::Repo.constructor",
+    }
+    assert "m.ts::Repo" in targets(edges, "references", "m.ts::byVariable")
+
+
+def test_extends_implements_and_interface_method_overrides(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "shapes.ts": """
+                export interface Shape { area(): number; }
+
+                export abstract class Base implements Shape {
+                  abstract area(): number;
+                  describe() { return this.area(); }
+                }
+
+                export class Square extends Base {
+                  constructor(private side: number) { super(); }
+                  area() { return this.side * this.side; }
+                }
+
+                export function total(shapes: Shape[], s: Shape) { return s.area(); }
+            """,
+        },
+    )
+    assert targets(edges, "inherits", "shapes.ts::Square") == {"shapes.ts::Base"}
+    assert targets(edges, "implements", "shapes.ts::Base") == {"shapes.ts::Shape"}
+    assert targets(edges, "overrides", "shapes.ts::Square.area") == {"shapes.ts::Base.area"}
+    assert targets(edges, "overrides", "shapes.ts::Base.area") == {"shapes.ts::Shape.area"}
+    assert targets(edges, "calls", "shapes.ts::Base.describe") == {"shapes.ts::Base.area"}
+    assert targets(edges, "calls", "shapes.ts::total") == {"shapes.ts::Shape.area"}
+
+
+def test_unresolved_and_external_placeholders(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "x.ts": """
+                import express from 'express';
+                import { Injectable } from '@nestjs/common';
+
+                @Injectable()
+                export class Api {
+                  start(port: number) {
+                    express().listen(port);
+                    missing();
+                    setTimeout(() => {}, 1);
+                  }
+                }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "x.ts::Api.start") == {
+        "external::express",
+        "external::express.listen",
+        "unresolved::missing",
+        "external::setTimeout",
+    }
+    assert targets(edges, "calls", "x.ts") == {"external::@nestjs/common.Injectable"}

@@ -1,0 +1,562 @@
+"""Tests for discover() and read_source(): real temp trees, real `git init` repositories."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from astrag.config import Config
+from astrag.discover import Discovery, SourceFile, discover, read_source
+
+GIT = shutil.which("git")
+needs_git = pytest.mark.skipif(GIT is None, reason="git is not installed")
+
+
+def write(root: Path, rel: str, content: str | bytes = "x = 1\n") -> Path:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    return path
+
+
+def git(root: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
+        cwd=root,
+        check=True,
+        capture_output=True,
+    )
+
+
+def init_repo(root: Path) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    git(root, "init", "-q")
+    return root
+
+
+def paths(found: Discovery) -> list[str]:
+    return [f.path for f in found.files]
+
+
+def reasons(found: Discovery) -> dict[str, str]:
+    return {s.path: s.reason for s in found.skipped}
+
+
+def source_file(found: Discovery, path: str) -> SourceFile:
+    return next(f for f in found.files if f.path == path)
+
+
+@pytest.fixture(params=["git", "walk"])
+def mode(request: pytest.FixtureRequest) -> str:
+    if request.param == "git" and GIT is None:
+        pytest.skip("git is not installed")
+    return str(request.param)
+
+
+def make_root(tmp_path: Path, mode: str) -> Path:
+    root = tmp_path / "proj"
+    root.mkdir()
+    if mode == "git":
+        init_repo(root)
+    return root
+
+
+# -- git listing -----------------------------------------------------------------------------
+
+
+@needs_git
+def test_git_lists_tracked_and_untracked_but_not_ignored(tmp_path: Path) -> None:
+    root = init_repo(tmp_path / "repo")
+    write(root, ".gitignore", "ignored/\n*.log\nlocal_*.py\n")
+    write(root, "src/app.py")
+    write(root, "local_forced.py")  # ignored by pattern but tracked: git still lists it
+    write(root, "gone.py")
+    write(root, "README.md", "# not indexed\n")
+    git(root, "add", "src/app.py", "gone.py", "README.md", ".gitignore")
+    git(root, "add", "-f", "local_forced.py")
+    git(root, "commit", "-q", "-m", "init")
+    (root / "gone.py").unlink()  # tracked but deleted: dropped silently
+    write(root, "new.ts", "export const a = 1;\n")  # untracked, not ignored
+    write(root, "ignored/x.py")
+    write(root, "local_settings.py")
+
+    found = discover(root, Config())
+
+    assert found.method == "git"
+    assert paths(found) == ["local_forced.py", "new.ts", "src/app.py"]
+    assert found.skipped == ()
+    app = source_file(found, "src/app.py")
+    st = os.stat(root / "src/app.py")
+    assert (app.language, app.size, app.mtime_ns) == ("python", st.st_size, st.st_mtime_ns)
+    assert source_file(found, "new.ts").language == "typescript"
+
+
+@needs_git
+def test_git_root_may_be_a_subdirectory_of_the_repository(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, "top.py")
+    write(repo, "pkg/a.py")
+    write(repo, "pkg/sub/b.js", "let b = 1;\n")
+
+    found = discover(repo / "pkg", Config())
+
+    assert found.method == "git"
+    assert paths(found) == ["a.py", "sub/b.js"]
+
+
+@needs_git
+def test_root_inside_a_directory_the_repository_ignores_is_walked(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, ".gitignore", "data/\n")
+    write(repo, "data/lib/mod.py")
+
+    found = discover(repo / "data" / "lib", Config())
+
+    assert found.method == "walk"
+    assert paths(found) == ["mod.py"]
+
+
+@needs_git
+def test_nested_repository_is_not_descended_in_git_mode(tmp_path: Path) -> None:
+    root = init_repo(tmp_path / "repo")
+    write(root, "a.py")
+    init_repo(root / "nested")
+    write(root, "nested/c.py")
+
+    assert paths(discover(root, Config())) == ["a.py"]
+
+
+@needs_git
+def test_walk_is_used_when_git_is_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = init_repo(tmp_path / "repo")
+    write(root, ".gitignore", "*.gen.py\n")
+    write(root, "a.py")
+    write(root, "b.gen.py")
+    empty_bin = tmp_path / "bin"
+    empty_bin.mkdir()
+    monkeypatch.setenv("PATH", str(empty_bin))
+
+    found = discover(root, Config())
+
+    assert found.method == "walk"
+    assert paths(found) == ["a.py"]
+
+
+# -- walking without git ---------------------------------------------------------------------
+
+
+def test_walk_honours_nested_gitignore_and_info_exclude(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    # A bare `.git` directory is not a repository to git, so this exercises the walk,
+    # which still reads .git/info/exclude.
+    write(root, ".git/info/exclude", "private.py\n")
+    write(root, ".gitignore", "*.gen.py\nscratch/\n/top_only.py\n")
+    write(root, "a/.gitignore", "!keep.gen.py\nlocal.py\n")
+    for rel in [
+        "a/keep.gen.py",
+        "a/drop.gen.py",
+        "a/local.py",
+        "a/ok.py",
+        "a/top_only.py",
+        "b/local.py",
+        "top_only.py",
+        "scratch/z.py",
+        "private.py",
+        "a/private.py",
+    ]:
+        write(root, rel)
+
+    found = discover(root, Config())
+
+    assert found.method == "walk"
+    assert paths(found) == ["a/keep.gen.py", "a/ok.py", "a/top_only.py", "b/local.py"]
+    assert found.skipped == ()
+
+
+def test_walk_of_a_subdirectory_honours_the_enclosing_gitignore(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    write(repo, ".git/info/exclude", "")
+    write(repo, ".gitignore", "pkg/skip_me.py\n*.tmp.py\n")
+    write(repo, "pkg/keep.py")
+    write(repo, "pkg/skip_me.py")
+    write(repo, "pkg/deep/x.tmp.py")
+
+    assert paths(discover(repo / "pkg", Config())) == ["keep.py"]
+
+
+# -- always-skipped directories --------------------------------------------------------------
+
+
+def test_always_skipped_directories(tmp_path: Path, mode: str) -> None:
+    root = make_root(tmp_path, mode)
+    for rel in [
+        "src/main.py",
+        "node_modules/pkg/index.js",
+        "vendor/lib.py",
+        "dist/app.js",
+        "build/gen.py",
+        "myenv/lib/site.py",
+        "env/not_a_venv.py",
+        "coverage/__init__.py",
+        "coverage/core.py",
+        ".astrag/cache.py",
+        "src/__pycache__/main.py",
+    ]:
+        write(root, rel)
+    write(root, "myenv/pyvenv.cfg", "home = /usr/bin\n")
+
+    found = discover(root, Config())
+
+    assert found.method == mode
+    # env/ without pyvenv.cfg is code; coverage/ with __init__.py is a package, not a report.
+    assert paths(found) == [
+        "coverage/__init__.py",
+        "coverage/core.py",
+        "env/not_a_venv.py",
+        "src/main.py",
+    ]
+    skipped = reasons(found)
+    for directory in ["node_modules", "vendor", "dist", "build", "myenv"]:
+        assert skipped.get(directory) == "excluded_dir", directory
+
+
+def test_custom_index_dir_is_skipped(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    write(root, "a.py")
+    write(root, "cache/idx/stale.py")
+
+    found = discover(root, Config(index_dir="cache/idx"))
+
+    assert paths(found) == ["a.py"]
+
+
+# -- skip rules ------------------------------------------------------------------------------
+
+
+def test_secrets_minified_generated_and_size(tmp_path: Path, mode: str) -> None:
+    root = make_root(tmp_path, mode)
+    for rel in [
+        ".env",
+        ".env.local",
+        "server.key",
+        "certs/site.pem",
+        "id_rsa",
+        "id_rsa.pub",
+        "secrets.py",
+        "config/credentials.json",
+        "prod.tfvars",
+        "static/app.min.js",
+        "static/lib-min.js",
+        "static/x.bundle.js",
+        "proto/api_pb2.py",
+        "proto/api_pb2_grpc.py",
+        "web/types.generated.ts",
+        "ok.py",
+        "notes.txt",
+    ]:
+        write(root, rel)
+    write(root, "big.py", b"#" * (2 * 1024 * 1024))
+
+    found = discover(root, Config(max_file_bytes=1_000_000))
+
+    assert paths(found) == ["ok.py"]
+    assert reasons(found) == {
+        ".env": "secret",
+        ".env.local": "secret",
+        "server.key": "secret",
+        "certs/site.pem": "secret",
+        "id_rsa": "secret",
+        "id_rsa.pub": "secret",
+        "secrets.py": "secret",
+        "config/credentials.json": "secret",
+        "prod.tfvars": "secret",
+        "static/app.min.js": "minified",
+        "static/lib-min.js": "minified",
+        "static/x.bundle.js": "minified",
+        "proto/api_pb2.py": "generated",
+        "proto/api_pb2_grpc.py": "generated",
+        "web/types.generated.ts": "generated",
+        "big.py": "too_large",
+    }
+
+
+def test_size_limit_is_inclusive(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    write(root, "exact.py", b"#" * 100)
+    write(root, "over.py", b"#" * 101)
+
+    found = discover(root, Config(max_file_bytes=100))
+
+    assert paths(found) == ["exact.py"]
+    assert reasons(found) == {"over.py": "too_large"}
+
+
+def test_undecodable_file_name_is_skipped_not_crashing(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    root.mkdir()
+    try:
+        with open(os.path.join(os.fsencode(root), b"caf\xe9.py"), "wb") as fh:
+            fh.write(b"x = 1\n")
+    except OSError:
+        pytest.skip("this filesystem rejects non-UTF-8 file names")
+    write(root, "ok.py")
+
+    found = discover(root, Config())
+
+    assert paths(found) == ["ok.py"]
+    assert list(reasons(found).values()) == ["undecodable_path"]
+
+
+# -- include / exclude -----------------------------------------------------------------------
+
+
+def test_include_and_exclude(tmp_path: Path, mode: str) -> None:
+    root = make_root(tmp_path, mode)
+    write(root, ".gitignore", "generated/\n")
+    for rel in [
+        "src/a.py",
+        "src/b.py",
+        "generated/api/client.py",
+        "generated/other.py",
+        "tests/fixtures/bad.py",
+        "vendor/ours/lib.py",
+        "vendor/theirs/lib.py",
+    ]:
+        write(root, rel)
+    config = Config(
+        include=("generated/api/**", "vendor/ours/", "src/b.py"),
+        exclude=("tests/fixtures/", "src/b.py"),  # exclude wins over include
+    )
+
+    found = discover(root, config)
+
+    assert paths(found) == ["generated/api/client.py", "src/a.py", "vendor/ours/lib.py"]
+
+
+def test_include_pattern_without_slash_matches_at_any_depth(tmp_path: Path, mode: str) -> None:
+    root = make_root(tmp_path, mode)
+    write(root, ".gitignore", "*.gen.py\n")
+    write(root, "a/b/x.gen.py")
+    write(root, "y.gen.py")
+    write(root, "node_modules/z.gen.py")  # skipped directories stay skipped
+
+    found = discover(root, Config(include=("*.gen.py",)))
+
+    assert paths(found) == ["a/b/x.gen.py", "y.gen.py"]
+
+
+def test_include_never_brings_back_secrets(tmp_path: Path, mode: str) -> None:
+    root = make_root(tmp_path, mode)
+    write(root, ".gitignore", ".env\n*.key\nsecrets.py\n")
+    write(root, ".env")
+    write(root, "server.key")
+    write(root, "secrets.py")
+
+    found = discover(root, Config(include=(".env", "*.key", "secrets.py")))
+
+    assert found.files == ()
+    assert reasons(found) == {".env": "secret", "server.key": "secret", "secrets.py": "secret"}
+
+
+# -- symlinks --------------------------------------------------------------------------------
+
+
+def test_symlink_loop_is_harmless(tmp_path: Path, mode: str) -> None:
+    root = make_root(tmp_path, mode)
+    write(root, "a/mod.py")
+    (root / "a" / "link").symlink_to("..")
+    (root / "self.py").symlink_to("self.py")
+
+    found = discover(root, Config())
+
+    assert paths(found) == ["a/mod.py"]
+    expected = {"self.py": "symlink_loop"}
+    if mode == "walk":  # git lists a directory link as one opaque entry and never follows it
+        expected["a/link"] = "symlink_loop"
+    assert reasons(found) == expected
+
+
+def test_symlinks_pointing_outside_the_root(tmp_path: Path, mode: str) -> None:
+    root = make_root(tmp_path, mode)
+    outside = tmp_path / "outside"
+    write(outside, "lib.py")
+    write(root, "own.py")
+    (root / "ext.py").symlink_to(outside / "lib.py")
+    (root / "extdir").symlink_to(outside)
+
+    found = discover(root, Config())
+
+    assert paths(found) == ["own.py"]
+    expected = {"ext.py": "symlink_outside_root"}
+    if mode == "walk":
+        expected["extdir"] = "symlink_outside_root"
+    assert reasons(found) == expected
+
+
+def test_broken_symlink_is_reported_not_raised(tmp_path: Path, mode: str) -> None:
+    root = make_root(tmp_path, mode)
+    write(root, "ok.py")
+    (root / "dangling.py").symlink_to("missing.py")
+    (root / "dangling_dir").symlink_to("nowhere")
+
+    found = discover(root, Config())
+
+    assert paths(found) == ["ok.py"]
+    assert reasons(found) == {"dangling.py": "broken_symlink"}
+
+
+def test_symlinked_file_is_indexed_once_per_real_file(tmp_path: Path, mode: str) -> None:
+    root = make_root(tmp_path, mode)
+    write(root, ".gitignore", "hidden/\n")
+    write(root, "real/mod.py")
+    (root / "alias.py").symlink_to("real/mod.py")  # the real file wins
+    write(root, "hidden/h.py")
+    (root / "b_view.py").symlink_to("hidden/h.py")  # the real file is ignored: keep one link
+    (root / "c_view.py").symlink_to("hidden/h.py")
+    write(root, ".env", "TOKEN=1\n")
+    (root / "settings.py").symlink_to(".env")  # a link must not leak a secret
+
+    found = discover(root, Config())
+
+    assert paths(found) == ["b_view.py", "real/mod.py"]
+    assert reasons(found).get("settings.py") == "secret"
+    assert read_source(root, source_file(found, "b_view.py")).source == b"x = 1\n"
+
+
+def test_symlinks_are_not_followed_when_disabled(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    write(root, "hidden/h.py")
+    write(root, ".gitignore", "hidden/\n")
+    (root / "view.py").symlink_to("hidden/h.py")
+    (root / "viewdir").symlink_to("hidden")
+
+    assert paths(discover(root, Config())) == ["view.py", "viewdir/h.py"]
+    assert paths(discover(root, Config(follow_symlinks=False))) == []
+
+
+def test_walk_follows_a_directory_link_once(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    write(root, "lib/m.py")
+    (root / "aaa_alias").symlink_to("lib")  # sorts first; the real path must still win
+    write(root, ".gitignore", "/hidden/\n")
+    write(root, "hidden/h.py")
+    (root / "view").symlink_to("hidden")  # only reachable through the link
+
+    found = discover(root, Config())
+
+    assert paths(found) == ["lib/m.py", "view/h.py"]
+    assert found.skipped == ()
+
+
+# -- read_source -----------------------------------------------------------------------------
+
+
+def discover_one(root: Path, rel: str, content: str | bytes = "x = 1\n") -> SourceFile:
+    write(root, rel, content)
+    found = discover(root, Config())
+    return source_file(found, rel)
+
+
+def test_read_source_of_a_vanished_file(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    sf = discover_one(root, "pkg/mod.py")
+    other = discover_one(root, "gone/mod.py")
+    (root / "pkg" / "mod.py").unlink()
+    shutil.rmtree(root / "gone")
+
+    for source_file_ in (sf, other):
+        result = read_source(root, source_file_)
+        assert result.source is None
+        assert result.skipped is not None
+        assert (result.skipped.path, result.skipped.reason) == (source_file_.path, "vanished")
+
+
+def test_read_source_of_a_path_that_is_no_longer_a_file(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    as_dir = discover_one(root, "a.py")
+    as_fifo = discover_one(root, "b.py")
+    (root / "a.py").unlink()
+    (root / "a.py").mkdir()
+    (root / "b.py").unlink()
+    os.mkfifo(root / "b.py")  # reading a FIFO would block forever without O_NONBLOCK
+
+    for sf in (as_dir, as_fifo):
+        result = read_source(root, sf)
+        assert result.skipped is not None and result.skipped.reason == "unreadable"
+
+
+def test_read_source_of_a_file_without_permission(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    sf = discover_one(root, "secret_sauce.py")
+    (root / "secret_sauce.py").chmod(0)
+    try:
+        if os.access(root / "secret_sauce.py", os.R_OK):
+            pytest.skip("running as root: mode 000 files stay readable")
+        result = read_source(root, sf)
+        assert result.source is None
+        assert result.skipped is not None and result.skipped.reason == "unreadable"
+    finally:
+        (root / "secret_sauce.py").chmod(0o644)
+
+
+def test_read_source_detects_binary(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    sf = discover_one(root, "blob.py", bytes(range(256)) * 4)
+
+    result = read_source(root, sf)
+
+    assert result.source is None
+    assert result.skipped is not None and result.skipped.reason == "binary"
+
+
+def test_read_source_detects_minified_content(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    minified = discover_one(root, "app.js", "var a=1;" * 800 + "\n")
+    normal = "\n".join(f"const v{i} = {i};" for i in range(300))
+    long_line = discover_one(root, "data.js", f"const s = '{'x' * 1500}';\n{normal}\n")
+
+    result = read_source(root, minified)
+    assert result.skipped is not None and result.skipped.reason == "minified"
+    # One long line among many ordinary ones is data, not minification.
+    assert read_source(root, long_line).skipped is None
+
+
+def test_read_source_detects_generated_header(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    first = discover_one(root, "a.py", "# @generated by protoc\nx = 1\n")
+    second = discover_one(root, "b.ts", "// header\n// Code generated by gen. DO NOT EDIT.\n")
+    third = discover_one(root, "c.py", "# one\n# two\n# DO NOT EDIT (too late to count)\n")
+
+    for sf in (first, second):
+        result = read_source(root, sf)
+        assert result.skipped is not None and result.skipped.reason == "generated", sf.path
+    assert read_source(root, third).skipped is None
+
+
+def test_read_source_keeps_non_utf8_text(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    text = "# café – “quoted” €\nname = 'Zoë'\n"
+    cp1252 = discover_one(root, "win.py", text.encode("cp1252"))
+    raw_latin1 = b"# ctrl \x81 byte \xe9\n"  # 0x81 is undefined in cp1252
+    latin1 = discover_one(root, "old.py", raw_latin1)
+    utf8 = discover_one(root, "new.py", text)
+    bom = discover_one(root, "bom.py", b"\xef\xbb\xbf" + text.encode("utf-8"))
+    utf16 = discover_one(root, "ps.ts", text.encode("utf-16"))
+
+    def read(sf: SourceFile) -> tuple[bytes | None, object, str | None]:
+        result = read_source(root, sf)
+        return result.source, result.skipped, result.note
+
+    assert read(cp1252) == (text.encode("utf-8"), None, "decoded as cp1252")
+    expected_latin1 = raw_latin1.decode("latin-1").encode("utf-8")
+    assert read(latin1) == (expected_latin1, None, "decoded as latin-1")
+    assert read(utf8) == (text.encode("utf-8"), None, None)
+    assert read(bom) == (text.encode("utf-8"), None, None)
+    assert read(utf16) == (text.encode("utf-8"), None, "decoded as utf-16")
