@@ -12,6 +12,10 @@
 #                         packages/graphql (lib/ + tests/) - NestJS DI-style TS, accuracy.
 #                         Set NESTJS_GRAPHQL_SRC to a checkout of that commit, or to a bare git
 #                         dir that contains it. Its type dependencies come from npm.
+#   ts-speed/typeorm      github.com/typeorm/typeorm @ 281bfba42a5813b106bcf5ba79bc7f7251bd1e73,
+#                         the repo minus docs/ and docker/ - >= 300k lines TS that tree-sitter
+#                         parses cleanly (a third of effect's files hit its variance-annotation
+#                         gap). TYPEORM_SRC, same rules; runtime + test typings from npm.
 # Also installs the TypeScript compiler oracle's own dependency (bench/package.json).
 set -euo pipefail
 
@@ -21,6 +25,7 @@ DL="$DATA/.downloads"
 mkdir -p "$DL"
 
 NESTJS_GRAPHQL_COMMIT=5f53531469b19af85c9c60cb853428852d2caebd
+TYPEORM_COMMIT=281bfba42a5813b106bcf5ba79bc7f7251bd1e73
 
 log() { printf '%s\n' "$*" >&2; }
 
@@ -74,24 +79,34 @@ fetch_sdist() {
     stamp "$dest" "pypi $name==$version"
 }
 
+# Export a GitHub-only source into a fresh tmp dir and print its path (nothing when the env
+# var is unset). The var names a checkout of the commit, or a bare git dir that holds it.
+export_github() {
+    local var=$1 repo=$2 commit=$3 subdir=$4
+    local src=${!var:-}
+    if [[ -z "$src" ]]; then
+        log "skipping github.com/$repo: set $var to a checkout (or bare git dir) of it at"
+        log "  $commit"
+        return 0
+    fi
+    log "exporting github.com/$repo ${subdir:-(whole repo)} from $src"
+    local tmp; tmp=$(mktemp -d)
+    if [[ -f "$src/HEAD" && -d "$src/objects" ]]; then  # bare git dir
+        git --git-dir="$src" archive "$commit" ${subdir:+"$subdir"} | tar -x -C "$tmp"
+    else
+        mkdir -p "$tmp/$subdir"
+        cp -r "$src/$subdir/." "$tmp/$subdir/"
+    fi
+    printf '%s\n' "$tmp/$subdir"
+}
+
 fetch_nestjs_graphql() {
     local dest=$DATA/ts-di/nestjs-graphql
     done_already "$dest" && return 0
-    local src=${NESTJS_GRAPHQL_SRC:-}
-    if [[ -z "$src" ]]; then
-        log "skipping ts-di/nestjs-graphql: set NESTJS_GRAPHQL_SRC to a checkout (or bare git"
-        log "  dir) of github.com/nestjs/graphql at $NESTJS_GRAPHQL_COMMIT"
-        return 0
-    fi
-    log "copying nestjs/graphql packages/graphql from $src"
+    local tmp
+    tmp=$(export_github NESTJS_GRAPHQL_SRC nestjs/graphql "$NESTJS_GRAPHQL_COMMIT" packages/graphql)
+    [[ -n "$tmp" ]] || return 0
     rm -rf "$dest"; mkdir -p "$dest"
-    local tmp; tmp=$(mktemp -d)
-    if [[ -d "$src/packages/graphql" ]]; then
-        cp -r "$src/packages/graphql/." "$tmp/"
-    else
-        git --git-dir="$src" archive "$NESTJS_GRAPHQL_COMMIT" packages/graphql | tar -x -C "$tmp"
-        mv "$tmp/packages/graphql/"* "$tmp/"; rm -rf "$tmp/packages"
-    fi
     cp -r "$tmp/lib" "$tmp/tests" "$dest/"
     cp "$tmp/package.json" "$dest/package.upstream.json"
     rm -rf "$tmp"
@@ -161,6 +176,48 @@ EOF
     stamp "$dest" "github nestjs/graphql@$NESTJS_GRAPHQL_COMMIT packages/graphql"
 }
 
+fetch_typeorm() {
+    local dest=$DATA/ts-speed/typeorm
+    done_already "$dest" && return 0
+    local tmp
+    tmp=$(export_github TYPEORM_SRC typeorm/typeorm "$TYPEORM_COMMIT" "")
+    [[ -n "$tmp" ]] || return 0
+    rm -rf "$dest"; mkdir -p "$dest"
+    rm -rf "$tmp/docs" "$tmp/docker" "$tmp/.git"
+    cp -r "$tmp/." "$dest/"
+    rm -rf "$tmp"
+    # Upstream's package.json demands pnpm (devEngines) and npm refuses it, so npm gets one of
+    # its own: the runtime dependencies, the tsconfig base upstream extends, test typings.
+    mv "$dest/package.json" "$dest/package.upstream.json"
+    cat > "$dest/package.json" <<'EOF'
+{
+  "name": "typeorm-bench-corpus",
+  "private": true,
+  "dependencies": {
+    "@sqltools/formatter": "1.2.5",
+    "@tsconfig/node20": "20.1.10",
+    "@types/chai": "4.3.9",
+    "@types/debug": "4.1.13",
+    "@types/mocha": "10.0.10",
+    "@types/node": "20.9.5",
+    "@types/yargs": "17.0.35",
+    "ansis": "4.5.0",
+    "dayjs": "1.11.23",
+    "debug": "4.4.3",
+    "dedent": "1.7.2",
+    "reflect-metadata": "0.2.2",
+    "sql-highlight": "6.1.0",
+    "tinyglobby": "0.2.17",
+    "tslib": "2.9.1",
+    "yargs": "18.2.0"
+  }
+}
+EOF
+    (cd "$dest" && npm install --ignore-scripts --legacy-peer-deps --no-audit --no-fund \
+        --loglevel=error >&2)
+    stamp "$dest" "github typeorm/typeorm@$TYPEORM_COMMIT"
+}
+
 install_oracle_deps() {
     [[ -d "$BENCH/node_modules/typescript" ]] && return 0
     log "installing bench/package.json (typescript@5 for the compiler oracle)"
@@ -175,10 +232,11 @@ main() {
     fetch_sdist rich 13.9.4 "$DATA/py-acc/rich" rich
     fetch_sdist Django 5.1.4 "$DATA/py-speed/django" django tests
     fetch_nestjs_graphql
+    fetch_typeorm
 
     echo "corpora in $DATA:"
     local d
-    for d in ts-di/nestjs-graphql ts-classes/rxjs ts-speed/effect; do
+    for d in ts-di/nestjs-graphql ts-classes/rxjs ts-speed/effect ts-speed/typeorm; do
         [[ -d "$DATA/$d" ]] && count_lines "$DATA/$d" ts tsx
     done
     for d in py-acc/rich py-speed/django; do

@@ -11,6 +11,7 @@ import pytest
 
 from astrag.config import Config
 from astrag.discover import Discovery, SourceFile, discover, read_source
+from astrag.errors import AstragError
 
 GIT = shutil.which("git")
 needs_git = pytest.mark.skipif(GIT is None, reason="git is not installed")
@@ -147,6 +148,12 @@ def test_walk_is_used_when_git_is_missing(tmp_path: Path, monkeypatch: pytest.Mo
 
     assert found.method == "walk"
     assert paths(found) == ["a.py"]
+
+
+def test_missing_root_is_an_error_with_a_hint(tmp_path: Path) -> None:
+    with pytest.raises(AstragError, match="not a directory") as caught:
+        discover(tmp_path / "nope", Config())
+    assert caught.value.hint
 
 
 # -- walking without git ---------------------------------------------------------------------
@@ -560,3 +567,35 @@ def test_read_source_keeps_non_utf8_text(tmp_path: Path) -> None:
     assert read(utf8) == (text.encode("utf-8"), None, None)
     assert read(bom) == (text.encode("utf-8"), None, None)
     assert read(utf16) == (text.encode("utf-8"), None, "decoded as utf-16")
+
+
+def test_exclude_with_negation(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    for rel in ["tests/a.py", "tests/keep.py", "src/m.py"]:
+        write(root, rel)
+
+    found = discover(root, Config(exclude=("tests/**", "!tests/keep.py")))
+
+    assert paths(found) == ["src/m.py", "tests/keep.py"]
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["build/", "*.log", "/top.py", "docs/**/*.md", "a?c.py", "[ab].js"],
+        ["*.py", "!keep.py", "sub/"],
+    ],
+)
+def test_folded_patterns_agree_with_pathspec(lines: list[str]) -> None:
+    import pathspec
+
+    from astrag.discover import _Patterns
+
+    spec = pathspec.GitIgnoreSpec.from_lines(lines)
+    ours = _Patterns(lines)
+    for path in [
+        "build/x.py", "a/build/y.py", "build", "x.log", "a/b/x.log", "top.py", "a/top.py",
+        "docs/a/b/c.md", "docs/c.md", "abc.py", "a/abc.py", "abbc.py", "a.js", "c.js",
+        "keep.py", "sub/keep.py", "other.py", "sub/", "x/sub/", "README",
+    ]:  # fmt: skip
+        assert ours.matches(path) == spec.match_file(path), path

@@ -8,10 +8,13 @@ when the receiver spans lines). ``jedi.Script.goto(follow_imports=True)`` resolv
 every definition inside the project root becomes a target.
 
 One JSON object per line, sorted by path, line, column:
-    {"path", "line", "column", "name", "targets": [{"path", "line", "kind"}], "external"?}
+    {"path", "line", "column", "name", "shape", "targets": [{"path", "line", "kind", "name"}],
+     "external"?}
 path is root-relative with "/", line/column are 1-based, column counted in characters
 (``ast`` gives UTF-8 byte offsets; they are converted). A target's line is the line of the
-definition's name, kind is jedi's type ("function", "class", "statement", ...). "external"
+definition's name, kind is jedi's type ("function", "class", "statement", ...), name is the
+definition's name. shape is how the callee was reached: "name" f(), "self" self.f()/cls.f(),
+"super" super().f(), "member" x.f(). "external"
 marks a site whose definitions all lie outside the root (stdlib, site-packages, builtins).
 
 jedi is slow (tens of ms per site), so ``--sample N`` keeps ~N files (sorted, every k-th)
@@ -44,6 +47,7 @@ class CallName:
     line: int
     col: int
     name: str
+    shape: str  # "name" f(), "self" self.f()/cls.f(), "super" super().f(), "member" x.f()
 
 
 def list_python_files(root: Path) -> list[Path]:
@@ -75,7 +79,7 @@ def call_names(code: str) -> Iterator[CallName]:
             continue
         func = node.func
         if isinstance(func, ast.Name):
-            line, byte_col, name = func.lineno, func.col_offset, func.id
+            line, byte_col, name, shape = func.lineno, func.col_offset, func.id, "name"
         elif isinstance(func, ast.Attribute) and func.end_lineno is not None:
             assert func.end_col_offset is not None
             # Attribute names are ASCII-or-not identifiers; their UTF-8 length is what
@@ -83,9 +87,22 @@ def call_names(code: str) -> Iterator[CallName]:
             line = func.end_lineno
             byte_col = func.end_col_offset - len(func.attr.encode("utf-8"))
             name = func.attr
+            shape = _receiver_shape(func.value)
         else:
             continue
-        yield CallName(line, byte_col_to_char(lines[line - 1], byte_col), name)
+        yield CallName(line, byte_col_to_char(lines[line - 1], byte_col), name, shape)
+
+
+def _receiver_shape(receiver: ast.expr) -> str:
+    if isinstance(receiver, ast.Name) and receiver.id in ("self", "cls"):
+        return "self"
+    if (
+        isinstance(receiver, ast.Call)
+        and isinstance(receiver.func, ast.Name)
+        and receiver.func.id == "super"
+    ):
+        return "super"
+    return "member"
 
 
 def _inside(path: Path, root: Path) -> bool:
@@ -110,8 +127,14 @@ def resolve_file(
     records: list[dict] = []
     errors = 0
     for call in names:
-        record: dict = {"path": rel, "line": call.line, "column": call.col + 1,
-                        "name": call.name, "targets": []}
+        record: dict = {
+            "path": rel,
+            "line": call.line,
+            "column": call.col + 1,
+            "name": call.name,
+            "shape": call.shape,
+            "targets": [],
+        }
         try:
             definitions = script.goto(call.line, call.col, follow_imports=True)
         except Exception:  # jedi has internal errors on odd code; the site stays unresolved
@@ -125,11 +148,14 @@ def resolve_file(
                 continue
             if d.line is None:
                 continue
-            record["targets"].append({
-                "path": Path(module_path).resolve().relative_to(root).as_posix(),
-                "line": d.line,
-                "kind": d.type,
-            })
+            record["targets"].append(
+                {
+                    "path": Path(module_path).resolve().relative_to(root).as_posix(),
+                    "line": d.line,
+                    "kind": d.type,
+                    "name": d.name,
+                }
+            )
         if external and not record["targets"]:
             record["external"] = True
         records.append(record)

@@ -9,10 +9,12 @@
 // to the original symbol, and each declaration inside the project becomes a target.
 //
 // Output, one JSON object per line (stdout or --out), sorted by path, line, column:
-//   {"path", "line", "column", "name", "targets": [{"path", "line", "kind"}], "external"?}
+//   {"path", "line", "column", "name", "shape", "targets": [{"path", "line", "kind", "name"}],
+//    "external"?}
 // path is project-relative with "/", line/column are 1-based (column in UTF-16 code units, the
 // compiler's unit; equal to characters outside the astral planes), a target's line is the line
-// of its declaration's name. "external": true marks a site resolved only to declarations
+// of its declaration's name and its name that name (absent for computed names). shape is how
+// the callee was reached: "name" f(), "self" this.f(), "super" super.f(), "member" x.f(). "external": true marks a site resolved only to declarations
 // outside the project (lib.d.ts, node_modules); an unresolved site has no targets and no flag.
 //
 // Usage: node bench/oracles/ts_calls.mjs PROJECT_DIR [--out FILE] [--tsconfig FILE]
@@ -151,10 +153,17 @@ const KIND_NAMES = (() => {
   return names;
 })();
 
-function calleeNameNode(call) {
+// The callee name token and the call's shape: "name" (f()), "self" (this.f()), "super"
+// (super.f()) or "member" (x.f()); graph_accuracy.py breaks its numbers down by shape.
+function calleeOf(call) {
   const expr = call.expression;
-  if (ts.isIdentifier(expr)) return expr;
-  if (ts.isPropertyAccessExpression(expr)) return expr.name;
+  if (ts.isIdentifier(expr)) return { nameNode: expr, shape: "name" };
+  if (ts.isPropertyAccessExpression(expr)) {
+    const recv = expr.expression.kind;
+    const shape =
+      recv === ts.SyntaxKind.ThisKeyword ? "self" : recv === ts.SyntaxKind.SuperKeyword ? "super" : "member";
+    return { nameNode: expr.name, shape };
+  }
   return null;
 }
 
@@ -185,7 +194,8 @@ function makeResolver(root, checker) {
       }
       const nameOf = ts.getNameOfDeclaration(decl) ?? decl;
       const line = sf.getLineAndCharacterOfPosition(nameOf.getStart(sf)).line + 1;
-      targets.push({ path: relPath(sf.fileName), line, kind: KIND_NAMES.get(decl.kind) });
+      const name = ts.isIdentifier(nameOf) || ts.isPrivateIdentifier(nameOf) ? nameOf.text : undefined;
+      targets.push({ path: relPath(sf.fileName), line, kind: KIND_NAMES.get(decl.kind), name });
     }
     return { targets, external: external && targets.length === 0 };
   };
@@ -206,11 +216,12 @@ function collectSites(program, root) {
     const relPath = rel.split(path.sep).join("/");
     const visit = (node) => {
       if (ts.isCallExpression(node)) {
-        const nameNode = calleeNameNode(node);
-        if (nameNode) {
+        const callee = calleeOf(node);
+        if (callee) {
+          const { nameNode, shape } = callee;
           const pos = sf.getLineAndCharacterOfPosition(nameNode.getStart(sf));
           const { targets, external } = resolveSite(nameNode);
-          const site = { path: relPath, line: pos.line + 1, column: pos.character + 1, name: nameNode.text, targets };
+          const site = { path: relPath, line: pos.line + 1, column: pos.character + 1, name: nameNode.text, shape, targets };
           if (external) site.external = true;
           sites.push(site);
         }

@@ -12,7 +12,7 @@ is built from the plain dataclasses returned here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -219,6 +219,7 @@ class Index:
     def all_edges(self) -> list[Edge]:
         return self.store.all_edges()
 
-    def iter_graph(self) -> Iterator[Symbol | Edge]:
-        yield from self.store.all_symbols()
-        yield from self.store.all_edges()
+    def graph(self) -> tuple[list[Symbol], list[Edge]]:
+        """All symbols and edges, read from one consistent version of the index."""
+        with self.store.snapshot():
+            return self.store.all_symbols(), self.store.all_edges()

@@ -258,7 +258,8 @@ def export(
 ) -> None:
     """The whole graph as JSON Lines, GraphML, or Cypher (Neo4j / Memgraph)."""
     with _errors(), api.open_index(_root(repo)) as idx:
-        lines = render(fmt.value, idx.symbols(), idx.all_edges())
+        symbols, edges = idx.graph()
+        lines = render(fmt.value, symbols, edges)
         if output is None:
             for line in lines:
                 sys.stdout.write(line + "\n")

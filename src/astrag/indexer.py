@@ -125,19 +125,19 @@ def parse_files(
     return out
 
 
-def open_writable_store(index_dir: Path) -> tuple[SqliteStore, str]:
-    """Open (creating) the store; an incompatible or corrupt index is replaced, and why."""
-    index_dir.mkdir(parents=True, exist_ok=True)
-    store = SqliteStore(index_dir)
+def _open_store(store: SqliteStore, index_dir: Path, rebuild: bool) -> str:
+    """Open the store under the writer lock; an incompatible or corrupt index (or --rebuild)
+    starts from a fresh file. Returns why the index was rebuilt, if it was."""
+    if rebuild:
+        SqliteStore.reset(index_dir)
     try:
         store.open()
-        return store, ""
+        return ""
     except (IndexIncompatible, IndexCorrupt) as err:
         store.close()
         SqliteStore.reset(index_dir)
-        store = SqliteStore(index_dir)
         store.open()
-        return store, str(err)
+        return str(err)
 
 
 def index_repository(
@@ -151,12 +151,16 @@ def index_repository(
     started = time.perf_counter()
     root = root.resolve()
     config = config or load_config(root)
-    store, rebuilt_because = open_writable_store(root / config.index_dir)
-    summary = IndexSummary(root=str(root), rebuilt_because=rebuilt_because)
+    index_dir = root / config.index_dir
+    index_dir.mkdir(parents=True, exist_ok=True)
+    store = SqliteStore(index_dir)
+    summary = IndexSummary(root=str(root))
     try:
+        # the lock comes first: resetting a database another run is writing would lose it
         with store.acquire_writer():
-            _run(root, config, store, rebuild, jobs or os.cpu_count() or 1, progress, summary)
-        _summarise(store, summary)
+            summary.rebuilt_because = _open_store(store, index_dir, rebuild)
+            _run(root, config, store, jobs or os.cpu_count() or 1, progress, summary)
+            _summarise(store, summary)
     finally:
         store.close()
     summary.seconds = time.perf_counter() - started
@@ -167,12 +171,11 @@ def _run(
     root: Path,
     config: Config,
     store: SqliteStore,
-    rebuild: bool,
     jobs: int,
     progress: ProgressFn | None,
     summary: IndexSummary,
 ) -> None:
-    records = {} if rebuild else store.file_records()
+    records = store.file_records()
     found = discover(root, config)
     summary.skipped.extend(found.skipped)
     current = {sf.path: sf for sf in found.files}
@@ -203,7 +206,7 @@ def _run(
     keep = [p for p in records if p not in removed and p not in changed]
     facts = store.load_facts(keep) if keep else {}
     facts.update({p: f for p, (_, f) in changed.items()})
-    full = rebuild or not records or store.meta().get("layout") != fingerprint
+    full = not records or store.meta().get("layout") != fingerprint
     affected = set(facts) if full else _affected(store, facts, changed, removed, records)
     if progress:
         progress("resolve", 0, len(affected))

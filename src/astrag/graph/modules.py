@@ -74,11 +74,23 @@ def build_module_index(paths: Iterable[str], layout: ProjectLayout | None = None
         if name not in index.py_modules or path.endswith(".py"):
             index.py_modules[name] = path
         index.py_module_of[path] = name
-        parts = name.split(".")
-        for i in range(1, len(parts)):
-            prefix = ".".join(parts[:i])
-            index.py_namespaces.add(prefix)
+        _add_namespaces(index, name)
+    for path in sorted(all_paths):
+        # the path from the root also imports, e.g. ``tests.helpers`` when ``tests/`` has no
+        # ``__init__.py`` and the root is on sys.path (how pytest and scripts usually run)
+        if path.endswith((".py", ".pyi")) and "/" in path:
+            stem = path.rsplit(".", 1)[0].removesuffix("/__init__")
+            rooted = stem.replace("/", ".")
+            if rooted not in index.py_modules:
+                index.py_modules[rooted] = path
+                _add_namespaces(index, rooted)
     return index
+
+
+def _add_namespaces(index: ModuleIndex, name: str) -> None:
+    parts = name.split(".")
+    for i in range(1, len(parts)):
+        index.py_namespaces.add(".".join(parts[:i]))
 
 
 def _python_module_name(path: str, packages: set[str]) -> str:

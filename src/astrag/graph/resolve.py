@@ -366,8 +366,10 @@ class Resolver:
                 dotted = imp.alias  # ``import a.b.c`` binds ``a``
             return self._python_module_value(dotted)
         base = self._python_module_value(dotted)
-        if base is None or base[0] == "ext":
-            return None if imp.level else ("ext", f"{dotted}.{imp.name}")
+        if base is None or (base[0] == "ext" and imp.level):
+            return None
+        if base[0] == "ext":
+            return ("ext", f"{dotted}.{imp.name}")
         return self._member(base, imp.name)
 
     def _python_module_value(self, dotted: str) -> Value | None:
@@ -376,6 +378,9 @@ class Resolver:
             return ("mod", path)
         if is_python_namespace(self.modules, dotted):
             return ("ns", dotted)
+        top = dotted.partition(".")[0]
+        if top in self.modules.py_modules or top in self.modules.py_namespaces:
+            return None  # inside one of the repository's packages, yet missing: not external
         return ("ext", dotted) if dotted else None
 
     def _module_value(self, path: str) -> Value:

@@ -97,6 +97,8 @@ _TARGET_CONTAINERS = frozenset(
 )
 _CHAINABLE = frozenset({"identifier", "attribute"})
 _STRING_PREFIX = re.compile(rb"[A-Za-z]*")
+# A plain ASCII dotted name, which is most attribute chains: split it instead of walking it.
+_DOTTED = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 _SPACE_AFTER_OPEN = re.compile(r"([(\[]) ")
 _SPACE_BEFORE_CLOSE = re.compile(r" ([)\]])")
 _SIGNATURE_LIMIT = 200
@@ -212,6 +214,21 @@ class _Text:
     def position(self, node: Node) -> tuple[int, int]:
         row, col = node.start_point
         return row + 1, self.column(node.start_byte, col)
+
+    def last_name_position(self, node: Node, name: str) -> tuple[int, int]:
+        """Position of ``name``, the token ``node`` ends with (an attribute's last name)."""
+        row, col = node.end_point
+        size = len(name) if self.ascii else len(name.encode())
+        start = node.end_byte - size
+        return row + 1, self.column(start, col - size)
+
+    def dotted(self, node: Node) -> Chain | None:
+        """The chain of a name or an attribute chain of names (``a.b.c``), else None."""
+        raw = self.source[node.start_byte : node.end_byte]
+        if _DOTTED.fullmatch(raw):
+            return tuple(raw.decode().split("."))
+        chain = _chain(node, self)
+        return chain if _is_pure(chain) else None
 
     def first_line(self, node: Node) -> str:
         end = self.source.find(b"\n", node.start_byte, node.end_byte)
@@ -334,17 +351,14 @@ def _value_chain(node: Node | None, text: _Text) -> Chain | None:
     return None if chain[0] == "?" else chain
 
 
-def _last_token(node: Node) -> Node:
-    """The name token a reference to ``node`` is positioned at (the callee's name)."""
-    if node.type == "attribute":
-        attribute = node.child_by_field_name("attribute")
-        if attribute is not None:
-            return attribute
-    return node
-
-
 def _is_pure(chain: Chain) -> bool:
     return "?" not in chain and not any(part.endswith("()") for part in chain)
+
+
+def _callee_chain(function: Node, text: _Text) -> Chain:
+    if function.type in _CHAINABLE:
+        return text.dotted(function) or _chain(function, text)
+    return _chain(function, text)
 
 
 # ---------------------------------------------------------------------------- annotations
@@ -358,8 +372,8 @@ def _principal(node: Node | None, text: _Text) -> Chain | None:
     if kind in ("type", "parenthesized_expression"):
         return _principal(node.named_child(0), text) if node.named_child_count else None
     if kind in _CHAINABLE:
-        chain = _chain(node, text)
-        return None if not _is_pure(chain) or _is_typing_construct(chain) else chain
+        chain = text.dotted(node)
+        return None if chain is None or _is_typing_construct(chain) else chain
     if kind == "generic_type":
         arguments = node.named_child(1)
         members = arguments.named_children if arguments is not None else []
@@ -377,8 +391,8 @@ def _principal(node: Node | None, text: _Text) -> Chain | None:
 def _principal_generic(head: Node | None, members: list[Node], text: _Text) -> Chain | None:
     if head is None or head.type not in _CHAINABLE:
         return None
-    chain = _chain(head, text)
-    if not _is_pure(chain):
+    chain = text.dotted(head)
+    if chain is None:
         return None
     name = chain[-1]
     typing_like = len(chain) == 1 or chain[0] in _TYPING_ROOTS
@@ -448,7 +462,7 @@ def _principal_of_string(raw: bytes) -> Chain | None:
 
 
 def _type_names(node: Node, text: _Text) -> Iterator[tuple[Chain, Node | None, Node]]:
-    """Every named type in an annotation: (chain, string literal it is inside or None, token).
+    """Every named type in an annotation: (chain, string literal it is inside or None, node).
 
     ``Literal[...]`` arguments are values, and ``Annotated[T, ...]`` metadata is not a type,
     so neither is searched; nor are calls (their names are CALL references already).
@@ -458,9 +472,9 @@ def _type_names(node: Node, text: _Text) -> Iterator[tuple[Chain, Node | None, N
         current = stack.pop()
         kind = current.type
         if kind in _CHAINABLE:
-            chain = _chain(current, text)
-            if _is_pure(chain):
-                yield chain, None, _last_token(current)
+            chain = text.dotted(current)
+            if chain is not None:
+                yield chain, None, current
         elif kind in ("generic_type", "subscript"):
             stack.extend(reversed(_searched_type_arguments(current, text)))
         elif kind == "string":
@@ -484,7 +498,8 @@ def _searched_type_arguments(node: Node, text: _Text) -> list[Node]:
         members = node.children_by_field_name("subscript")
     if head is None:
         return members
-    name = _chain(head, text)[-1] if head.type in _CHAINABLE else ""
+    chain = text.dotted(head) if head.type in _CHAINABLE else None
+    name = chain[-1] if chain else ""
     if name == "Literal":
         members = []
     elif name == "Annotated":
@@ -607,11 +622,12 @@ class _FileExtractor:
         kind: RefKind,
         chain: Chain,
         scope: str,
-        token: Node,
+        node: Node,
         arg_count: int = -1,
         keywords: tuple[str, ...] = (),
     ) -> None:
-        line, column = self.text.position(token)
+        """Record a reference positioned at the name ``node`` ends with (a callee's name)."""
+        line, column = self.text.last_name_position(node, chain[-1])
         self.references.append(Reference(kind, chain, scope, line, column, arg_count, keywords))
 
     def _bind(
@@ -654,9 +670,8 @@ class _FileExtractor:
         for decorator in decorators:
             expression = decorator.named_child(0)
             if expression is not None and expression.type in _CHAINABLE:
-                chain = _chain(expression, self.text)
-                token = _last_token(expression)
-                self._reference(RefKind.CALL, chain, scope, token, arg_count=1)
+                chain = _callee_chain(expression, self.text)
+                self._reference(RefKind.CALL, chain, scope, expression, arg_count=1)
 
     def _decorator_info(self, decorators: list[Node]) -> tuple[tuple[str, ...], list[str]]:
         """(decorator texts without "@", modifiers they imply)."""
@@ -669,7 +684,7 @@ class _FileExtractor:
             texts.append(_collapse(self.text.of(expression)))
             if expression.type == "call":
                 expression = expression.child_by_field_name("function") or expression
-            last = _chain(expression, self.text)[-1]
+            last = _callee_chain(expression, self.text)[-1]
             modifiers.extend(_DECORATOR_MODIFIERS.get(last, ()))
         return tuple(texts), modifiers
 
@@ -725,13 +740,17 @@ class _FileExtractor:
                 base = base.child_by_field_name("value") or base
             if base.type not in ("identifier", "attribute", "call"):
                 continue
-            chain = _chain(base, self.text)
+            chain = _callee_chain(base, self.text)
             if chain[0] == "?":
                 continue
-            token = base.child_by_field_name("function") if base.type == "call" else base
             self.base_starts.add(base.start_byte)  # an INHERIT, so not also a READ
             bases.append(chain)
-            self._reference(RefKind.INHERIT, chain, scope, _last_token(token or base))
+            if base.type == "call":  # class A(with_metaclass(M, B)): the callee's name
+                base = base.child_by_field_name("function") or base
+                line, column = self.text.last_name_position(base, chain[-1][:-2])
+                self.references.append(Reference(RefKind.INHERIT, chain, scope, line, column))
+            else:
+                self._reference(RefKind.INHERIT, chain, scope, base)
         return bases
 
     def _function_definition(self, scope: _Scope, decorators: list[Node], generator: bool) -> None:
@@ -962,9 +981,9 @@ class _FileExtractor:
             arg_count, keywords = _arguments(call.child_by_field_name("arguments"), self.text)
             self._reference(
                 RefKind.CALL,
-                _chain(function, self.text),
+                _callee_chain(function, self.text),
                 self.index.at(call.start_byte),
-                _last_token(function),
+                function,
                 arg_count=arg_count,
                 keywords=keywords,
             )
@@ -976,23 +995,24 @@ class _FileExtractor:
             self.annotation_starts.append(annotation.start_byte)
             self.annotation_ends.append(annotation.end_byte)
             scope = self.index.at(annotation.start_byte)
-            for chain, string, token in _type_names(annotation, self.text):
+            for chain, string, node in _type_names(annotation, self.text):
                 if string is None:
-                    self._reference(RefKind.TYPE, chain, scope, token)
+                    self._reference(RefKind.TYPE, chain, scope, node)
                 else:
-                    self._string_type_reference(chain, scope, string, token)
+                    self._string_type_reference(chain, scope, string, node)
 
-    def _string_type_reference(self, chain: Chain, scope: str, string: Node, token: Node) -> None:
+    def _string_type_reference(self, chain: Chain, scope: str, string: Node, node: Node) -> None:
         """Position a name found inside a string annotation in the file's coordinates."""
         raw = self.text.source[string.start_byte : string.end_byte]
         parts = _string_parts(raw)
-        offset = string.start_byte + (parts[2] if parts else 0) + token.start_byte
-        row, col = token.start_point
+        content_start = string.start_byte + (parts[2] if parts else 0)
+        size = len(chain[-1].encode())
+        offset = content_start + node.end_byte - size
+        row, col = node.end_point
         string_row, string_col = string.start_point
-        byte_col = col if row else string_col + (offset - string.start_byte)
-        line = string_row + row + 1
+        byte_col = col - size if row else string_col + (offset - string.start_byte)
         column = self.text.column(offset, byte_col)
-        self.references.append(Reference(RefKind.TYPE, chain, scope, line, column))
+        self.references.append(Reference(RefKind.TYPE, chain, scope, string_row + row + 1, column))
 
     def _in_annotation(self, byte: int) -> bool:
         i = bisect_right(self.annotation_starts, byte) - 1
@@ -1002,19 +1022,17 @@ class _FileExtractor:
         emitted: set[tuple[str, Chain]] = set()
         for node in self.captures.get("reference.read", ()):
             start = node.start_byte
-            if start in self.base_starts or (
-                self.annotation_starts and self._in_annotation(start)
-            ):
+            if start in self.base_starts or (self.annotation_starts and self._in_annotation(start)):
                 continue
-            chain = _chain(node, self.text)
+            chain = self.text.dotted(node)
+            if chain is None or chain[0] in _SELF_ROOTS or chain[0] in _IMPLICIT_NAMES:
+                continue
             root = chain[0]
-            if root in _SELF_ROOTS or root in _IMPLICIT_NAMES or not _is_pure(chain):
-                continue
             scope = self.index.at(node.start_byte)
             if (scope, chain) in emitted or self._is_local(scope, root):
                 continue
             emitted.add((scope, chain))
-            self._reference(RefKind.READ, chain, scope, _last_token(node))
+            self._reference(RefKind.READ, chain, scope, node)
 
     def _is_local(self, scope: str, name: str) -> bool:
         names = self.local_names.get(scope)

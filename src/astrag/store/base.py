@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from astrag.errors import AstragError
 from astrag.graph.facts import Edge, FileFacts, Symbol
@@ -119,4 +119,4 @@ class GraphStore(Protocol):
 
     def edges_to(self, ids: Iterable[str], kinds: Iterable[str] | None = None) -> list[Edge]: ...
 
-    def counts(self) -> dict[str, object]: ...
+    def counts(self) -> dict[str, Any]: ...

@@ -6,7 +6,8 @@ core of a shared VM; best of several runs):
 
 * ``pickle`` protocol 5 of the dataclasses: 34 MB, ~2.1 s to load (gc paused), ~3.5 s (gc on);
 * plain tuples + ``marshal`` decoded through the dataclasses' ``__init__``: 34 MB, ~1.2 s;
-* plain tuples + ``marshal`` decoded through :func:`fast_constructor`: ~0.6 s.
+* plain tuples + ``marshal`` decoded through :func:`fast_constructor`: ~0.8 s, and ~1.0 s CPU
+  for ``SqliteStore.load_facts()`` of all of them including the database read.
 
 So a blob is ``marshal`` of nested plain tuples in field order (enums as their string values),
 and decoding (a) pauses the cyclic garbage collector, which otherwise runs dozens of useless

@@ -28,6 +28,39 @@
 (call_expression) @reference.call
 (new_expression) @reference.new
 (decorator [(identifier) (member_expression)] @reference.decorator)
-(identifier) @reference.read
+
+; Reads: names and member chains in value positions only, so that callees, chain parts,
+; assignment targets and declared names are never captured at all.
 (shorthand_property_identifier) @reference.read
-(member_expression) @reference.member
+(arguments [(identifier) (member_expression)] @reference.read)
+(array [(identifier) (member_expression)] @reference.read)
+(binary_expression [(identifier) (member_expression)] @reference.read)
+(unary_expression argument: [(identifier) (member_expression)] @reference.read)
+(ternary_expression [(identifier) (member_expression)] @reference.read)
+(parenthesized_expression [(identifier) (member_expression)] @reference.read)
+(sequence_expression [(identifier) (member_expression)] @reference.read)
+(spread_element [(identifier) (member_expression)] @reference.read)
+(await_expression [(identifier) (member_expression)] @reference.read)
+(yield_expression [(identifier) (member_expression)] @reference.read)
+(return_statement [(identifier) (member_expression)] @reference.read)
+(throw_statement [(identifier) (member_expression)] @reference.read)
+(expression_statement [(identifier) (member_expression)] @reference.read)
+(subscript_expression [(identifier) (member_expression)] @reference.read)
+(template_substitution [(identifier) (member_expression)] @reference.read)
+(computed_property_name [(identifier) (member_expression)] @reference.read)
+(variable_declarator value: [(identifier) (member_expression)] @reference.read)
+(assignment_expression right: [(identifier) (member_expression)] @reference.read)
+(augmented_assignment_expression right: [(identifier) (member_expression)] @reference.read)
+(assignment_pattern right: [(identifier) (member_expression)] @reference.read)
+(object_assignment_pattern right: [(identifier) (member_expression)] @reference.read)
+(pair value: [(identifier) (member_expression)] @reference.read)
+(arrow_function body: [(identifier) (member_expression)] @reference.read)
+(for_in_statement right: [(identifier) (member_expression)] @reference.read)
+(switch_case value: [(identifier) (member_expression)] @reference.read)
+(field_definition value: [(identifier) (member_expression)] @reference.read)
+(jsx_expression [(identifier) (member_expression)] @reference.read)
+
+
+; JSX: a Capitalized or dotted tag names a component (the frontend drops intrinsic tags).
+(jsx_opening_element name: [(identifier) (member_expression)] @reference.jsx)
+(jsx_self_closing_element name: [(identifier) (member_expression)] @reference.jsx)

@@ -41,6 +41,42 @@
 (decorator [(identifier) (member_expression)] @reference.decorator)
 (type_identifier) @reference.type
 (nested_type_identifier) @reference.type
-(identifier) @reference.read
+
+; Reads: names and member chains in value positions only, so that callees, chain parts,
+; assignment targets and declared names are never captured at all.
 (shorthand_property_identifier) @reference.read
-(member_expression) @reference.member
+(arguments [(identifier) (member_expression)] @reference.read)
+(array [(identifier) (member_expression)] @reference.read)
+(binary_expression [(identifier) (member_expression)] @reference.read)
+(unary_expression argument: [(identifier) (member_expression)] @reference.read)
+(ternary_expression [(identifier) (member_expression)] @reference.read)
+(parenthesized_expression [(identifier) (member_expression)] @reference.read)
+(sequence_expression [(identifier) (member_expression)] @reference.read)
+(spread_element [(identifier) (member_expression)] @reference.read)
+(await_expression [(identifier) (member_expression)] @reference.read)
+(yield_expression [(identifier) (member_expression)] @reference.read)
+(return_statement [(identifier) (member_expression)] @reference.read)
+(throw_statement [(identifier) (member_expression)] @reference.read)
+(expression_statement [(identifier) (member_expression)] @reference.read)
+(subscript_expression [(identifier) (member_expression)] @reference.read)
+(template_substitution [(identifier) (member_expression)] @reference.read)
+(computed_property_name [(identifier) (member_expression)] @reference.read)
+(variable_declarator value: [(identifier) (member_expression)] @reference.read)
+(assignment_expression right: [(identifier) (member_expression)] @reference.read)
+(augmented_assignment_expression right: [(identifier) (member_expression)] @reference.read)
+(assignment_pattern right: [(identifier) (member_expression)] @reference.read)
+(object_assignment_pattern right: [(identifier) (member_expression)] @reference.read)
+(pair value: [(identifier) (member_expression)] @reference.read)
+(arrow_function body: [(identifier) (member_expression)] @reference.read)
+(for_in_statement right: [(identifier) (member_expression)] @reference.read)
+(switch_case value: [(identifier) (member_expression)] @reference.read)
+(public_field_definition value: [(identifier) (member_expression)] @reference.read)
+(required_parameter value: [(identifier) (member_expression)] @reference.read)
+(optional_parameter value: [(identifier) (member_expression)] @reference.read)
+(enum_assignment value: [(identifier) (member_expression)] @reference.read)
+(as_expression [(identifier) (member_expression)] @reference.read)
+(satisfies_expression [(identifier) (member_expression)] @reference.read)
+(type_query [(identifier) (member_expression)] @reference.read)
+
+; `x!` is transparent: the frontend looks at what the non-null expression sits in.
+(non_null_expression [(identifier) (member_expression)] @reference.non_null)

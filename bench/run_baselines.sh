@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Run the oracles on the accuracy corpora and the parse floor (plus the compiler oracle, as
+# the "what a type checker costs" baseline) on the speed corpora. Outputs go to
+# bench/data/oracle/ (JSONL + .summary) and bench/data/floor/ (JSON); corpora that
+# get_data.sh skipped are skipped here too. Numbers are recorded in bench/README.md.
+set -euo pipefail
+
+BENCH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+DATA="$BENCH/data"
+mkdir -p "$DATA/oracle" "$DATA/floor"
+JEDI_JOBS=${JEDI_JOBS:-2}
+
+have() { [[ -f "$DATA/$1/.stamp" ]]; }
+
+# ts_calls.mjs prints its own summary (time, peak RSS) as the last stderr line.
+ts_oracle() {
+    local corpus=$1 name=${1//\//-}
+    have "$corpus" || return 0
+    echo "ts oracle: $corpus" >&2
+    node "$BENCH/oracles/ts_calls.mjs" "$DATA/$corpus" --out "$DATA/oracle/$name.jsonl" \
+        2> "$DATA/oracle/$name.summary"
+    tail -1 "$DATA/oracle/$name.summary"
+}
+
+jedi_oracle() {
+    local corpus=$1 name=${1//\//-}
+    have "$corpus" || return 0
+    echo "jedi oracle: $corpus" >&2
+    python3 "$BENCH/oracles/jedi_calls.py" "$DATA/$corpus" --jobs "$JEDI_JOBS" \
+        --out "$DATA/oracle/$name.jsonl" 2> "$DATA/oracle/$name.summary"
+    tail -1 "$DATA/oracle/$name.summary"
+}
+
+floor() {
+    local corpus=$1 name=${1//\//-}
+    have "$corpus" || return 0
+    echo "floor: $corpus" >&2
+    python3 "$BENCH/floor.py" "$DATA/$corpus" --format json | tee "$DATA/floor/$name.json"
+}
+
+ts_oracle ts-di/nestjs-graphql
+ts_oracle ts-classes/rxjs
+jedi_oracle py-acc/rich
+for corpus in ts-speed/effect ts-speed/typeorm py-speed/django; do
+    floor "$corpus"
+done
+ts_oracle ts-speed/effect
+ts_oracle ts-speed/typeorm

@@ -1,0 +1,1544 @@
+"""TypeScript / JavaScript frontend: ``(path, bytes) -> FileFacts`` for the ``typescript``,
+``tsx`` and ``javascript`` grammars.
+
+How it works. One tree-sitter query per grammar (``queries/typescript.scm``, shared by the
+typescript and tsx grammars, and ``queries/javascript.scm``) captures every node the frontend
+cares about; Python only looks at captured nodes and at small neighbourhoods of them (a parent, a
+member-expression spine, a parameter list), never at the whole tree. Three passes:
+
+1. *Definitions.* Definition-like captures are visited in document order with a stack of the
+   enclosing definitions, which gives each one its parent and qualname. The same pass records
+   module-level variables, CommonJS exports, ``require`` imports, the bindings of
+   ``const/let/var`` declarations and ``this.x = ...`` candidates. Every definition that forms a
+   scope (class, interface, enum, type alias, function, method, namespace) adds its byte interval
+   to a :class:`_Scopes` index; each decorator adds an interval naming the definition it
+   decorates, so ``@Injectable()`` is a call made by the class it decorates.
+2. *Bindings.* Parameters, loop variables and catch parameters, scoped with the index. Every name
+   bound inside a scope is remembered so that reads of it are dropped whatever the order.
+3. *References.* Calls, ``new``, types and reads, scoped with the index.
+
+Ranges. A definition spans its declaration node: for exported declarations the inner declaration
+(never the ``export_statement``), and never the decorators. A definition bound by a declarator
+(``const f = () => {}``, ``const C = class {}``, a module variable) spans from the ``const`` /
+``let`` / ``var`` keyword when it is the statement's first declarator (from its name otherwise)
+to the end of the declarator, so ``start_line`` is the keyword's line. CommonJS definitions
+(``exports.f = ...``) span the assignment expression.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+
+from functools import cache
+
+from tree_sitter import Node, Query, QueryCursor
+
+from astrag.graph.facts import (
+    Binding,
+    Chain,
+    Definition,
+    DefKind,
+    FileFacts,
+    Import,
+    Param,
+    Reference,
+    RefKind,
+)
+from astrag.lang import grammar, parser, query, query_source
+
+_SIGNATURE_MAX = 300
+
+# Names a READ of which would only ever resolve to the runtime, never to the repository.
+_GLOBALS = frozenset(
+    {
+        "undefined", "console", "Math", "JSON", "Object", "Array", "Promise", "window",
+        "document", "process", "require", "module", "exports", "globalThis", "arguments",
+        "NaN", "Infinity", "String", "Number", "Boolean", "Symbol", "Error", "TypeError",
+        "Date", "RegExp", "Map", "Set", "WeakMap", "WeakSet", "Reflect", "Proxy", "BigInt",
+        "Buffer", "__dirname", "__filename", "global",
+    }
+)  # fmt: skip
+
+_FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "generator_function"})
+_BOUND_VALUES = _FUNCTION_VALUES | {"class"}
+_SCOPE_KINDS = frozenset(
+    {
+        DefKind.CLASS,
+        DefKind.INTERFACE,
+        DefKind.ENUM,
+        DefKind.TYPE_ALIAS,
+        DefKind.FUNCTION,
+        DefKind.METHOD,
+    }
+)
+_BODY_KINDS = frozenset({DefKind.FUNCTION, DefKind.METHOD})  # scopes that own local bindings
+_MEMBER_OWNERS = frozenset({DefKind.CLASS, DefKind.INTERFACE})
+
+# Anonymous tokens that are modifiers, and the modifier each one means.
+_MODIFIER_TOKENS = {
+    "static": "static",
+    "async": "async",
+    "abstract": "abstract",
+    "readonly": "readonly",
+    "get": "getter",
+    "set": "setter",
+    "*": "generator",
+    "declare": "declare",
+    "?": "optional",
+}
+# facts.py's listing order, so modifier tuples do not depend on how the source orders them.
+_MODIFIER_ORDER = {
+    name: i
+    for i, name in enumerate(
+        (
+            "static async abstract readonly getter setter constructor overload default_export "
+            "generator arrow declare optional namespace"
+        ).split()
+    )
+}
+
+# Parameter lists that belong to a type or a body-less signature and therefore bind nothing.
+_SIGNATURE_ONLY = frozenset(
+    {
+        "function_type",
+        "constructor_type",
+        "method_signature",
+        "abstract_method_signature",
+        "function_signature",
+        "call_signature",
+        "construct_signature",
+    }
+)
+
+# What ``x!`` may sit in without being a read: a callee, a chain part, or a target.
+_NON_NULL_SKIP = frozenset(
+    {
+        "member_expression", "call_expression", "new_expression", "decorator",
+        "class_heritage", "extends_clause", "update_expression", "ERROR", "non_null_expression",
+    }
+)  # fmt: skip
+# type_identifier parents where it is a declared name or is reported as INHERIT/IMPLEMENT.
+_TYPE_SKIP = frozenset(
+    {
+        "class_declaration", "abstract_class_declaration", "class", "interface_declaration",
+        "type_parameter", "nested_type_identifier", "implements_clause", "extends_type_clause",
+        "infer_type",
+    }
+)  # fmt: skip
+_HERITAGE_TYPES = frozenset({"implements_clause", "extends_type_clause"})
+_NULLISH = frozenset({"null", "undefined", "void"})
+_UNWRAP_ALWAYS = frozenset({"Readonly"})
+_UNWRAP_RETURNS = frozenset({"Promise", "Observable"})
+
+# A member chain written plainly on one line (``this.repo.find``, ``a?.b``): split as text,
+# which is much cheaper than walking its nodes.
+_SIMPLE_CHAIN = re.compile(rb"[A-Za-z_$][\w$]*(?:\??\.#?[A-Za-z_$][\w$]*)*", re.ASCII)
+_SPACE_AFTER_OPEN = re.compile(r"([(\[<]) ")
+_SPACE_BEFORE_CLOSE = re.compile(r" ([)\]>])")
+
+# Definition-pass captures, in the order handlers run for nodes that start and end together:
+# a declarator's binding is recorded before the function it may define is pushed.
+_DEF_TAGS = (
+    "binding.declarator",
+    "export.statement",
+    "assignment.member",
+    "definition.namespace",
+    "definition.class",
+    "definition.interface",
+    "definition.enum",
+    "definition.type_alias",
+    "definition.function",
+    "definition.method",
+    "definition.field",
+)
+
+
+def extract(path: str, source: bytes, grammar_name: str) -> FileFacts:
+    """Parse one TypeScript/TSX/JavaScript file and return what it says about itself."""
+    tree = parser(grammar_name).parse(source)
+    captures = QueryCursor(_facts_query(grammar_name)).captures(tree.root_node)
+    facts = _Extractor(source, captures).run()
+    return FileFacts(
+        path=path,
+        language="javascript" if grammar_name == "javascript" else "typescript",
+        lines=_count_lines(source),
+        errors=_count_errors(tree.root_node),
+        **facts,
+    )
+
+
+@cache
+def _facts_query(grammar_name: str) -> Query:
+    """typescript.scm serves both TS grammars; tsx also gets the JSX patterns, which the plain
+    typescript grammar has no nodes for."""
+    if grammar_name == "javascript":
+        return query(grammar_name, "javascript.scm")
+    if grammar_name == "tsx":
+        combined = query_source("typescript.scm") + "\n" + query_source("jsx.scm")
+        return Query(grammar(grammar_name), combined)
+    return query(grammar_name, "typescript.scm")
+
+
+# ------------------------------------------------------------------------------ small helpers
+
+
+def _count_lines(source: bytes) -> int:
+    if not source:
+        return 0
+    return source.count(b"\n") + (0 if source.endswith(b"\n") else 1)
+
+
+def _count_errors(root: Node) -> int:
+    """ERROR and MISSING nodes; only subtrees that report an error are descended into."""
+    if not root.has_error:
+        return 0
+    count, stack = 0, [root]
+    while stack:
+        node = stack.pop()
+        if node.is_error or node.is_missing:
+            count += 1
+        stack.extend(c for c in node.children if c.has_error or c.is_missing)
+    return count
+
+
+def _collapse(text: str) -> str:
+    """Whitespace collapsed to single spaces, without the spaces line breaks leave inside
+    brackets (``foo(\\n  a: string,\\n)`` -> ``foo(a: string,)``)."""
+    if "\n" in text or "  " in text or "\t" in text:
+        text = " ".join(text.split())
+        text = _SPACE_BEFORE_CLOSE.sub(r"\1", _SPACE_AFTER_OPEN.sub(r"\1", text))
+    return text.strip().rstrip(" ;")[:_SIGNATURE_MAX]
+
+
+def _clean_jsdoc(raw: str) -> str:
+    body = raw[3:-2] if raw.endswith("*/") else raw[3:]
+    lines = []
+    for line in body.splitlines():
+        text = line.strip()
+        if text.startswith("*"):
+            text = text[1:]
+            text = text[1:] if text.startswith(" ") else text
+        lines.append(text.rstrip())
+    return "\n".join(lines).strip()
+
+
+def _unquote(text: str) -> str:
+    if len(text) >= 2 and text[0] in "'\"`" and text[-1] == text[0]:
+        return text[1:-1]
+    return text
+
+
+def _header_start(node: Node) -> int:
+    """Where a declaration's header begins: after its own decorators and comments."""
+    for child in node.children:
+        if child.type not in ("decorator", "comment"):
+            return child.start_byte
+    return node.start_byte
+
+
+def _last_token(node: Node) -> Node:
+    """The name token of a chain's last element: the position references are reported at."""
+    while True:
+        kind = node.type
+        if kind == "member_expression":
+            nxt = node.child_by_field_name("property")
+        elif kind in ("nested_type_identifier", "generic_type"):
+            nxt = node.child_by_field_name("name")
+        elif kind == "call_expression":
+            nxt = node.child_by_field_name("function")
+        elif kind == "new_expression":
+            nxt = node.child_by_field_name("constructor")
+        elif kind == "non_null_expression":
+            nxt = node.named_child(0)
+        else:
+            return node
+        if nxt is None:
+            return node
+        node = nxt
+
+
+def _outer(node: Node) -> tuple[Node, bool, bool, bool]:
+    """The statement carrying ``node``'s export, ``declare`` and JSDoc, and those three flags:
+    (outer node, exported, default export, declare)."""
+    outer, exported, default, declare = node, False, False, False
+    parent = node.parent
+    while parent is not None:
+        kind = parent.type
+        if kind == "ambient_declaration":
+            declare = True
+        elif kind == "export_statement":
+            exported = True
+            default = any(c.type == "default" for c in parent.children)
+        elif not (kind == "expression_statement" and node.type in ("internal_module", "module")):
+            break  # TS wraps a bare ``namespace X {}`` in an expression statement
+        outer, parent = parent, parent.parent
+    return outer, exported, default, declare
+
+
+def _is_module_level(statement: Node) -> bool:
+    """Whether a declaration statement sits at module level (or directly in a namespace)."""
+    parent = statement.parent
+    while parent is not None and parent.type in ("export_statement", "ambient_declaration"):
+        parent = parent.parent
+    if parent is None:
+        return False
+    if parent.type == "program":
+        return True
+    owner = parent.parent
+    return (
+        parent.type == "statement_block"
+        and owner is not None
+        and owner.type
+        in (
+            "internal_module",
+            "module",
+        )
+    )
+
+
+def _first_declarator(statement: Node) -> Node | None:
+    for child in statement.named_children:
+        if child.type == "variable_declarator":
+            return child
+    return None
+
+
+def _pattern_names(node: Node) -> list[Node]:
+    """The identifier nodes a binding pattern binds, in source order."""
+    out: list[Node] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        kind = current.type
+        if kind in ("identifier", "shorthand_property_identifier_pattern"):
+            out.append(current)
+        elif kind == "pair_pattern":
+            value = current.child_by_field_name("value")
+            if value is not None:
+                stack.append(value)
+        elif kind in ("assignment_pattern", "object_assignment_pattern"):
+            left = current.child_by_field_name("left")
+            if left is not None:
+                stack.append(left)
+        elif kind in ("object_pattern", "array_pattern", "rest_pattern"):
+            stack.extend(reversed(current.named_children))
+        elif kind in ("required_parameter", "optional_parameter"):
+            pattern = current.child_by_field_name("pattern")
+            if pattern is not None:
+                stack.append(pattern)
+    return out
+
+
+def _sorted_modifiers(mods: Iterable[str]) -> tuple[str, ...]:
+    return tuple(sorted(dict.fromkeys(mods), key=lambda m: _MODIFIER_ORDER.get(m, 99)))
+
+
+class _Scopes:
+    """Innermost enclosing scope of a byte offset, over properly nested intervals."""
+
+    def __init__(self, intervals: list[tuple[int, int, str]]) -> None:
+        intervals.sort(key=lambda it: (it[0], -it[1]))
+        self.starts = [it[0] for it in intervals]
+        self.ends = [it[1] for it in intervals]
+        self.names = [it[2] for it in intervals]
+        self.parent: list[int] = []
+        stack: list[int] = []
+        for i, (start, _, _) in enumerate(intervals):
+            while stack and self.ends[stack[-1]] <= start:
+                stack.pop()
+            self.parent.append(stack[-1] if stack else -1)
+            stack.append(i)
+
+    def at(self, offset: int) -> str:
+        i = bisect_right(self.starts, offset) - 1
+        while i >= 0 and self.ends[i] <= offset:
+            i = self.parent[i]
+        return self.names[i] if i >= 0 else ""
+
+
+# Field rules: for these parents an identifier is a READ only in one position.
+def _not_first(node: Node, parent: Node) -> bool:
+    return node.start_byte != parent.start_byte
+
+
+def _is_field(name: str) -> Callable[[Node, Node], bool]:
+    def check(node: Node, parent: Node) -> bool:
+        child = parent.child_by_field_name(name)
+        return child is not None and child.start_byte == node.start_byte
+
+    return check
+
+
+_READ_RULES: dict[str, Callable[[Node, Node], bool]] = {
+    "variable_declarator": _not_first,
+    "assignment_expression": _not_first,
+    "augmented_assignment_expression": _not_first,
+    "assignment_pattern": _not_first,
+    "object_assignment_pattern": _not_first,
+    "for_in_statement": _is_field("right"),
+    "arrow_function": _is_field("body"),
+    "required_parameter": _is_field("value"),
+    "optional_parameter": _is_field("value"),
+}
+
+
+# ---------------------------------------------------------------------------------- extractor
+
+
+class _Extractor:
+    """One file's facts; see the module docstring for the passes."""
+
+    def __init__(self, source: bytes, captures: dict[str, list[Node]]) -> None:
+        self.src = source
+        self.caps = captures
+        self.ascii = source.isascii()
+        self._lines: list[bytes] | None = None
+        self.defs: list[Definition] = []
+        self.refs: list[Reference] = []
+        self.imports: list[Import] = []
+        self.bindings: list[Binding] = []
+        self.exports: list[tuple[str, str]] = []
+        self.intervals: list[tuple[int, int, str]] = []
+        self.kinds: dict[str, DefKind] = {}  # scope-forming qualname -> kind
+        self.parents: dict[str, str] = {}
+        self.members: dict[str, set[str]] = {}  # class/interface qualname -> member names
+        self.locals: dict[str, set[str]] = {}
+        self.type_params: dict[str, set[str]] = {}
+        self.import_calls: set[int] = set()  # start bytes of require()/import() already imports
+        self.this_assignments: list[tuple[Node, str]] = []
+        self.overload_candidates: list[int] = []
+        # enclosing scope definitions: (end byte, qualname, (scope node start, end))
+        self.stack: list[tuple[int, str, tuple[int, int]]] = []
+        self.scopes: _Scopes
+
+    def run(self) -> dict[str, object]:
+        self.collect_definitions()
+        self.scopes = _Scopes(self.intervals)
+        self.collect_bindings()
+        self.collect_imports()
+        self.collect_calls()
+        self.collect_types()
+        self.collect_reads()
+        self.refs.sort(key=lambda r: (r.line, r.column))
+        self.defs.sort(key=lambda d: d.start_byte)
+        self.imports.sort(key=lambda i: i.line)
+        return {
+            "definitions": tuple(self.defs),
+            "references": tuple(self.refs),
+            "imports": tuple(self.imports),
+            "bindings": tuple(self.bindings),
+            "exports": tuple(self.exports),
+        }
+
+    # -------------------------------------------------------------------------- primitives
+
+    def text(self, node: Node) -> str:
+        return self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+    def column_at(self, row: int, byte_column: int) -> int:
+        """1-based column in characters of a (row, byte column) point."""
+        if self.ascii:
+            return byte_column + 1
+        if self._lines is None:
+            self._lines = self.src.split(b"\n")
+        return len(self._lines[row][:byte_column].decode("utf-8", "replace")) + 1
+
+    def signature(self, start: int, end: int) -> str:
+        return _collapse(self.src[start:end].decode("utf-8", "replace"))
+
+    def docstring(self, outer: Node) -> str:
+        """The JSDoc block right above ``outer`` or above the decorators preceding it."""
+        first, prev = outer, outer.prev_named_sibling
+        while prev is not None and prev.type == "decorator":
+            first, prev = prev, prev.prev_named_sibling
+        if prev is None or prev.type != "comment":
+            return ""
+        if prev.end_point[0] < first.start_point[0] - 1:
+            return ""
+        raw = self.src[prev.start_byte : prev.end_byte]
+        return _clean_jsdoc(raw.decode("utf-8", "replace")) if raw.startswith(b"/**") else ""
+
+    def chain(self, node: Node) -> list[str]:
+        """The access path of an expression, root "?" when the receiver is not expressible."""
+        parts: list[str] = []
+        suffix = ""
+        current: Node | None = node
+        while current is not None:
+            kind = current.type
+            if kind == "member_expression":
+                prop = current.child_by_field_name("property")
+                parts.append((self.text(prop) if prop is not None else "?") + suffix)
+                suffix = ""
+                current = current.child_by_field_name("object")
+            elif kind == "call_expression":
+                suffix += "()"
+                current = current.child_by_field_name("function")
+            elif kind == "new_expression":
+                suffix += "()"
+                current = current.child_by_field_name("constructor")
+            elif kind == "non_null_expression":
+                current = current.named_child(0)
+            elif kind in ("identifier", "this", "super"):
+                parts.append(self.text(current) + suffix)
+                break
+            else:
+                current = None
+        else:
+            parts.append("?")
+        parts.reverse()
+        return parts
+
+    def value_chain(self, node: Node | None) -> Chain | None:
+        """An initializer as a chain when it is one (``await`` and casts stripped)."""
+        while node is not None and node.type in (
+            "await_expression",
+            "non_null_expression",
+            "as_expression",
+            "satisfies_expression",
+            "parenthesized_expression",
+        ):
+            node = node.named_child(0)
+        if node is None or node.type not in (
+            "identifier",
+            "member_expression",
+            "call_expression",
+            "new_expression",
+            "this",
+        ):
+            return None
+        chain = self.chain(node)
+        return None if chain == ["?"] else tuple(chain)
+
+    def type_chain(self, node: Node) -> Chain | None:
+        kind = node.type
+        if kind == "type_identifier":
+            return (self.text(node),)
+        if kind == "nested_type_identifier":
+            return tuple("".join(self.text(node).split()).split("."))
+        if kind == "generic_type":
+            name = node.child_by_field_name("name")
+            return self.type_chain(name) if name is not None else None
+        return None
+
+    def principal_type(self, node: Node | None, returns: bool = False) -> Chain | None:
+        """The one named type an annotation is about (see facts.py), or None."""
+        for _ in range(32):  # bounded: a type nests only so deep in practice
+            if node is None:
+                return None
+            kind = node.type
+            if kind in ("type_annotation", "parenthesized_type"):
+                node = next((c for c in node.named_children if c.type != "comment"), None)
+            elif kind == "generic_type":
+                name = node.child_by_field_name("name")
+                text = self.text(name) if name is not None else ""
+                if text not in _UNWRAP_ALWAYS and not (returns and text in _UNWRAP_RETURNS):
+                    return self.type_chain(node)
+                args = node.child_by_field_name("type_arguments")
+                inner = [c for c in args.named_children if c.type != "comment"] if args else []
+                node = inner[0] if len(inner) == 1 else None
+            elif kind == "union_type":
+                members = self.union_members(node)
+                node = members[0] if len(members) == 1 else None
+            else:
+                return self.type_chain(node)
+        return None
+
+    def union_members(self, node: Node) -> list[Node]:
+        """The non-nullish members of a (nested, binary) union type."""
+        out: list[Node] = []
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            for child in current.named_children:
+                if child.type == "union_type":
+                    stack.append(child)
+                elif child.type != "comment" and self.text(child) not in _NULLISH:
+                    out.append(child)
+        return out
+
+    def modifiers(self, node: Node) -> tuple[list[str], str]:
+        """Modifier tokens among a declaration's children, and its accessibility."""
+        mods: list[str] = []
+        visibility = "public"
+        for child in node.children:
+            kind = child.type
+            if kind == "accessibility_modifier":
+                visibility = self.text(child)
+            elif not child.is_named and kind in _MODIFIER_TOKENS:
+                mods.append(_MODIFIER_TOKENS[kind])
+        return mods, visibility
+
+    # ------------------------------------------------------------------------ definitions
+
+    def parent(self) -> str:
+        return self.stack[-1][1] if self.stack else ""
+
+    def emit(
+        self,
+        kind: DefKind,
+        name: str,
+        parent: str,
+        span: tuple[Node, Node],
+        scope_node: Node | None = None,
+        decorators: Iterable[Node] = (),
+        **fields: object,
+    ) -> Definition:
+        """Record a definition; a scope-forming one also opens a scope over ``scope_node``."""
+        qualname = f"{parent}.{name}" if parent else name
+        decorator_texts = []
+        for dec in decorators:
+            self.intervals.append((dec.start_byte, dec.end_byte, qualname))
+            decorator_texts.append(_collapse(self.text(dec)[1:]))
+        start, end = span
+        definition = Definition(
+            kind=kind,
+            name=name,
+            qualname=qualname,
+            parent=parent,
+            start_line=start.start_point[0] + 1,
+            end_line=end.end_point[0] + 1,
+            start_byte=start.start_byte,
+            end_byte=end.end_byte,
+            decorators=tuple(decorator_texts),
+            **fields,  # type: ignore[arg-type]
+        )
+        self.defs.append(definition)
+        self.parents.setdefault(qualname, parent)
+        if kind in (DefKind.FIELD, DefKind.METHOD):
+            self.members.setdefault(parent, set()).add(name)
+        if scope_node is not None:
+            self.kinds[qualname] = kind
+            self.intervals.append((scope_node.start_byte, scope_node.end_byte, qualname))
+            key = (scope_node.start_byte, scope_node.end_byte)
+            self.stack.append((scope_node.end_byte, qualname, key))
+        return definition
+
+    def collect_definitions(self) -> None:
+        handlers: list[Callable[[Node], None]] = [
+            self.on_declarator,
+            self.on_export,
+            self.on_assignment,
+            self.on_namespace,
+            self.on_class,
+            self.on_interface,
+            self.on_enum,
+            self.on_type_alias,
+            self.on_function,
+            self.on_method,
+            self.on_field,
+        ]
+        items: list[tuple[int, int, int, Node]] = []
+        for order, tag in enumerate(_DEF_TAGS):
+            items.extend((n.start_byte, -n.end_byte, order, n) for n in self.caps.get(tag, ()))
+        items.sort(key=lambda it: it[:3])
+        for start, _, order, node in items:
+            while self.stack and self.stack[-1][0] <= start:
+                self.stack.pop()
+            handlers[order](node)
+        self.add_this_fields()
+        self.mark_overloads()
+
+    def container(self, member: Node) -> tuple[str, DefKind] | None:
+        """The class/interface a member belongs to, when that owner is a definition."""
+        body = member.parent
+        owner = body.parent if body is not None else None
+        if owner is None or not self.stack:
+            return None
+        _, qualname, key = self.stack[-1]
+        kind = self.kinds.get(qualname)
+        if key != (owner.start_byte, owner.end_byte) or kind not in _MEMBER_OWNERS:
+            return None
+        return qualname, kind
+
+    def member_name(self, node: Node | None) -> str | None:
+        if node is None or node.type == "computed_property_name":
+            return None  # ``[Symbol.iterator]()`` cannot be referred to by name
+        return _unquote(self.text(node))
+
+    def on_class(self, node: Node) -> None:
+        if node.type == "variable_declarator":
+            name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+            statement = node.parent
+            if name is None or value is None or statement is None:
+                return
+            first = _first_declarator(statement)
+            start = statement if first is not None and first.start_byte == node.start_byte else node
+            self.class_def(value, self.text(name), (start, node), _outer(statement))
+            return
+        name = node.child_by_field_name("name")
+        if name is not None:
+            self.class_def(node, self.text(name), (node, node), _outer(node))
+
+    def class_def(
+        self,
+        cls: Node,
+        name: str,
+        span: tuple[Node, Node],
+        outer_info: tuple[Node, bool, bool, bool],
+    ) -> None:
+        outer, exported, default, declare = outer_info
+        parent = self.parent()
+        qualname = f"{parent}.{name}" if parent else name
+        decorators = [c for c in cls.children if c.type == "decorator"]
+        if outer.type == "export_statement":
+            decorators = [c for c in outer.children if c.type == "decorator"] + decorators
+        mods = ["abstract"] if cls.type == "abstract_class_declaration" else []
+        mods += ["default_export"] * default + ["declare"] * declare
+        bases, implements = self.heritage(cls, qualname)
+        body = cls.child_by_field_name("body")
+        header_start = span[0].start_byte if span[0] is not cls else _header_start(cls)
+        self.emit(
+            DefKind.CLASS,
+            name,
+            parent,
+            span,
+            cls,
+            decorators,
+            signature=self.signature(header_start, body.start_byte if body else cls.end_byte),
+            docstring=self.docstring(outer),
+            exported=exported,
+            modifiers=_sorted_modifiers(mods),
+            bases=bases,
+            implements=implements,
+        )
+
+    def heritage(self, cls: Node, qualname: str) -> tuple[tuple[Chain, ...], tuple[Chain, ...]]:
+        """``extends`` / ``implements`` chains of a class, also reported as references."""
+        bases: list[Chain] = []
+        implements: list[Chain] = []
+        inherit, implement = RefKind.INHERIT, RefKind.IMPLEMENT
+        for clause in cls.children:
+            if clause.type != "class_heritage":
+                continue
+            for part in clause.named_children:
+                if part.type == "extends_clause":
+                    for value in part.children_by_field_name("value"):
+                        self.heritage_ref(value, tuple(self.chain(value)), qualname, bases, inherit)
+                elif part.type == "implements_clause":
+                    for typ in part.named_children:
+                        chain = self.type_chain(typ)
+                        if chain is not None:
+                            self.heritage_ref(typ, chain, qualname, implements, implement)
+                elif part.type != "comment":  # JavaScript: the base expression itself
+                    self.heritage_ref(part, tuple(self.chain(part)), qualname, bases, inherit)
+        return tuple(bases), tuple(implements)
+
+    def heritage_ref(
+        self, node: Node, chain: Chain, scope: str, into: list[Chain], kind: RefKind
+    ) -> None:
+        into.append(chain)
+        self.add_ref(kind, chain, scope, _last_token(node).start_point)
+
+    def on_interface(self, node: Node) -> None:
+        name = node.child_by_field_name("name")
+        if name is None:
+            return
+        outer, exported, _, declare = _outer(node)
+        parent = self.parent()
+        qualname = f"{parent}.{self.text(name)}" if parent else self.text(name)
+        bases: list[Chain] = []
+        for clause in node.children:
+            if clause.type == "extends_type_clause":
+                for typ in clause.children_by_field_name("type"):
+                    chain = self.type_chain(typ)
+                    if chain is not None:
+                        self.heritage_ref(typ, chain, qualname, bases, RefKind.INHERIT)
+        body = node.child_by_field_name("body")
+        self.emit(
+            DefKind.INTERFACE,
+            self.text(name),
+            parent,
+            (node, node),
+            node,
+            signature=self.signature(node.start_byte, body.start_byte if body else node.end_byte),
+            docstring=self.docstring(outer),
+            exported=exported,
+            modifiers=("declare",) if declare else (),
+            bases=tuple(bases),
+        )
+
+    def on_enum(self, node: Node) -> None:
+        self.simple_def(node, DefKind.ENUM, node.child_by_field_name("body"))
+
+    def on_type_alias(self, node: Node) -> None:
+        self.simple_def(node, DefKind.TYPE_ALIAS, None)
+
+    def simple_def(self, node: Node, kind: DefKind, body: Node | None) -> None:
+        name = node.child_by_field_name("name")
+        if name is None:
+            return
+        outer, exported, _, declare = _outer(node)
+        self.emit(
+            kind,
+            self.text(name),
+            self.parent(),
+            (node, node),
+            node,
+            signature=self.signature(node.start_byte, body.start_byte if body else node.end_byte),
+            docstring=self.docstring(outer),
+            exported=exported,
+            modifiers=("declare",) if declare else (),
+        )
+
+    def on_namespace(self, node: Node) -> None:
+        name = node.child_by_field_name("name")
+        if name is None:
+            return
+        outer, exported, _, declare = _outer(node)
+        body = node.child_by_field_name("body")
+        self.emit(
+            DefKind.VARIABLE,
+            "".join(_unquote(self.text(name)).split()),
+            self.parent(),
+            (node, node),
+            node,
+            signature=self.signature(node.start_byte, body.start_byte if body else node.end_byte),
+            docstring=self.docstring(outer),
+            exported=exported,
+            modifiers=_sorted_modifiers(["namespace"] + ["declare"] * declare),
+        )
+        self.kinds[self.defs[-1].qualname] = DefKind.VARIABLE
+
+    def on_function(self, node: Node) -> None:
+        if node.type == "variable_declarator":
+            self.on_bound_function(node)
+            return
+        name = node.child_by_field_name("name")
+        if name is None:
+            return
+        outer, exported, default, declare = _outer(node)
+        mods, _ = self.modifiers(node)
+        if node.type == "generator_function_declaration":
+            mods.append("generator")
+        mods += ["default_export"] * default + ["declare"] * declare
+        body = node.child_by_field_name("body")
+        if node.type == "function_signature":
+            self.overload_candidates.append(len(self.defs))
+        self.emit(
+            DefKind.FUNCTION,
+            self.text(name),
+            self.parent(),
+            (node, node),
+            node,
+            signature=self.signature(node.start_byte, body.start_byte if body else node.end_byte),
+            docstring=self.docstring(outer),
+            exported=exported,
+            modifiers=_sorted_modifiers(mods),
+            params=self.params(node.child_by_field_name("parameters")),
+            returns=self.principal_type(node.child_by_field_name("return_type"), returns=True),
+        )
+
+    def on_bound_function(self, node: Node) -> None:
+        name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+        statement = node.parent
+        if name is None or value is None or statement is None:
+            return
+        first = _first_declarator(statement)
+        start = statement if first is not None and first.start_byte == node.start_byte else node
+        self.function_value_def(
+            value,
+            self.text(name),
+            (start, node),
+            _outer(statement),
+            self.principal_type(node.child_by_field_name("type")),
+        )
+
+    def function_value_def(
+        self,
+        fn: Node,
+        name: str,
+        span: tuple[Node, Node],
+        outer_info: tuple[Node, bool, bool, bool],
+        declared_type: Chain | None = None,
+    ) -> None:
+        """A FUNCTION whose body is an arrow function or function expression."""
+        outer, exported, default, declare = outer_info
+        mods, _ = self.modifiers(fn)
+        mods += ["arrow"] * (fn.type == "arrow_function") + ["generator"] * (
+            fn.type == "generator_function"
+        )
+        mods += ["default_export"] * default + ["declare"] * declare
+        body = fn.child_by_field_name("body")
+        params = fn.child_by_field_name("parameters")
+        single = fn.child_by_field_name("parameter")  # ``x => ...``
+        self.emit(
+            DefKind.FUNCTION,
+            name,
+            self.parent(),
+            span,
+            fn,
+            signature=self.signature(span[0].start_byte, body.start_byte if body else fn.end_byte),
+            docstring=self.docstring(outer),
+            exported=exported,
+            modifiers=_sorted_modifiers(mods),
+            params=(Param(self.text(single)),) if single is not None else self.params(params),
+            returns=self.principal_type(fn.child_by_field_name("return_type"), returns=True),
+            type=declared_type,
+        )
+
+    def params(self, node: Node | None) -> tuple[Param, ...]:
+        if node is None:
+            return ()
+        out: list[Param] = []
+        for param in node.named_children:
+            kind = param.type
+            if kind in ("required_parameter", "optional_parameter"):
+                pattern = param.child_by_field_name("pattern")
+                if pattern is None or pattern.type == "this":
+                    continue  # TS ``this: Foo`` is not an argument
+                rest = pattern.type == "rest_pattern"
+                inner = pattern.named_child(0) if rest else pattern
+                out.append(
+                    Param(
+                        _collapse(self.text(inner if inner is not None else pattern)),
+                        self.principal_type(param.child_by_field_name("type")),
+                        kind == "optional_parameter"
+                        or param.child_by_field_name("value") is not None,
+                        "var_positional" if rest else "positional",
+                    )
+                )
+            elif kind == "assignment_pattern":
+                left = param.child_by_field_name("left")
+                out.append(Param(_collapse(self.text(left or param)), has_default=True))
+            elif kind == "rest_pattern":
+                inner = param.named_child(0)
+                out.append(Param(self.text(inner or param), kind="var_positional"))
+            elif kind in ("identifier", "object_pattern", "array_pattern"):
+                out.append(Param(_collapse(self.text(param))))
+        return tuple(out)
+
+    def on_method(self, node: Node) -> None:
+        owner = self.container(node)
+        name_node = node.child_by_field_name("name")
+        name = self.member_name(name_node)
+        if owner is None or name is None or name_node is None:
+            return
+        owner_name, owner_kind = owner
+        mods, visibility = self.modifiers(node)
+        if name_node.type == "private_property_identifier":
+            visibility = "private"
+        if node.type == "abstract_method_signature":
+            mods.append("abstract")
+        is_ctor = name == "constructor" and owner_kind == DefKind.CLASS
+        mods += ["constructor"] * is_ctor
+        if node.type == "method_signature":
+            self.overload_candidates.append(len(self.defs))
+        body = node.child_by_field_name("body")
+        decorators = self.preceding_decorators(node)
+        self.emit(
+            DefKind.METHOD,
+            name,
+            owner_name,
+            (node, node),
+            node,
+            decorators,
+            signature=self.signature(
+                _header_start(node), body.start_byte if body else node.end_byte
+            ),
+            docstring=self.docstring(node),
+            exported=owner_kind == DefKind.INTERFACE or visibility != "private",
+            visibility=visibility,
+            modifiers=_sorted_modifiers(mods),
+            params=self.params(node.child_by_field_name("parameters")),
+            returns=self.principal_type(node.child_by_field_name("return_type"), returns=True),
+        )
+        if is_ctor:
+            self.parameter_properties(node.child_by_field_name("parameters"), owner_name)
+
+    def preceding_decorators(self, member: Node) -> list[Node]:
+        """Decorators of a class member: the grammar makes them the member's siblings."""
+        out = []
+        prev = member.prev_named_sibling
+        while prev is not None and prev.type in ("decorator", "comment"):
+            if prev.type == "decorator":
+                out.append(prev)
+            prev = prev.prev_named_sibling
+        out.reverse()
+        return out
+
+    def parameter_properties(self, params: Node | None, cls: str) -> None:
+        """``constructor(private readonly auth: AuthService)`` declares the field ``auth``."""
+        if params is None:
+            return
+        for param in params.named_children:
+            if param.type not in ("required_parameter", "optional_parameter"):
+                continue
+            if not any(
+                c.type in ("accessibility_modifier", "readonly", "override_modifier")
+                for c in param.children
+            ):
+                continue
+            pattern = param.child_by_field_name("pattern")
+            if pattern is None or pattern.type != "identifier":
+                continue
+            mods, visibility = self.modifiers(param)
+            self.emit(
+                DefKind.FIELD,
+                self.text(pattern),
+                cls,
+                (param, param),
+                None,
+                [c for c in param.children if c.type == "decorator"],
+                signature=self.signature(_header_start(param), param.end_byte),
+                exported=visibility != "private",
+                visibility=visibility,
+                modifiers=_sorted_modifiers(mods),
+                type=self.principal_type(param.child_by_field_name("type")),
+                value=self.value_chain(param.child_by_field_name("value")),
+            )
+
+    def on_field(self, node: Node) -> None:
+        owner = self.container(node)
+        name_node = node.child_by_field_name("name") or node.child_by_field_name("property")
+        name = self.member_name(name_node)
+        if owner is None or name is None or name_node is None:
+            return
+        owner_name, owner_kind = owner
+        mods, visibility = self.modifiers(node)
+        if name_node.type == "private_property_identifier":
+            visibility = "private"
+        value = node.child_by_field_name("value")
+        type_node = node.child_by_field_name("type")
+        fields: dict[str, object] = {
+            "docstring": self.docstring(node),
+            "exported": owner_kind == DefKind.INTERFACE or visibility != "private",
+            "visibility": visibility,
+        }
+        decorators = [c for c in node.children if c.type == "decorator"]
+        fn_type = self.function_type(type_node) if node.type == "property_signature" else None
+        if value is not None and value.type in ("arrow_function", "function_expression"):
+            body = value.child_by_field_name("body")
+            mods += ["arrow"] * (value.type == "arrow_function")
+            self.emit(
+                DefKind.METHOD,
+                name,
+                owner_name,
+                (node, node),
+                node,
+                decorators,
+                signature=self.signature(
+                    _header_start(node), body.start_byte if body else node.end_byte
+                ),
+                modifiers=_sorted_modifiers(mods + self.modifiers(value)[0]),
+                params=self.params(value.child_by_field_name("parameters"))
+                or self.single_param(value),
+                returns=self.principal_type(value.child_by_field_name("return_type"), True),
+                **fields,
+            )
+        elif fn_type is not None:
+            self.emit(
+                DefKind.METHOD,
+                name,
+                owner_name,
+                (node, node),
+                node,
+                decorators,
+                signature=self.signature(node.start_byte, node.end_byte),
+                modifiers=_sorted_modifiers(mods),
+                params=self.params(fn_type.child_by_field_name("parameters")),
+                returns=self.principal_type(fn_type.child_by_field_name("return_type"), True),
+                **fields,
+            )
+        else:
+            self.emit(
+                DefKind.FIELD,
+                name,
+                owner_name,
+                (node, node),
+                None,
+                decorators,
+                signature=self.signature(
+                    _header_start(node), value.start_byte if value else node.end_byte
+                ).rstrip(" ="),
+                modifiers=_sorted_modifiers(mods),
+                type=self.principal_type(type_node),
+                value=self.value_chain(value),
+                **fields,
+            )
+
+    def single_param(self, fn: Node) -> tuple[Param, ...]:
+        single = fn.child_by_field_name("parameter")
+        return (Param(self.text(single)),) if single is not None else ()
+
+    def function_type(self, annotation: Node | None) -> Node | None:
+        if annotation is None:
+            return None
+        inner = next((c for c in annotation.named_children if c.type != "comment"), None)
+        if inner is not None and inner.type == "parenthesized_type":
+            inner = inner.named_child(0)
+        return inner if inner is not None and inner.type == "function_type" else None
+
+    # ------------------------------------------------- declarators, exports, assignments
+
+    def on_declarator(self, node: Node) -> None:
+        name = node.child_by_field_name("name")
+        value = node.child_by_field_name("value")
+        statement = node.parent
+        if name is None or statement is None:
+            return
+        if value is not None and self.require_import(name, value, statement):
+            return
+        if _is_module_level(statement):
+            if value is None or value.type not in _BOUND_VALUES or name.type != "identifier":
+                self.module_variables(node, name, value, statement)
+            return
+        scope = self.parent()
+        if name.type == "identifier":
+            type_ = self.principal_type(node.child_by_field_name("type"))
+            self.bind(scope, name, type_, self.value_chain(value))
+        else:
+            for bound in _pattern_names(name):
+                self.bind(scope, bound)
+
+    def bind(
+        self, scope: str, name: Node, type_: Chain | None = None, value: Chain | None = None
+    ) -> None:
+        text = self.text(name)
+        self.locals.setdefault(scope, set()).add(text)
+        if self.kinds.get(scope) in _BODY_KINDS:
+            self.bindings.append(Binding(scope, text, name.start_point[0] + 1, type_, value))
+
+    def module_variables(self, node: Node, name: Node, value: Node | None, statement: Node) -> None:
+        outer, exported, _, declare = _outer(statement)
+        first = _first_declarator(statement)
+        start = statement if first is not None and first.start_byte == node.start_byte else node
+        keyword = statement.child_by_field_name("kind") or statement.child(0)
+        head = self.signature(node.start_byte, value.start_byte if value else node.end_byte)
+        common = {
+            "docstring": self.docstring(outer),
+            "exported": exported,
+            "modifiers": ("declare",) if declare else (),
+            "signature": f"{self.text(keyword)} {head.rstrip(' =')}" if keyword else head,
+        }
+        if name.type == "identifier":
+            type_ = self.principal_type(node.child_by_field_name("type"))
+            self.emit(
+                DefKind.VARIABLE,
+                self.text(name),
+                self.parent(),
+                (start, node),
+                type=type_,
+                value=self.value_chain(value),
+                **common,
+            )
+            return
+        for bound in _pattern_names(name):
+            self.emit(DefKind.VARIABLE, self.text(bound), self.parent(), (start, node), **common)
+
+    def import_source(self, node: Node | None) -> Node | None:
+        """The ``require('x')`` / ``import('x')`` call an expression is, or None."""
+        while node is not None and node.type == "await_expression":
+            node = node.named_child(0)
+        if node is None or node.type != "call_expression":
+            return None
+        fn = node.child_by_field_name("function")
+        if fn is None or not (fn.type == "import" or self.text(fn) == "require"):
+            return None
+        args = node.child_by_field_name("arguments")
+        first = args.named_child(0) if args is not None else None
+        return node if first is not None and first.type == "string" else None
+
+    def call_module(self, call: Node) -> str:
+        args = call.child_by_field_name("arguments")
+        first = args.named_child(0) if args is not None else None
+        return _unquote(self.text(first)) if first is not None else ""
+
+    def require_import(self, name: Node, value: Node, statement: Node) -> bool:
+        """``const x = require('y')``, ``const {a: b} = require('y')``,
+        ``const f = require('y').f`` -> imports; True when the declarator was one."""
+        member = None
+        call = self.import_source(value)
+        if call is None and value.type == "member_expression":
+            call = self.import_source(value.child_by_field_name("object"))
+            member = value.child_by_field_name("property")
+        if call is None:
+            return False
+        self.import_calls.add(call.start_byte)
+        module, line, scope = self.call_module(call), statement.start_point[0] + 1, self.parent()
+        if name.type == "identifier":
+            imported = self.text(member) if member is not None else None
+            self.imports.append(Import(module, imported, self.text(name), line, scope=scope))
+            return True
+        for child in name.named_children if member is None else ():
+            if child.type == "shorthand_property_identifier_pattern":
+                text = self.text(child)
+                self.imports.append(Import(module, text, text, line, scope=scope))
+            elif child.type == "pair_pattern":
+                key, bound = child.child_by_field_name("key"), child.child_by_field_name("value")
+                if key is not None and bound is not None and bound.type == "identifier":
+                    key_text, alias = _unquote(self.text(key)), self.text(bound)
+                    self.imports.append(Import(module, key_text, alias, line, scope=scope))
+        return True
+
+    def on_export(self, node: Node) -> None:
+        source = node.child_by_field_name("source")
+        if source is not None:
+            self.reexport(node, _unquote(self.text(source)))
+            return
+        assigns = False
+        for child in node.children:
+            if child.type == "export_clause":
+                for spec in child.named_children:
+                    local = spec.child_by_field_name("name")
+                    alias = spec.child_by_field_name("alias")
+                    if spec.type == "export_specifier" and local is not None:
+                        exported = _unquote(self.text(alias or local))
+                        self.exports.append((_unquote(self.text(local)), exported))
+            elif child.type == "=":
+                assigns = True
+            elif assigns and child.type == "identifier":
+                self.exports.append((self.text(child), "="))  # TS ``export = x``
+        value = node.child_by_field_name("value")
+        if value is None:
+            return
+        if value.type == "identifier":
+            self.exports.append((self.text(value), "default"))
+        elif value.type in _BOUND_VALUES:
+            self.anonymous_default(node, value)
+
+    def anonymous_default(self, statement: Node, value: Node) -> None:
+        name_node = value.child_by_field_name("name")
+        name = self.text(name_node) if name_node is not None else "default"
+        outer_info = (statement, True, True, False)
+        if value.type == "class":
+            self.class_def(value, name, (value, value), outer_info)
+        else:
+            self.function_value_def(value, name, (value, value), outer_info)
+
+    def reexport(self, node: Node, module: str) -> None:
+        line = node.start_point[0] + 1
+        type_only = any(c.type == "type" for c in node.children)
+        for child in node.named_children:
+            if child.type == "export_clause":
+                for spec in child.named_children:
+                    name = spec.child_by_field_name("name")
+                    alias = spec.child_by_field_name("alias")
+                    if spec.type != "export_specifier" or name is None:
+                        continue
+                    text = _unquote(self.text(name))
+                    alias_text = _unquote(self.text(alias)) if alias is not None else text
+                    spec_type = type_only or any(c.type == "type" for c in spec.children)
+                    self.imports.append(
+                        Import(module, text, alias_text, line, reexport=True, type_only=spec_type)
+                    )
+                return
+            if child.type == "namespace_export":
+                alias = child.named_child(0)
+                text = _unquote(self.text(alias)) if alias is not None else ""
+                self.imports.append(
+                    Import(module, None, text, line, reexport=True, type_only=type_only)
+                )
+                return
+        self.imports.append(Import(module, "*", "", line, reexport=True, type_only=type_only))
+
+    def on_assignment(self, node: Node) -> None:
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        target = left.child_by_field_name("object") if left is not None else None
+        if left is None or right is None or target is None:
+            return
+        if target.type == "this":
+            if self.stack:
+                self.this_assignments.append((node, self.stack[-1][1]))
+            return
+        statement = node.parent
+        if statement is None or statement.type != "expression_statement":
+            return
+        if statement.parent is None or statement.parent.type != "program":
+            return
+        chain = self.chain(left)
+        if chain == ["module", "exports"]:
+            self.module_exports(node, right, statement)
+        elif (len(chain) == 2 and chain[0] == "exports") or (
+            len(chain) == 3 and chain[:2] == ["module", "exports"]
+        ):
+            self.commonjs_export(node, chain[-1], right, statement)
+
+    def module_exports(self, node: Node, right: Node, statement: Node) -> None:
+        """``module.exports = X`` / ``= { a, b: c }`` / ``= class Foo {}``."""
+        kind = right.type
+        if kind == "identifier":
+            self.exports.append((self.text(right), "="))
+        elif kind == "object":
+            for child in right.named_children:
+                if child.type == "shorthand_property_identifier":
+                    self.exports.append((self.text(child), self.text(child)))
+                elif child.type == "pair":
+                    key, value = (
+                        child.child_by_field_name("key"),
+                        child.child_by_field_name("value"),
+                    )
+                    if key is not None and value is not None and value.type == "identifier":
+                        self.exports.append((self.text(value), _unquote(self.text(key))))
+        elif kind in _BOUND_VALUES:
+            name = right.child_by_field_name("name")
+            if name is not None:
+                self.commonjs_export(node, self.text(name), right, statement)
+                self.exports.append((self.text(name), "="))
+
+    def commonjs_export(self, node: Node, name: str, right: Node, statement: Node) -> None:
+        outer_info = (statement, True, False, False)
+        if right.type == "class":
+            self.class_def(right, name, (node, node), outer_info)
+        elif right.type in _FUNCTION_VALUES:
+            self.function_value_def(right, name, (node, node), outer_info)
+        else:
+            self.emit(
+                DefKind.VARIABLE,
+                name,
+                "",
+                (node, node),
+                signature=self.signature(node.start_byte, right.start_byte).rstrip(" ="),
+                docstring=self.docstring(statement),
+                value=self.value_chain(right),
+            )
+
+    def add_this_fields(self) -> None:
+        """``this.x = ...`` in a method declares field ``x`` unless the class already has it."""
+        for node, scope in self.this_assignments:
+            cls = self.parents.get(scope, "")
+            if self.kinds.get(scope) != DefKind.METHOD or self.kinds.get(cls) != DefKind.CLASS:
+                continue
+            left = node.child_by_field_name("left")
+            prop = left.child_by_field_name("property") if left is not None else None
+            if left is None or prop is None:
+                continue
+            name = self.text(prop)
+            if name in self.members.get(cls, ()):
+                continue
+            private = name.startswith("#")
+            self.emit(
+                DefKind.FIELD,
+                name,
+                cls,
+                (node, node),
+                signature=_collapse(self.text(left)),
+                exported=not private,
+                visibility="private" if private else "public",
+                value=self.value_chain(node.child_by_field_name("right")),
+            )
+
+    def mark_overloads(self) -> None:
+        """A body-less signature is an overload when its qualname is declared more than once
+        (a lone ``declare function f(): void`` in a .d.ts is not)."""
+        counts: dict[str, int] = {}
+        for d in self.defs:
+            if d.kind in (DefKind.FUNCTION, DefKind.METHOD):
+                counts[d.qualname] = counts.get(d.qualname, 0) + 1
+        for i in self.overload_candidates:
+            d = self.defs[i]
+            if counts.get(d.qualname, 0) > 1:
+                self.defs[i] = replace(d, modifiers=_sorted_modifiers((*d.modifiers, "overload")))
+
+    # ---------------------------------------------------------------------------- bindings
+
+    def collect_bindings(self) -> None:
+        at = self.scopes.at
+        for params in self.caps.get("binding.parameters", ()):
+            owner = params.parent
+            if owner is None or owner.type in _SIGNATURE_ONLY:
+                continue
+            scope = at(params.start_byte)
+            for param in params.named_children:
+                pattern = (
+                    param.child_by_field_name("pattern")
+                    if param.type
+                    in (
+                        "required_parameter",
+                        "optional_parameter",
+                    )
+                    else None
+                )
+                if pattern is not None and pattern.type == "identifier":
+                    self.bind(
+                        scope, pattern, self.principal_type(param.child_by_field_name("type"))
+                    )
+                    continue
+                for name in _pattern_names(param):
+                    self.bind(scope, name)
+        for tag in ("binding.parameter", "binding.loop", "binding.catch"):
+            for node in self.caps.get(tag, ()):
+                scope = at(node.start_byte)
+                for name in _pattern_names(node):
+                    self.bind(scope, name)
+        for node in self.caps.get("binding.type_parameter", ()):
+            self.type_params.setdefault(at(node.start_byte), set()).add(self.text(node))
+
+    def collect_imports(self) -> None:
+        for node in self.caps.get("import.statement", ()):
+            source = node.child_by_field_name("source")
+            clauses = [c for c in node.named_children if c.type.startswith("import_")]
+            if source is None and clauses:
+                source = clauses[0].child_by_field_name("source")
+            if source is None:
+                continue
+            module = _unquote(self.text(source))
+            line, scope = node.start_point[0] + 1, self.scopes.at(node.start_byte)
+            type_only = any(c.type == "type" for c in node.children)
+            before = len(self.imports)
+            for clause in clauses:
+                self.import_clause(clause, module, line, scope, type_only)
+            if len(self.imports) == before:
+                self.imports.append(Import(module, None, "", line, scope=scope))
+
+    def import_clause(
+        self, clause: Node, module: str, line: int, scope: str, type_only: bool
+    ) -> None:
+        def add(name: str | None, alias: str, spec_type: bool = False) -> None:
+            imp = Import(module, name, alias, line, scope=scope, type_only=type_only or spec_type)
+            self.imports.append(imp)
+
+        if clause.type == "import_require_clause":
+            ident = clause.named_child(0)
+            if ident is not None and ident.type == "identifier":
+                add(None, self.text(ident))
+            return
+        for part in clause.named_children:
+            if part.type == "identifier":
+                add("default", self.text(part))
+            elif part.type == "namespace_import":
+                ident = part.named_child(0)
+                add(None, self.text(ident) if ident is not None else "")
+            elif part.type == "named_imports":
+                for spec in part.named_children:
+                    name, alias = (
+                        spec.child_by_field_name("name"),
+                        spec.child_by_field_name("alias"),
+                    )
+                    if spec.type != "import_specifier" or name is None:
+                        continue
+                    text = _unquote(self.text(name))
+                    spec_type = any(c.type == "type" for c in spec.children)
+                    add(text, self.text(alias) if alias is not None else text, spec_type)
+
+    # -------------------------------------------------------------------------- references
+
+    def add_ref(
+        self, kind: RefKind, chain: Chain, scope: str, point: tuple[int, int], argc: int = -1
+    ) -> None:
+        row, col = point
+        self.refs.append(Reference(kind, chain, scope, row + 1, self.column_at(row, col), argc))
+
+    def chain_at(self, node: Node) -> tuple[list[str], tuple[int, int]]:
+        """A chain and the (row, byte column) of its last element's name token."""
+        raw = self.src[node.start_byte : node.end_byte]
+        if _SIMPLE_CHAIN.fullmatch(raw):
+            parts = raw.decode("ascii").replace("?.", ".").split(".")
+            row, col = node.end_point
+            return parts, (row, col - len(parts[-1]))
+        return self.chain(node), _last_token(node).start_point
+
+    def collect_calls(self) -> None:
+        at = self.scopes.at
+        for node in self.caps.get("reference.call", ()):
+            fn = node.child_by_field_name("function")
+            if fn is None:
+                continue
+            kind = fn.type
+            if kind == "import" or (kind == "identifier" and self.text(fn) == "require"):
+                self.bare_import(node)
+                continue
+            chain, point = self.chain_at(fn)
+            if chain != ["?"]:
+                argc = _arg_count(node.child_by_field_name("arguments"))
+                self.add_ref(RefKind.CALL, tuple(chain), at(node.start_byte), point, argc)
+        for node in self.caps.get("reference.new", ()):
+            ctor = node.child_by_field_name("constructor")
+            if ctor is None:
+                continue
+            chain, point = self.chain_at(ctor)
+            if chain != ["?"]:
+                args = node.child_by_field_name("arguments")
+                argc = _arg_count(args) if args is not None else 0
+                self.add_ref(RefKind.NEW, tuple(chain), at(node.start_byte), point, argc)
+        for node in self.caps.get("reference.decorator", ()):
+            chain, point = self.chain_at(node)
+            if chain != ["?"]:
+                self.add_ref(RefKind.CALL, tuple(chain), at(node.start_byte), point)
+
+    def bare_import(self, call: Node) -> None:
+        """A ``require('x')`` / ``import('x')`` not bound by a declarator: a side-effect import."""
+        if call.start_byte in self.import_calls or self.import_source(call) is None:
+            return
+        module = self.call_module(call)
+        scope = self.scopes.at(call.start_byte)
+        self.imports.append(Import(module, None, "", call.start_point[0] + 1, scope=scope))
+
+    def collect_types(self) -> None:
+        at = self.scopes.at
+        for node in self.caps.get("reference.type", ()):
+            parent = node.parent
+            if parent is None or parent.type in _TYPE_SKIP:
+                continue
+            if parent.type in ("type_alias_declaration", "mapped_type_clause"):
+                name = parent.child_by_field_name("name")
+                if name is not None and name.start_byte == node.start_byte:
+                    continue
+            elif parent.type == "generic_type" and node.start_byte == parent.start_byte:
+                owner = parent.parent
+                if owner is not None and owner.type in _HERITAGE_TYPES:
+                    continue  # the INHERIT/IMPLEMENT reference already names it
+            chain = self.type_chain(node)
+            if chain is None:
+                continue
+            scope = at(node.start_byte)
+            if len(chain) == 1 and self.is_type_parameter(chain[0], scope):
+                continue
+            self.add_ref(RefKind.TYPE, chain, scope, _last_token(node).start_point)
+
+    def is_type_parameter(self, name: str, scope: str) -> bool:
+        for _ in range(64):
+            if name in self.type_params.get(scope, ()):
+                return True
+            if not scope:
+                return False
+            scope = self.parents.get(scope, "")
+        return False
+
+    def collect_reads(self) -> None:
+        """READs; the query only captures value positions, except under ``x!`` and JSX tags."""
+        seen: set[tuple[str, Chain]] = set()
+        for node in self.caps.get("reference.read", ()):
+            self.add_read(node, seen)
+        for node in self.caps.get("reference.non_null", ()):
+            if self.non_null_is_read(node):
+                self.add_read(node, seen)
+        for node in self.caps.get("reference.jsx", ()):
+            if node.type != "identifier" or self.src[node.start_byte : node.start_byte + 1].isupper():
+                self.add_read(node, seen)  # ``<div>`` is an intrinsic element, not a reference
+
+    def non_null_is_read(self, node: Node) -> bool:
+        parent = node.parent
+        while parent is not None and parent.type == "non_null_expression":
+            node, parent = parent, parent.parent
+        if parent is None or parent.type in _NON_NULL_SKIP:
+            return False
+        rule = _READ_RULES.get(parent.type)
+        return rule is None or rule(node, parent)
+
+    def add_read(self, node: Node, seen: set[tuple[str, Chain]]) -> None:
+        chain, point = self.chain_at(node)
+        root = chain[0].partition("(")[0]  # ``require('x').y`` is an import, not a read
+        if root in _GLOBALS or root == "this" or root == "?":
+            return
+        scope = self.scopes.at(node.start_byte)
+        key = (scope, tuple(chain))
+        if key in seen or root in self.locals.get(scope, ()):
+            return
+        seen.add(key)
+        self.add_ref(RefKind.READ, key[1], scope, point)
+
+
+def _arg_count(args: Node | None) -> int:
+    """Number of arguments; -1 with a spread or for a tagged template."""
+    if args is None or args.type != "arguments":
+        return -1
+    count = 0
+    for child in args.named_children:
+        if child.type == "spread_element":
+            return -1
+        if child.type != "comment":
+            count += 1
+    return count

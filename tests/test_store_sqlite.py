@@ -1,0 +1,520 @@
+"""The SQLite index store against a real database: round trips, update semantics, failure modes.
+
+Crash safety and the writer lock are tested with real subprocesses killed with SIGKILL, since
+that (not a polite exception) is how an index run dies when a user closes a terminal.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import select
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import astrag
+from astrag.graph.facts import (
+    Binding,
+    Definition,
+    DefKind,
+    Edge,
+    EdgeKind,
+    FileFacts,
+    Import,
+    Param,
+    Reference,
+    RefKind,
+    Symbol,
+)
+from astrag.store import (
+    SCHEMA_VERSION,
+    FileRecord,
+    GraphStore,
+    IndexCorrupt,
+    IndexIncompatible,
+    IndexLocked,
+    IndexMissing,
+    IndexUpdate,
+    SqliteStore,
+)
+
+SRC_DIR = str(Path(astrag.__file__).resolve().parent.parent)
+
+
+# ---------------------------------------------------------------------------- builders
+
+
+def full_facts(path: str) -> FileFacts:
+    """Facts where every field of every class differs from its default."""
+    definition = Definition(
+        kind=DefKind.METHOD,
+        name="login",
+        qualname="AuthService.login",
+        parent="AuthService",
+        start_line=3,
+        end_line=9,
+        start_byte=40,
+        end_byte=200,
+        signature="async def login(self, user: User, *, remember=True) -> Session",
+        docstring="Log a user in.\nWith a second line: ünïcode ✓",
+        decorators=("staticmethod", 'app.route(\n  "/x")'),
+        exported=False,
+        visibility="private",
+        modifiers=("async", "static"),
+        bases=(("base", "Base"), ("Mixin",)),
+        implements=(("IAuth",),),
+        params=(
+            Param("self"),
+            Param("user", ("models", "User"), True, "positional_only"),
+            Param("remember", None, True, "keyword_only"),
+        ),
+        returns=("Session",),
+        type=("int",),
+        value=("make_app()", "run"),
+    )
+    return FileFacts(
+        path=path,
+        language="python",
+        lines=42,
+        errors=2,
+        definitions=(definition,),
+        references=(Reference(RefKind.CALL, ("self", "db", "get()"), "A.f", 7, 12, 2, ("k",)),),
+        imports=(Import("m.sub", "f", "g", 1, 2, "A.f", True, True),),
+        bindings=(Binding("A.f", "x", 5, ("int",), ("y",)),),
+        exports=(("a", "default"),),
+        docstring="Module doc.",
+        all_names=("login",),
+    )
+
+
+def record(path: str, digest: str = "h1") -> FileRecord:
+    return FileRecord(path, "python", digest, 123, 456_789, 42, 2, note="big file")
+
+
+def sym(path: str, qualname: str, kind: str = "function") -> Symbol:
+    return Symbol(
+        id=f"{path}::{qualname}",
+        kind=kind,
+        name=qualname.rsplit(".", 1)[-1],
+        qualname=qualname,
+        path=path,
+        start_line=1,
+        end_line=2,
+        parent=path,
+        language="python",
+    )
+
+
+def placeholder(name: str, kind: str = "external") -> Symbol:
+    return Symbol(
+        id=f"{kind}::{name}", kind=kind, name=name.rsplit(".", 1)[-1], qualname=name, path=""
+    )
+
+
+def base_update() -> IndexUpdate:
+    """a.py calls b.py's g and os.getcwd; b.py calls an unresolved name and reads json."""
+    a_f, b_g = sym("a.py", "f"), sym("b.py", "g")
+    return IndexUpdate(
+        files=((record("a.py"), full_facts("a.py")), (record("b.py"), full_facts("b.py"))),
+        symbols_for=("a.py", "b.py"),
+        symbols=(a_f, b_g),
+        edges_for=("a.py", "b.py"),
+        edges=(
+            Edge(a_f.id, b_g.id, EdgeKind.CALLS, "a.py", 3, 5),
+            Edge(a_f.id, "external::os.getcwd", EdgeKind.CALLS, "a.py", 4, 1),
+            Edge(b_g.id, "unresolved::frob", EdgeKind.CALLS, "b.py", 2, 9),
+            Edge(b_g.id, "external::json", EdgeKind.REFERENCES, "b.py", 2, 1),
+        ),
+        placeholders=(
+            placeholder("os.getcwd"),
+            placeholder("frob", "unresolved"),
+            placeholder("json"),
+        ),
+        depends={"a.py": frozenset({"b.py"}), "b.py": frozenset()},
+        meta={"repo": "demo"},
+    )
+
+
+def snapshot_of(store: SqliteStore) -> tuple[object, ...]:
+    with store.snapshot():
+        return (
+            store.file_records(),
+            store.load_facts(),
+            store.all_symbols(),
+            store.all_edges(),
+            store.counts(),
+            store.meta(),
+        )
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[SqliteStore]:
+    s = SqliteStore(tmp_path / ".astrag")
+    s.open()
+    yield s
+    s.close()
+
+
+# ---------------------------------------------------------------------------- round trip
+
+
+def test_every_field_round_trips(tmp_path: Path) -> None:
+    facts = full_facts("src/a.py")
+    exercised = (facts, *facts.definitions, facts.definitions[0].params[1], *facts.references)
+    for obj in (*exercised, *facts.imports, *facts.bindings):
+        for f in dataclasses.fields(obj):
+            default = f.default if f.default is not dataclasses.MISSING else object()
+            assert getattr(obj, f.name) != default, f"{type(obj).__name__}.{f.name} not exercised"
+    symbol = Symbol(
+        "src/a.py::A.f", "method", "f", "A.f", "src/a.py", 3, 9, "src/a.py::A", "python",
+        "def f(self)", "Doc ✓", ("property", "x\ny"), False, "protected", ("static",),
+    )  # fmt: skip
+    for f in dataclasses.fields(symbol):
+        assert getattr(symbol, f.name) != f.default, f"Symbol.{f.name} not exercised"
+    edge = Edge(symbol.id, "external::os.path.join", EdgeKind.CALLS, "src/a.py", 7, 12)
+    update = IndexUpdate(
+        files=((record("src/a.py"), facts),),
+        symbols=(symbol,),
+        edges=(edge,),
+        placeholders=(placeholder("os.path.join"),),
+    )
+    with SqliteStore(tmp_path) as writer:
+        writer.apply(update)
+    with SqliteStore(tmp_path, readonly=True) as reader:
+        assert reader.file_records() == {"src/a.py": record("src/a.py")}
+        loaded = reader.load_facts(["src/a.py", "nope.py"])
+        assert loaded == {"src/a.py": facts}
+        assert type(loaded["src/a.py"].definitions[0].kind) is DefKind
+        assert type(loaded["src/a.py"].references[0].kind) is RefKind
+        assert hash(loaded["src/a.py"]) == hash(facts)
+        assert reader.get_symbol(symbol.id) == symbol
+        assert reader.all_edges() == [edge]
+        assert type(reader.all_edges()[0].kind) is EdgeKind
+        assert reader.edges_from([symbol.id]) == [edge]
+        assert reader.get_symbol("external::os.path.join") == placeholder("os.path.join")
+
+
+def test_store_satisfies_protocol(tmp_path: Path) -> None:
+    assert isinstance(SqliteStore(tmp_path), GraphStore)
+
+
+def test_queries(store: SqliteStore) -> None:
+    update = base_update()
+    store.apply(update)
+    a_f, b_g = update.symbols
+    assert store.symbols_named("g") == [b_g]
+    assert store.symbols_by_qualname("f") == [a_f]
+    assert store.symbols_in_file("a.py") == [a_f]
+    assert store.get_symbol("missing::x") is None
+    assert [e.target for e in store.edges_from([a_f.id])] == [b_g.id, "external::os.getcwd"]
+    assert store.edges_from([b_g.id], kinds=[EdgeKind.REFERENCES]) == [update.edges[3]]
+    assert store.edges_to([b_g.id, "external::json"]) == [update.edges[0], update.edges[3]]
+    assert store.edges_to([b_g.id], kinds=["inherits"]) == []
+    assert store.meta()["repo"] == "demo"
+    assert store.schema_version() == SCHEMA_VERSION
+    assert store.counts() == {
+        "files": 2,
+        "lines": 84,
+        "parse_errors": 4,
+        "files_with_errors": 2,
+        "symbols": {"function": 2},
+        "placeholders": {"external": 2, "unresolved": 1},
+        "edges": {"calls": 3, "references": 1},
+        "calls": {"resolved": 1, "external": 1, "unresolved": 1},
+    }
+
+
+def test_many_ids_are_chunked(store: SqliteStore) -> None:
+    symbols = tuple(sym("big.py", f"f{i}") for i in range(1300))
+    edges = tuple(
+        Edge(s.id, symbols[0].id, EdgeKind.CALLS, "big.py", i, 1) for i, s in enumerate(symbols)
+    )
+    store.apply(IndexUpdate(symbols=symbols, edges=edges))
+    assert len(store.edges_from([s.id for s in symbols])) == 1300
+    assert len(store.edges_to([symbols[0].id, *(f"nope{i}" for i in range(999))])) == 1300
+
+
+# ---------------------------------------------------------------------------- apply semantics
+
+
+def test_removed_file_takes_everything_it_owns(store: SqliteStore) -> None:
+    store.apply(base_update())
+    store.apply(
+        IndexUpdate(
+            removed=("b.py",),
+            symbols_for=(),
+            edges_for=("a.py",),
+            edges=(Edge("a.py::f", "external::os.getcwd", EdgeKind.CALLS, "a.py", 4, 1),),
+            depends={"a.py": frozenset()},
+        )
+    )
+    assert set(store.file_records()) == {"a.py"}
+    assert set(store.load_facts()) == {"a.py"}
+    assert store.symbols_in_file("b.py") == []
+    assert {s.id for s in store.all_symbols()} == {"a.py::f", "external::os.getcwd"}
+    assert [e.path for e in store.all_edges()] == ["a.py"]
+    # json and frob were only targeted by b.py's edges: collected; os.getcwd is still used.
+    assert store.get_symbol("external::json") is None
+    assert store.get_symbol("unresolved::frob") is None
+    assert store.dependents(["b.py"]) == set()
+    assert store.counts()["placeholders"] == {"external": 1}
+
+
+def test_dependency_rows_of_others_survive_a_removal(store: SqliteStore) -> None:
+    store.apply(base_update())
+    store.apply(IndexUpdate(removed=("b.py",)))
+    # a.py still names b.py: that is how the indexer knows a.py must be re-resolved.
+    assert store.dependents(["b.py"]) == {"a.py"}
+    # ... while b.py's edges went with it, so its placeholders are gone.
+    assert store.get_symbol("external::json") is None
+
+
+def test_incremental_replace_keeps_edges_into_reindexed_file(store: SqliteStore) -> None:
+    store.apply(base_update())
+    new_g = dataclasses.replace(sym("b.py", "g"), start_line=10, end_line=20)
+    store.apply(IndexUpdate(symbols_for=("b.py",), symbols=(new_g,)))
+    # a.py was not re-resolved; its edge into b.py must still resolve to the new symbol.
+    edge = store.edges_to(["b.py::g"], kinds=["calls"])
+    assert [e.source for e in edge] == ["a.py::f"]
+    assert store.get_symbol("b.py::g") == new_g
+    assert len(store.all_edges()) == 4
+
+
+def test_dependents(store: SqliteStore) -> None:
+    store.apply(
+        IndexUpdate(
+            depends={
+                "a.py": frozenset({"b.py", "c.py"}),
+                "b.py": frozenset({"c.py"}),
+                "d.py": frozenset({"a.py"}),
+            }
+        )
+    )
+    assert store.dependents(["c.py"]) == {"a.py", "b.py"}
+    assert store.dependents(["a.py", "b.py"]) == {"a.py", "d.py"}
+    assert store.dependents([]) == set()
+    store.apply(IndexUpdate(depends={"a.py": frozenset({"b.py"})}))
+    assert store.dependents(["c.py"]) == {"b.py"}
+
+
+def test_upsert_replaces_file_record_and_facts(store: SqliteStore) -> None:
+    store.apply(base_update())
+    facts = dataclasses.replace(full_facts("a.py"), lines=7, references=())
+    store.apply(IndexUpdate(files=((record("a.py", "h2"), facts),)))
+    assert store.file_records()["a.py"].hash == "h2"
+    assert store.load_facts(["a.py"]) == {"a.py": facts}
+
+
+def test_reserved_meta_keys_are_refused(store: SqliteStore) -> None:
+    with pytest.raises(ValueError, match="schema_version"):
+        store.apply(IndexUpdate(meta={"schema_version": "9"}))
+    assert store.schema_version() == SCHEMA_VERSION
+
+
+def test_failed_apply_rolls_back(store: SqliteStore) -> None:
+    store.apply(base_update())
+    before = snapshot_of(store)
+    bad = IndexUpdate(removed=("a.py",), files=((record("x.py"), full_facts("y.py")),))
+    with pytest.raises(ValueError, match="paired with facts"):
+        store.apply(bad)
+    assert snapshot_of(store) == before
+
+
+# ---------------------------------------------------------------------------- opening
+
+
+def test_newer_schema_is_incompatible(tmp_path: Path) -> None:
+    SqliteStore(tmp_path).open()
+    with sqlite3.connect(tmp_path / "index.db") as raw:
+        raw.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(99),))
+    for readonly in (False, True):
+        with pytest.raises(IndexIncompatible) as err:
+            SqliteStore(tmp_path, readonly=readonly).open()
+        assert "99" in str(err.value) and str(SCHEMA_VERSION) in str(err.value)
+        assert "astrag index --rebuild" in err.value.hint
+        assert "upgrade astrag" in err.value.hint
+
+
+def test_changed_facts_format_is_incompatible(tmp_path: Path) -> None:
+    SqliteStore(tmp_path).open()
+    with sqlite3.connect(tmp_path / "index.db") as raw:
+        raw.execute("UPDATE meta SET value = 'marshal4-old' WHERE key = 'facts_format'")
+    with pytest.raises(IndexIncompatible, match="marshal4-old"):
+        SqliteStore(tmp_path).open()
+
+
+@pytest.mark.parametrize("readonly", [False, True])
+def test_garbage_file_is_corrupt_and_reset_recovers(tmp_path: Path, readonly: bool) -> None:
+    (tmp_path / "index.db").write_bytes(b"this is not sqlite at all" * 200)
+    with pytest.raises(IndexCorrupt) as err:
+        SqliteStore(tmp_path, readonly=readonly).open()
+    assert "astrag index --rebuild" in err.value.hint
+    assert not isinstance(err.value, sqlite3.Error)
+    SqliteStore.reset(tmp_path)
+    with SqliteStore(tmp_path) as s:
+        s.apply(base_update())
+        assert len(s.all_edges()) == 4
+
+
+def test_foreign_database_is_corrupt(tmp_path: Path) -> None:
+    with sqlite3.connect(tmp_path / "index.db") as raw:
+        raw.execute("CREATE TABLE something_else (x)")
+    with pytest.raises(IndexCorrupt, match="missing tables"):
+        SqliteStore(tmp_path).open()
+
+
+def test_damaged_facts_blob_is_corrupt(store: SqliteStore) -> None:
+    store.apply(base_update())
+    store._db.execute("UPDATE facts SET data = x'00ff00' WHERE path = 'b.py'")
+    with pytest.raises(IndexCorrupt, match=r"b\.py"):
+        store.load_facts()
+
+
+def test_readonly_without_index_is_missing(tmp_path: Path) -> None:
+    with pytest.raises(IndexMissing) as err:
+        SqliteStore(tmp_path / ".astrag", readonly=True).open()
+    assert err.value.hint == "run `astrag index`"
+    assert not (tmp_path / ".astrag").exists()
+
+
+# ---------------------------------------------------------------------------- concurrency
+
+
+def test_reader_sees_old_snapshot_during_write_and_new_after(tmp_path: Path) -> None:
+    with SqliteStore(tmp_path) as writer:
+        writer.apply(base_update())
+        reader = SqliteStore(tmp_path, readonly=True)
+        reader.open()
+        old = snapshot_of(reader)
+        new_symbols = tuple(sym("c.py", f"f{i}") for i in range(2000))
+        big = IndexUpdate(
+            removed=("b.py",),
+            files=((record("c.py"), full_facts("c.py")),),
+            symbols=new_symbols,
+            edges=tuple(
+                Edge(s.id, "external::os.getcwd", EdgeKind.CALLS, "c.py", i, 1)
+                for i, s in enumerate(new_symbols)
+            ),
+        )
+        seen: list[tuple[bool, int, tuple[object, ...]]] = []
+        calls = 0
+
+        def observe() -> int:
+            # Runs inside the writer's statements, i.e. in the middle of apply's transaction.
+            nonlocal calls
+            calls += 1
+            if calls % 25 == 0:
+                conn = writer._db
+                seen.append((conn.in_transaction, conn.total_changes, snapshot_of(reader)))
+            return 0
+
+        changes_before = writer._db.total_changes
+        writer._db.set_progress_handler(observe, 200)
+        writer.apply(big)
+        writer._db.set_progress_handler(None, 0)
+        assert len(seen) > 5
+        assert all(in_tx for in_tx, _, _ in seen)
+        assert max(changes for _, changes, _ in seen) > changes_before + 1000
+        assert all(state == old for _, _, state in seen)
+        assert snapshot_of(reader) != old
+        assert set(reader.file_records()) == {"a.py", "c.py"}
+        assert len(reader.edges_to(["external::os.getcwd"])) == 2001
+        reader.close()
+
+
+def test_second_writer_is_refused(tmp_path: Path) -> None:
+    first, second = SqliteStore(tmp_path), SqliteStore(tmp_path)
+    with first.acquire_writer():
+        with pytest.raises(IndexLocked) as err, second.acquire_writer():
+            pass
+        assert f"pid {os.getpid()}" in str(err.value)
+        assert err.value.hint
+        with first.acquire_writer():  # re-entrant for the holder
+            pass
+    with second.acquire_writer():
+        pass
+
+
+CHILD = textwrap.dedent(
+    """
+    import sys, time
+    from pathlib import Path
+    from astrag.graph.facts import Edge, EdgeKind, Symbol
+    from astrag.store import IndexUpdate, SqliteStore
+
+    index_dir, paths = Path(sys.argv[1]), [f"gen/m{i}.py" for i in range(200)]
+    symbols = tuple(
+        Symbol(f"{p}::f{i}", "function", f"f{i}", f"f{i}", p) for p in paths for i in range(50)
+    )
+    edges = tuple(
+        Edge(s.id, symbols[(i * 7919) % len(symbols)].id, EdgeKind.CALLS, s.path, i, 1)
+        for i, s in enumerate(symbols) for _ in range(8)
+    )
+    update = IndexUpdate(removed=("b.py",), symbols=symbols, edges=edges, edges_for=("a.py",))
+    store = SqliteStore(index_dir)
+    store.open()
+    with store.acquire_writer():
+        print("LOCKED", flush=True)
+        store._db.execute("PRAGMA cache_size = 20")  # spill uncommitted pages into the WAL
+        calls = 0
+        def stall():
+            global calls
+            calls += 1
+            if calls == 3000:
+                print("MID", flush=True)
+                time.sleep(600)
+            return 0
+        store._db.set_progress_handler(stall, 100)
+        store.apply(update)
+    print("FINISHED", flush=True)
+    """
+)
+
+
+def read_line(proc: subprocess.Popen[str], timeout: float = 60) -> str:
+    """The child's next output line; fails instead of hanging if the child stalls."""
+    assert proc.stdout is not None
+    ready, _, _ = select.select([proc.stdout], [], [], timeout)
+    assert ready, f"child printed nothing for {timeout} s"
+    return proc.stdout.readline().strip()
+
+
+def test_sigkill_mid_apply_leaves_previous_index_and_frees_lock(tmp_path: Path) -> None:
+    with SqliteStore(tmp_path) as s:
+        s.apply(base_update())
+        before = snapshot_of(s)
+    env = {**os.environ, "PYTHONPATH": SRC_DIR}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(tmp_path)], stdout=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        assert read_line(proc) == "LOCKED"
+        assert read_line(proc) == "MID", "child never reached the middle of apply"
+        with (
+            pytest.raises(IndexLocked, match=f"pid {proc.pid}"),
+            SqliteStore(tmp_path).acquire_writer(),
+        ):
+            pass
+        assert (tmp_path / "index.db-wal").stat().st_size > 100_000  # partial work hit the disk
+        proc.send_signal(signal.SIGKILL)
+        assert proc.wait(timeout=30) == -signal.SIGKILL
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    with SqliteStore(tmp_path, readonly=True) as reader:
+        assert snapshot_of(reader) == before
+    after_crash = SqliteStore(tmp_path)
+    with after_crash.acquire_writer():  # the kernel released the dead child's flock
+        after_crash.open()
+        assert snapshot_of(after_crash) == before
+        after_crash.apply(IndexUpdate(removed=("b.py",)))
+        assert set(after_crash.file_records()) == {"a.py"}
+    after_crash.close()
