@@ -13,11 +13,13 @@ JEDI_JOBS=${JEDI_JOBS:-2}
 have() { [[ -f "$DATA/$1/.stamp" ]]; }
 
 # ts_calls.mjs prints its own summary (time, peak RSS) as the last stderr line.
+# Extra args go to ts_calls.mjs; --include-new runs are saved as NAME+new.jsonl.
 ts_oracle() {
-    local corpus=$1 name=${1//\//-}
+    local corpus=$1 name=${1//\//-}; shift
+    [[ " $* " == *" --include-new "* ]] && name+="+new"
     have "$corpus" || return 0
-    echo "ts oracle: $corpus" >&2
-    node "$BENCH/oracles/ts_calls.mjs" "$DATA/$corpus" --out "$DATA/oracle/$name.jsonl" \
+    echo "ts oracle: $corpus $*" >&2
+    node "$BENCH/oracles/ts_calls.mjs" "$DATA/$corpus" "$@" --out "$DATA/oracle/$name.jsonl" \
         2> "$DATA/oracle/$name.summary"
     tail -1 "$DATA/oracle/$name.summary"
 }
@@ -39,7 +41,9 @@ floor() {
 }
 
 ts_oracle ts-di/nestjs-graphql
+ts_oracle ts-di/nestjs-graphql --include-new  # astrag emits `new X()` as calls edges too
 ts_oracle ts-classes/rxjs
+ts_oracle ts-classes/rxjs --include-new
 jedi_oracle py-acc/rich
 for corpus in ts-speed/effect ts-speed/typeorm py-speed/django; do
     floor "$corpus"

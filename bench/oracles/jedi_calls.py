@@ -13,7 +13,9 @@ One JSON object per line, sorted by path, line, column:
 path is root-relative with "/", line/column are 1-based, column counted in characters
 (``ast`` gives UTF-8 byte offsets; they are converted). A target's line is the line of the
 definition's name, kind is jedi's type ("function", "class", "statement", ...), name is the
-definition's name. shape is how the callee was reached: "name" f(), "self" self.f()/cls.f(),
+definition's name. When goto lands on an assignment ("statement"), the functions/classes
+``infer`` finds for the name are added too, marked ``"via": "infer"``. shape is how the callee
+was reached: "name" f(), "self" self.f()/cls.f(),
 "super" super().f(), "member" x.f(). "external"
 marks a site whose definitions all lie outside the root (stdlib, site-packages, builtins).
 
@@ -37,6 +39,8 @@ from pathlib import Path
 
 import jedi
 
+# infer() on an alias of a callable gives the callable; instances and values are no target.
+INFERRED_CALLABLES = {"function", "class"}
 SKIP_DIRS = {"node_modules", "dist", "build", ".git", "__pycache__", ".venv", "venv", ".tox"}
 
 
@@ -113,6 +117,29 @@ def _inside(path: Path, root: Path) -> bool:
     return True
 
 
+def _targets(definitions: list, root: Path, via: str | None = None) -> tuple[list[dict], bool]:
+    """In-root targets of jedi names, and whether any name lay outside the root."""
+    targets: list[dict] = []
+    external = False
+    for d in definitions:
+        module_path = d.module_path
+        if module_path is None or not _inside(Path(module_path).resolve(), root):
+            external = True
+            continue
+        if d.line is None:
+            continue
+        target = {
+            "path": Path(module_path).resolve().relative_to(root).as_posix(),
+            "line": d.line,
+            "kind": d.type,
+            "name": d.name,
+        }
+        if via:
+            target["via"] = via
+        targets.append(target)
+    return targets, external
+
+
 def resolve_file(
     root: Path, project: jedi.Project, path: Path, environment: jedi.api.environment.Environment
 ) -> tuple[list[dict], int]:
@@ -137,25 +164,20 @@ def resolve_file(
         }
         try:
             definitions = script.goto(call.line, call.col, follow_imports=True)
+            # goto stops at an assignment (`add = table.add_row; add()` lands on `add = ...`);
+            # what it is bound to is an equally right answer, so infer's result joins it.
+            if any(d.type == "statement" for d in definitions):
+                inferred = [
+                    d for d in script.infer(call.line, call.col) if d.type in INFERRED_CALLABLES
+                ]
+            else:
+                inferred = []
         except Exception:  # jedi has internal errors on odd code; the site stays unresolved
             errors += 1
-            definitions = []
-        external = False
-        for d in definitions:
-            module_path = d.module_path
-            if module_path is None or not _inside(Path(module_path).resolve(), root):
-                external = True
-                continue
-            if d.line is None:
-                continue
-            record["targets"].append(
-                {
-                    "path": Path(module_path).resolve().relative_to(root).as_posix(),
-                    "line": d.line,
-                    "kind": d.type,
-                    "name": d.name,
-                }
-            )
+            definitions, inferred = [], []
+        targets, external = _targets(definitions, root)
+        more, _ = _targets(inferred, root, via="infer")
+        record["targets"] = targets + [t for t in more if t not in targets]
         if external and not record["targets"]:
             record["external"] = True
         records.append(record)
@@ -198,6 +220,14 @@ def run(root: Path, files: list[Path], jobs: int) -> tuple[list[dict], int]:
                 errors += errs
     records.sort(key=lambda r: (r["path"], r["line"], r["column"]))
     return records, errors
+
+
+def cpu_seconds() -> float:
+    """User + system CPU of this process and its (finished) workers: the figure that load on a
+    shared machine does not inflate."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def peak_rss_mb() -> int:
@@ -247,6 +277,7 @@ def main(argv: list[str] | None = None) -> int:
         "jedi_errors": errors,
         "jobs": args.jobs,
         "seconds": round(seconds, 2),
+        "cpu_seconds": round(cpu_seconds(), 2),
         "peak_rss_mb": peak_rss_mb(),
     }
     print(json.dumps(summary), file=sys.stderr)

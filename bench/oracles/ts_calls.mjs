@@ -12,15 +12,20 @@
 //   {"path", "line", "column", "name", "shape", "targets": [{"path", "line", "kind", "name"}],
 //    "external"?}
 // path is project-relative with "/", line/column are 1-based (column in UTF-16 code units, the
-// compiler's unit; equal to characters outside the astral planes), a target's line is the line
-// of its declaration's name and its name that name (absent for computed names). shape is how
-// the callee was reached: "name" f(), "self" this.f(), "super" super.f(), "member" x.f(). "external": true marks a site resolved only to declarations
-// outside the project (lib.d.ts, node_modules); an unresolved site has no targets and no flag.
+// compiler's unit; equal to characters outside the astral planes). A target's line is the line
+// of its declaration's name, and its name is that name ("constructor" for constructors, absent
+// for computed names); a target with "via" is an equally right answer found another way:
+// "initializer" is what a variable target is bound to, "signature" the constructor a `new`
+// runs (see resolveSite). shape is
+// how the callee was reached: "name" f(), "self" this.f(), "super" super.f(), "member" x.f(),
+// "new" new X(). "external": true marks a site resolved only to declarations outside the
+// project (lib.d.ts, node_modules); an unresolved site has no targets and no flag.
 //
 // Usage: node bench/oracles/ts_calls.mjs PROJECT_DIR [--out FILE] [--tsconfig FILE]
-//        [--no-tsconfig] [--max-old-space-size MB]
-// The compiler needs ~1 GB per 100k lines checked; the script re-runs itself with a larger
-// V8 heap (default 8192 MB) unless one was already given.
+//        [--no-tsconfig] [--include-new] [--max-old-space-size MB]
+// --include-new also records `new X()` sites (shape "new"), which astrag emits as calls.
+// The checker took ~1.1 GB on 520k lines; the script re-runs itself with a larger V8 heap
+// (default 8192 MB) unless one was already given.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
@@ -35,12 +40,13 @@ const SKIP_DIRS = new Set(["node_modules", "dist", "build", "out", ".git", "cove
 const SOURCE_EXT = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
 
 function parseArgs(argv) {
-  const args = { dir: null, out: null, tsconfig: null, noTsconfig: false, heapMb: 8192 };
+  const args = { dir: null, out: null, tsconfig: null, noTsconfig: false, heapMb: 8192, includeNew: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--out") args.out = argv[++i];
     else if (a === "--tsconfig") args.tsconfig = argv[++i];
     else if (a === "--no-tsconfig") args.noTsconfig = true;
+    else if (a === "--include-new") args.includeNew = true;
     else if (a === "--max-old-space-size") args.heapMb = Number(argv[++i]);
     else if (a.startsWith("-")) usage(`unknown option ${a}`);
     else if (args.dir === null) args.dir = a;
@@ -53,7 +59,7 @@ function parseArgs(argv) {
 function usage(message) {
   process.stderr.write(
     `ts_calls: ${message}\nusage: node ts_calls.mjs PROJECT_DIR [--out FILE] ` +
-      `[--tsconfig FILE] [--no-tsconfig] [--max-old-space-size MB]\n`,
+      `[--tsconfig FILE] [--no-tsconfig] [--include-new] [--max-old-space-size MB]\n`,
   );
   process.exit(2);
 }
@@ -157,6 +163,12 @@ const KIND_NAMES = (() => {
 // (super.f()) or "member" (x.f()); graph_accuracy.py breaks its numbers down by shape.
 function calleeOf(call) {
   const expr = call.expression;
+  if (ts.isNewExpression(call)) {
+    // `new X()` / `new ns.X()`: the class name token, shape "new" (only with --include-new).
+    if (ts.isIdentifier(expr)) return { nameNode: expr, shape: "new" };
+    if (ts.isPropertyAccessExpression(expr)) return { nameNode: expr.name, shape: "new" };
+    return null;
+  }
   if (ts.isIdentifier(expr)) return { nameNode: expr, shape: "name" };
   if (ts.isPropertyAccessExpression(expr)) {
     const recv = expr.expression.kind;
@@ -174,8 +186,8 @@ function makeResolver(root, checker) {
   };
   const relPath = (fileName) => path.relative(root, fileName).split(path.sep).join("/");
 
-  return function resolveSite(nameNode) {
-    let symbol = checker.getSymbolAtLocation(nameNode);
+  const symbolAt = (node) => {
+    let symbol = checker.getSymbolAtLocation(node);
     if (symbol && symbol.flags & ts.SymbolFlags.Alias) {
       try {
         symbol = checker.getAliasedSymbol(symbol);
@@ -183,25 +195,58 @@ function makeResolver(root, checker) {
         // A broken alias chain (missing module) leaves the alias itself; it is still a symbol.
       }
     }
-    const decls = symbol?.declarations ?? [];
+    return symbol;
+  };
+
+  // `const f = obj.method; f()` resolves to the variable; what it is bound to (when the
+  // initializer is a plain reference) is an equally right answer, added with "via".
+  const initializerRef = (decl) => {
+    const init = ts.isVariableDeclaration(decl) ? decl.initializer : undefined;
+    if (!init) return undefined;
+    if (ts.isIdentifier(init)) return init;
+    if (ts.isPropertyAccessExpression(init)) return init.name;
+    return undefined;
+  };
+
+  return function resolveSite(nameNode, expr) {
     const targets = [];
     let external = false;
-    for (const decl of decls) {
-      const sf = decl.getSourceFile();
-      if (!ownFile(sf.fileName)) {
-        external = true;
-        continue;
+    const add = (decls, via) => {
+      for (const decl of decls) {
+        const sf = decl.getSourceFile();
+        if (!ownFile(sf.fileName)) {
+          if (!via) external = true;
+          continue;
+        }
+        const nameOf = ts.getNameOfDeclaration(decl) ?? decl;
+        const line = sf.getLineAndCharacterOfPosition(nameOf.getStart(sf)).line + 1;
+        const name = ts.isConstructorDeclaration(decl)
+          ? "constructor"
+          : ts.isIdentifier(nameOf) || ts.isPrivateIdentifier(nameOf)
+            ? nameOf.text
+            : undefined;
+        const target = { path: relPath(sf.fileName), line, kind: KIND_NAMES.get(decl.kind), name };
+        if (via) target.via = via;
+        if (!targets.some((t) => t.path === target.path && t.line === target.line)) targets.push(target);
       }
-      const nameOf = ts.getNameOfDeclaration(decl) ?? decl;
-      const line = sf.getLineAndCharacterOfPosition(nameOf.getStart(sf)).line + 1;
-      const name = ts.isIdentifier(nameOf) || ts.isPrivateIdentifier(nameOf) ? nameOf.text : undefined;
-      targets.push({ path: relPath(sf.fileName), line, kind: KIND_NAMES.get(decl.kind), name });
+    };
+    const decls = symbolAt(nameNode)?.declarations ?? [];
+    add(decls);
+    for (const decl of decls) {
+      const ref = initializerRef(decl);
+      if (ref) add(symbolAt(ref)?.declarations ?? [], "initializer");
+    }
+    // `new X()` runs a constructor, X's own or an inherited one: the checker's resolved
+    // signature names it, so an edge to that constructor is right too.
+    if (ts.isNewExpression(expr)) {
+      const ctor = checker.getResolvedSignature(expr)?.declaration;
+      if (ctor && ts.isConstructorDeclaration(ctor)) add([ctor], "signature");
     }
     return { targets, external: external && targets.length === 0 };
   };
 }
 
-function collectSites(program, root) {
+function collectSites(program, root, includeNew) {
   const checker = program.getTypeChecker();
   const resolveSite = makeResolver(root, checker);
   const sites = [];
@@ -215,13 +260,20 @@ function collectSites(program, root) {
     lines += sf.getLineStarts().length;
     const relPath = rel.split(path.sep).join("/");
     const visit = (node) => {
-      if (ts.isCallExpression(node)) {
+      if (ts.isCallExpression(node) || (includeNew && ts.isNewExpression(node))) {
         const callee = calleeOf(node);
         if (callee) {
           const { nameNode, shape } = callee;
           const pos = sf.getLineAndCharacterOfPosition(nameNode.getStart(sf));
-          const { targets, external } = resolveSite(nameNode);
-          const site = { path: relPath, line: pos.line + 1, column: pos.character + 1, name: nameNode.text, shape, targets };
+          const { targets, external } = resolveSite(nameNode, node);
+          const site = {
+            path: relPath,
+            line: pos.line + 1,
+            column: pos.character + 1,
+            name: nameNode.text,
+            shape,
+            targets,
+          };
           if (external) site.external = true;
           sites.push(site);
         }
@@ -241,7 +293,7 @@ function main() {
   const t0 = performance.now();
   const { program, config } = buildProgram(root, args);
   const tProgram = performance.now();
-  const { sites, files, lines } = collectSites(program, root);
+  const { sites, files, lines } = collectSites(program, root, args.includeNew);
   const tResolve = performance.now();
 
   const out = args.out ? fs.openSync(args.out, "w") : 1;
@@ -258,6 +310,7 @@ function main() {
   const summary = {
     project: root,
     tsconfig: config,
+    include_new: args.includeNew,
     typescript: ts.version,
     files,
     lines,
@@ -268,6 +321,8 @@ function main() {
     program_seconds: +((tProgram - t0) / 1000).toFixed(2),
     resolve_seconds: +((tResolve - tProgram) / 1000).toFixed(2),
     seconds: +((performance.now() - t0) / 1000).toFixed(2),
+    // CPU time is the load-insensitive figure on a shared machine.
+    cpu_seconds: +((process.cpuUsage().user + process.cpuUsage().system) / 1e6).toFixed(2),
     peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
     heap_used_mb: Math.round(process.memoryUsage().heapUsed / 2 ** 20),
   };

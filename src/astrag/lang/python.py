@@ -102,6 +102,13 @@ _DOTTED = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 _SPACE_AFTER_OPEN = re.compile(r"([(\[]) ")
 _SPACE_BEFORE_CLOSE = re.compile(r" ([)\]])")
 _SIGNATURE_LIMIT = 200
+_NEWLINE = re.compile(rb"\n")
+
+# Annotations repeat (``str``, ``Optional[Dict[str, Any]]``) and what they say depends only on
+# their text, so it is computed once per distinct text, across files.
+_CACHE_LIMIT = 50_000
+_ANNOTATION_NAMES: dict[bytes, list[tuple[Chain, int]]] = {}  # names, end offsets in the text
+_PRINCIPALS: dict[bytes, Chain | None] = {}
 
 # (declared type, assigned value chain) of an assignment target
 _Details = tuple[Chain | None, Chain | None]
@@ -125,6 +132,7 @@ class _Scope:
     """A function or class definition seen during the scope sweep."""
 
     node: Node
+    body: Node
     kind: DefKind
     name: str
     qualname: str
@@ -139,12 +147,13 @@ class _ScopeIndex:
     starts: list[int] = field(default_factory=lambda: [0])
     names: list[str] = field(default_factory=lambda: [""])
     kinds: dict[str, DefKind] = field(default_factory=dict)
+    functions: set[str] = field(default_factory=set)  # qualnames of functions and methods
 
     def at(self, byte: int) -> str:
         return self.names[bisect_right(self.starts, byte) - 1]
 
     def is_function(self, qualname: str) -> bool:
-        return self.kinds.get(qualname) in (DefKind.FUNCTION, DefKind.METHOD)
+        return qualname in self.functions
 
     def enclosing_functions(self, qualname: str) -> Iterator[str]:
         """``qualname`` and every function around it whose locals a closure can see."""
@@ -173,9 +182,12 @@ def _build_scopes(defs: list[tuple[Node, bool]], text: _Text) -> tuple[list[_Sco
             kind = DefKind.METHOD
         parent = outer.qualname if outer else ""
         qualname = f"{parent}.{name}" if parent else name
-        scope = _Scope(node, kind, name, qualname, parent, (body if is_class else node).start_byte)
+        scope_start = (body if is_class else node).start_byte
+        scope = _Scope(node, body, kind, name, qualname, parent, scope_start)
         scopes.append(scope)
         index.kinds.setdefault(qualname, kind)
+        if not is_class:
+            index.functions.add(qualname)
         stack.append((node.end_byte, scope))
         index.starts.append(scope.body_start)
         index.names.append(qualname)
@@ -196,11 +208,14 @@ def _close_scopes(stack: list[tuple[int, _Scope]], before: int, index: _ScopeInd
 class _Text:
     """Slices of the source, and 1-based character columns of byte offsets."""
 
-    __slots__ = ("ascii", "source")
+    __slots__ = ("ascii", "chains", "line_starts", "source")
 
     def __init__(self, source: bytes) -> None:
         self.source = source
         self.ascii = source.isascii()
+        # The same few names recur all over a file; splitting each once is measurably cheaper.
+        self.chains: dict[bytes, Chain] = {}
+        self.line_starts: list[int] | None = None
 
     def of(self, node: Node) -> str:
         return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
@@ -225,10 +240,23 @@ class _Text:
     def dotted(self, node: Node) -> Chain | None:
         """The chain of a name or an attribute chain of names (``a.b.c``), else None."""
         raw = self.source[node.start_byte : node.end_byte]
+        chain = self.chains.get(raw)
+        if chain is not None:
+            return chain
         if _DOTTED.fullmatch(raw):
-            return tuple(raw.decode().split("."))
+            chain = self.chains[raw] = tuple(raw.decode().split("."))
+            return chain
+        if node.type == "type" and node.named_child_count == 1:
+            return self.dotted(node.named_child(0))  # type: ignore[arg-type]
         chain = _chain(node, self)
         return chain if _is_pure(chain) else None
+
+    def point(self, byte: int) -> tuple[int, int]:
+        """(line, column) of any byte offset; builds a line index on first use."""
+        if self.line_starts is None:
+            self.line_starts = [0, *(m.end() for m in _NEWLINE.finditer(self.source))]
+        row = bisect_right(self.line_starts, byte) - 1
+        return row + 1, self.column(byte, byte - self.line_starts[row])
 
     def first_line(self, node: Node) -> str:
         end = self.source.find(b"\n", node.start_byte, node.end_byte)
@@ -239,6 +267,8 @@ class _Text:
 
 def _collapse(header: str) -> str:
     """One-line form of a multi-line header: ``def f(\\n  a,\\n)`` -> ``def f(a,)``."""
+    if "\n" not in header and "  " not in header and "( " not in header and " )" not in header:
+        return header.strip()
     flat = " ".join(header.split())
     return _SPACE_BEFORE_CLOSE.sub(r"\1", _SPACE_AFTER_OPEN.sub(r"\1", flat))
 
@@ -301,7 +331,10 @@ def _docstring(block: Node | None, text: _Text) -> str:
             return ""
         pieces = literal.named_children if literal.type == "concatenated_string" else [literal]
         values = [_string_value(text.source[p.start_byte : p.end_byte]) for p in pieces]
-        return "" if None in values else inspect.cleandoc("".join(v for v in values if v))
+        if None in values:
+            return ""
+        doc = "".join(v for v in values if v)
+        return inspect.cleandoc(doc) if "\n" in doc or "\t" in doc else doc.strip()
     return ""
 
 
@@ -345,8 +378,23 @@ def _value_chain(node: Node | None, text: _Text) -> Chain | None:
     """The chain of an assigned value when it is one, ignoring ``await``."""
     while node is not None and node.type == "await" and node.named_child_count:
         node = node.named_child(0)
-    if node is None or node.type not in ("identifier", "attribute", "call"):
+    if node is None:
         return None
+    kind = node.type
+    if kind in _CHAINABLE:
+        return text.dotted(node) or _impure_value(node, text)
+    if kind != "call":
+        return None
+    function = node.child_by_field_name("function")
+    if function is not None and function.type in _CHAINABLE:
+        chain = text.dotted(function)
+        if chain is not None:
+            return (*chain[:-1], chain[-1] + "()")
+    return _impure_value(node, text)
+
+
+def _impure_value(node: Node, text: _Text) -> Chain | None:
+    """A value chain with calls inside (``a.b().c``), or None when its root is not a name."""
     chain = _chain(node, text)
     return None if chain[0] == "?" else chain
 
@@ -362,6 +410,25 @@ def _callee_chain(function: Node, text: _Text) -> Chain:
 
 
 # ---------------------------------------------------------------------------- annotations
+
+
+def _annotation_principal(node: Node | None, text: _Text) -> Chain | None:
+    """:func:`_principal` of an annotation, cached by its text."""
+    if node is None:
+        return None
+    raw = text.source[node.start_byte : node.end_byte]
+    try:
+        return _PRINCIPALS[raw]
+    except KeyError:
+        principal = _principal(node, text)
+        _remember(_PRINCIPALS, raw, principal)
+        return principal
+
+
+def _remember(cache: dict[bytes, Any], key: bytes, value: Any) -> None:
+    if len(cache) >= _CACHE_LIMIT:
+        cache.clear()  # cheaper than LRU bookkeeping; the common texts come straight back
+    cache[key] = value
 
 
 def _principal(node: Node | None, text: _Text) -> Chain | None:
@@ -461,8 +528,8 @@ def _principal_of_string(raw: bytes) -> Chain | None:
     return _principal(parsed[0], parsed[1]) if parsed else None
 
 
-def _type_names(node: Node, text: _Text) -> Iterator[tuple[Chain, Node | None, Node]]:
-    """Every named type in an annotation: (chain, string literal it is inside or None, node).
+def _type_names(node: Node, text: _Text, base: int = 0) -> Iterator[tuple[Chain, int]]:
+    """Every named type in an annotation: (chain, end byte of its last name + ``base``).
 
     ``Literal[...]`` arguments are values, and ``Annotated[T, ...]`` metadata is not a type,
     so neither is searched; nor are calls (their names are CALL references already).
@@ -474,15 +541,15 @@ def _type_names(node: Node, text: _Text) -> Iterator[tuple[Chain, Node | None, N
         if kind in _CHAINABLE:
             chain = text.dotted(current)
             if chain is not None:
-                yield chain, None, current
+                yield chain, base + current.end_byte
         elif kind in ("generic_type", "subscript"):
             stack.extend(reversed(_searched_type_arguments(current, text)))
         elif kind == "string":
             raw = text.source[current.start_byte : current.end_byte]
             parsed = _string_annotation(raw)
             if parsed is not None:
-                for chain, _, token in _type_names(parsed[0], parsed[1]):
-                    yield chain, current, token
+                expression, content, offset = parsed
+                yield from _type_names(expression, content, base + current.start_byte + offset)
         elif kind not in ("call", "keyword_argument", "comment"):
             stack.extend(reversed(current.named_children))
 
@@ -557,6 +624,8 @@ def _line_count(source: bytes) -> int:
 
 def _visibility(name: str) -> tuple[bool, str]:
     """(exported, visibility) from Python naming conventions."""
+    if not name.startswith("_"):
+        return True, "public"
     if name.startswith("__") and name.endswith("__") and len(name) > 4:
         return True, "public"
     if name.startswith("__"):
@@ -627,16 +696,27 @@ class _FileExtractor:
         keywords: tuple[str, ...] = (),
     ) -> None:
         """Record a reference positioned at the name ``node`` ends with (a callee's name)."""
-        line, column = self.text.last_name_position(node, chain[-1])
+        if self.text.ascii:
+            row, col = node.end_point
+            line, column = row + 1, col - len(chain[-1]) + 1
+        else:
+            line, column = self.text.last_name_position(node, chain[-1])
         self.references.append(Reference(kind, chain, scope, line, column, arg_count, keywords))
 
     def _bind(
         self, scope: str, name_node: Node, type_: Chain | None = None, value: Chain | None = None
     ) -> None:
         """Record a local name: a Binding inside functions, a READ filter everywhere."""
-        name = self.text.of(name_node)
-        self.local_names.setdefault(scope, set()).add(name)
-        if self.index.is_function(scope):
+        self._bind_name(scope, self.text.of(name_node), name_node, type_, value)
+
+    def _bind_name(
+        self, scope: str, name: str, name_node: Node, type_: Chain | None, value: Chain | None
+    ) -> None:
+        names = self.local_names.get(scope)
+        if names is None:
+            names = self.local_names[scope] = set()
+        names.add(name)
+        if scope in self.index.functions:
             line = name_node.start_point[0] + 1
             self.bindings.append(Binding(scope, name, line, type_, value))
 
@@ -659,7 +739,8 @@ class _FileExtractor:
         }
         for scope in self.scopes:
             found = decorators.get(scope.node.start_byte, [])
-            self._decorator_calls(found, scope.parent)
+            if found:
+                self._decorator_calls(found, scope.parent)
             if scope.kind is DefKind.CLASS:
                 self._class_definition(scope, found)
             else:
@@ -758,21 +839,23 @@ class _FileExtractor:
         parameters = node.child_by_field_name("parameters")
         returns = node.child_by_field_name("return_type")
         header_end = (returns or parameters or node).end_byte
-        texts, modifiers = self._decorator_info(decorators)
+        texts, modifiers = self._decorator_info(decorators) if decorators else ((), [])
         if self.text.source.startswith(b"async", node.start_byte):
             modifiers.insert(0, "async")
         if scope.name == "__init__" and scope.kind is DefKind.METHOD:
             modifiers.append("constructor")
         if generator:
             modifiers.append("generator")
-        params = self._params(parameters, scope.qualname) if parameters is not None else ()
+        params: tuple[Param, ...] = ()
+        if parameters is not None and parameters.named_child_count:
+            params = self._params(parameters, scope.qualname)
         self._add_definition(
             scope,
             signature=self._header(node, header_end),
             decorators=texts,
-            modifiers=tuple(dict.fromkeys(modifiers)),
+            modifiers=tuple(dict.fromkeys(modifiers)) if modifiers else (),
             params=params,
-            returns=_principal(returns, self.text),
+            returns=_annotation_principal(returns, self.text),
         )
 
     def _add_definition(self, scope: _Scope, **details: Any) -> None:
@@ -788,7 +871,7 @@ class _FileExtractor:
                 end_line=node.end_point[0] + 1,
                 start_byte=node.start_byte,
                 end_byte=node.end_byte,
-                docstring=_docstring(node.child_by_field_name("body"), self.text),
+                docstring=_docstring(scope.body, self.text),
                 exported=exported,
                 visibility=visibility,
                 **details,
@@ -813,7 +896,7 @@ class _FileExtractor:
             if param.kind == "var_positional":
                 kind = "keyword_only"
             params.append(param)
-            self._bind(scope, name_node, param.annotation)
+            self._bind_name(scope, param.name, name_node, param.annotation, None)
         return tuple(params)
 
     def _param(self, node: Node, kind: str) -> tuple[Param, Node] | None:
@@ -822,7 +905,7 @@ class _FileExtractor:
         annotation = None
         has_default = ctype in ("default_parameter", "typed_default_parameter")
         if ctype in ("typed_parameter", "typed_default_parameter"):
-            annotation = _principal(node.child_by_field_name("type"), self.text)
+            annotation = _annotation_principal(node.child_by_field_name("type"), self.text)
         if ctype in ("default_parameter", "typed_default_parameter"):
             node = node.child_by_field_name("name") or node
         elif ctype == "typed_parameter":
@@ -841,20 +924,21 @@ class _FileExtractor:
         seen_variables: set[str] = set()
         body_fields: dict[str, set[str]] = {}
         self_fields: list[_SelfField] = []
+        functions = self.index.functions
         for node in self.captures.get("binding.assignment", ()):
             scope = self.index.at(node.start_byte)
             targets, value = _assignment_targets(node)
-            type_ = _principal(node.child_by_field_name("type"), self.text)
+            type_ = _annotation_principal(node.child_by_field_name("type"), self.text)
             value_chain = _value_chain(value, self.text)
             for target in targets:
                 simple = target.type in _CHAINABLE
                 details = (type_, value_chain) if simple else _NO_DETAILS
-                if self.index.is_function(scope):
+                if scope in functions:
                     self._local_assignment(scope, node, target, details, self_fields)
                 else:
                     fields = body_fields.setdefault(scope, set()) if scope else seen_variables
                     self._member_assignment(scope, node, target, details, fields)
-            if not scope and len(targets) == 1 and targets[0].type == "identifier":
+            if not scope and len(targets) == 1:
                 self._dunder_all(targets[0], value, augmented=False)
         for node in self.captures.get("binding.augmented", ()):
             self._augmented_assignment(node, seen_variables, body_fields)
@@ -902,16 +986,15 @@ class _FileExtractor:
         details: _Details,
         self_fields: list[_SelfField],
     ) -> None:
-        if target.type == "attribute":
-            obj = target.child_by_field_name("object")
-            if obj is not None and obj.type == "identifier" and self.text.of(obj) == "self":
-                attribute = target.child_by_field_name("attribute")
-                if attribute is not None and self.index.kinds.get(scope) is DefKind.METHOD:
-                    owner = scope.rpartition(".")[0]
-                    self_fields.append((owner, self.text.of(attribute), node, details))
-            return
-        if target.type == "identifier":
+        kind = target.type
+        if kind == "identifier":
             self._bind(scope, target, *details)
+            return
+        if kind == "attribute":
+            chain = self.text.dotted(target)
+            is_method = self.index.kinds.get(scope) is DefKind.METHOD
+            if is_method and chain is not None and len(chain) == 2 and chain[0] == "self":
+                self_fields.append((scope.rpartition(".")[0], chain[1], node, details))
             return
         for name_node in _target_names(target):
             self._bind(scope, name_node)
@@ -943,7 +1026,7 @@ class _FileExtractor:
             self._dunder_all(target, node.child_by_field_name("right"), augmented=True)
 
     def _dunder_all(self, target: Node, value: Node | None, augmented: bool) -> None:
-        if self.text.of(target) != "__all__":
+        if self.text.source[target.start_byte : target.end_byte] != b"__all__":
             return
         names = None
         if value is not None and value.type in ("list", "tuple"):
@@ -974,45 +1057,43 @@ class _FileExtractor:
     # -- references --------------------------------------------------------------------------
 
     def _collect_calls(self) -> None:
+        text = self.text
+        scope_at = self.index.at
         for call in self.captures.get("reference.call", ()):
             function = call.child_by_field_name("function")
             if function is None:
                 continue
-            arg_count, keywords = _arguments(call.child_by_field_name("arguments"), self.text)
-            self._reference(
-                RefKind.CALL,
-                _callee_chain(function, self.text),
-                self.index.at(call.start_byte),
-                function,
-                arg_count=arg_count,
-                keywords=keywords,
-            )
+            chain = text.dotted(function) or _chain(function, text)
+            arg_count, keywords = _arguments(call.child_by_field_name("arguments"), text)
+            scope = scope_at(call.start_byte)
+            self._reference(RefKind.CALL, chain, scope, function, arg_count, keywords)
 
     def _collect_annotations(self) -> None:
+        """TYPE references, from a cache of each distinct annotation text's names."""
         self.annotation_starts: list[int] = []
         self.annotation_ends: list[int] = []
+        source = self.text.source
         for annotation in self.captures.get("reference.type", ()):
-            self.annotation_starts.append(annotation.start_byte)
-            self.annotation_ends.append(annotation.end_byte)
-            scope = self.index.at(annotation.start_byte)
-            for chain, string, node in _type_names(annotation, self.text):
-                if string is None:
-                    self._reference(RefKind.TYPE, chain, scope, node)
+            start, end = annotation.start_byte, annotation.end_byte
+            self.annotation_starts.append(start)
+            self.annotation_ends.append(end)
+            raw = source[start:end]
+            names = _ANNOTATION_NAMES.get(raw)
+            if names is None:
+                names = [(c, e - start) for c, e in _type_names(annotation, self.text)]
+                _remember(_ANNOTATION_NAMES, raw, names)
+            if not names:
+                continue
+            scope = self.index.at(start)
+            row, col = annotation.start_point
+            for chain, offset in names:
+                size = len(chain[-1]) if self.text.ascii else len(chain[-1].encode())
+                name_start = start + offset - size
+                if b"\n" in raw:
+                    line, column = self.text.point(name_start)
                 else:
-                    self._string_type_reference(chain, scope, string, node)
-
-    def _string_type_reference(self, chain: Chain, scope: str, string: Node, node: Node) -> None:
-        """Position a name found inside a string annotation in the file's coordinates."""
-        raw = self.text.source[string.start_byte : string.end_byte]
-        parts = _string_parts(raw)
-        content_start = string.start_byte + (parts[2] if parts else 0)
-        size = len(chain[-1].encode())
-        offset = content_start + node.end_byte - size
-        row, col = node.end_point
-        string_row, string_col = string.start_point
-        byte_col = col - size if row else string_col + (offset - string.start_byte)
-        column = self.text.column(offset, byte_col)
-        self.references.append(Reference(RefKind.TYPE, chain, scope, string_row + row + 1, column))
+                    line, column = row + 1, self.text.column(name_start, col + offset - size)
+                self.references.append(Reference(RefKind.TYPE, chain, scope, line, column))
 
     def _in_annotation(self, byte: int) -> bool:
         i = bisect_right(self.annotation_starts, byte) - 1
@@ -1048,19 +1129,35 @@ class _FileExtractor:
     # -- imports -----------------------------------------------------------------------------
 
     def _collect_imports(self) -> None:
-        blocks = [(b.start_byte, b.end_byte) for b in self.captures.get("import.type_checking", ())]
+        check_type_only = b"TYPE_CHECKING" in self.text.source
         kinds = ("import.statement", "import.from", "import.future")
         statements = [n for kind in kinds for n in self.captures.get(kind, ())]
         statements.sort(key=lambda n: n.start_byte)
         for statement in statements:
             scope = self.index.at(statement.start_byte)
-            start = statement.start_byte
-            type_only = any(s <= start < e for s, e in blocks)
+            type_only = check_type_only and self._under_type_checking(statement)
             for module, level, name, alias, token in _imported_names(statement, self.text):
                 line = token.start_point[0] + 1
                 self.imports.append(
                     Import(module, name, alias, line, level, scope, False, type_only)
                 )
+
+    def _under_type_checking(self, statement: Node) -> bool:
+        """Whether ``statement`` only runs for type checkers (``if TYPE_CHECKING:``).
+
+        Found by walking up, not by a query: a query predicate on every ``if`` costs more than
+        this walk on the few files that mention TYPE_CHECKING at all.
+        """
+        child, parent = statement, statement.parent
+        while parent is not None and parent.type != "module":
+            if parent.type == "if_statement" and child.type == "block":
+                condition = parent.child_by_field_name("condition")
+                consequence = parent.child_by_field_name("consequence")
+                chain = self.text.dotted(condition) if condition is not None else None
+                if chain and chain[-1] == "TYPE_CHECKING" and consequence == child:
+                    return True
+            child, parent = parent, parent.parent
+        return False
 
 
 def _with_kind(param: Param, kind: str) -> Param:
@@ -1073,6 +1170,9 @@ def _arguments(arguments: Node | None, text: _Text) -> tuple[int, tuple[str, ...
         return 0, ()
     if arguments.type != "argument_list":  # f(x for x in y)
         return 1, ()
+    raw = text.source[arguments.start_byte : arguments.end_byte]
+    if b"=" not in raw and b"*" not in raw and b"#" not in raw:
+        return arguments.named_child_count, ()
     count = 0
     keywords: list[str] = []
     splat = False

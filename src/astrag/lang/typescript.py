@@ -31,8 +31,8 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-
 from functools import cache
+from operator import attrgetter, itemgetter
 
 from tree_sitter import Node, Query, QueryCursor
 
@@ -136,6 +136,12 @@ _UNWRAP_RETURNS = frozenset({"Promise", "Observable"})
 # A member chain written plainly on one line (``this.repo.find``, ``a?.b``): split as text,
 # which is much cheaper than walking its nodes.
 _SIMPLE_CHAIN = re.compile(rb"[A-Za-z_$][\w$]*(?:\??\.#?[A-Za-z_$][\w$]*)*", re.ASCII)
+_JSDOC_GUTTER = re.compile(r"^[ \t]*(?:\* ?)?", re.MULTILINE)
+_JSDOC_TRAILING = re.compile(r"[ \t\r]+$", re.MULTILINE)
+_SPACE_BYTES = frozenset(b" \t\r\n")
+_DECORATOR_END_BYTES = frozenset(
+    b")$_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+)
 _SPACE_AFTER_OPEN = re.compile(r"([(\[<]) ")
 _SPACE_BEFORE_CLOSE = re.compile(r" ([)\]>])")
 
@@ -214,15 +220,9 @@ def _collapse(text: str) -> str:
 
 
 def _clean_jsdoc(raw: str) -> str:
+    """A ``/** ... */`` block without its markers and ``*`` gutters."""
     body = raw[3:-2] if raw.endswith("*/") else raw[3:]
-    lines = []
-    for line in body.splitlines():
-        text = line.strip()
-        if text.startswith("*"):
-            text = text[1:]
-            text = text[1:] if text.startswith(" ") else text
-        lines.append(text.rstrip())
-    return "\n".join(lines).strip()
+    return _JSDOC_TRAILING.sub("", _JSDOC_GUTTER.sub("", body)).strip()
 
 
 def _unquote(text: str) -> str:
@@ -332,8 +332,10 @@ def _pattern_names(node: Node) -> list[Node]:
     return out
 
 
-def _sorted_modifiers(mods: Iterable[str]) -> tuple[str, ...]:
-    return tuple(sorted(dict.fromkeys(mods), key=lambda m: _MODIFIER_ORDER.get(m, 99)))
+def _sorted_modifiers(mods: list[str]) -> tuple[str, ...]:
+    if len(mods) < 2:
+        return tuple(mods)
+    return tuple(sorted(set(mods), key=_MODIFIER_ORDER.__getitem__))
 
 
 class _Scopes:
@@ -422,9 +424,10 @@ class _Extractor:
         self.collect_calls()
         self.collect_types()
         self.collect_reads()
-        self.refs.sort(key=lambda r: (r.line, r.column))
-        self.defs.sort(key=lambda d: d.start_byte)
-        self.imports.sort(key=lambda i: i.line)
+        self.refs.sort(key=attrgetter("line", "column"))
+        self.defs.sort(key=attrgetter("start_byte"))
+        self.imports.sort(key=attrgetter("line"))
+        self.bindings.sort(key=attrgetter("line"))
         return {
             "definitions": tuple(self.defs),
             "references": tuple(self.refs),
@@ -449,20 +452,24 @@ class _Extractor:
     def signature(self, start: int, end: int) -> str:
         return _collapse(self.src[start:end].decode("utf-8", "replace"))
 
-    def docstring(self, outer: Node) -> str:
-        """The JSDoc block right above ``outer`` or above the decorators preceding it."""
-        first, prev = outer, outer.prev_named_sibling
-        while prev is not None and prev.type == "decorator":
-            first, prev = prev, prev.prev_named_sibling
-        if prev is None or prev.type != "comment":
+    def docstring(self, pos: int) -> str:
+        """The JSDoc block ending right before byte ``pos``, with at most one line break
+        between. Found in the bytes: sibling lookups cost more and this runs per definition."""
+        src, end = self.src, pos
+        while end > 0 and src[end - 1] in _SPACE_BYTES:
+            end -= 1
+        if end < 4 or src[end - 2 : end] != b"*/" or src.count(b"\n", end, pos) > 1:
             return ""
-        if prev.end_point[0] < first.start_point[0] - 1:
-            return ""
-        raw = self.src[prev.start_byte : prev.end_byte]
-        return _clean_jsdoc(raw.decode("utf-8", "replace")) if raw.startswith(b"/**") else ""
+        start = src.rfind(b"/**", 0, end - 1)
+        if start < 0 or src.find(b"*/", start + 3, end - 2) != -1:
+            return ""  # a plain ``/* */`` comment, or no comment at all
+        return _clean_jsdoc(src[start:end].decode("utf-8", "replace"))
 
     def chain(self, node: Node) -> list[str]:
         """The access path of an expression, root "?" when the receiver is not expressible."""
+        raw = self.src[node.start_byte : node.end_byte]
+        if _SIMPLE_CHAIN.fullmatch(raw):
+            return raw.decode("ascii").replace("?.", ".").split(".")
         parts: list[str] = []
         suffix = ""
         current: Node | None = node
@@ -529,8 +536,12 @@ class _Extractor:
             if node is None:
                 return None
             kind = node.type
+            if kind == "type_identifier":
+                return (self.text(node),)
             if kind in ("type_annotation", "parenthesized_type"):
-                node = next((c for c in node.named_children if c.type != "comment"), None)
+                node = node.named_child(0)
+                if node is not None and node.type == "comment":
+                    node = node.next_named_sibling
             elif kind == "generic_type":
                 name = node.child_by_field_name("name")
                 text = self.text(name) if name is not None else ""
@@ -561,15 +572,29 @@ class _Extractor:
 
     def modifiers(self, node: Node) -> tuple[list[str], str]:
         """Modifier tokens among a declaration's children, and its accessibility."""
+        mods, visibility, _, _ = self.scan(node)
+        return mods, visibility
+
+    def scan(self, node: Node) -> tuple[list[str], str, int, list[Node]]:
+        """One pass over a declaration's children: (modifiers, accessibility, where the header
+        starts after decorators and comments, decorator children)."""
         mods: list[str] = []
-        visibility = "public"
+        decorators: list[Node] = []
+        visibility, header = "public", -1
         for child in node.children:
             kind = child.type
-            if kind == "accessibility_modifier":
-                visibility = self.text(child)
-            elif not child.is_named and kind in _MODIFIER_TOKENS:
+            if kind == "decorator":
+                decorators.append(child)
+                continue
+            if kind == "comment":
+                continue
+            if header < 0:
+                header = child.start_byte
+            if kind in _MODIFIER_TOKENS and not child.is_named:
                 mods.append(_MODIFIER_TOKENS[kind])
-        return mods, visibility
+            elif kind == "accessibility_modifier":
+                visibility = self.text(child)
+        return mods, visibility, header if header >= 0 else node.start_byte, decorators
 
     # ------------------------------------------------------------------------ definitions
 
@@ -633,7 +658,7 @@ class _Extractor:
         items: list[tuple[int, int, int, Node]] = []
         for order, tag in enumerate(_DEF_TAGS):
             items.extend((n.start_byte, -n.end_byte, order, n) for n in self.caps.get(tag, ()))
-        items.sort(key=lambda it: it[:3])
+        items.sort(key=itemgetter(0, 1, 2))
         for start, _, order, node in items:
             while self.stack and self.stack[-1][0] <= start:
                 self.stack.pop()
@@ -698,7 +723,7 @@ class _Extractor:
             cls,
             decorators,
             signature=self.signature(header_start, body.start_byte if body else cls.end_byte),
-            docstring=self.docstring(outer),
+            docstring=self.docstring(outer.start_byte),
             exported=exported,
             modifiers=_sorted_modifiers(mods),
             bases=bases,
@@ -754,7 +779,7 @@ class _Extractor:
             (node, node),
             node,
             signature=self.signature(node.start_byte, body.start_byte if body else node.end_byte),
-            docstring=self.docstring(outer),
+            docstring=self.docstring(outer.start_byte),
             exported=exported,
             modifiers=("declare",) if declare else (),
             bases=tuple(bases),
@@ -778,7 +803,7 @@ class _Extractor:
             (node, node),
             node,
             signature=self.signature(node.start_byte, body.start_byte if body else node.end_byte),
-            docstring=self.docstring(outer),
+            docstring=self.docstring(outer.start_byte),
             exported=exported,
             modifiers=("declare",) if declare else (),
         )
@@ -796,7 +821,7 @@ class _Extractor:
             (node, node),
             node,
             signature=self.signature(node.start_byte, body.start_byte if body else node.end_byte),
-            docstring=self.docstring(outer),
+            docstring=self.docstring(outer.start_byte),
             exported=exported,
             modifiers=_sorted_modifiers(["namespace"] + ["declare"] * declare),
         )
@@ -824,7 +849,7 @@ class _Extractor:
             (node, node),
             node,
             signature=self.signature(node.start_byte, body.start_byte if body else node.end_byte),
-            docstring=self.docstring(outer),
+            docstring=self.docstring(outer.start_byte),
             exported=exported,
             modifiers=_sorted_modifiers(mods),
             params=self.params(node.child_by_field_name("parameters")),
@@ -871,7 +896,7 @@ class _Extractor:
             span,
             fn,
             signature=self.signature(span[0].start_byte, body.start_byte if body else fn.end_byte),
-            docstring=self.docstring(outer),
+            docstring=self.docstring(outer.start_byte),
             exported=exported,
             modifiers=_sorted_modifiers(mods),
             params=(Param(self.text(single)),) if single is not None else self.params(params),
@@ -886,20 +911,9 @@ class _Extractor:
         for param in node.named_children:
             kind = param.type
             if kind in ("required_parameter", "optional_parameter"):
-                pattern = param.child_by_field_name("pattern")
-                if pattern is None or pattern.type == "this":
-                    continue  # TS ``this: Foo`` is not an argument
-                rest = pattern.type == "rest_pattern"
-                inner = pattern.named_child(0) if rest else pattern
-                out.append(
-                    Param(
-                        _collapse(self.text(inner if inner is not None else pattern)),
-                        self.principal_type(param.child_by_field_name("type")),
-                        kind == "optional_parameter"
-                        or param.child_by_field_name("value") is not None,
-                        "var_positional" if rest else "positional",
-                    )
-                )
+                ts_param = self.ts_param(param)
+                if ts_param is not None:
+                    out.append(ts_param)
             elif kind == "assignment_pattern":
                 left = param.child_by_field_name("left")
                 out.append(Param(_collapse(self.text(left or param)), has_default=True))
@@ -910,6 +924,20 @@ class _Extractor:
                 out.append(Param(_collapse(self.text(param))))
         return tuple(out)
 
+    def ts_param(self, param: Node) -> Param | None:
+        pattern = param.child_by_field_name("pattern")
+        if pattern is None or pattern.type == "this":
+            return None  # TS ``this: Foo`` is not an argument
+        rest = pattern.type == "rest_pattern"
+        name = pattern.named_child(0) if rest else pattern
+        name = name if name is not None else pattern
+        return Param(
+            self.text(name) if name.type == "identifier" else _collapse(self.text(name)),
+            self.principal_type(param.child_by_field_name("type")),
+            param.type == "optional_parameter" or param.child_by_field_name("value") is not None,
+            "var_positional" if rest else "positional",
+        )
+
     def on_method(self, node: Node) -> None:
         owner = self.container(node)
         name_node = node.child_by_field_name("name")
@@ -917,7 +945,7 @@ class _Extractor:
         if owner is None or name is None or name_node is None:
             return
         owner_name, owner_kind = owner
-        mods, visibility = self.modifiers(node)
+        mods, visibility, header, decorators = self.scan(node)
         if name_node.type == "private_property_identifier":
             visibility = "private"
         if node.type == "abstract_method_signature":
@@ -927,7 +955,8 @@ class _Extractor:
         if node.type == "method_signature":
             self.overload_candidates.append(len(self.defs))
         body = node.child_by_field_name("body")
-        decorators = self.preceding_decorators(node)
+        siblings = self.preceding_decorators(node)  # TS: decorators precede the member
+        decorators = siblings + decorators
         self.emit(
             DefKind.METHOD,
             name,
@@ -935,10 +964,8 @@ class _Extractor:
             (node, node),
             node,
             decorators,
-            signature=self.signature(
-                _header_start(node), body.start_byte if body else node.end_byte
-            ),
-            docstring=self.docstring(node),
+            signature=self.signature(header, body.start_byte if body else node.end_byte),
+            docstring=self.docstring((siblings[0] if siblings else node).start_byte),
             exported=owner_kind == DefKind.INTERFACE or visibility != "private",
             visibility=visibility,
             modifiers=_sorted_modifiers(mods),
@@ -950,6 +977,11 @@ class _Extractor:
 
     def preceding_decorators(self, member: Node) -> list[Node]:
         """Decorators of a class member: the grammar makes them the member's siblings."""
+        src, i = self.src, member.start_byte
+        while i > 0 and src[i - 1] in _SPACE_BYTES:
+            i -= 1
+        if i == 0 or src[i - 1] not in _DECORATOR_END_BYTES:
+            return []  # what precedes cannot end a decorator: skip the sibling walk
         out = []
         prev = member.prev_named_sibling
         while prev is not None and prev.type in ("decorator", "comment"):
@@ -974,15 +1006,15 @@ class _Extractor:
             pattern = param.child_by_field_name("pattern")
             if pattern is None or pattern.type != "identifier":
                 continue
-            mods, visibility = self.modifiers(param)
+            mods, visibility, header, decorators = self.scan(param)
             self.emit(
                 DefKind.FIELD,
                 self.text(pattern),
                 cls,
                 (param, param),
                 None,
-                [c for c in param.children if c.type == "decorator"],
-                signature=self.signature(_header_start(param), param.end_byte),
+                decorators,
+                signature=self.signature(header, param.end_byte),
                 exported=visibility != "private",
                 visibility=visibility,
                 modifiers=_sorted_modifiers(mods),
@@ -997,17 +1029,16 @@ class _Extractor:
         if owner is None or name is None or name_node is None:
             return
         owner_name, owner_kind = owner
-        mods, visibility = self.modifiers(node)
+        mods, visibility, header, decorators = self.scan(node)
         if name_node.type == "private_property_identifier":
             visibility = "private"
         value = node.child_by_field_name("value")
         type_node = node.child_by_field_name("type")
         fields: dict[str, object] = {
-            "docstring": self.docstring(node),
+            "docstring": self.docstring(node.start_byte),
             "exported": owner_kind == DefKind.INTERFACE or visibility != "private",
             "visibility": visibility,
         }
-        decorators = [c for c in node.children if c.type == "decorator"]
         fn_type = self.function_type(type_node) if node.type == "property_signature" else None
         if value is not None and value.type in ("arrow_function", "function_expression"):
             body = value.child_by_field_name("body")
@@ -1019,9 +1050,7 @@ class _Extractor:
                 (node, node),
                 node,
                 decorators,
-                signature=self.signature(
-                    _header_start(node), body.start_byte if body else node.end_byte
-                ),
+                signature=self.signature(header, body.start_byte if body else node.end_byte),
                 modifiers=_sorted_modifiers(mods + self.modifiers(value)[0]),
                 params=self.params(value.child_by_field_name("parameters"))
                 or self.single_param(value),
@@ -1051,7 +1080,7 @@ class _Extractor:
                 None,
                 decorators,
                 signature=self.signature(
-                    _header_start(node), value.start_byte if value else node.end_byte
+                    header, value.start_byte if value else node.end_byte
                 ).rstrip(" ="),
                 modifiers=_sorted_modifiers(mods),
                 type=self.principal_type(type_node),
@@ -1108,7 +1137,7 @@ class _Extractor:
         keyword = statement.child_by_field_name("kind") or statement.child(0)
         head = self.signature(node.start_byte, value.start_byte if value else node.end_byte)
         common = {
-            "docstring": self.docstring(outer),
+            "docstring": self.docstring(outer.start_byte),
             "exported": exported,
             "modifiers": ("declare",) if declare else (),
             "signature": f"{self.text(keyword)} {head.rstrip(' =')}" if keyword else head,
@@ -1291,7 +1320,7 @@ class _Extractor:
                 "",
                 (node, node),
                 signature=self.signature(node.start_byte, right.start_byte).rstrip(" ="),
-                docstring=self.docstring(statement),
+                docstring=self.docstring(statement.start_byte),
                 value=self.value_chain(right),
             )
 
@@ -1330,7 +1359,7 @@ class _Extractor:
         for i in self.overload_candidates:
             d = self.defs[i]
             if counts.get(d.qualname, 0) > 1:
-                self.defs[i] = replace(d, modifiers=_sorted_modifiers((*d.modifiers, "overload")))
+                self.defs[i] = replace(d, modifiers=_sorted_modifiers([*d.modifiers, "overload"]))
 
     # ---------------------------------------------------------------------------- bindings
 
@@ -1499,14 +1528,17 @@ class _Extractor:
 
     def collect_reads(self) -> None:
         """READs; the query only captures value positions, except under ``x!`` and JSX tags."""
-        seen: set[tuple[str, Chain]] = set()
+        seen: set[tuple[str, object]] = set()
         for node in self.caps.get("reference.read", ()):
             self.add_read(node, seen)
         for node in self.caps.get("reference.non_null", ()):
             if self.non_null_is_read(node):
                 self.add_read(node, seen)
         for node in self.caps.get("reference.jsx", ()):
-            if node.type != "identifier" or self.src[node.start_byte : node.start_byte + 1].isupper():
+            if (
+                node.type != "identifier"
+                or self.src[node.start_byte : node.start_byte + 1].isupper()
+            ):
                 self.add_read(node, seen)  # ``<div>`` is an intrinsic element, not a reference
 
     def non_null_is_read(self, node: Node) -> bool:
@@ -1518,12 +1550,17 @@ class _Extractor:
         rule = _READ_RULES.get(parent.type)
         return rule is None or rule(node, parent)
 
-    def add_read(self, node: Node, seen: set[tuple[str, Chain]]) -> None:
+    def add_read(self, node: Node, seen: set[tuple[str, object]]) -> None:
+        start = node.start_byte
+        scope = self.scopes.at(start)
+        written = (scope, self.src[start : node.end_byte])
+        if written in seen:
+            return  # cheap first-occurrence check on the text before building the chain
+        seen.add(written)
         chain, point = self.chain_at(node)
         root = chain[0].partition("(")[0]  # ``require('x').y`` is an import, not a read
         if root in _GLOBALS or root == "this" or root == "?":
             return
-        scope = self.scopes.at(node.start_byte)
         key = (scope, tuple(chain))
         if key in seen or root in self.locals.get(scope, ()):
             return

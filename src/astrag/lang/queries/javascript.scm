@@ -15,11 +15,19 @@
 ; ------------------------------------------------ statements read as a whole
 (export_statement) @export.statement
 (import_statement) @import.statement
-(assignment_expression left: (member_expression)) @assignment.member
+(expression_statement (assignment_expression left: (member_expression)) @assignment.member)
 
 ; --------------------------------------------------------------- local names
 (variable_declarator) @binding.declarator
-(formal_parameters) @binding.parameters
+; parameter lists of things with a body (signatures and function types bind nothing)
+([
+  (function_declaration parameters: (_) @binding.parameters)
+  (generator_function_declaration parameters: (_) @binding.parameters)
+  (function_expression parameters: (_) @binding.parameters)
+  (generator_function parameters: (_) @binding.parameters)
+  (arrow_function parameters: (_) @binding.parameters)
+  (method_definition parameters: (_) @binding.parameters)
+])
 (arrow_function parameter: (identifier) @binding.parameter)
 (for_in_statement left: (_) @binding.loop)
 (catch_clause parameter: (_) @binding.catch)

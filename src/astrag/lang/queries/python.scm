@@ -9,7 +9,6 @@
 ;   @reference.type                            the `type` node of an annotation
 ;   @reference.read                            a name/attribute chain in a value position
 ;   @import.statement / .from / .future        the three import statement kinds
-;   @import.type_checking                      the block of `if TYPE_CHECKING:`
 ;   @binding.assignment / .augmented           outermost assignment of a statement
 ;   @binding.target                            for/comprehension/with/except/walrus targets
 ;   @binding.lambda                            lambda parameter lists
@@ -100,14 +99,6 @@
 (import_statement) @import.statement
 (import_from_statement) @import.from
 (future_import_statement) @import.future
-
-(if_statement
-  condition: [
-    (identifier)
-    (attribute)
-  ] @_condition
-  consequence: (block) @import.type_checking
-  (#match? @_condition "^(typing\\.)?TYPE_CHECKING$"))
 
 ; ------------------------------------------------------------------------ bindings
 
