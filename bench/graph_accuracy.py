@@ -6,6 +6,8 @@ Inputs are an oracle JSONL (bench/oracles/ts_calls.mjs or jedi_calls.py) and ast
 same path, whose [start_line, end_line] contains the oracle target's line, and whose name is
 the oracle target's name (the site's callee name when the oracle gives none) — or when one side
 is a class and the other is that class's constructor (``constructor``/``__init__``/``__new__``).
+Any of a site's oracle targets may match, including the ``"via"`` ones the oracles add for what
+an alias, parameter or ``new`` is bound to.
 
 Precision: over sites where astrag has a ``calls`` edge to an in-repo node and the oracle
 resolved the site (to in-project targets, or as external), the share whose in-repo astrag

@@ -13,10 +13,9 @@ One JSON object per line, sorted by path, line, column:
 path is root-relative with "/", line/column are 1-based, column counted in characters
 (``ast`` gives UTF-8 byte offsets; they are converted). A target's line is the line of the
 definition's name, kind is jedi's type ("function", "class", "statement", ...), name is the
-definition's name. When goto lands on an assignment ("statement"), the functions/classes
-``infer`` finds for the name are added too, marked ``"via": "infer"``. shape is how the callee
-was reached: "name" f(), "self" self.f()/cls.f(),
-"super" super().f(), "member" x.f(). "external"
+definition's name. When goto lands on an assignment or a parameter, what it is bound to is
+added too, marked ``"via"`` (see ``_bound_to``). shape is how the callee was reached: "name"
+f(), "self" self.f()/cls.f(), "super" super().f(), "member" x.f(). "external"
 marks a site whose definitions all lie outside the root (stdlib, site-packages, builtins).
 
 jedi is slow (tens of ms per site), so ``--sample N`` keeps ~N files (sorted, every k-th)
@@ -140,6 +139,72 @@ def _targets(definitions: list, root: Path, via: str | None = None) -> tuple[lis
     return targets, external
 
 
+class ScriptCache:
+    """One jedi.Script per module, for following aliases into other files."""
+
+    def __init__(self, project: jedi.Project, environment: object, seed: dict) -> None:
+        self._project, self._environment, self._scripts = project, environment, dict(seed)
+
+    def get(self, module_path: Path) -> jedi.Script:
+        key = str(module_path)
+        if key not in self._scripts:
+            code = Path(module_path).read_text(encoding="utf-8", errors="replace")
+            self._scripts[key] = jedi.Script(
+                code, path=key, project=self._project, environment=self._environment
+            )
+        return self._scripts[key]
+
+
+def _bound_to(
+    definitions: list, script: jedi.Script, call: CallName, scripts: ScriptCache
+) -> list[tuple[str, list]]:
+    """What the names goto stopped at are bound to, as (via, jedi names) groups.
+
+    goto stops at an assignment (`add = table.add_row; add()` lands on `add = ...`) or a
+    parameter (`cls(...)` lands on `cls`); what they hold is an equally right answer. For an
+    alias of a plain reference (`a`, `a.b.c`), goto on its last name ("alias"): infer would go
+    through decorators (classmethod, lru_cache) to typeshed. Otherwise infer's functions and
+    classes ("infer").
+    """
+    groups: list[tuple[str, list]] = []
+    needs_infer = False
+    for d in definitions:
+        if d.type == "statement" and d.module_path is not None:
+            leaf = _alias_reference(d)
+            if leaf is not None:
+                target_script = scripts.get(d.module_path)
+                groups.append(("alias", target_script.goto(*leaf, follow_imports=True)))
+                continue
+            needs_infer = True
+        elif d.type == "param":
+            needs_infer = True
+    if needs_infer:
+        inferred = script.infer(call.line, call.col)
+        groups.append(("infer", [d for d in inferred if d.type in INFERRED_CALLABLES]))
+    return groups
+
+
+def _alias_reference(definition: object) -> tuple[int, int] | None:
+    """(line, column) of the last name in `x = a.b.c`'s right side, if it is a plain reference.
+
+    Uses jedi's parso tree (``_name.tree_name``): the public API has no assignment's right side.
+    """
+    tree_name = getattr(getattr(definition, "_name", None), "tree_name", None)
+    stmt = tree_name.get_definition() if tree_name is not None else None
+    if stmt is None or stmt.type != "expr_stmt":
+        return None
+    rhs = stmt.get_rhs()
+    if rhs.type == "name":
+        return rhs.line, rhs.column
+    if rhs.type not in ("power", "atom_expr") or rhs.children[0].type != "name":
+        return None
+    for trailer in rhs.children[1:]:
+        if trailer.type != "trailer" or trailer.children[0].value != ".":
+            return None  # a call or subscript: not an alias
+    last = rhs.get_last_leaf()
+    return last.line, last.column
+
+
 def resolve_file(
     root: Path, project: jedi.Project, path: Path, environment: jedi.api.environment.Environment
 ) -> tuple[list[dict], int]:
@@ -150,6 +215,7 @@ def resolve_file(
     except SyntaxError:
         return [], 0
     script = jedi.Script(code, path=str(path), project=project, environment=environment)
+    scripts = ScriptCache(project, environment, {str(path): script})
     rel = path.relative_to(root).as_posix()
     records: list[dict] = []
     errors = 0
@@ -164,20 +230,15 @@ def resolve_file(
         }
         try:
             definitions = script.goto(call.line, call.col, follow_imports=True)
-            # goto stops at an assignment (`add = table.add_row; add()` lands on `add = ...`);
-            # what it is bound to is an equally right answer, so infer's result joins it.
-            if any(d.type == "statement" for d in definitions):
-                inferred = [
-                    d for d in script.infer(call.line, call.col) if d.type in INFERRED_CALLABLES
-                ]
-            else:
-                inferred = []
+            bound_to = _bound_to(definitions, script, call, scripts)
         except Exception:  # jedi has internal errors on odd code; the site stays unresolved
             errors += 1
-            definitions, inferred = [], []
+            definitions, bound_to = [], []
         targets, external = _targets(definitions, root)
-        more, _ = _targets(inferred, root, via="infer")
-        record["targets"] = targets + [t for t in more if t not in targets]
+        for via, names_ in bound_to:
+            more, _ = _targets(names_, root, via=via)
+            targets += [t for t in more if t not in targets]
+        record["targets"] = targets
         if external and not record["targets"]:
             record["external"] = True
         records.append(record)

@@ -16,9 +16,8 @@
 // of its declaration's name, and its name is that name ("constructor" for constructors, absent
 // for computed names); a target with "via" is an equally right answer found another way:
 // "initializer" is what a variable target is bound to, "signature" the constructor a `new`
-// runs (see resolveSite). shape is
-// how the callee was reached: "name" f(), "self" this.f(), "super" super.f(), "member" x.f(),
-// "new" new X(). "external": true marks a site resolved only to declarations outside the
+// runs (see resolveSite). shape is how the callee was reached: "name" f(), "self" this.f(),
+// "super" super.f(), "member" x.f(), "new" new X(). "external": true marks a site resolved only to declarations outside the
 // project (lib.d.ts, node_modules); an unresolved site has no targets and no flag.
 //
 // Usage: node bench/oracles/ts_calls.mjs PROJECT_DIR [--out FILE] [--tsconfig FILE]

@@ -133,7 +133,7 @@ def _print_summary(s: IndexSummary) -> None:
         ("lines", f"{s.lines:,}"),
         ("symbols", f"{s.symbols:,}"),
         ("edges", ", ".join(f"{k} {v:,}" for k, v in sorted(s.edges.items())) or "none"),
-        ("calls", f"{rate:.1%} resolved in repo  ({calls})" if calls else "none"),
+        ("calls", f"{rate:.1%} resolved  ({calls})" if calls else "none"),
         ("parse errors", f"{s.parse_errors:,} in {s.files_with_errors:,} files"),
         ("skipped", _skipped_text(s)),
         ("seconds", f"{s.seconds:.2f}"),

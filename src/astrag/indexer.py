@@ -22,7 +22,7 @@ from astrag.config import Config, load_config
 from astrag.discover import Skipped, SourceFile, discover, read_source
 from astrag.graph.facts import FileFacts
 from astrag.graph.resolve import resolve_all
-from astrag.lang import extract_facts
+from astrag.lang import extract_facts, extractor_fingerprint
 from astrag.project_layout import layout_fingerprint, read_layout
 from astrag.store.base import FileRecord, IndexCorrupt, IndexIncompatible, IndexUpdate
 from astrag.store.sqlite import SqliteStore
@@ -62,8 +62,10 @@ class IndexSummary:
 
     @property
     def call_resolution_rate(self) -> float:
+        """Share of call edges whose target is known: a repository symbol or an external one."""
         total = sum(self.calls.values())
-        return self.calls.get("resolved", 0) / total if total else 1.0
+        known = self.calls.get("resolved", 0) + self.calls.get("external", 0)
+        return known / total if total else 1.0
 
 
 def content_hash(source: bytes) -> str:
@@ -175,11 +177,15 @@ def _run(
     progress: ProgressFn | None,
     summary: IndexSummary,
 ) -> None:
-    records = store.file_records()
+    stored = store.file_records()
+    records = stored
+    if stored and store.meta().get("extractor") != extractor_fingerprint():
+        records = {}  # another astrag version parsed these files: their facts may differ
+        summary.rebuilt_because = summary.rebuilt_because or "the parsers changed"
     found = discover(root, config)
     summary.skipped.extend(found.skipped)
     current = {sf.path: sf for sf in found.files}
-    removed = {p for p in records if p not in current}
+    removed = {p for p in stored if p not in current}
     to_read = [
         (sf, records[sf.path].hash if sf.path in records else None)
         for sf in found.files
@@ -192,7 +198,7 @@ def _run(
     for p in parsed:
         if p.skipped is not None:
             summary.skipped.append(p.skipped)
-            if p.path in records:
+            if p.path in stored:
                 removed.add(p.path)
         elif p.unchanged:
             touched.append(p.path)
@@ -226,7 +232,12 @@ def _run(
         edges=tuple(e for p in sorted(resolved) for e in resolved[p].edges),
         placeholders=tuple(placeholders),
         depends={p: frozenset(r.depends_on) for p, r in resolved.items()},
-        meta={"layout": fingerprint, "indexed_at": str(time.time()), "root": str(root)},
+        meta={
+            "layout": fingerprint,
+            "extractor": extractor_fingerprint(),
+            "indexed_at": str(time.time()),
+            "root": str(root),
+        },
     )
     if progress:
         progress("write", 0, 1)

@@ -250,3 +250,18 @@ def test_bad_input_is_reported(tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text("{not json\n")
     assert ga.main([str(bad), str(bad)]) == 2
+
+
+def test_any_oracle_target_may_match_including_via_alternatives() -> None:
+    # `add = table.add_row; add()`: jedi lands on the assignment; the aliased method is added
+    # with "via". An edge to either is right; an edge to neither is not.
+    alias = {"path": "a.ts", "line": 1, "kind": "statement", "name": "add"}
+    method = {"path": "c.ts", "line": 10, "kind": "function", "name": "run", "via": "alias"}
+    right = score(
+        [site("a.ts", 2, 3, "add", [alias, method])], [call("main", "Svc.run", "a.ts", 2, 3)]
+    )
+    wrong = score(
+        [site("a.ts", 2, 3, "add", [alias, method])], [call("main", "other", "a.ts", 2, 3)]
+    )
+    assert (right.overall.correct, right.overall.found) == (1, 1)
+    assert (wrong.overall.correct, wrong.overall.found) == (0, 0)

@@ -737,6 +737,30 @@ def test_ts_bindings() -> None:
         Binding("f", "k", 5),
         Binding("f", "err", 6),
         Binding("f", "item", 7),
+        # a callback at module level binds in scope "" (module-level names are definitions)
+        Binding("", "outside", 9),
+    )
+
+
+def test_ts_destructuring_and_reassignment_bind_values() -> None:
+    facts = ts(
+        """
+        let counter = 0;
+        function f(src: Src) {
+          const { repo, cache: store, ...rest } = this.deps;
+          let current = src.first();
+          current = src.next();
+          counter = 1;
+        }
+        """
+    )
+    assert facts.bindings == (
+        Binding("f", "src", 2, ("Src",)),
+        Binding("f", "repo", 3, None, ("this", "deps", "repo")),
+        Binding("f", "store", 3, None, ("this", "deps", "cache")),
+        Binding("f", "rest", 3),
+        Binding("f", "current", 4, None, ("src", "first()")),
+        Binding("f", "current", 5, None, ("src", "next()")),
     )
 
 

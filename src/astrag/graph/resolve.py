@@ -92,6 +92,7 @@ class _FileTables:
     symbols: list[Symbol]
     defs: dict[str, Definition] = field(default_factory=dict)
     children: dict[str, dict[str, str]] = field(default_factory=dict)  # qual -> name -> qual
+    statics: dict[str, dict[str, str]] = field(default_factory=dict)  # static members only
     imports: dict[str, dict[str, Import]] = field(default_factory=dict)  # scope -> alias -> imp
     star_imports: dict[str, list[Import]] = field(default_factory=dict)  # scope -> imports
     reexports: dict[str, Import] = field(default_factory=dict)  # exported name -> import
@@ -113,7 +114,13 @@ def _build_tables(facts: FileFacts) -> _FileTables:
     t = _FileTables(facts=facts, ids=ids, symbols=symbols)
     for d in facts.definitions:
         t.defs.setdefault(d.qualname, d)
-        t.children.setdefault(d.parent, {}).setdefault(d.name, d.qualname)
+        members = t.children.setdefault(d.parent, {})
+        if "static" in d.modifiers:
+            # TS allows a static and an instance member of one name: keep both, instance first
+            t.statics.setdefault(d.parent, {}).setdefault(d.name, d.qualname)
+            members.setdefault(d.name, d.qualname)
+        elif d.name not in members or members[d.name] == t.statics.get(d.parent, {}).get(d.name):
+            members[d.name] = d.qualname
     for imp in facts.imports:
         if imp.reexport and imp.name == "*" and not imp.alias:
             t.star_reexports.append(imp)
@@ -310,6 +317,9 @@ class Resolver:
             found = self._star_member(t, star, name)
             if found is not None:
                 return found
+        bound = t.bindings.get("", {}).get(name)
+        if bound:  # declared inside an anonymous callback at module level (TS test suites)
+            return ("local", self._binding_value(t, "", _pick_binding(bound, line)))
         if t.python:
             return ("ext", f"builtins.{name}") if name in _PY_BUILTINS else None
         return ("ext", name) if name in _JS_GLOBALS else None
@@ -516,8 +526,10 @@ class Resolver:
             return self._python_module_value(f"{value[1]}.{name}")
         if kind == "ext":
             return ("ext", f"{value[1]}.{name}")
-        if kind in ("inst", "super") or (kind == "sym" and self._is_class(value)):
+        if kind in ("inst", "super"):
             return self.class_member(value[1], value[2], name, skip_self=kind == "super")
+        if kind == "sym" and self._is_class(value):
+            return self.class_member(value[1], value[2], name, static=True)
         return None
 
     def _is_class(self, value: Value) -> bool:
@@ -527,12 +539,15 @@ class Resolver:
     # ------------------------------------------------------------------ classes
 
     def class_member(
-        self, path: str, qual: str, name: str, skip_self: bool = False
+        self, path: str, qual: str, name: str, skip_self: bool = False, static: bool = False
     ) -> Value | None:
         mro, external = self.mro(path, qual)
         for cpath, cqual in mro[1:] if skip_self else mro:
-            member = self._table(cpath).children.get(cqual, {}).get(name)
-            if member is not None:
+            t = self._table(cpath)
+            member = (static and t.statics.get(cqual, {}).get(name)) or t.children.get(
+                cqual, {}
+            ).get(name)
+            if member:
                 return ("sym", cpath, member)
         if skip_self and name == "constructor" and len(mro) == 1 and not external:
             return None

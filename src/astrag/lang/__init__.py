@@ -7,6 +7,7 @@ Queries live in ``queries/*.scm`` and follow the tree-sitter tags convention.
 
 from __future__ import annotations
 
+import hashlib
 from functools import cache
 from importlib import resources
 from pathlib import PurePosixPath
@@ -75,6 +76,19 @@ def query_source(filename: str) -> str:
 @cache
 def query(grammar_name: str, filename: str) -> Query:
     return Query(grammar(grammar_name), query_source(filename))
+
+
+@cache
+def extractor_fingerprint() -> str:
+    """Changes whenever a frontend or query changes, so cached facts are re-extracted."""
+    digest = hashlib.blake2b(digest_size=12)
+    package = resources.files("astrag.lang")
+    for name in ("__init__.py", "python.py", "typescript.py"):
+        digest.update(package.joinpath(name).read_bytes())
+    for entry in sorted(package.joinpath("queries").iterdir(), key=lambda e: e.name):
+        digest.update(entry.read_bytes())
+    digest.update(resources.files("astrag.graph").joinpath("facts.py").read_bytes())
+    return digest.hexdigest()
 
 
 def extract_facts(path: str, source: bytes) -> FileFacts:

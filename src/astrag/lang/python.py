@@ -21,10 +21,10 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
-from tree_sitter import Node, QueryCursor
+from tree_sitter import Node, Query, QueryCursor
 
 from astrag.graph.facts import (
     Binding,
@@ -120,8 +120,18 @@ _SelfField = tuple[str, str, Node, _Details]
 def extract(path: str, source: bytes) -> FileFacts:
     """Parse one Python file and return what it says about itself, unresolved."""
     tree = parser(LANGUAGE).parse(source)
-    captures = QueryCursor(query(LANGUAGE, _QUERY_FILE)).captures(tree.root_node)
+    captures = QueryCursor(_facts_query()).captures(tree.root_node)
     return _FileExtractor(path, source, tree.root_node, captures).run()
+
+
+@cache
+def _facts_query() -> Query:
+    """The compiled facts query. Its tags-convention ``@name`` captures are switched off: names
+    are read from the captured definitions and calls, and not materialising one node per
+    definition and call is measurably faster."""
+    compiled = query(LANGUAGE, _QUERY_FILE)
+    compiled.disable_capture("name")
+    return compiled
 
 
 # ---------------------------------------------------------------------------- scopes
@@ -225,10 +235,6 @@ class _Text:
             return byte_column + 1
         line = self.source[byte - byte_column : byte]
         return len(line.decode("utf-8", "replace")) + 1 if not line.isascii() else byte_column + 1
-
-    def position(self, node: Node) -> tuple[int, int]:
-        row, col = node.start_point
-        return row + 1, self.column(node.start_byte, col)
 
     def last_name_position(self, node: Node, name: str) -> tuple[int, int]:
         """Position of ``name``, the token ``node`` ends with (an attribute's last name)."""

@@ -420,6 +420,7 @@ class _Extractor:
         self.collect_definitions()
         self.scopes = _Scopes(self.intervals)
         self.collect_bindings()
+        self.collect_local_assignments()
         self.collect_imports()
         self.collect_calls()
         self.collect_types()
@@ -1118,16 +1119,47 @@ class _Extractor:
         if name.type == "identifier":
             type_ = self.principal_type(node.child_by_field_name("type"))
             self.bind(scope, name, type_, self.value_chain(value))
+        elif name.type == "object_pattern" and (source := self.value_chain(value)):
+            self.bind_destructured(scope, name, source)
         else:
             for bound in _pattern_names(name):
                 self.bind(scope, bound)
+
+    def bind_destructured(self, scope: str, pattern: Node, source: Chain) -> None:
+        """``const { a, b: c } = expr`` binds a to ``expr.a`` and c to ``expr.b``."""
+        for child in pattern.named_children:
+            if child.type == "shorthand_property_identifier_pattern":
+                self.bind(scope, child, None, (*source, self.text(child)))
+                continue
+            key = child.child_by_field_name("key") if child.type == "pair_pattern" else None
+            value = child.child_by_field_name("value") if key is not None else None
+            if key is not None and value is not None and value.type == "identifier":
+                self.bind(scope, value, None, (*source, self.text(key)))
+                continue
+            for bound in _pattern_names(child):
+                self.bind(scope, bound)
+
+    def collect_local_assignments(self) -> None:
+        """``x = expr`` to a name declared in the same scope: a later value for x. Assignments
+        to names the scope does not declare write an outer variable and bind nothing here."""
+        for node in self.caps.get("assignment.local", ()):
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if left is None or right is None:
+                continue
+            scope = self.scopes.at(node.start_byte)
+            name = self.text(left)
+            if name in self.locals.get(scope, ()):
+                line = left.start_point[0] + 1
+                self.bindings.append(Binding(scope, name, line, None, self.value_chain(right)))
 
     def bind(
         self, scope: str, name: Node, type_: Chain | None = None, value: Chain | None = None
     ) -> None:
         text = self.text(name)
         self.locals.setdefault(scope, set()).add(text)
-        if self.kinds.get(scope) in _BODY_KINDS:
+        # scope "" here means inside an anonymous callback at module level (``describe(() =>
+        # { const svc = new Svc(); ... })``): real module-level names never come through here
+        if scope == "" or self.kinds.get(scope) in _BODY_KINDS:
             self.bindings.append(Binding(scope, text, name.start_point[0] + 1, type_, value))
 
     def module_variables(self, node: Node, name: Node, value: Node | None, statement: Node) -> None:

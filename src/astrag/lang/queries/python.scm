@@ -1,6 +1,7 @@
 ; Python facts query, read by astrag.lang.python in ONE pass over the tree.
 ;
-; Follows the tree-sitter tags convention (@definition.*, @reference.call, @name) and adds
+; Follows the tree-sitter tags convention (@definition.*, @reference.call, @name; python.py
+; switches @name off, as it reads names from the captured nodes) and adds
 ; astrag's own captures. Capture names are the contract with python.py:
 ;   @definition.class / @definition.function   class_definition / function_definition nodes
 ;   @definition.decorated                      decorated_definition (decorators -> definition)
