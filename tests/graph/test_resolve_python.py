@@ -350,3 +350,33 @@ def test_star_import_respects_all(tmp_path: Path) -> None:
         },
     )
     assert targets(edges, "calls", "main.py::go") == {"api.py::public", "unresolved::hidden"}
+
+
+def test_collection_elements_keep_their_type(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "c.py": """
+                from typing import List, Optional
+
+                class Line:
+                    def pad(self):
+                        pass
+
+                class Lines:
+                    def __init__(self, lines: List[Line]) -> None:
+                        self.lines = lines
+
+                    def pad_all(self):
+                        for line in self.lines:
+                            line.pad()
+                        self.lines[0].pad()
+
+                def first(lines: Optional[Lines] = None, fallback: Lines = None):
+                    chosen = lines or fallback
+                    chosen.pad_all()
+            """,
+        },
+    )
+    assert targets(edges, "calls", "c.py::Lines.pad_all") == {"c.py::Line.pad"}
+    assert targets(edges, "calls", "c.py::first") == {"c.py::Lines.pad_all"}

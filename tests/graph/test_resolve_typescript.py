@@ -246,3 +246,30 @@ def test_unresolved_and_external_placeholders(tmp_path: Path) -> None:
     }
     # TS decorator calls are attributed to the definition they decorate
     assert "external::@nestjs/common.Injectable" in targets(edges, "calls", "x.ts::Api")
+
+
+def test_collection_elements_and_fallback_values_keep_their_type(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "obs.ts": """
+                export interface Observer { next(v: number): void; }
+
+                export class Subject {
+                  private observers: Observer[] = [];
+                  private fallback?: Subject;
+
+                  emit(v: number) {
+                    for (const o of this.observers) { o.next(v); }
+                    this.observers[0].next(v);
+                    const target = this.fallback ?? this;
+                    target.emit(v);
+                  }
+                }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "obs.ts::Subject.emit") == {
+        "obs.ts::Observer.next",
+        "obs.ts::Subject.emit",
+    }

@@ -198,7 +198,7 @@ def test_return_annotation_principal() -> None:
         """
     )
     returns = [d.returns for d in result.definitions]
-    assert returns == [("mod", "Foo"), None, None]
+    assert returns == [("mod", "Foo"), ("Foo", "[]"), None]
 
 
 def test_class_bases_skip_keywords_and_unwrap_generics() -> None:
@@ -309,12 +309,14 @@ def test_dunder_all_static_list() -> None:
         ('"mod.Foo"', ("mod", "Foo")),
         ('Optional["Foo"]', ("Foo",)),
         ("Foo[int]", ("Foo",)),
-        ("list[Foo]", None),
+        ("list[Foo]", ("Foo", "[]")),
         ("Dict[str, Foo]", None),
-        ("Iterable[Foo]", None),
+        ("Iterable[Foo]", ("Foo", "[]")),
+        ("Sequence[Optional[Foo]]", ("Foo", "[]")),
+        ("list[list[Foo]]", None),
         ("Callable[[Foo], Bar]", None),
         ("type[Foo]", None),
-        ("typing.List[Foo]", None),
+        ("typing.List[Foo]", ("Foo", "[]")),
         ("Foo | Bar", None),
         ("Union[Foo, Bar]", None),
         ("Any", None),
@@ -368,7 +370,7 @@ def test_call_chains_positions_and_arguments() -> None:
         (("a", "b", "c"), 2, 5, -1, ()),
         (("make_app",), 3, 1, 0, ()),
         (("make_app()", "run"), 3, 12, -1, ()),
-        (("?", "append"), 4, 6, 1, ()),
+        (("x", "[i]", "append"), 4, 6, 1, ()),
         (("super",), 5, 1, 0, ()),
         (("super()", "m"), 5, 9, 0, ()),
         (("?", "c"), 6, 10, 0, ()),
@@ -547,7 +549,7 @@ def test_bindings_of_every_local_form() -> None:
         Binding("f", "n", 11),
         Binding("f", "s", 12),
         Binding("f", "rest", 12),
-        Binding("f", "c", 13),
+        Binding("f", "c", 13, None, ("a", "[i]")),
         Binding("f", "key", 14),
         Binding("f", "item", 14),
     )

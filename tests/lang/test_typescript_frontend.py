@@ -479,7 +479,7 @@ def test_ts_principal_types() -> None:
     types = {d.name: d.type for d in facts.definitions if d.kind == "variable"}
     assert types == {
         "a": ("Foo",), "b": ("ns", "Foo"), "c": ("Foo",), "d": ("Foo",), "e": ("Foo",),
-        "f": ("Promise",), "g": None, "h": None, "i": None, "j": None, "k": None, "l": None,
+        "f": ("Promise",), "g": ("Foo", "[]"), "h": None, "i": None, "j": None, "k": None, "l": None,
         "m": None, "n": None, "o": ("Foo",),
     }  # fmt: skip
     returns = {d.name: d.returns for d in facts.definitions if d.kind == "function"}
@@ -516,7 +516,7 @@ def test_ts_calls() -> None:
         (("a", "b", "c"), "K.m", 6, 10, 0),
         (("make",), "K.m", 7, 5, 0),
         (("make()", "run"), "K.m", 7, 12, 0),
-        (("?", "go"), "K.m", 8, 14, 0),
+        (("items", "[i]", "go"), "K.m", 8, 14, 0),
         (("foo",), "", 13, 1, 0),
     ]
 
@@ -734,7 +734,7 @@ def test_ts_bindings() -> None:
         Binding("f", "c", 2, ("Bar",)),
         Binding("f", "d", 3, ("Baz",), ("make()",)),
         Binding("f", "e", 4, None, ("Thing()",)),
-        Binding("f", "k", 5),
+        Binding("f", "k", 5, None, ("ks", "[i]")),
         Binding("f", "err", 6),
         Binding("f", "item", 7),
         # a callback at module level binds in scope "" (module-level names are definitions)

@@ -16,7 +16,11 @@ Conventions shared by every stage:
   ``make_app().run``; ``new Foo()`` is written ``("Foo()",)``). The roots ``self``, ``cls``,
   ``this``, ``super()`` (Python ``super()``) and ``super`` (TS ``super.m``) keep their names; a
   receiver the frontend cannot express (a subscript, a literal, a parenthesised expression) is
-  the root ``"?"``.
+  the root ``"?"``. The element ``[i]`` is "an element of" what precedes it (``for x in xs``
+  binds x to ``("xs", "[i]")``; ``xs[0]`` is ``("xs", "[i]")``).
+* a *principal type* is the one named type an annotation is about, as a chain
+  (``Optional[Foo]`` -> ``("Foo",)``); a homogeneous collection ends in ``[]``
+  (``List[Foo]``, ``Foo[]`` -> ``("Foo", "[]")``).
 """
 
 from __future__ import annotations
@@ -82,8 +86,8 @@ class Definition:
     decorators: tuple[str, ...] = ()  # decorator expressions as written, without "@"
     exported: bool = True  # TS/JS: has an export; Python: name not starting with "_"
     visibility: str = "public"  # public | protected | private
-    # any of: static, async, abstract, readonly, getter, setter, constructor, overload,
-    # default_export, generator, arrow, declare, optional
+    # any of: static, classmethod, async, abstract, readonly, getter, setter, constructor,
+    # overload, default_export, generator, arrow, declare, optional, namespace
     modifiers: tuple[str, ...] = ()
     bases: tuple[Chain, ...] = ()  # classes/interfaces: what it extends, in source order
     implements: tuple[Chain, ...] = ()  # TS classes: what it implements

@@ -64,7 +64,8 @@ from astrag.graph.symbols import file_symbols, symbol_id
 #   ("mod", path)             a module in the repository
 #   ("ns", dotted)            a Python namespace package (a directory without __init__.py)
 #   ("ext", dotted)           something outside the repository
-#   ("local", value)          a local variable (only as the denotation of a chain's root)
+#   ("elems", value)          a collection whose elements are ``value`` (``List[Foo]``)
+#   ("local", value)          a local variable or collection element (as a denotation)
 Value = tuple
 
 _CLASS_KINDS = frozenset({DefKind.CLASS, DefKind.INTERFACE, DefKind.ENUM})
@@ -249,9 +250,13 @@ class Resolver:
         return value
 
     def eval_type(self, site: _Site, chain: Chain | None) -> Value | None:
-        """The value an annotation describes: an instance of the class it names."""
+        """The value an annotation describes: an instance of the class it names, or a
+        collection of such instances for a chain ending in ``[]``."""
         if not chain:
             return None
+        if chain[-1] == "[]":
+            element = self.eval_type(site, chain[:-1])
+            return ("elems", element) if element is not None else None
         denot, _ = self.walk(site, chain)
         if denot is None:
             return None
@@ -520,6 +525,10 @@ class Resolver:
 
     def _member(self, value: Value, name: str) -> Value | None:
         kind = value[0]
+        if name == "[i]":  # an element of a collection (iteration, subscript)
+            return ("local", value[1]) if kind == "elems" else None
+        if kind == "elems":
+            return None
         if kind == "mod":
             return self._module_member(value[1], name)
         if kind == "ns":

@@ -50,6 +50,15 @@ _SELF_ROOTS = frozenset({"self", "cls"})
 _WRAPPERS = frozenset(
     {"Optional", "Annotated", "Final", "ClassVar", "Required", "NotRequired", "ReadOnly"}
 )
+# Homogeneous collections: their principal type is the element's, marked with a trailing "[]"
+# (``List[Foo]`` -> ("Foo", "[]")) so that iterating or indexing one gives a Foo.
+_ELEMENT_CONTAINERS = frozenset(
+    {
+        "list", "set", "frozenset", "deque", "List", "Set", "FrozenSet", "Deque", "Sequence",
+        "MutableSequence", "Iterable", "Iterator", "AsyncIterable", "AsyncIterator", "Collection",
+        "AbstractSet", "MutableSet", "Reversible",
+    }
+)  # fmt: skip
 # Containers and typing constructs: an annotation headed by one of them has no principal type.
 _NO_PRINCIPAL = frozenset(
     {
@@ -372,6 +381,11 @@ def _chain(node: Node, text: _Text) -> Chain:
         if kind == "await":
             current = current.named_child(0) if current.named_child_count else None
             continue
+        if kind == "subscript":  # ``xs[0].m``: m of an element of xs
+            parts.append("[i]" + suffix)
+            suffix = ""
+            current = current.child_by_field_name("value")
+            continue
         parts.append("?")
         break
     else:
@@ -389,6 +403,26 @@ def _value_chain(node: Node | None, text: _Text) -> Chain | None:
     kind = node.type
     if kind in _CHAINABLE:
         return text.dotted(node) or _impure_value(node, text)
+    if kind == "subscript":  # ``xs[0]``: an element of xs
+        inner = _value_chain(node.child_by_field_name("value"), text)
+        return (*inner, "[i]") if inner is not None else None
+    if kind == "conditional_expression" or (
+        kind == "boolean_operator" and node.child_by_field_name("operator").type == "or"
+    ):
+        # ``a if c else b`` / ``a or b``: both sides nearly always have one type; take the
+        # first side that is a chain
+        for side in (
+            node.named_children[::2]
+            if kind == "conditional_expression"
+            else (
+                node.child_by_field_name("left"),
+                node.child_by_field_name("right"),
+            )
+        ):
+            chain = _value_chain(side, text)
+            if chain is not None:
+                return chain
+        return None
     if kind != "call":
         return None
     function = node.child_by_field_name("function")
@@ -473,6 +507,9 @@ def _principal_generic(head: Node | None, members: list[Node], text: _Text) -> C
         return _principal(members[0], text) if members else None
     if typing_like and name == "Union":
         return _principal_union(members, text)
+    if typing_like and name in _ELEMENT_CONTAINERS and len(members) == 1:
+        element = _principal(members[0], text)
+        return (*element, "[]") if element is not None and element[-1] != "[]" else None
     return None if _is_typing_construct(chain) else chain
 
 
@@ -1051,14 +1088,25 @@ class _FileExtractor:
     def _collect_targets(self) -> None:
         for target in self.captures.get("binding.target", ()):
             scope = self.index.at(target.start_byte)
+            element = self._iterated_element(target)
             for name_node in _target_names(target):
-                self._bind(scope, name_node)
+                self._bind(scope, name_node, None, element)
         for parameters in self.captures.get("binding.lambda", ()):
             scope = self.index.at(parameters.start_byte)
             for child in parameters.named_children:
                 parsed = self._param(child, "positional")
                 if parsed is not None:
                     self._bind(scope, parsed[1])
+
+    def _iterated_element(self, target: Node) -> Chain | None:
+        """``for x in xs`` binds x to an element of xs (a single name only)."""
+        parent = target.parent
+        if target.type != "identifier" or parent is None:
+            return None
+        if parent.type not in ("for_statement", "for_in_clause"):
+            return None
+        iterable = _value_chain(parent.child_by_field_name("right"), self.text)
+        return (*iterable, "[i]") if iterable is not None else None
 
     # -- references --------------------------------------------------------------------------
 

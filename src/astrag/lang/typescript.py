@@ -131,6 +131,11 @@ _TYPE_SKIP = frozenset(
 _HERITAGE_TYPES = frozenset({"implements_clause", "extends_type_clause"})
 _NULLISH = frozenset({"null", "undefined", "void"})
 _UNWRAP_ALWAYS = frozenset({"Readonly"})
+# generic collections whose elements are all of their one type argument
+_ELEMENT_GENERICS = frozenset(
+    {"Array", "ReadonlyArray", "Set", "ReadonlySet", "Iterable", "IterableIterator", "Iterator",
+     "AsyncIterable", "AsyncIterableIterator"}
+)  # fmt: skip
 _UNWRAP_RETURNS = frozenset({"Promise", "Observable"})
 
 # A member chain written plainly on one line (``this.repo.find``, ``a?.b``): split as text,
@@ -489,6 +494,10 @@ class _Extractor:
                 current = current.child_by_field_name("constructor")
             elif kind == "non_null_expression":
                 current = current.named_child(0)
+            elif kind == "subscript_expression":  # ``xs[0].m``: m of an element of xs
+                parts.append("[i]" + suffix)
+                suffix = ""
+                current = current.child_by_field_name("object")
             elif kind in ("identifier", "this", "super"):
                 parts.append(self.text(current) + suffix)
                 break
@@ -500,7 +509,9 @@ class _Extractor:
         return parts
 
     def value_chain(self, node: Node | None) -> Chain | None:
-        """An initializer as a chain when it is one (``await`` and casts stripped)."""
+        """An initializer as a chain when it is one (``await`` and casts stripped; an element
+        of ``xs[i]`` is ``(..., "[i]")``; ``a ? b : c``, ``a || b``, ``a ?? b`` take the first
+        side that is a chain, both sides nearly always having one type)."""
         while node is not None and node.type in (
             "await_expression",
             "non_null_expression",
@@ -509,6 +520,28 @@ class _Extractor:
             "parenthesized_expression",
         ):
             node = node.named_child(0)
+        if node is None:
+            return None
+        if node.type == "subscript_expression":
+            inner = self.value_chain(node.child_by_field_name("object"))
+            return (*inner, "[i]") if inner is not None else None
+        if node.type == "ternary_expression" or (
+            node.type == "binary_expression"
+            and self.text(node.child_by_field_name("operator")) in ("||", "??")
+        ):
+            sides = (
+                ("consequence", "alternative")
+                if node.type == "ternary_expression"
+                else (
+                    "left",
+                    "right",
+                )
+            )
+            for side in sides:
+                chain = self.value_chain(node.child_by_field_name(side))
+                if chain is not None:
+                    return chain
+            return None
         if node is None or node.type not in (
             "identifier",
             "member_expression",
@@ -543,9 +576,15 @@ class _Extractor:
                 node = node.named_child(0)
                 if node is not None and node.type == "comment":
                     node = node.next_named_sibling
+            elif kind == "array_type":
+                return self.element_type(node.named_child(0))
             elif kind == "generic_type":
                 name = node.child_by_field_name("name")
                 text = self.text(name) if name is not None else ""
+                if text in _ELEMENT_GENERICS:
+                    args = node.child_by_field_name("type_arguments")
+                    inner = [c for c in args.named_children if c.type != "comment"] if args else []
+                    return self.element_type(inner[0]) if len(inner) == 1 else None
                 if text not in _UNWRAP_ALWAYS and not (returns and text in _UNWRAP_RETURNS):
                     return self.type_chain(node)
                 args = node.child_by_field_name("type_arguments")
@@ -557,6 +596,11 @@ class _Extractor:
             else:
                 return self.type_chain(node)
         return None
+
+    def element_type(self, node: Node | None) -> Chain | None:
+        """``Foo[]`` / ``Array<Foo>``: the element's principal type marked ``[]``."""
+        element = self.principal_type(node)
+        return (*element, "[]") if element is not None and element[-1] != "[]" else None
 
     def union_members(self, node: Node) -> list[Node]:
         """The non-nullish members of a (nested, binary) union type."""
@@ -1422,10 +1466,21 @@ class _Extractor:
         for tag in ("binding.parameter", "binding.loop", "binding.catch"):
             for node in self.caps.get(tag, ()):
                 scope = at(node.start_byte)
+                element = self.iterated_element(node) if tag == "binding.loop" else None
                 for name in _pattern_names(node):
-                    self.bind(scope, name)
+                    self.bind(scope, name, None, element)
         for node in self.caps.get("binding.type_parameter", ()):
             self.type_params.setdefault(at(node.start_byte), set()).add(self.text(node))
+
+    def iterated_element(self, left: Node) -> Chain | None:
+        """``for (const x of xs)`` binds x to an element of xs (a single name only)."""
+        statement = left.parent
+        if left.type != "identifier" or statement is None:
+            return None
+        if not any(c.type == "of" for c in statement.children):
+            return None
+        iterable = self.value_chain(statement.child_by_field_name("right"))
+        return (*iterable, "[i]") if iterable is not None else None
 
     def collect_imports(self) -> None:
         for node in self.caps.get("import.statement", ()):
