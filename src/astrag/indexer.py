@@ -58,6 +58,7 @@ class IndexSummary:
     skipped: list[Skipped] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    timings: dict[str, float] = field(default_factory=dict)  # seconds per phase
     rebuilt_because: str = ""
 
     @property
@@ -182,6 +183,7 @@ def _run(
     if stored and store.meta().get("extractor") != extractor_fingerprint():
         records = {}  # another astrag version parsed these files: their facts may differ
         summary.rebuilt_because = summary.rebuilt_because or "the parsers changed"
+    clock = _Clock(summary.timings)
     found = discover(root, config)
     summary.skipped.extend(found.skipped)
     current = {sf.path: sf for sf in found.files}
@@ -192,7 +194,9 @@ def _run(
         if sf.path not in records
         or (records[sf.path].size, records[sf.path].mtime_ns) != (sf.size, sf.mtime_ns)
     ]
+    clock.lap("discover")
     parsed = parse_files(root, to_read, jobs, progress)
+    clock.lap("parse")
     changed: dict[str, tuple[FileRecord, FileFacts]] = {}
     touched: list[str] = []  # same content, new mtime: refresh the record only
     for p in parsed:
@@ -212,6 +216,7 @@ def _run(
     keep = [p for p in records if p not in removed and p not in changed]
     facts = store.load_facts(keep) if keep else {}
     facts.update({p: f for p, (_, f) in changed.items()})
+    clock.lap("load")
     full = not records or store.meta().get("layout") != fingerprint
     affected = set(facts) if full else _affected(store, facts, changed, removed, records)
     if progress:
@@ -220,6 +225,7 @@ def _run(
     if progress:
         progress("resolve", len(affected), len(affected))
     summary.resolved_files = len(resolved)
+    clock.lap("resolve")
     refreshed = [
         (_refresh(records[p], current[p]), facts[p]) for p in touched if p in records and p in facts
     ]
@@ -242,8 +248,20 @@ def _run(
     if progress:
         progress("write", 0, 1)
     store.apply(update)
+    clock.lap("write")
     if progress:
         progress("write", 1, 1)
+
+
+class _Clock:
+    def __init__(self, laps: dict[str, float]) -> None:
+        self.laps = laps
+        self.last = time.perf_counter()
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.laps[name] = round(now - self.last, 3)
+        self.last = now
 
 
 def _refresh(record: FileRecord, sf: SourceFile) -> FileRecord:

@@ -77,6 +77,7 @@ def summary_json(s: IndexSummary) -> dict[str, object]:
         "resolved_files": s.resolved_files,
         "skipped": [{"path": k.path, "reason": k.reason} for k in s.skipped],
         "seconds": round(s.seconds, 3),
+        "timings": s.timings,
         "rebuilt_because": s.rebuilt_because,
     }
 
