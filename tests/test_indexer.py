@@ -78,6 +78,17 @@ def test_changed_file_reparses_alone_and_re_resolves_its_dependents(repo: Path) 
         assert idx.get("pkg/b.py::renamed") is not None
 
 
+def test_body_only_edit_re_resolves_only_that_file(repo: Path) -> None:
+    api.index(repo)
+    write(repo, "pkg/b.py", "\n\ndef helper():\n    x = 2\n    return len([x])\n")
+    update = api.index(repo)
+    assert (update.parsed, update.resolved_files) == (1, 1)
+    assert calls_from(repo, "pkg/a.py::run") == {"pkg/b.py::helper"}
+    assert calls_from(repo, "pkg/b.py::helper") == {"external::builtins.len"}
+    with api.open_index(repo) as idx:
+        assert idx.resolve("helper").start_line == 3
+
+
 def test_deleted_file_disappears_with_its_symbols_and_edges(repo: Path) -> None:
     api.index(repo)
     (repo / "pkg/b.py").unlink()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -21,10 +21,11 @@ from pathlib import Path, PurePosixPath
 from astrag.config import Config, load_config
 from astrag.discover import Skipped, SourceFile, discover, read_source
 from astrag.graph.facts import FileFacts
-from astrag.graph.resolve import resolve_all
+from astrag.graph.resolve import interface_of, resolve_all
 from astrag.lang import extract_facts, extractor_fingerprint
 from astrag.project_layout import layout_fingerprint, read_layout
 from astrag.store.base import FileRecord, IndexCorrupt, IndexIncompatible, IndexUpdate
+from astrag.store.codec import LazyFacts, encode_facts
 from astrag.store.sqlite import SqliteStore
 
 ProgressFn = Callable[[str, int, int], None]  # (stage, done, total)
@@ -37,7 +38,7 @@ _CHUNK = 16
 class _Parsed:
     path: str
     record: FileRecord | None
-    facts: FileFacts | None
+    blob: bytes | None  # the facts, codec-encoded: cheap to ship between processes and to store
     skipped: Skipped | None = None
     unchanged: bool = False  # content hash equals the known one: nothing to re-parse
 
@@ -95,7 +96,7 @@ def _parse_one(root: str, sf: SourceFile, known_hash: str | None) -> _Parsed:
         errors=facts.errors,
         note=result.note or "",
     )
-    return _Parsed(sf.path, record, facts)
+    return _Parsed(sf.path, record, encode_facts(facts))
 
 
 def _parse_chunk(root: str, items: list[tuple[SourceFile, str | None]]) -> list[_Parsed]:
@@ -197,7 +198,7 @@ def _run(
     clock.lap("discover")
     parsed = parse_files(root, to_read, jobs, progress)
     clock.lap("parse")
-    changed: dict[str, tuple[FileRecord, FileFacts]] = {}
+    changed: dict[str, tuple[FileRecord, bytes]] = {}
     touched: list[str] = []  # same content, new mtime: refresh the record only
     for p in parsed:
         if p.skipped is not None:
@@ -206,22 +207,25 @@ def _run(
                 removed.add(p.path)
         elif p.unchanged:
             touched.append(p.path)
-        elif p.record is not None and p.facts is not None:
-            changed[p.path] = (p.record, p.facts)
+        elif p.record is not None and p.blob is not None:
+            changed[p.path] = (p.record, p.blob)
     summary.parsed = len(changed)
     summary.removed = len(removed)
 
     layout = read_layout(root)
     fingerprint = layout_fingerprint(layout)
-    keep = [p for p in records if p not in removed and p not in changed]
-    facts = store.load_facts(keep) if keep else {}
-    facts.update({p: f for p, (_, f) in changed.items()})
-    clock.lap("load")
     full = not records or store.meta().get("layout") != fingerprint
+    if not (full or changed or removed or touched):
+        return  # nothing to do: the index is current
+    keep = [p for p in records if p not in removed and p not in changed]
+    facts = store.lazy_facts(keep) if keep else LazyFacts({})
+    for path, (_, blob) in changed.items():
+        facts.add(path, blob)
+    clock.lap("load")
     affected = set(facts) if full else _affected(store, facts, changed, removed, records)
     if progress:
         progress("resolve", 0, len(affected))
-    resolved, placeholders = resolve_all(facts, layout, only=affected)
+    resolved, placeholders = resolve_all(facts, layout, only=affected, jobs=jobs)
     if progress:
         progress("resolve", len(affected), len(affected))
     summary.resolved_files = len(resolved)
@@ -279,22 +283,27 @@ def _refresh(record: FileRecord, sf: SourceFile) -> FileRecord:
 
 def _affected(
     store: SqliteStore,
-    facts: dict[str, FileFacts],
-    changed: dict[str, tuple[FileRecord, FileFacts]],
+    facts: Mapping[str, FileFacts],
+    changed: dict[str, tuple[FileRecord, bytes]],
     removed: set[str],
     records: dict[str, FileRecord],
 ) -> set[str]:
     """Files whose edges may differ after this change."""
     affected = set(changed)
-    if changed or removed:
-        affected |= store.dependents(set(changed) | removed)
+    # an edit inside bodies (the usual one) leaves what other files can see unchanged
+    before = store.lazy_facts([p for p in changed if p in records])
+    reshaped = {
+        p for p in changed if p not in before or interface_of(before[p]) != interface_of(facts[p])
+    }
+    if reshaped or removed:
+        affected |= store.dependents(reshaped | removed)
     added = [p for p in changed if p not in records]
     if added or removed:
         affected |= _files_naming_modules(facts, [*added, *removed])
     return affected & set(facts)
 
 
-def _files_naming_modules(facts: dict[str, FileFacts], paths: Iterable[str]) -> set[str]:
+def _files_naming_modules(facts: Mapping[str, FileFacts], paths: Iterable[str]) -> set[str]:
     """Files with an import that could name one of ``paths`` (a module that appeared or went:
     its importers' unresolved imports may now resolve, or their resolved ones break)."""
     stems = set()

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import NamedTuple
 
 Chain = tuple[str, ...]
 
@@ -190,8 +191,10 @@ class Symbol:
     modifiers: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Edge:
+class Edge(NamedTuple):
+    """A typed edge. A named tuple, not a dataclass: an index holds hundreds of thousands, and
+    building or shipping a tuple between processes costs a fraction of a dataclass."""
+
     source: str
     target: str
     kind: EdgeKind

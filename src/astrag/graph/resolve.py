@@ -29,7 +29,9 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing import get_all_start_methods, get_context
 
 from astrag.graph.facts import (
     Binding,
@@ -138,6 +140,18 @@ def _build_tables(facts: FileFacts) -> _FileTables:
     return t
 
 
+class _Tables(dict[str, _FileTables]):
+    """Per-file tables, built the first time a file is consulted."""
+
+    def __init__(self, facts: Mapping[str, FileFacts]) -> None:
+        super().__init__()
+        self.facts = facts
+
+    def __missing__(self, path: str) -> _FileTables:
+        tables = self[path] = _build_tables(self.facts[path])
+        return tables
+
+
 @dataclass(slots=True)
 class _Site:
     """Where a chain is evaluated: a file, a scope in it and a line."""
@@ -151,7 +165,10 @@ class Resolver:
     """Resolves all files of a repository; one instance per index run (it memoises)."""
 
     def __init__(self, facts: Mapping[str, FileFacts], layout: ProjectLayout | None = None):
-        self.tables = {path: _build_tables(f) for path, f in facts.items()}
+        self.facts = facts
+        # built on first use: an incremental update consults a fraction of the repository, and
+        # ``facts`` may itself decode lazily (see ``indexer.LazyFacts``)
+        self.tables = _Tables(facts)
         self.modules: ModuleIndex = build_module_index(facts, layout)
         self._memo: dict[tuple, tuple[object, frozenset[str]]] = {}
         self._active: set[tuple] = set()
@@ -161,7 +178,8 @@ class Resolver:
     # ------------------------------------------------------------------ public entry points
 
     def resolve(self, paths: Iterable[str] | None = None) -> dict[str, ResolvedFile]:
-        targets = sorted(self.tables) if paths is None else sorted(set(paths) & set(self.tables))
+        known = self.facts.keys()
+        targets = sorted(known) if paths is None else sorted(set(paths) & known)
         return {path: self.resolve_file(path) for path in targets}
 
     def resolve_file(self, path: str) -> ResolvedFile:
@@ -467,7 +485,7 @@ class Resolver:
     # ------------------------------------------------------------------ values and members
 
     def _def(self, value: Value) -> Definition | None:
-        t = self.tables.get(value[1])
+        t = self.tables[value[1]] if value[1] in self.facts else None
         return t.defs.get(value[2]) if t is not None else None
 
     def _value(self, denot: Value | None) -> Value | None:
@@ -602,6 +620,29 @@ class Resolver:
             for m, _ in base_mros:
                 linear.extend(c for c in m if c not in linear)
         return linear, external
+
+
+def interface_of(facts: FileFacts) -> tuple:
+    """Everything of a file that resolving *another* file can read: definitions, imports,
+    exports and bindings, without positions (order kept) and without references. When it is
+    unchanged, an edit cannot change any other file's edges (only the file's own)."""
+    defs = tuple(
+        (d.kind, d.name, d.qualname, d.parent, d.exported, d.modifiers, d.bases, d.implements,
+         d.params, d.returns, d.type, d.value)
+        for d in facts.definitions
+    )  # fmt: skip
+    imports = tuple(
+        (i.module, i.name, i.alias, i.level, i.scope, i.reexport) for i in facts.imports
+    )
+    # another file reads bindings only through a field's value (``self.x = param`` inside a
+    # method) or at module level (TS callbacks); a plain function's locals are its own
+    methods = {d.qualname for d in facts.definitions if d.kind == DefKind.METHOD}
+    bindings = tuple(
+        (b.scope, b.name, b.type, b.value)
+        for b in facts.bindings
+        if b.scope == "" or b.scope in methods
+    )
+    return (facts.language, defs, imports, bindings, facts.exports, facts.all_names)
 
 
 def _pick_binding(bound: list[Binding], line: int) -> Binding:
@@ -819,12 +860,63 @@ def resolve_all(
     facts: Mapping[str, FileFacts],
     layout: ProjectLayout | None = None,
     only: Iterable[str] | None = None,
+    jobs: int = 1,
 ) -> tuple[dict[str, ResolvedFile], list[Symbol]]:
     """Resolve ``only`` (default: every file) against all ``facts``; returns per-file results
-    and the placeholder symbols their edges point at."""
+    and the placeholder symbols their edges point at. With ``jobs`` > 1 the files are split
+    over forked processes that share the read-only tables built here."""
     resolver = Resolver(facts, layout)
-    resolved = resolver.resolve(only)
+    known = resolver.facts.keys()
+    targets = sorted(known) if only is None else sorted(set(only) & known)
+    if jobs > 1 and len(targets) >= _PARALLEL_MIN_FILES and "fork" in get_all_start_methods():
+        resolved = _resolve_forked(resolver, targets, jobs)
+    else:
+        resolved = resolver.resolve(targets)
     return resolved, resolver.placeholders(resolved.values())
+
+
+_PARALLEL_MIN_FILES = 200
+_forked: Resolver | None = None  # the resolver a forked worker inherits
+
+
+def _resolve_shard(paths: list[str]) -> list[tuple[str, list[tuple], list[str]]]:
+    assert _forked is not None
+    out = []
+    for path in paths:
+        r = _forked.resolve_file(path)
+        # plain tuples with the kind as text: far cheaper to pickle than enums
+        edges = [(e.source, e.target, e.kind.value, e.path, e.line, e.column) for e in r.edges]
+        out.append((path, edges, sorted(r.depends_on)))
+    return out
+
+
+def _resolve_forked(resolver: Resolver, targets: list[str], jobs: int) -> dict[str, ResolvedFile]:
+    """Shards go to ``jobs - 1`` forked workers while this process resolves the last one, so
+    only their share of the edges has to cross a pipe."""
+    global _forked
+    # deal files by weight so each shard has a similar number of references to resolve
+    weight = {p: len(resolver.tables[p].facts.references) for p in targets}
+    shards: list[list[str]] = [[] for _ in range(jobs)]
+    for i, path in enumerate(sorted(targets, key=lambda p: -weight[p])):
+        shards[i % jobs].append(path)
+    kinds = {k.value: k for k in EdgeKind}
+    out = {}
+    _forked = resolver
+    try:
+        with ProcessPoolExecutor(max_workers=jobs - 1, mp_context=get_context("fork")) as pool:
+            pending = [pool.submit(_resolve_shard, shard) for shard in shards[1:]]
+            out.update(resolver.resolve(shards[0]))
+            for future in pending:
+                for path, edges, depends in future.result():
+                    out[path] = ResolvedFile(
+                        path=path,
+                        symbols=list(resolver.tables[path].symbols),
+                        edges=[Edge(s, t, kinds[k], p, ln, c) for s, t, k, p, ln, c in edges],
+                        depends_on=set(depends),
+                    )
+    finally:
+        _forked = None
+    return {p: out[p] for p in targets}
 
 
 __all__ = ["PlaceholderKind", "Resolver", "placeholder_symbol", "resolve_all"]

@@ -49,7 +49,7 @@ class IndexUpdate:
     """
 
     removed: tuple[str, ...] = ()
-    files: tuple[tuple[FileRecord, FileFacts], ...] = ()
+    files: tuple[tuple[FileRecord, FileFacts | bytes], ...] = ()  # bytes: codec-encoded facts
     symbols_for: tuple[str, ...] = ()
     symbols: tuple[Symbol, ...] = ()
     edges_for: tuple[str, ...] = ()

@@ -26,7 +26,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import marshal
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import fields
 from typing import Any
@@ -44,6 +44,7 @@ from astrag.graph.facts import (
     RefKind,
     Symbol,
 )
+from astrag.store.base import IndexCorrupt
 
 # fmt: off
 _LAYOUTS: dict[type, tuple[str, ...]] = {
@@ -64,7 +65,6 @@ _LAYOUTS: dict[type, tuple[str, ...]] = {
         "id", "kind", "name", "qualname", "path", "start_line", "end_line", "parent", "language",
         "signature", "docstring", "decorators", "exported", "visibility", "modifiers",
     ),
-    Edge: ("source", "target", "kind", "path", "line", "column"),
 }
 # fmt: on
 
@@ -111,7 +111,7 @@ _new_import = fast_constructor(Import)
 _new_binding = fast_constructor(Binding)
 _new_facts = fast_constructor(FileFacts)
 new_symbol = fast_constructor(Symbol)
-new_edge = fast_constructor(Edge)
+new_edge = Edge  # a NamedTuple already builds fast
 
 _DEF_KINDS = {k.value: k for k in DefKind}
 _REF_KINDS = {k.value: k for k in RefKind}
@@ -192,3 +192,40 @@ def decode_facts(blob: bytes) -> FileFacts:
         exports, doc, all_names,
     )
     # fmt: on
+
+
+class LazyFacts(Mapping[str, FileFacts]):
+    """Encoded facts by path, decoded on first access (and then kept); more can be added."""
+
+    def __init__(self, blobs: dict[str, bytes], where: str = "the index") -> None:
+        self._blobs = blobs
+        self._decoded: dict[str, FileFacts] = {}
+        self._where = where
+
+    def __getitem__(self, path: str) -> FileFacts:
+        found = self._decoded.get(path)
+        if found is None:
+            blob = self._blobs[path]
+            try:
+                found = self._decoded[path] = decode_facts(blob)
+            except (ValueError, EOFError, TypeError, KeyError) as err:
+                raise IndexCorrupt(
+                    f"the stored facts of {path} in {self._where} are unreadable ({err})",
+                    hint="run `astrag index --rebuild`",
+                ) from err
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._blobs)
+
+    def __len__(self) -> int:
+        return len(self._blobs)
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._blobs
+
+    def add(self, path: str, blob: bytes, facts: FileFacts | None = None) -> None:
+        self._blobs[path] = blob
+        self._decoded.pop(path, None)
+        if facts is not None:
+            self._decoded[path] = facts
