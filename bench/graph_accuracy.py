@@ -16,6 +16,12 @@ Edge precision (share of such edges that match) is reported beside it.
 Recall: over sites the oracle resolved to in-project targets, the share where at least one
 astrag ``calls`` edge matches.
 
+Calls to locals: the graph has no nodes for parameters or function-local variables, by design,
+so a site whose every in-project oracle target is marked ``"local"`` (``callback()`` on a
+parameter, ``fn()`` on a local const) is counted apart as a call to a local/parameter and left
+out of both precision and recall. A site with a local target *and* another one (``const f =
+obj.m; f()`` gives the local ``f`` and, via its initializer, ``m``) is scored as usual.
+
 Misses and false positives are broken down by callee shape (the oracle's "shape": name,
 self, super, member) and by why they happened, to tell resolver gaps from alignment bugs.
 """
@@ -43,6 +49,7 @@ class OracleTarget:
     line: int
     kind: str = ""
     name: str | None = None
+    local: bool = False  # a parameter or function-local variable: never a graph node
 
 
 @dataclass(frozen=True)
@@ -62,6 +69,11 @@ class OracleSite:
     @property
     def resolved(self) -> bool:
         return bool(self.targets) or self.external
+
+    @property
+    def calls_local(self) -> bool:
+        """Every in-project target is a parameter or local: nothing the graph could point at."""
+        return bool(self.targets) and all(t.local for t in self.targets)
 
 
 @dataclass(frozen=True)
@@ -105,7 +117,13 @@ def load_oracle(lines: Iterable[str], path_prefix: str = "") -> dict[SiteKey, Or
     sites: dict[SiteKey, OracleSite] = {}
     for rec in _jsonl(lines):
         targets = tuple(
-            OracleTarget(path_prefix + t["path"], t["line"], t.get("kind", ""), t.get("name"))
+            OracleTarget(
+                path_prefix + t["path"],
+                t["line"],
+                t.get("kind", ""),
+                t.get("name"),
+                bool(t.get("local")),
+            )
             for t in rec.get("targets", [])
         )
         site = OracleSite(
@@ -199,6 +217,7 @@ class Report:
     miss_reasons: Counter[str] = field(default_factory=Counter)
     false_positive_reasons: Counter[str] = field(default_factory=Counter)
     unjudged: Counter[str] = field(default_factory=Counter)
+    local_calls: Counter[str] = field(default_factory=Counter)  # by shape; not scored
     misses: list[dict] = field(default_factory=list)
     false_positives: list[dict] = field(default_factory=list)
 
@@ -209,6 +228,8 @@ class Report:
             "miss_reasons": dict(self.miss_reasons.most_common()),
             "false_positive_reasons": dict(self.false_positive_reasons.most_common()),
             "unjudged": dict(self.unjudged.most_common()),
+            "local_call_sites": sum(self.local_calls.values()),
+            "local_call_sites_by_shape": dict(sorted(self.local_calls.items())),
             "example_misses": self.misses[:examples],
             "example_false_positives": self.false_positives[:examples],
         }
@@ -248,6 +269,11 @@ def compare(oracle: dict[SiteKey, OracleSite], graph: Graph) -> Report:
 
 def _score_site(report: Report, site: OracleSite, target_ids: list[str], graph: Graph) -> None:
     ours = [n for n in (graph.in_repo(t) for t in target_ids) if n is not None]
+    if site.calls_local:
+        report.local_calls[site.shape] += 1
+        if ours:
+            report.unjudged["astrag in-repo edge, oracle says local/parameter"] += 1
+        return
     slices = (report.overall, report.by_shape[site.shape])
 
     if ours and not site.resolved:
@@ -298,6 +324,12 @@ def format_text(report: Report, examples: int) -> str:
         f"   edge precision {pct(o['edge_precision'])}"
         f"   recall {pct(o['recall'])} ({o['found_sites']}/{o['expected_sites']} sites)"
     )
+    if report.local_calls:
+        by_shape = ", ".join(f"{k} {n}" for k, n in sorted(report.local_calls.items()))
+        rows.append(
+            f"calls to locals/parameters: {sum(report.local_calls.values())} sites ({by_shape});"
+            " not scored, the graph has no nodes for them"
+        )
     rows.append("")
     rows.append(f"{'shape':<8} {'precision':>10} {'judged':>7} {'recall':>8} {'expected':>9}")
     for shape, outcome in sorted(report.by_shape.items()):

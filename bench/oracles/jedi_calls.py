@@ -13,7 +13,8 @@ One JSON object per line, sorted by path, line, column:
 path is root-relative with "/", line/column are 1-based, column counted in characters
 (``ast`` gives UTF-8 byte offsets; they are converted). A target's line is the line of the
 definition's name, kind is jedi's type ("function", "class", "statement", ...), name is the
-definition's name. When goto lands on an assignment or a parameter, what it is bound to is
+definition's name; ``"local": true`` marks a parameter or a name bound inside a function
+(see ``_is_local``). When goto lands on an assignment or a parameter, what it is bound to is
 added too, marked ``"via"`` (see ``_bound_to``). shape is how the callee was reached: "name"
 f(), "self" self.f()/cls.f(), "super" super().f(), "member" x.f(). "external"
 marks a site whose definitions all lie outside the root (stdlib, site-packages, builtins).
@@ -135,8 +136,28 @@ def _targets(definitions: list, root: Path, via: str | None = None) -> tuple[lis
         }
         if via:
             target["via"] = via
+        if _is_local(d):
+            target["local"] = True
         targets.append(target)
     return targets, external
+
+
+def _is_local(definition: jedi.api.classes.Name) -> bool:
+    """A parameter, or a name bound inside a function (assignment, loop, with, comprehension).
+
+    The graph being scored has no nodes for these by design (its variables are module-level
+    or class fields), so graph_accuracy.py reports calls to them separately. jedi's
+    ``parent()`` is the enclosing scope: the function for a local, the class for a class
+    attribute, the module for a global.
+    """
+    if definition.type == "param":
+        return True
+    if definition.type != "statement":
+        return False
+    try:
+        return definition.parent().type == "function"
+    except Exception:  # jedi fails on some synthetic names; keeping the target is the safe side
+        return False
 
 
 class ScriptCache:

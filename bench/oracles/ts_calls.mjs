@@ -14,7 +14,8 @@
 // path is project-relative with "/", line/column are 1-based (column in UTF-16 code units, the
 // compiler's unit; equal to characters outside the astral planes). A target's line is the line
 // of its declaration's name, and its name is that name ("constructor" for constructors, absent
-// for computed names); a target with "via" is an equally right answer found another way:
+// for computed names); "local": true marks a parameter or a variable declared inside a function
+// (see isLocalDeclaration); a target with "via" is an equally right answer found another way:
 // "initializer" is what a variable target is bound to, "signature" the constructor a `new`
 // runs (see resolveSite). shape is how the callee was reached: "name" f(), "self" this.f(),
 // "super" super.f(), "member" x.f(), "new" new X(). "external": true marks a site resolved only to declarations outside the
@@ -178,6 +179,20 @@ function calleeOf(call) {
   return null;
 }
 
+// A parameter or a variable declared inside a function body: the graph being scored has no
+// node for these by design (its nodes are modules, classes, functions, methods, module-level
+// variables and class fields), so graph_accuracy.py reports calls to them separately.
+// A constructor parameter property (`constructor(private svc: Svc)`) is a class field too.
+function isLocalDeclaration(decl) {
+  if (ts.isParameter(decl)) return !ts.isParameterPropertyDeclaration(decl, decl.parent);
+  if (!ts.isVariableDeclaration(decl) && !ts.isBindingElement(decl)) return false;
+  for (let node = decl.parent; node; node = node.parent) {
+    if (ts.isSourceFile(node) || ts.isModuleBlock(node)) return false;
+    if (ts.isFunctionLike(node) || ts.isClassStaticBlockDeclaration(node)) return true;
+  }
+  return false;
+}
+
 function makeResolver(root, checker) {
   const ownFile = (fileName) => {
     const rel = path.relative(root, fileName);
@@ -226,6 +241,7 @@ function makeResolver(root, checker) {
             : undefined;
         const target = { path: relPath(sf.fileName), line, kind: KIND_NAMES.get(decl.kind), name };
         if (via) target.via = via;
+        if (isLocalDeclaration(decl)) target.local = true;
         if (!targets.some((t) => t.path === target.path && t.line === target.line)) targets.push(target);
       }
     };

@@ -20,6 +20,7 @@ from pathlib import Path, PurePosixPath
 
 from astrag.config import Config, load_config
 from astrag.discover import Skipped, SourceFile, discover, read_source
+from astrag.graph import resolver_fingerprint
 from astrag.graph.facts import FileFacts
 from astrag.graph.resolve import interface_of, resolve_all
 from astrag.lang import extract_facts, extractor_fingerprint
@@ -214,7 +215,12 @@ def _run(
 
     layout = read_layout(root)
     fingerprint = layout_fingerprint(layout)
-    full = not records or store.meta().get("layout") != fingerprint
+    meta = store.meta()
+    full = (
+        not records
+        or meta.get("layout") != fingerprint
+        or meta.get("resolver") != resolver_fingerprint()
+    )
     if not (full or changed or removed or touched):
         return  # nothing to do: the index is current
     keep = [p for p in records if p not in removed and p not in changed]
@@ -245,6 +251,7 @@ def _run(
         meta={
             "layout": fingerprint,
             "extractor": extractor_fingerprint(),
+            "resolver": resolver_fingerprint(),
             "indexed_at": str(time.time()),
             "root": str(root),
         },

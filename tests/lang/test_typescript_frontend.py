@@ -736,9 +736,9 @@ def test_ts_bindings() -> None:
         Binding("f", "e", 4, None, ("Thing()",)),
         Binding("f", "k", 5, None, ("ks", "[i]")),
         Binding("f", "err", 6),
-        Binding("f", "item", 7),
+        Binding("f", "item", 7, None, ("items", "[i]")),  # an array callback's element
         # a callback at module level binds in scope "" (module-level names are definitions)
-        Binding("", "outside", 9),
+        Binding("", "outside", 9, None, ("items", "[i]")),
     )
 
 

@@ -320,7 +320,7 @@ class Resolver:
         t = site.t
         bound = t.bindings.get(scope, {}).get(name)
         if bound:
-            return ("local", self._binding_value(t, scope, _pick_binding(bound, site.line)))
+            return ("local", self._local_value(t, scope, bound, site.line))
         child = t.children.get(scope, {}).get(name)
         if child is not None:
             return ("sym", t.path, child)
@@ -342,10 +342,22 @@ class Resolver:
                 return found
         bound = t.bindings.get("", {}).get(name)
         if bound:  # declared inside an anonymous callback at module level (TS test suites)
-            return ("local", self._binding_value(t, "", _pick_binding(bound, line)))
+            return ("local", self._local_value(t, "", bound, line))
         if t.python:
             return ("ext", f"builtins.{name}") if name in _PY_BUILTINS else None
         return ("ext", name) if name in _JS_GLOBALS else None
+
+    def _local_value(
+        self, t: _FileTables, scope: str, bound: list[Binding], line: int
+    ) -> Value | None:
+        """A declared type holds for every assignment (``let x: Foo; x = make()``, as in a type
+        checker); without one, the assignment in effect at ``line`` decides."""
+        for b in bound:
+            if b.type is not None:
+                typed = self._binding_value(t, scope, b)
+                if typed is not None:
+                    return typed
+        return self._binding_value(t, scope, _pick_binding(bound, line))
 
     def _binding_value(self, t: _FileTables, scope: str, b: Binding) -> Value | None:
         if b.type is None and b.value is None:

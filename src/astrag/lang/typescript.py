@@ -131,6 +131,11 @@ _TYPE_SKIP = frozenset(
 _HERITAGE_TYPES = frozenset({"implements_clause", "extends_type_clause"})
 _NULLISH = frozenset({"null", "undefined", "void"})
 _UNWRAP_ALWAYS = frozenset({"Readonly"})
+# array methods whose callback receives an element first
+_ELEMENT_CALLBACKS = frozenset(
+    {"forEach", "map", "filter", "find", "findLast", "findIndex", "findLastIndex", "some",
+     "every", "flatMap", "sort"}
+)  # fmt: skip
 # generic collections whose elements are all of their one type argument
 _ELEMENT_GENERICS = frozenset(
     {"Array", "ReadonlyArray", "Set", "ReadonlySet", "Iterable", "IterableIterator", "Iterator",
@@ -1446,31 +1451,50 @@ class _Extractor:
             if owner is None or owner.type in _SIGNATURE_ONLY:
                 continue
             scope = at(params.start_byte)
-            for param in params.named_children:
+            element = self.callback_element(owner)
+            for i, param in enumerate(params.named_children):
                 pattern = (
                     param.child_by_field_name("pattern")
-                    if param.type
-                    in (
-                        "required_parameter",
-                        "optional_parameter",
-                    )
+                    if param.type in ("required_parameter", "optional_parameter")
                     else None
                 )
                 if pattern is not None and pattern.type == "identifier":
-                    self.bind(
-                        scope, pattern, self.principal_type(param.child_by_field_name("type"))
-                    )
+                    type_ = self.principal_type(param.child_by_field_name("type"))
+                    self.bind(scope, pattern, type_, element if i == 0 and not type_ else None)
                     continue
                 for name in _pattern_names(param):
                     self.bind(scope, name)
         for tag in ("binding.parameter", "binding.loop", "binding.catch"):
             for node in self.caps.get(tag, ()):
                 scope = at(node.start_byte)
-                element = self.iterated_element(node) if tag == "binding.loop" else None
+                if tag == "binding.loop":
+                    element = self.iterated_element(node)
+                elif tag == "binding.parameter" and node.parent is not None:
+                    element = self.callback_element(node.parent)
+                else:
+                    element = None
                 for name in _pattern_names(node):
                     self.bind(scope, name, None, element)
         for node in self.caps.get("binding.type_parameter", ()):
             self.type_params.setdefault(at(node.start_byte), set()).add(self.text(node))
+
+    def callback_element(self, fn: Node) -> Chain | None:
+        """``xs.forEach((x) => ...)`` and the other array callbacks: the callback's first
+        parameter is an element of xs (what the compiler infers from the contextual type)."""
+        args = fn.parent
+        call = args.parent if args is not None else None
+        if call is None or call.type != "call_expression" or args.type != "arguments":
+            return None
+        if args.named_child(0) != fn:
+            return None
+        callee = call.child_by_field_name("function")
+        if callee is None or callee.type != "member_expression":
+            return None
+        method = callee.child_by_field_name("property")
+        if method is None or self.text(method) not in _ELEMENT_CALLBACKS:
+            return None
+        receiver = self.value_chain(callee.child_by_field_name("object"))
+        return (*receiver, "[i]") if receiver is not None else None
 
     def iterated_element(self, left: Node) -> Chain | None:
         """``for (const x of xs)`` binds x to an element of xs (a single name only)."""
