@@ -235,6 +235,8 @@ def _run(
     if progress:
         progress("resolve", len(affected), len(affected))
     summary.resolved_files = len(resolved)
+    # a full re-resolve may follow a change in how symbols are named: rewrite them all
+    renamed = sorted(resolved) if full else sorted(changed)
     clock.lap("resolve")
     refreshed = [
         (_refresh(records[p], current[p]), facts[p]) for p in touched if p in records and p in facts
@@ -242,8 +244,8 @@ def _run(
     update = IndexUpdate(
         removed=tuple(sorted(removed)),
         files=tuple(changed.values()) + tuple(refreshed),
-        symbols_for=tuple(sorted(changed)),
-        symbols=tuple(s for p in sorted(changed) for s in resolved[p].symbols),
+        symbols_for=tuple(renamed),
+        symbols=tuple(s for p in renamed for s in resolved[p].symbols),
         edges_for=tuple(sorted(resolved)),
         edges=tuple(e for p in sorted(resolved) for e in resolved[p].edges),
         placeholders=tuple(placeholders),

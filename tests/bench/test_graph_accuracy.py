@@ -265,3 +265,56 @@ def test_any_oracle_target_may_match_including_via_alternatives() -> None:
     )
     assert (right.overall.correct, right.overall.found) == (1, 1)
     assert (wrong.overall.correct, wrong.overall.found) == (0, 0)
+
+
+def local(path: str, line: int, name: str, kind: str = "Parameter", **extra: object) -> dict:
+    return {"path": path, "line": line, "kind": kind, "name": name, "local": True, **extra}
+
+
+def test_call_to_a_parameter_is_counted_apart_and_not_scored() -> None:
+    # `callback()` on a parameter: the graph has no parameter nodes, so neither the missing
+    # edge (recall) nor a guessed edge (precision) is scored.
+    report = score(
+        [
+            site("a.ts", 2, 3, "callback", [local("a.ts", 1, "callback")]),
+            site("a.ts", 3, 3, "fn", [local("a.ts", 2, "fn", "VariableDeclaration")]),
+            site("a.ts", 4, 3, "helper", [target("b.ts", 10, "helper")]),
+        ],
+        [call("main", "other", "a.ts", 3, 3), call("main", "helper", "a.ts", 4, 3)],
+    )
+    d = report.overall.as_dict()
+    assert (d["judged_sites"], d["expected_sites"]) == (1, 1)
+    assert (d["precision"], d["recall"]) == (1.0, 1.0)
+    assert report.local_calls == {"name": 2}
+    assert report.unjudged == {"astrag in-repo edge, oracle says local/parameter": 1}
+    assert not report.miss_reasons and not report.false_positive_reasons
+
+
+def test_local_with_a_non_local_alternative_is_still_scored() -> None:
+    # `const f = svc.run; f()` inside a function: the local `f` and, via its initializer,
+    # the method. The method is owed to recall.
+    targets = [
+        local("a.ts", 2, "f", "VariableDeclaration"),
+        target("c.ts", 10, "run", "MethodDeclaration") | {"via": "initializer"},
+    ]
+    missed = score([site("a.ts", 3, 3, "f", targets)], [])
+    found = score([site("a.ts", 3, 3, "f", targets)], [call("main", "Svc.run", "a.ts", 3, 3)])
+    assert not missed.local_calls and missed.overall.expected == 1 and missed.overall.found == 0
+    assert (found.overall.correct, found.overall.found) == (1, 1)
+
+
+def test_local_flag_is_read_from_the_oracle_and_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    oracle = tmp_path / "oracle.jsonl"
+    export = tmp_path / "export.jsonl"
+    oracle.write_text(
+        "\n".join(jsonl(site("m.py", 5, 9, "cb", [local("m.py", 4, "cb", "param")]))) + "\n"
+    )
+    export.write_text("\n".join(jsonl(*NODES)) + "\n")
+    out = tmp_path / "report.json"
+    assert ga.main([str(oracle), str(export), "--json", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert report["local_call_sites"] == 1
+    assert report["overall"]["expected_sites"] == 0
+    assert "calls to locals/parameters: 1 sites (name 1)" in capsys.readouterr().out

@@ -57,7 +57,7 @@ from astrag.graph.modules import (
     resolve_python_module,
     resolve_ts_module,
 )
-from astrag.graph.symbols import file_symbols, symbol_id
+from astrag.graph.symbols import file_symbols, primary_definitions, symbol_id
 
 # A value is a tuple whose first item says what it is:
 #   ("sym", path, qualname)  a definition: class object, function, variable...
@@ -114,9 +114,8 @@ class _FileTables:
 
 def _build_tables(facts: FileFacts) -> _FileTables:
     symbols, ids = file_symbols(facts)
-    t = _FileTables(facts=facts, ids=ids, symbols=symbols)
+    t = _FileTables(facts=facts, ids=ids, symbols=symbols, defs=primary_definitions(facts))
     for d in facts.definitions:
-        t.defs.setdefault(d.qualname, d)
         members = t.children.setdefault(d.parent, {})
         if "static" in d.modifiers:
             # TS allows a static and an instance member of one name: keep both, instance first

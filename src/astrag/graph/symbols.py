@@ -1,15 +1,15 @@
 """Symbol ids for one file's definitions: ``path::Qualified.Name``, readable and stable.
 
 A module's id is its path. A qualname defined twice in one file (a property getter and setter,
-TypeScript overload signatures, a conditional redefinition) keeps the plain id for its first
-definition and ``#2``, ``#3``… for the next, so ids stay unique and the first stays stable.
+overloads, a conditional redefinition) keeps the plain id for its primary definition (the
+first, or the implementation after overload stubs) and ``#2``, ``#3``… for the others.
 """
 
 from __future__ import annotations
 
 import posixpath
 
-from astrag.graph.facts import DefKind, FileFacts, Symbol
+from astrag.graph.facts import Definition, DefKind, FileFacts, Symbol
 
 
 def symbol_id(path: str, qualname: str) -> str:
@@ -31,20 +31,33 @@ def module_symbol(facts: FileFacts) -> Symbol:
     )
 
 
+def primary_definitions(facts: FileFacts) -> dict[str, Definition]:
+    """The definition each qualname stands for: the first one, except that an implementation
+    wins over ``@overload`` stubs and TS overload signatures (it is what a call runs)."""
+    primary: dict[str, Definition] = {}
+    for d in facts.definitions:
+        current = primary.get(d.qualname)
+        if current is None or ("overload" in current.modifiers and "overload" not in d.modifiers):
+            primary[d.qualname] = d
+    return primary
+
+
 def file_symbols(facts: FileFacts) -> tuple[list[Symbol], dict[str, str]]:
-    """All symbols of a file (module first) and the id each qualname resolves to."""
+    """All symbols of a file (module first) and the id each qualname resolves to; the primary
+    definition of a qualname gets the plain id, the others ``#2``, ``#3``… in source order."""
     module = module_symbol(facts)
     symbols = [module]
     first_id: dict[str, str] = {"": module.id}
+    primary = primary_definitions(facts)
     seen: dict[str, int] = {}
     for d in facts.definitions:
-        count = seen.get(d.qualname, 0) + 1
-        seen[d.qualname] = count
         sid = symbol_id(facts.path, d.qualname)
-        if count > 1:
-            sid = f"{sid}#{count}"
-        else:
+        if primary[d.qualname] is d:
             first_id[d.qualname] = sid
+        else:
+            count = seen.get(d.qualname, 1) + 1
+            seen[d.qualname] = count
+            sid = f"{sid}#{count}"
         symbols.append(
             Symbol(
                 id=sid,
