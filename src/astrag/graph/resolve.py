@@ -657,10 +657,11 @@ def interface_of(facts: FileFacts) -> tuple:
 
 
 def _pick_binding(bound: list[Binding], line: int) -> Binding:
-    """The assignment in effect at ``line``: the last one before it, else the first."""
+    """The assignment in effect at ``line``: the last one on an earlier line (a reference on
+    the assignment's own line reads the old value: ``m = m.with_minimum(1)``), else the first."""
     best = bound[0]
     for b in bound:
-        if b.line <= line:
+        if b.line < line:
             best = b
     return best
 
