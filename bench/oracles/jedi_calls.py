@@ -148,16 +148,19 @@ def _is_local(definition: jedi.api.classes.Name) -> bool:
     The graph being scored has no nodes for these by design (its variables are module-level
     or class fields), so graph_accuracy.py reports calls to them separately. jedi's
     ``parent()`` is the enclosing scope: the function for a local, the class for a class
-    attribute, the module for a global.
+    attribute, the module for a global. ``self.x = ...`` in a method also has the method as
+    its scope but binds an attribute, a class field: the name follows a ".".
     """
     if definition.type == "param":
         return True
-    if definition.type != "statement":
+    if definition.type != "statement" or definition.column is None:
         return False
     try:
-        return definition.parent().type == "function"
+        in_function = definition.parent().type == "function"
+        before = definition.get_line_code()[: definition.column]
     except Exception:  # jedi fails on some synthetic names; keeping the target is the safe side
         return False
+    return in_function and not before.rstrip().endswith(".")
 
 
 class ScriptCache:

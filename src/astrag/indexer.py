@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -22,11 +22,11 @@ from astrag.config import Config, load_config
 from astrag.discover import Skipped, SourceFile, discover, read_source
 from astrag.graph import resolver_fingerprint
 from astrag.graph.facts import FileFacts
-from astrag.graph.resolve import interface_of, resolve_all
+from astrag.graph.resolve import TableCache, interface_of, start_resolution
 from astrag.lang import extract_facts, extractor_fingerprint
 from astrag.project_layout import layout_fingerprint, read_layout
 from astrag.store.base import FileRecord, IndexCorrupt, IndexIncompatible, IndexUpdate
-from astrag.store.codec import LazyFacts, encode_facts
+from astrag.store.codec import LazyFacts, decode_facts, encode_facts
 from astrag.store.sqlite import SqliteStore
 
 ProgressFn = Callable[[str, int, int], None]  # (stage, done, total)
@@ -109,25 +109,25 @@ def parse_files(
     items: list[tuple[SourceFile, str | None]],
     jobs: int,
     progress: ProgressFn | None = None,
-) -> list[_Parsed]:
-    """Read and parse files, on ``jobs`` processes when there are enough of them."""
+) -> Iterator[_Parsed]:
+    """Read and parse files, on ``jobs`` processes when there are enough of them. Results
+    stream in order, so the caller can decode them while later files are still parsing."""
     total = len(items)
     if jobs <= 1 or total < _PARALLEL_MIN_FILES:
-        out = []
         for i, item in enumerate(items, 1):
-            out.append(_parse_one(str(root), *item))
+            yield _parse_one(str(root), *item)
             if progress and (i % 64 == 0 or i == total):
                 progress("parse", i, total)
-        return out
+        return
     chunks = [items[i : i + _CHUNK] for i in range(0, total, _CHUNK)]
-    out = []
+    done = 0
     # fork: workers inherit the loaded grammars and compiled queries instead of rebuilding them
     with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("fork")) as pool:
         for parsed in pool.map(_parse_chunk, [str(root)] * len(chunks), chunks):
-            out.extend(parsed)
+            yield from parsed
+            done += len(parsed)
             if progress:
-                progress("parse", len(out), total)
-    return out
+                progress("parse", done, total)
 
 
 def _open_store(store: SqliteStore, index_dir: Path, rebuild: bool) -> str:
@@ -197,11 +197,12 @@ def _run(
         or (records[sf.path].size, records[sf.path].mtime_ns) != (sf.size, sf.mtime_ns)
     ]
     clock.lap("discover")
-    parsed = parse_files(root, to_read, jobs, progress)
-    clock.lap("parse")
+    keep = [p for p in records if p not in removed]
+    facts = store.lazy_facts(keep) if keep else LazyFacts({})
+    tables = TableCache(facts)
     changed: dict[str, tuple[FileRecord, bytes]] = {}
     touched: list[str] = []  # same content, new mtime: refresh the record only
-    for p in parsed:
+    for p in parse_files(root, to_read, jobs, progress):
         if p.skipped is not None:
             summary.skipped.append(p.skipped)
             if p.path in stored:
@@ -210,8 +211,13 @@ def _run(
             touched.append(p.path)
         elif p.record is not None and p.blob is not None:
             changed[p.path] = (p.record, p.blob)
+            # decoded and tabled here, while the parser processes work on later files
+            facts.add(p.path, p.blob, decode_facts(p.blob))
+            tables.refresh(p.path)
+    facts.drop(removed)
     summary.parsed = len(changed)
     summary.removed = len(removed)
+    clock.lap("parse")
 
     layout = read_layout(root)
     fingerprint = layout_fingerprint(layout)
@@ -223,44 +229,48 @@ def _run(
     )
     if not (full or changed or removed or touched):
         return  # nothing to do: the index is current
-    keep = [p for p in records if p not in removed and p not in changed]
-    facts = store.lazy_facts(keep) if keep else LazyFacts({})
-    for path, (_, blob) in changed.items():
-        facts.add(path, blob)
     clock.lap("load")
     affected = set(facts) if full else _affected(store, facts, changed, removed, records)
     if progress:
         progress("resolve", 0, len(affected))
-    resolved, placeholders = resolve_all(facts, layout, only=affected, jobs=jobs)
-    if progress:
-        progress("resolve", len(affected), len(affected))
-    summary.resolved_files = len(resolved)
+    pending = start_resolution(facts, layout, only=affected, jobs=jobs, tables=tables)
+    summary.resolved_files = len(pending.targets)
     # a full re-resolve may follow a change in how symbols are named: rewrite them all
-    renamed = sorted(resolved) if full else sorted(changed)
-    clock.lap("resolve")
+    renamed = pending.targets if full else sorted(changed)
     refreshed = [
         (_refresh(records[p], current[p]), facts[p]) for p in touched if p in records and p in facts
     ]
-    update = IndexUpdate(
+    files_and_symbols = IndexUpdate(
         removed=tuple(sorted(removed)),
         files=tuple(changed.values()) + tuple(refreshed),
         symbols_for=tuple(renamed),
-        symbols=tuple(s for p in renamed for s in resolved[p].symbols),
-        edges_for=tuple(sorted(resolved)),
-        edges=tuple(e for p in sorted(resolved) for e in resolved[p].edges),
-        placeholders=tuple(placeholders),
-        depends={p: frozenset(r.depends_on) for p, r in resolved.items()},
-        meta={
-            "layout": fingerprint,
-            "extractor": extractor_fingerprint(),
-            "resolver": resolver_fingerprint(),
-            "indexed_at": str(time.time()),
-            "root": str(root),
-        },
+        symbols=tuple(s for p in renamed for s in pending.symbols(p)),
     )
+    meta = {
+        "layout": fingerprint,
+        "extractor": extractor_fingerprint(),
+        "resolver": resolver_fingerprint(),
+        "indexed_at": str(time.time()),
+        "root": str(root),
+    }
+
+    def edges() -> IndexUpdate:
+        resolved, placeholders = pending.result()
+        clock.lap("resolve+write")
+        if progress:
+            progress("resolve", len(affected), len(affected))
+        return IndexUpdate(
+            edges_for=tuple(resolved),
+            edges=tuple(e for r in resolved.values() for e in r.edges),
+            placeholders=tuple(placeholders),
+            depends={p: frozenset(r.depends_on) for p, r in resolved.items()},
+            meta=meta,
+        )
+
     if progress:
         progress("write", 0, 1)
-    store.apply(update)
+    # files and symbols are written while the edges are still being resolved
+    store.apply(files_and_symbols, then=edges)
     clock.lap("write")
     if progress:
         progress("write", 1, 1)

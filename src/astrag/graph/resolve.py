@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Callable, Iterable, Mapping
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_all_start_methods, get_context
 
@@ -139,8 +139,9 @@ def _build_tables(facts: FileFacts) -> _FileTables:
     return t
 
 
-class _Tables(dict[str, _FileTables]):
-    """Per-file tables, built the first time a file is consulted."""
+class TableCache(dict[str, _FileTables]):
+    """Per-file lookup tables, built the first time a file is consulted (or ahead of time,
+    with :meth:`refresh`, by an indexer that has cycles to spare while files still parse)."""
 
     def __init__(self, facts: Mapping[str, FileFacts]) -> None:
         super().__init__()
@@ -149,6 +150,10 @@ class _Tables(dict[str, _FileTables]):
     def __missing__(self, path: str) -> _FileTables:
         tables = self[path] = _build_tables(self.facts[path])
         return tables
+
+    def refresh(self, path: str) -> None:
+        """(Re)build the tables of a file whose facts just changed."""
+        self[path] = _build_tables(self.facts[path])
 
 
 @dataclass(slots=True)
@@ -163,11 +168,16 @@ class _Site:
 class Resolver:
     """Resolves all files of a repository; one instance per index run (it memoises)."""
 
-    def __init__(self, facts: Mapping[str, FileFacts], layout: ProjectLayout | None = None):
+    def __init__(
+        self,
+        facts: Mapping[str, FileFacts],
+        layout: ProjectLayout | None = None,
+        tables: TableCache | None = None,
+    ):
         self.facts = facts
         # built on first use: an incremental update consults a fraction of the repository, and
         # ``facts`` may itself decode lazily (see ``indexer.LazyFacts``)
-        self.tables = _Tables(facts)
+        self.tables = tables if tables is not None else TableCache(facts)
         self.modules: ModuleIndex = build_module_index(facts, layout)
         self._memo: dict[tuple, tuple[object, frozenset[str]]] = {}
         self._active: set[tuple] = set()
@@ -873,18 +883,77 @@ def resolve_all(
     layout: ProjectLayout | None = None,
     only: Iterable[str] | None = None,
     jobs: int = 1,
+    tables: TableCache | None = None,
 ) -> tuple[dict[str, ResolvedFile], list[Symbol]]:
     """Resolve ``only`` (default: every file) against all ``facts``; returns per-file results
-    and the placeholder symbols their edges point at. With ``jobs`` > 1 the files are split
-    over forked processes that share the read-only tables built here."""
-    resolver = Resolver(facts, layout)
+    and the placeholder symbols their edges point at."""
+    return start_resolution(facts, layout, only, jobs, tables).result()
+
+
+class PendingResolution:
+    """Resolution under way. With ``jobs`` > 1 and enough files it runs in forked worker
+    processes that share the tables built here, so the caller's process is free (the indexer
+    writes files and symbols meanwhile); otherwise it runs in :meth:`result`."""
+
+    def __init__(self, resolver: Resolver, targets: list[str], jobs: int) -> None:
+        self.resolver = resolver
+        self.targets = targets
+        self._pool: ProcessPoolExecutor | None = None
+        self._pending: list[Future[list[tuple[str, list[tuple], list[str]]]]] = []
+        parallel = jobs > 1 and len(targets) >= _PARALLEL_MIN_FILES
+        if parallel and "fork" in get_all_start_methods():
+            self._start(jobs)
+
+    def symbols(self, path: str) -> list[Symbol]:
+        """A file's symbols need no resolution: they are known before it finishes."""
+        return list(self.resolver.tables[path].symbols)
+
+    def _start(self, jobs: int) -> None:
+        global _forked
+        # deal files by weight so each shard has a similar number of references to resolve
+        weight = {p: len(self.resolver.tables[p].facts.references) for p in self.targets}
+        shards: list[list[str]] = [[] for _ in range(jobs)]
+        for i, path in enumerate(sorted(self.targets, key=lambda p: -weight[p])):
+            shards[i % jobs].append(path)
+        _forked = self.resolver  # what the forked workers inherit
+        try:
+            self._pool = ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("fork"))
+            self._pending = [self._pool.submit(_resolve_shard, shard) for shard in shards]
+        finally:
+            _forked = None
+
+    def result(self) -> tuple[dict[str, ResolvedFile], list[Symbol]]:
+        if self._pool is None:
+            resolved = self.resolver.resolve(self.targets)
+        else:
+            kinds = {k.value: k for k in EdgeKind}
+            out: dict[str, ResolvedFile] = {}
+            try:
+                for future in self._pending:
+                    for path, edges, depends in future.result():
+                        out[path] = ResolvedFile(
+                            path=path,
+                            symbols=self.symbols(path),
+                            edges=[Edge(s, t, kinds[k], p, ln, c) for s, t, k, p, ln, c in edges],
+                            depends_on=set(depends),
+                        )
+            finally:
+                self._pool.shutdown(cancel_futures=True)
+            resolved = {p: out[p] for p in self.targets}
+        return resolved, self.resolver.placeholders(resolved.values())
+
+
+def start_resolution(
+    facts: Mapping[str, FileFacts],
+    layout: ProjectLayout | None = None,
+    only: Iterable[str] | None = None,
+    jobs: int = 1,
+    tables: TableCache | None = None,
+) -> PendingResolution:
+    resolver = Resolver(facts, layout, tables)
     known = resolver.facts.keys()
     targets = sorted(known) if only is None else sorted(set(only) & known)
-    if jobs > 1 and len(targets) >= _PARALLEL_MIN_FILES and "fork" in get_all_start_methods():
-        resolved = _resolve_forked(resolver, targets, jobs)
-    else:
-        resolved = resolver.resolve(targets)
-    return resolved, resolver.placeholders(resolved.values())
+    return PendingResolution(resolver, targets, jobs)
 
 
 _PARALLEL_MIN_FILES = 200
@@ -902,33 +971,12 @@ def _resolve_shard(paths: list[str]) -> list[tuple[str, list[tuple], list[str]]]
     return out
 
 
-def _resolve_forked(resolver: Resolver, targets: list[str], jobs: int) -> dict[str, ResolvedFile]:
-    """Shards go to ``jobs - 1`` forked workers while this process resolves the last one, so
-    only their share of the edges has to cross a pipe."""
-    global _forked
-    # deal files by weight so each shard has a similar number of references to resolve
-    weight = {p: len(resolver.tables[p].facts.references) for p in targets}
-    shards: list[list[str]] = [[] for _ in range(jobs)]
-    for i, path in enumerate(sorted(targets, key=lambda p: -weight[p])):
-        shards[i % jobs].append(path)
-    kinds = {k.value: k for k in EdgeKind}
-    out = {}
-    _forked = resolver
-    try:
-        with ProcessPoolExecutor(max_workers=jobs - 1, mp_context=get_context("fork")) as pool:
-            pending = [pool.submit(_resolve_shard, shard) for shard in shards[1:]]
-            out.update(resolver.resolve(shards[0]))
-            for future in pending:
-                for path, edges, depends in future.result():
-                    out[path] = ResolvedFile(
-                        path=path,
-                        symbols=list(resolver.tables[path].symbols),
-                        edges=[Edge(s, t, kinds[k], p, ln, c) for s, t, k, p, ln, c in edges],
-                        depends_on=set(depends),
-                    )
-    finally:
-        _forked = None
-    return {p: out[p] for p in targets}
-
-
-__all__ = ["PlaceholderKind", "Resolver", "placeholder_symbol", "resolve_all"]
+__all__ = [
+    "PendingResolution",
+    "PlaceholderKind",
+    "Resolver",
+    "TableCache",
+    "placeholder_symbol",
+    "resolve_all",
+    "start_resolution",
+]

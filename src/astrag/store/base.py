@@ -13,7 +13,7 @@ before the update or after it, never in between. The embedded implementation is
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -91,7 +91,9 @@ class GraphStore(Protocol):
 
     def snapshot(self) -> AbstractContextManager[None]: ...
 
-    def apply(self, update: IndexUpdate) -> None: ...
+    def apply(
+        self, update: IndexUpdate, then: Callable[[], IndexUpdate] | None = None
+    ) -> None: ...
 
     def schema_version(self) -> int: ...
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import marshal
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import fields
 from typing import Any
@@ -223,6 +223,11 @@ class LazyFacts(Mapping[str, FileFacts]):
 
     def __contains__(self, path: object) -> bool:
         return path in self._blobs
+
+    def drop(self, paths: Iterable[str]) -> None:
+        for path in paths:
+            self._blobs.pop(path, None)
+            self._decoded.pop(path, None)
 
     def add(self, path: str, blob: bytes, facts: FileFacts | None = None) -> None:
         self._blobs[path] = blob

@@ -380,38 +380,54 @@ class SqliteStore:
         finally:
             conn.execute("COMMIT")
 
-    def apply(self, update: IndexUpdate) -> None:
-        """Apply ``update`` atomically, in the order :class:`IndexUpdate` documents."""
+    def apply(self, update: IndexUpdate, then: Callable[[], IndexUpdate] | None = None) -> None:
+        """Apply ``update`` atomically, in the order :class:`IndexUpdate` documents.
+
+        ``then``, if given, is called once ``update`` is written and its result is applied in
+        the same transaction: the indexer writes files and symbols while edges are still being
+        resolved elsewhere, and readers still see all of it or none of it.
+        """
+        self._check_meta(update)
+        with self.acquire_writer():
+            self._apply_locked(update, then)
+
+    @staticmethod
+    def _check_meta(update: IndexUpdate) -> None:
         bad_meta = _RESERVED_META & update.meta.keys()
         if bad_meta:
             raise ValueError(f"meta keys {sorted(bad_meta)} are managed by the store")
-        with self.acquire_writer():
-            self._apply_locked(update)
 
     @_translate_errors
-    def _apply_locked(self, update: IndexUpdate) -> None:
+    def _apply_locked(self, update: IndexUpdate, then: Callable[[], IndexUpdate] | None) -> None:
         conn = self._db
         if conn.in_transaction:
             raise RuntimeError("apply() cannot run inside snapshot()")
         conn.execute("BEGIN IMMEDIATE")
         try:
-            self._remove_files(conn, update.removed)
-            self._upsert_files(conn, update.files)
-            nids = self._intern(conn, update)
-            self._replace_symbols(conn, update, nids)
-            self._replace_edges(conn, update, nids)
-            self._replace_depends(conn, update.depends)
+            self._apply_parts(conn, update)
+            if then is not None:
+                second = then()
+                self._check_meta(second)
+                self._apply_parts(conn, second)
             self._collect_garbage(conn)
-            conn.executemany(
-                "INSERT INTO meta (key, value) VALUES (?, ?) "
-                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                update.meta.items(),
-            )
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
+
+    def _apply_parts(self, conn: sqlite3.Connection, update: IndexUpdate) -> None:
+        self._remove_files(conn, update.removed)
+        self._upsert_files(conn, update.files)
+        nids = self._intern(conn, update)
+        self._replace_symbols(conn, update, nids)
+        self._replace_edges(conn, update, nids)
+        self._replace_depends(conn, update.depends)
+        conn.executemany(
+            "INSERT INTO meta (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            update.meta.items(),
+        )
 
     # ------------------------------------------------------------------ apply steps
 

@@ -1,0 +1,536 @@
+"""The ``astrag`` command end to end: the real CLI in a subprocess over a small Python + TypeScript
+fixture whose every edge is listed below, checked against the fixture's source by hand."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import xml.etree.ElementTree as ET
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+FILES: dict[str, str] = {
+    "pkg/__init__.py": "",
+    "pkg/shapes.py": '''
+        """Shapes with an area."""
+
+
+        class Shape:
+            def area(self) -> float:
+                return 0.0
+
+            def describe(self) -> str:
+                return str(self.area())
+
+
+        class Square(Shape):
+            def __init__(self, side: float) -> None:
+                self.side = side
+
+            def area(self) -> float:
+                return self.side * self.side
+
+
+        class Cube(Square):
+            def area(self) -> float:
+                return 6 * self.side * self.side
+        ''',
+    "pkg/app.py": """
+        from pkg.shapes import Square
+
+
+        def build(side: float) -> Square:
+            return Square(side)
+
+
+        def report() -> str:
+            return build(2.0).describe()
+
+
+        def main() -> None:
+            print(report())
+        """,
+    "web/greeter.ts": """
+        export interface Greeter {
+          greet(name: string): string;
+        }
+
+        export class Polite implements Greeter {
+          greet(name: string): string {
+            return this.wrap(name);
+          }
+
+          private wrap(name: string): string {
+            return "Dear " + name;
+          }
+        }
+        """,
+    "web/main.ts": """
+        import { Polite } from "./greeter";
+
+        export function welcome(): string {
+          const g = new Polite();
+          return g.greet("you");
+        }
+        """,
+}
+
+SH = "pkg/shapes.py::"
+APP = "pkg/app.py::"
+GR = "web/greeter.ts::"
+
+# Every edge of the fixture, read off the source above (not copied from astrag's output).
+EXPECTED_EDGES: set[tuple[str, str, str]] = {
+    # contains: module -> top-level definitions, class -> members (Square.side from self.side =)
+    ("pkg/app.py", "contains", APP + "build"),
+    ("pkg/app.py", "contains", APP + "report"),
+    ("pkg/app.py", "contains", APP + "main"),
+    ("pkg/shapes.py", "contains", SH + "Shape"),
+    ("pkg/shapes.py", "contains", SH + "Square"),
+    ("pkg/shapes.py", "contains", SH + "Cube"),
+    (SH + "Shape", "contains", SH + "Shape.area"),
+    (SH + "Shape", "contains", SH + "Shape.describe"),
+    (SH + "Square", "contains", SH + "Square.__init__"),
+    (SH + "Square", "contains", SH + "Square.side"),
+    (SH + "Square", "contains", SH + "Square.area"),
+    (SH + "Cube", "contains", SH + "Cube.area"),
+    ("web/greeter.ts", "contains", GR + "Greeter"),
+    ("web/greeter.ts", "contains", GR + "Polite"),
+    (GR + "Greeter", "contains", GR + "Greeter.greet"),
+    (GR + "Polite", "contains", GR + "Polite.greet"),
+    (GR + "Polite", "contains", GR + "Polite.wrap"),
+    ("web/main.ts", "contains", "web/main.ts::welcome"),
+    # imports
+    ("pkg/app.py", "imports", SH + "Square"),
+    ("web/main.ts", "imports", GR + "Polite"),
+    # calls: Square(side) calls the class; build(2.0) returns Square, whose describe is
+    # inherited from Shape; self.area() in Shape.describe is Shape.area; new Polite() is a
+    # reference, not a call (Polite has no constructor); g is a Polite, so g.greet is Polite.greet
+    (APP + "build", "calls", SH + "Square"),
+    (APP + "report", "calls", APP + "build"),
+    (APP + "report", "calls", SH + "Shape.describe"),
+    (APP + "main", "calls", "external::builtins.print"),
+    (APP + "main", "calls", APP + "report"),
+    (SH + "Shape.describe", "calls", "external::builtins.str"),
+    (SH + "Shape.describe", "calls", SH + "Shape.area"),
+    (GR + "Polite.greet", "calls", GR + "Polite.wrap"),
+    ("web/main.ts::welcome", "calls", GR + "Polite.greet"),
+    # references: Python annotations (float, str, Square) and TS `new Polite()`;
+    # TS `string` is a primitive type, not a symbol
+    (APP + "build", "references", "external::builtins.float"),
+    (APP + "build", "references", SH + "Square"),
+    (APP + "report", "references", "external::builtins.str"),
+    (SH + "Shape.area", "references", "external::builtins.float"),
+    (SH + "Shape.describe", "references", "external::builtins.str"),
+    (SH + "Square.__init__", "references", "external::builtins.float"),
+    (SH + "Square.area", "references", "external::builtins.float"),
+    (SH + "Cube.area", "references", "external::builtins.float"),
+    ("web/main.ts::welcome", "references", GR + "Polite"),
+    # hierarchy
+    (SH + "Square", "inherits", SH + "Shape"),
+    (SH + "Cube", "inherits", SH + "Square"),
+    (GR + "Polite", "implements", GR + "Greeter"),
+    (SH + "Square.area", "overrides", SH + "Shape.area"),
+    (SH + "Cube.area", "overrides", SH + "Square.area"),
+    (GR + "Polite.greet", "overrides", GR + "Greeter.greet"),
+}
+EXPECTED_EDGE_COUNTS = {
+    "calls": 9,
+    "contains": 18,
+    "implements": 1,
+    "imports": 2,
+    "inherits": 2,
+    "overrides": 3,
+    "references": 9,
+}
+# 5 modules; build, report, main, welcome; Shape, Square, Cube, Polite; Greeter; Square.side;
+# Shape.area, Shape.describe, Square.__init__, Square.area, Cube.area, Greeter.greet,
+# Polite.greet, Polite.wrap
+EXPECTED_SYMBOLS = {"module": 5, "function": 4, "class": 4, "interface": 1, "field": 1, "method": 8}
+EXTERNALS = {"external::builtins.float", "external::builtins.print", "external::builtins.str"}
+
+SUMMARY_KEYS = {
+    "root",
+    "files",
+    "lines",
+    "symbols",
+    "edges",
+    "calls",
+    "call_resolution_rate",
+    "parse_errors",
+    "files_with_errors",
+    "parsed",
+    "removed",
+    "resolved_files",
+    "skipped",
+    "seconds",
+    "timings",
+    "rebuilt_because",
+}
+NODE_KEYS = {"type", "id", "kind", "name", "qualname", "path", "start_line", "end_line"}
+EDGE_KEYS = {"type", "source", "target", "kind", "path", "line", "column"}
+
+# A wide terminal keeps rich from wrapping long ids across table rows; no colour codes.
+_ENV = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
+_ENV.update(COLUMNS="200", NO_COLOR="1")
+
+
+def astrag(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "astrag.cli", *args],
+        cwd=cwd,
+        env=_ENV,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def ok_json(*args: str, cwd: Path | None = None) -> dict:
+    result = astrag(*args, "--format", "json", cwd=cwd)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def fixture_text(rel: str) -> str:
+    return textwrap.dedent(FILES[rel]).lstrip("\n")
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+    """The fixture repository, indexed once by ``astrag index --format json``; queries only
+    read the index, so the tests share it."""
+    root = tmp_path_factory.mktemp("repo").resolve()
+    for rel in FILES:
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(fixture_text(rel), encoding="utf-8")
+    result = astrag("index", str(root), "--format", "json")
+    assert result.returncode == 0, result.stderr
+    return root, json.loads(result.stdout)
+
+
+@pytest.fixture(scope="module")
+def repo(indexed: tuple[Path, dict]) -> Path:
+    return indexed[0]
+
+
+def results(data: dict) -> list[tuple[int, str]]:
+    return [(r["depth"], r["id"]) for r in data["results"]]
+
+
+# ---------------------------------------------------------------------------------- index
+
+
+def test_index_json_summary_has_the_documented_keys_and_exact_counts(
+    indexed: tuple[Path, dict],
+) -> None:
+    root, summary = indexed
+    assert set(summary) == SUMMARY_KEYS
+    assert summary["root"] == str(root)
+    assert summary["files"] == 5
+    assert summary["lines"] == sum(fixture_text(rel).count("\n") for rel in FILES)
+    assert summary["symbols"] == sum(EXPECTED_SYMBOLS.values()) == 23
+    assert summary["edges"] == EXPECTED_EDGE_COUNTS
+    assert summary["edges"] == dict(Counter(kind for _, kind, _ in EXPECTED_EDGES))
+    # print() and str() are the only calls that leave the repository
+    assert summary["calls"] == {"resolved": 7, "external": 2}
+    assert summary["call_resolution_rate"] == 1.0
+    assert (summary["parse_errors"], summary["files_with_errors"]) == (0, 0)
+    assert (summary["parsed"], summary["removed"], summary["resolved_files"]) == (5, 0, 5)
+    assert summary["skipped"] == []
+    assert summary["rebuilt_because"] == ""
+
+
+def test_index_text_reports_an_unchanged_rerun(repo: Path) -> None:
+    result = astrag("index", str(repo))
+    assert result.returncode == 0, result.stderr
+    assert f"astrag index · {repo}" in result.stdout
+    assert "5  (0 parsed, 0 removed this run)" in result.stdout
+    assert "100.0% resolved  (external 2, resolved 7)" in result.stdout
+    assert "0 in 0 files" in result.stdout  # parse errors
+
+
+# ---------------------------------------------------------------------------------- show
+
+
+def test_show_json_has_the_symbol_its_source_and_direct_relations(repo: Path) -> None:
+    data = ok_json("show", "Shape.describe", "--repo", str(repo))
+    symbol = data["symbol"]
+    assert symbol["id"] == SH + "Shape.describe"
+    assert (symbol["kind"], symbol["path"]) == ("method", "pkg/shapes.py")
+    assert (symbol["start_line"], symbol["end_line"]) == (8, 9)
+    assert symbol["parent"] == SH + "Shape"
+    assert symbol["language"] == "python"
+    assert symbol["signature"] == "def describe(self) -> str"
+    assert data["source"] == "    def describe(self) -> str:\n        return str(self.area())"
+    outgoing = {(e["kind"], e["target"], e["line"], e["column"]) for e in data["outgoing"]}
+    assert outgoing == {
+        ("references", "external::builtins.str", 8, 27),
+        ("calls", "external::builtins.str", 9, 16),
+        ("calls", SH + "Shape.area", 9, 25),
+    }
+    incoming = {(e["kind"], e["source"], e["path"], e["line"]) for e in data["incoming"]}
+    assert incoming == {
+        ("contains", SH + "Shape", "pkg/shapes.py", 8),
+        ("calls", APP + "report", "pkg/app.py", 9),
+    }
+
+
+def test_show_text_prints_location_relations_and_source(repo: Path) -> None:
+    result = astrag("show", "Shape.describe", "--repo", str(repo))
+    assert result.returncode == 0, result.stderr
+    assert f"{SH}Shape.describe  method  pkg/shapes.py:8-9" in result.stdout
+    assert f"→ calls (2): external::builtins.str, {SH}Shape.area" in result.stdout
+    assert f"← calls (1): {APP}report" in result.stdout
+    assert "return str(self.area())" in result.stdout
+
+
+# ---------------------------------------------------------------------------------- walks
+
+
+def test_callers_depth_one_and_two(repo: Path) -> None:
+    one = ok_json("callers", "Shape.area", "--depth", "1", "--repo", str(repo))
+    assert one["symbol"]["id"] == SH + "Shape.area"
+    assert (one["relation"], one["depth"]) == ("callers", 1)
+    assert results(one) == [(1, SH + "Shape.describe")]
+    assert one["results"][0]["via"] == {
+        "kind": "calls",
+        "path": "pkg/shapes.py",
+        "line": 9,
+        "column": 25,
+    }
+    two = ok_json("callers", "Shape.area", "--depth", "2", "--repo", str(repo))
+    assert results(two) == [(1, SH + "Shape.describe"), (2, APP + "report")]
+    assert two["results"][1]["via"] == {
+        "kind": "calls",
+        "path": "pkg/app.py",
+        "line": 9,
+        "column": 23,
+    }
+
+
+def test_callers_text_table(repo: Path) -> None:
+    result = astrag("callers", "Shape.area", "--depth", "2", "--repo", str(repo))
+    assert result.returncode == 0, result.stderr
+    assert f"callers of {SH}Shape.area" in result.stdout
+    assert f"{SH}Shape.describe" in result.stdout
+    assert f"{APP}report" in result.stdout
+    assert "pkg/app.py:9" in result.stdout
+
+
+def test_callees_follow_calls_outwards_including_placeholders(repo: Path) -> None:
+    one = ok_json("callees", "report", "--repo", str(repo))
+    assert results(one) == [(1, APP + "build"), (1, SH + "Shape.describe")]
+    two = ok_json("callees", "report", "--depth", "2", "--repo", str(repo))
+    # level 2 is sorted by call site: app.py:5 (Square(side)), then shapes.py:9 col 16, col 25
+    assert results(two) == [
+        (1, APP + "build"),
+        (1, SH + "Shape.describe"),
+        (2, SH + "Square"),
+        (2, "external::builtins.str"),
+        (2, SH + "Shape.area"),
+    ]
+    external = two["results"][3]
+    assert (external["kind"], external["path"], external["start_line"]) == ("external", "", 0)
+
+
+@pytest.mark.parametrize(
+    ("symbol", "expected"),
+    [
+        ("Shape", [(1, SH + "Square"), (2, SH + "Cube")]),  # class -> subclasses, transitively
+        ("Greeter", [(1, GR + "Polite")]),  # interface -> implementers
+        ("Shape.area", [(1, SH + "Square.area"), (2, SH + "Cube.area")]),  # method -> overriders
+        ("Greeter.greet", [(1, GR + "Polite.greet")]),  # interface method -> implementation
+        ("Cube", []),
+    ],
+)
+def test_implementations(repo: Path, symbol: str, expected: list[tuple[int, str]]) -> None:
+    data = ok_json("implementations", symbol, "--repo", str(repo))
+    assert data["relation"] == "implementations"
+    assert results(data) == expected
+
+
+def test_implementations_text(repo: Path) -> None:
+    found = astrag("implementations", "Greeter", "--repo", str(repo))
+    assert found.returncode == 0, found.stderr
+    assert f"implementations of {GR}Greeter" in found.stdout
+    assert f"{GR}Polite" in found.stdout
+    none = astrag("implementations", "Cube", "--repo", str(repo))
+    assert none.returncode == 0, none.stderr
+    assert f"no implementations of {SH}Cube in the index" in none.stdout
+
+
+# ---------------------------------------------------------------------------------- stats
+
+
+def test_stats_json_counts(repo: Path) -> None:
+    data = ok_json("stats", "--repo", str(repo))
+    assert data["root"] == str(repo)
+    assert (data["files"], data["parse_errors"], data["files_with_errors"]) == (5, 0, 0)
+    assert data["symbols"] == EXPECTED_SYMBOLS
+    assert data["placeholders"] == {"external": len(EXTERNALS)}
+    assert data["edges"] == EXPECTED_EDGE_COUNTS
+    assert data["calls"] == {"resolved": 7, "external": 2}
+
+
+def test_stats_text(repo: Path) -> None:
+    result = astrag("stats", "--repo", str(repo))
+    assert result.returncode == 0, result.stderr
+    assert f"astrag stats · {repo}" in result.stdout
+    assert "class 4, field 1, function 4, interface 1, method 8, module 5" in result.stdout
+
+
+# ---------------------------------------------------------------------------------- export
+
+
+@pytest.fixture(scope="module")
+def jsonl_records(repo: Path) -> list[dict]:
+    result = astrag("export", "--format", "jsonl", "--repo", str(repo))
+    assert result.returncode == 0, result.stderr
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def test_export_jsonl_is_the_whole_graph_with_the_documented_keys(
+    jsonl_records: list[dict],
+) -> None:
+    nodes = [r for r in jsonl_records if r["type"] == "node"]
+    edges = [r for r in jsonl_records if r["type"] == "edge"]
+    assert len(nodes) + len(edges) == len(jsonl_records)
+    assert all(set(r) == NODE_KEYS for r in nodes)
+    assert all(set(r) == EDGE_KEYS for r in edges)
+    kinds = Counter(r["kind"] for r in nodes)
+    assert kinds == Counter({**EXPECTED_SYMBOLS, "external": len(EXTERNALS)})
+    assert {r["id"] for r in nodes if r["kind"] == "external"} == EXTERNALS
+    assert {(r["source"], r["kind"], r["target"]) for r in edges} == EXPECTED_EDGES
+    assert len(edges) == len(EXPECTED_EDGES)  # and no duplicates
+    node_ids = {r["id"] for r in nodes}
+    assert all(r["source"] in node_ids and r["target"] in node_ids for r in edges)
+    call = next(r for r in edges if r["kind"] == "calls" and r["target"] == GR + "Polite.wrap")
+    # `return this.wrap(name);` — the site is the callee name, 1-based
+    assert (call["path"], call["line"], call["column"]) == ("web/greeter.ts", 7, 17)
+
+
+def test_export_to_a_file_equals_stdout(
+    repo: Path, jsonl_records: list[dict], tmp_path: Path
+) -> None:
+    target = tmp_path / "graph.jsonl"
+    result = astrag("export", "--repo", str(repo), "-o", str(target))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ""
+    lines = target.read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line) for line in lines] == jsonl_records
+
+
+def test_export_graphml_has_the_same_nodes_and_edges(repo: Path, jsonl_records: list[dict]) -> None:
+    result = astrag("export", "--format", "graphml", "--repo", str(repo))
+    assert result.returncode == 0, result.stderr
+    ns = {"g": "http://graphml.graphdrawing.org/xmlns"}
+    graph = ET.fromstring(result.stdout).find("g:graph", ns)
+    assert graph is not None
+    nodes = graph.findall("g:node", ns)
+    edges = graph.findall("g:edge", ns)
+    assert {n.get("id") for n in nodes} == {r["id"] for r in jsonl_records if r["type"] == "node"}
+    assert len(nodes) == sum(r["type"] == "node" for r in jsonl_records)
+    assert len(edges) == sum(r["type"] == "edge" for r in jsonl_records)
+    kinds = Counter(
+        d.text for e in edges for d in e.findall("g:data", ns) if d.get("key") == "edge_kind"
+    )
+    assert kinds == Counter(EXPECTED_EDGE_COUNTS)
+
+
+def test_export_cypher_is_one_statement_per_node_and_edge_plus_a_constraint(
+    repo: Path, jsonl_records: list[dict]
+) -> None:
+    result = astrag("export", "--format", "cypher", "--repo", str(repo))
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == len(jsonl_records) + 1
+    assert all(line.endswith(";") for line in lines)
+    assert lines[0].startswith("CREATE CONSTRAINT astrag_symbol_id")
+    assert sum(line.startswith("MERGE (n:Symbol") for line in lines) == 26
+    assert sum(line.startswith("MATCH (a:Symbol") for line in lines) == len(EXPECTED_EDGES)
+    assert sum("-[r:OVERRIDES " in line for line in lines) == 3
+
+
+# ---------------------------------------------------------------------------------- errors
+
+
+def test_ambiguous_plain_name_lists_its_candidates(repo: Path) -> None:
+    text = astrag("callers", "area", "--repo", str(repo))
+    assert text.returncode == 2
+    assert "'area' matches 3 symbols; candidates:" in text.stderr
+    for qualname in ("Shape.area", "Square.area", "Cube.area"):
+        assert SH + qualname in text.stderr
+    assert "Traceback" not in text.stderr
+
+    data = astrag("show", "area", "--repo", str(repo), "--format", "json")
+    assert data.returncode == 2
+    answer = json.loads(data.stdout)
+    assert (answer["error"], answer["query"]) == ("ambiguous", "area")
+    # sorted by path, then line
+    assert [c["id"] for c in answer["candidates"]] == [
+        SH + "Shape.area",
+        SH + "Square.area",
+        SH + "Cube.area",
+    ]
+
+
+def test_unknown_symbol_exits_2_with_a_hint(repo: Path) -> None:
+    text = astrag("show", "Nowhere.nothing", "--repo", str(repo))
+    assert text.returncode == 2
+    assert "error: no symbol matches 'Nowhere.nothing'" in text.stderr
+    assert "hint: check the spelling" in text.stderr
+    assert "Traceback" not in text.stderr
+    data = astrag("callees", "Nowhere.nothing", "--repo", str(repo), "--format", "json")
+    assert data.returncode == 2
+    assert json.loads(data.stdout) == {
+        "error": "SymbolNotFound",
+        "message": "no symbol matches 'Nowhere.nothing'",
+        "hint": "check the spelling, or run `astrag index` if the code is new",
+    }
+
+
+@pytest.mark.parametrize("command", [["callers", "x"], ["export"]])
+def test_directory_without_an_index_says_to_run_astrag_index(
+    tmp_path: Path, command: list[str]
+) -> None:
+    result = astrag(*command, "--repo", str(tmp_path))
+    assert result.returncode == 2
+    assert f"no astrag index in {tmp_path.resolve()}" in result.stderr
+    assert "astrag index" in result.stderr.split("hint:", 1)[1]
+    assert "Traceback" not in result.stderr
+
+
+def test_directory_without_an_index_json_error(tmp_path: Path) -> None:
+    result = astrag("stats", "--repo", str(tmp_path), "--format", "json")
+    assert result.returncode == 2
+    answer = json.loads(result.stdout)
+    assert answer["error"] == "IndexMissing"
+    assert "astrag index" in answer["hint"]
+
+
+@pytest.mark.parametrize("kind", ["file", "missing"])
+def test_repo_that_is_not_a_directory_exits_2(tmp_path: Path, kind: str) -> None:
+    target = tmp_path / "not_a_dir"
+    if kind == "file":
+        target.write_text("x = 1\n", encoding="utf-8")
+    result = astrag("stats", "--repo", str(target))
+    assert result.returncode == 2
+    assert f"{target} is not a directory" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+# ---------------------------------------------------------------------------------- discovery
+
+
+def test_repo_defaults_to_the_enclosing_indexed_directory(repo: Path) -> None:
+    data = ok_json("callers", "Shape.area", cwd=repo / "pkg")
+    assert results(data) == [(1, SH + "Shape.describe")]
+    stats = ok_json("stats", cwd=repo / "web")
+    assert stats["root"] == str(repo)
