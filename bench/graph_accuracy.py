@@ -272,7 +272,11 @@ def _score_site(report: Report, site: OracleSite, target_ids: list[str], graph: 
     if site.calls_local:
         report.local_calls[site.shape] += 1
         if ours:
-            report.unjudged["astrag in-repo edge, oracle says local/parameter"] += 1
+            # A node for the local itself (astrag keeps functions bound in module-level
+            # callbacks, e.g. `describe(() => { const f = () => ... })`) or something else.
+            same = all(any(node_matches(n, t, site.name) for t in site.targets) for n in ours)
+            which = "the local itself" if same else "another node"
+            report.unjudged[f"astrag in-repo edge to {which}, oracle says local/parameter"] += 1
         return
     slices = (report.overall, report.by_shape[site.shape])
 

@@ -24,8 +24,9 @@ count those pages once per worker. CPU seconds are the tree's user + system time
 ``--baseline-ts-oracle`` also times the TypeScript compiler oracle once (bench/oracles/
 ts_calls.mjs), the "what a type checker costs" baseline.
 
-The corpus is edited in place and restored in ``finally`` blocks (and on SIGTERM); the
-restored file keeps a new mtime, so astrag's size+mtime check sees it changed.
+The probe file is the median-sized non-test .py/.ts/.tsx file. The corpus is edited in place
+and restored in ``finally`` blocks (and on SIGTERM); the restored file keeps a new mtime, so
+astrag's size+mtime check sees it changed.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ FUNCTION = {
     ".ts": "\nexport function astragSpeedProbe(): void {}\n",
 }
 PROBE_SUFFIXES = {".py": ".py", ".ts": ".ts", ".tsx": ".ts"}  # suffix -> key of the above
+TEST_PARTS = {"test", "tests", "__tests__", "spec", "fixtures", "testing"}
 
 
 @dataclass
@@ -112,10 +114,23 @@ def run_ts_oracle(root: Path) -> Run:
     return measure(["node", str(oracle), str(root), "--out", os.devnull])
 
 
-def pick_probe_file(files: list[Path]) -> Path:
-    """The median-sized .py/.ts/.tsx file: a typical edit, neither a stub nor a giant."""
+def _is_test(path: Path) -> bool:
+    name = path.name
+    return bool(TEST_PARTS.intersection(path.parts)) or (
+        name.startswith("test_") or ".spec." in name or ".test." in name
+    )
+
+
+def pick_probe_file(files: list[Path], root: Path) -> Path:
+    """The median-sized non-test .py/.ts/.tsx file: a typical edit, neither a stub nor a giant.
+
+    Tests and fixtures are passed over where possible: nothing imports them, so an interface
+    edit there would never show how far invalidation spreads (typeorm's median file overall is
+    a 672-byte codemod fixture)."""
+    sources = [f for f in files if f.suffix in PROBE_SUFFIXES]
     candidates = sorted(
-        (f for f in files if f.suffix in PROBE_SUFFIXES), key=lambda f: (f.stat().st_size, f)
+        [f for f in sources if not _is_test(f.relative_to(root))] or sources,
+        key=lambda f: (f.stat().st_size, f),
     )
     if not candidates:
         raise SystemExit("speed: no .py/.ts/.tsx file to edit")
@@ -161,7 +176,7 @@ def benchmark(root: Path, repeat: int, jobs: int | None, ts_oracle: bool) -> dic
         raise SystemExit(f"speed: no source files under {root}")
     for path in files:  # warm the page cache so no run pays for the disk
         path.read_bytes()
-    probe = pick_probe_file(files)
+    probe = pick_probe_file(files, root)
 
     floors: list[Run] = []
     colds: list[Run] = []

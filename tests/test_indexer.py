@@ -80,7 +80,7 @@ def test_changed_file_reparses_alone_and_re_resolves_its_dependents(repo: Path) 
 
 def test_body_only_edit_re_resolves_only_that_file(repo: Path) -> None:
     api.index(repo)
-    write(repo, "pkg/b.py", "# moved down\n\ndef helper():\n    x = 2\n    return len([x])\n")
+    write(repo, "pkg/b.py", "# moved down\n\ndef helper():\n    x = len([2])\n    return 1\n")
     update = api.index(repo)
     assert (update.parsed, update.resolved_files) == (1, 1)
     assert calls_from(repo, "pkg/a.py::run") == {"pkg/b.py::helper"}

@@ -286,7 +286,9 @@ def test_call_to_a_parameter_is_counted_apart_and_not_scored() -> None:
     assert (d["judged_sites"], d["expected_sites"]) == (1, 1)
     assert (d["precision"], d["recall"]) == (1.0, 1.0)
     assert report.local_calls == {"name": 2}
-    assert report.unjudged == {"astrag in-repo edge, oracle says local/parameter": 1}
+    assert report.unjudged == {
+        "astrag in-repo edge to another node, oracle says local/parameter": 1
+    }
     assert not report.miss_reasons and not report.false_positive_reasons
 
 
@@ -318,3 +320,18 @@ def test_local_flag_is_read_from_the_oracle_and_reported(
     assert report["local_call_sites"] == 1
     assert report["overall"]["expected_sites"] == 0
     assert "calls to locals/parameters: 1 sites (name 1)" in capsys.readouterr().out
+
+
+def test_edge_to_a_node_for_the_local_itself_is_told_apart() -> None:
+    # astrag keeps `const f = () => ...` inside a module-level `describe(...)` callback as a
+    # function node; an edge to it is shown apart from edges to other nodes, still unscored.
+    fn = node("f", "f", "a.ts", 2, 4)
+    report = score(
+        [site("a.ts", 5, 3, "f", [local("a.ts", 2, "f", "VariableDeclaration")])],
+        [call("main", "f", "a.ts", 5, 3)],
+        extra_nodes=(fn,),
+    )
+    assert report.unjudged == {
+        "astrag in-repo edge to the local itself, oracle says local/parameter": 1
+    }
+    assert report.overall.judged == 0 and report.overall.expected == 0

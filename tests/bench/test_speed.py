@@ -57,10 +57,28 @@ def test_probe_file_is_the_median_sized_source(tmp_path: Path) -> None:
         path.write_bytes(b"x" * size)
         files.append(path)
     # sizes 10, 50, 100, 500 (.js is no candidate): the upper median
-    assert speed.pick_probe_file(files).name == "c.ts"
+    assert speed.pick_probe_file(files, tmp_path).name == "c.ts"
 
 
 def test_median_run_keeps_one_runs_fields_together() -> None:
     runs = [speed.Run(w, w * 2, w * 10) for w in (3.0, 1.0, 2.0, 9.0)]
     median = speed._median_run(runs)
     assert (median.wall_seconds, median.cpu_seconds, median.peak_rss_mb) == (2.0, 4.0, 20.0)
+
+
+def test_probe_file_passes_over_tests_and_fixtures(tmp_path: Path) -> None:
+    files = []
+    for rel, size in (
+        ("src/a.ts", 10),
+        ("src/b.ts", 900),
+        ("src/a.spec.ts", 100),
+        ("test/fixtures/c.ts", 200),
+        ("tests/test_d.py", 300),
+    ):
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"x" * size)
+        files.append(path)
+    assert speed.pick_probe_file(files, tmp_path).name == "b.ts"
+    # only tests (sizes 100, 200, 300): take the median of them anyway
+    assert speed.pick_probe_file(files[2:], tmp_path).name == "c.ts"

@@ -380,3 +380,38 @@ def test_collection_elements_keep_their_type(tmp_path: Path) -> None:
     )
     assert targets(edges, "calls", "c.py::Lines.pad_all") == {"c.py::Line.pad"}
     assert targets(edges, "calls", "c.py::first") == {"c.py::Lines.pad_all"}
+
+
+def test_unannotated_functions_return_what_their_return_statements_give(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "r.py": """
+                class Engine:
+                    def start(self):
+                        pass
+
+                class Other:
+                    def start(self):
+                        pass
+
+                def make():
+                    return Engine()
+
+                def ambiguous(flag):
+                    if flag:
+                        return Engine()
+                    return Other()
+
+                def run():
+                    make().start()
+                    ambiguous(True).start()
+            """,
+        },
+    )
+    assert targets(edges, "calls", "r.py::run") == {
+        "r.py::make",
+        "r.py::Engine.start",
+        "r.py::ambiguous",
+        "unresolved::?.start",
+    }

@@ -273,3 +273,52 @@ def test_collection_elements_and_fallback_values_keep_their_type(tmp_path: Path)
         "obs.ts::Observer.next",
         "obs.ts::Subject.emit",
     }
+
+
+def test_workspace_packages_resolve_to_their_sources(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "package.json": '{"name": "monorepo", "private": true}',
+            "packages/core/package.json": '{"name": "@acme/core", "main": "dist/index.js"}',
+            "packages/core/src/index.ts": "export * from './clock';\n",
+            "packages/core/src/clock.ts": "export class Clock { now() { return 0; } }\n",
+            "packages/app/src/main.ts": """
+                import { Clock } from '@acme/core';
+                import { Clock as Deep } from '@acme/core/clock';
+
+                export function tick(c: Clock, d: Deep) { c.now(); d.now(); }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "packages/app/src/main.ts::tick") == {
+        "packages/core/src/clock.ts::Clock.now"
+    }
+
+
+def test_unannotated_methods_return_their_returned_value(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "c.ts": """
+                export class Meta { tags() { return []; } }
+
+                export class Registry {
+                  private map = new Map<string, Meta>();
+
+                  get(key: string) {
+                    let meta = this.map.get(key);
+                    if (!meta) { meta = new Meta(); }
+                    [1, 2].forEach((n) => { return n; });
+                    return meta;
+                  }
+
+                  all() { return this.get('a').tags(); }
+                }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "c.ts::Registry.all") == {
+        "c.ts::Registry.get",
+        "c.ts::Meta.tags",
+    }

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from astrag import api
+from astrag.lang import extract_facts
 
 pytestmark = pytest.mark.integration
 
@@ -106,18 +107,22 @@ def test_hand_verified_edges(rich_index: tuple[Path, api.IndexSummary]) -> None:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="python.py _collect_annotations appends annotation byte ranges in query-capture "
-    "order (a return annotation comes after later ones) but _in_annotation bisects them as if "
-    "sorted, so a later annotation's name is also emitted as a READ: duplicate references edge",
+    reason="lang/python.py: _collect_annotations keeps annotation byte ranges in capture order, "
+    "which varies from run to run, but _in_annotation bisects them as if sorted; a name inside "
+    "an annotation is then sometimes also emitted as a READ, doubling its `references` edge",
 )
-def test_a_name_in_an_annotation_is_referenced_once(tmp_path: Path) -> None:
+def test_a_name_in_an_annotation_is_referenced_once_on_every_run() -> None:
     # Seen in rich 14/15 as doubled edges, e.g. rich/markdown.py TableElement.__init__
-    # `self.header: TableHeaderElement | None = None`; reduced to its essentials here.
-    (tmp_path / "m.py").write_text(
-        "class A:\n    pass\n\n\ndef f(x: int) -> None:\n    pass\n\n\nz: A | None = None\n",
-        encoding="utf-8",
+    # `self.header: TableHeaderElement | None = None`; reduced to its essentials here. About
+    # half the extractions go wrong, so 30 make a clean pass by luck practically impossible.
+    source = (
+        b"class A:\n    pass\n\n\ndef f(x: int | None) -> None:\n    pass\n\n\nz: A | None = None\n"
     )
-    api.index(tmp_path)
-    with api.open_index(tmp_path) as idx:
-        edges = idx.edges("m.py", incoming=False, kinds=["references"])
-    assert [(e.target, e.line, e.column) for e in edges] == [("m.py::A", 9, 4)]
+    runs = {
+        tuple(
+            (r.kind.value, r.chain, r.line, r.column)
+            for r in extract_facts("m.py", source).references
+        )
+        for _ in range(30)
+    }
+    assert runs == {(("type", ("int",), 5, 10), ("type", ("A",), 9, 4))}

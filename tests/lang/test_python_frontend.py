@@ -592,3 +592,21 @@ def test_columns_count_characters_not_bytes() -> None:
 def test_call_reference_exact_fields() -> None:
     result = facts("f()\n")
     assert result.references == (Reference(RefKind.CALL, ("f",), "", 1, 1, 0, ()),)
+
+
+def test_return_statements_bind_the_pseudo_name_return() -> None:
+    result = facts(
+        """
+        def make():
+            def inner():
+                return 3
+            if x:
+                return Foo()
+            return self_made.build()
+        """
+    )
+    returns = [b for b in result.bindings if b.name == "return"]
+    assert returns == [
+        Binding("make", "return", 5, None, ("Foo()",)),
+        Binding("make", "return", 6, None, ("self_made", "build()")),
+    ]

@@ -806,3 +806,21 @@ def test_ts_columns_count_characters_not_bytes() -> None:
     facts = ts("const s = 'héllo'; go(s);\n")
     assert [(r.chain, r.column) for r in facts.references] == [(("go",), 20), (("s",), 23)]
     assert isinstance(facts.references[0], Reference)
+
+
+def test_ts_return_statements_bind_return_of_the_named_function_only() -> None:
+    facts = ts(
+        """
+        export const f = () => { return new Foo(); };
+        class C {
+          m() {
+            items.map((x) => { return x.y; });
+            return this.repo;
+          }
+        }
+        """
+    )
+    assert [b for b in facts.bindings if b.name == "return"] == [
+        Binding("f", "return", 1, None, ("Foo()",)),
+        Binding("C.m", "return", 5, None, ("this", "repo")),
+    ]

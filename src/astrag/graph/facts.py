@@ -137,7 +137,9 @@ class Binding:
     """A local name bound inside a function/method: parameter, assignment, loop variable, ...
 
     Every local binding is recorded, typed or not, so that a local name shadows a module-level
-    one during resolution.
+    one during resolution. The name ``return`` (a keyword, so never a real name) records the
+    value of a ``return <chain>`` statement of the function ``scope``: what an unannotated
+    function returns.
     """
 
     scope: str

@@ -542,10 +542,21 @@ class Resolver:
         return self.eval_chain(_Site(t, scope, d.start_line), d.value)
 
     def _returns(self, denot: Value, d: Definition) -> Value | None:
-        if d.returns is None:
-            return None
         t = self._table(denot[1])
-        return self.eval_type(_Site(t, d.parent, d.start_line), d.returns)
+        if d.returns is not None:
+            return self.eval_type(_Site(t, d.parent, d.start_line), d.returns)
+        if "generator" in d.modifiers:
+            return None
+        # no annotation: what its ``return <chain>`` statements evaluate to, if they agree
+        found = None
+        for b in t.bindings.get(d.qualname, {}).get("return", ()):
+            value = self._binding_value(t, d.qualname, b)
+            if value is None:
+                continue
+            if found is not None and value != found:
+                return None
+            found = value
+        return found
 
     def _call(self, value: Value) -> Value | None:
         kind = value[0]
@@ -661,7 +672,7 @@ def interface_of(facts: FileFacts) -> tuple:
     bindings = tuple(
         (b.scope, b.name, b.type, b.value)
         for b in facts.bindings
-        if b.scope == "" or b.scope in methods
+        if b.scope == "" or b.scope in methods or b.name == "return"
     )
     return (facts.language, defs, imports, bindings, facts.exports, facts.all_names)
 

@@ -708,6 +708,7 @@ class _FileExtractor:
         self._collect_definitions()
         self._collect_assignments()
         self._collect_targets()
+        self._collect_returns()
         self._collect_calls()
         self._collect_annotations()
         self._collect_reads()
@@ -1097,6 +1098,17 @@ class _FileExtractor:
                 parsed = self._param(child, "positional")
                 if parsed is not None:
                     self._bind(scope, parsed[1])
+
+    def _collect_returns(self) -> None:
+        """``return <chain>`` as the pseudo-binding ``return`` of its function (see facts.py):
+        what an unannotated function returns, for the resolver to evaluate."""
+        for node in self.captures.get("binding.return", ()):
+            scope = self.index.at(node.start_byte)
+            if not self.index.is_function(scope):
+                continue
+            value = _value_chain(node, self.text)
+            if value is not None:
+                self.bindings.append(Binding(scope, "return", node.start_point[0] + 1, None, value))
 
     def _iterated_element(self, target: Node) -> Chain | None:
         """``for x in xs`` binds x to an element of xs (a single name only)."""

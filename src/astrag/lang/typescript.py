@@ -131,6 +131,15 @@ _TYPE_SKIP = frozenset(
 _HERITAGE_TYPES = frozenset({"implements_clause", "extends_type_clause"})
 _NULLISH = frozenset({"null", "undefined", "void"})
 _UNWRAP_ALWAYS = frozenset({"Readonly"})
+_FUNCTION_NODES = frozenset(
+    {"function_declaration", "generator_function_declaration", "function_expression",
+     "generator_function", "arrow_function", "method_definition", "function"}
+)  # fmt: skip
+# where an anonymous function is a value passed or returned, not a named definition's body
+_CALLBACK_PARENTS = frozenset(
+    {"arguments", "return_statement", "parenthesized_expression", "pair", "array",
+     "assignment_expression", "binary_expression", "ternary_expression", "call_expression"}
+)  # fmt: skip
 # array methods whose callback receives an element first
 _ELEMENT_CALLBACKS = frozenset(
     {"forEach", "map", "filter", "find", "findLast", "findIndex", "findLastIndex", "some",
@@ -431,6 +440,7 @@ class _Extractor:
         self.scopes = _Scopes(self.intervals)
         self.collect_bindings()
         self.collect_local_assignments()
+        self.collect_returns()
         self.collect_imports()
         self.collect_calls()
         self.collect_types()
@@ -1187,6 +1197,22 @@ class _Extractor:
                 continue
             for bound in _pattern_names(child):
                 self.bind(scope, bound)
+
+    def collect_returns(self) -> None:
+        """``return <chain>`` as the pseudo-binding ``return`` of the named function it is in
+        (see facts.py); returns inside anonymous callbacks belong to the callbacks."""
+        for node in self.caps.get("binding.return", ()):
+            fn = node.parent
+            while fn is not None and fn.type not in _FUNCTION_NODES:
+                fn = fn.parent
+            if fn is None or (fn.parent is not None and fn.parent.type in _CALLBACK_PARENTS):
+                continue
+            scope = self.scopes.at(node.start_byte)
+            if self.kinds.get(scope) not in _BODY_KINDS:
+                continue
+            value = self.value_chain(node)
+            if value is not None:
+                self.bindings.append(Binding(scope, "return", node.start_point[0] + 1, None, value))
 
     def collect_local_assignments(self) -> None:
         """``x = expr`` to a name declared in the same scope: a later value for x. Assignments

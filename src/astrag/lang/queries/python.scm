@@ -111,4 +111,5 @@
 (named_expression name: (identifier) @binding.target)
 (lambda parameters: (lambda_parameters) @binding.lambda)
 (global_statement) @binding.global
+(return_statement (_) @binding.return)
 (nonlocal_statement) @binding.global

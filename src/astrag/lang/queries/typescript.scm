@@ -29,6 +29,7 @@
 
 ; --------------------------------------------------------------- local names
 (variable_declarator) @binding.declarator
+(return_statement (_) @binding.return)
 (assignment_expression left: (identifier)) @assignment.local
 ; parameter lists of things with a body (signatures and function types bind nothing)
 ([
