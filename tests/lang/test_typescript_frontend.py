@@ -479,8 +479,8 @@ def test_ts_principal_types() -> None:
     types = {d.name: d.type for d in facts.definitions if d.kind == "variable"}
     assert types == {
         "a": ("Foo",), "b": ("ns", "Foo"), "c": ("Foo",), "d": ("Foo",), "e": ("Foo",),
-        "f": ("Promise",), "g": ("Foo", "[]"), "h": None, "i": None, "j": None, "k": None, "l": None,
-        "m": None, "n": None, "o": ("Foo",),
+        "f": ("Promise",), "g": ("Foo", "[]"), "h": None, "i": None, "j": None, "k": None,
+        "l": None, "m": None, "n": None, "o": ("Foo",),
     }  # fmt: skip
     returns = {d.name: d.returns for d in facts.definitions if d.kind == "function"}
     assert returns == {"r1": ("Foo",), "r2": ("ns", "Bar"), "r3": ("Baz",)}
