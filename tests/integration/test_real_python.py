@@ -105,12 +105,6 @@ def test_hand_verified_edges(rich_index: tuple[Path, api.IndexSummary]) -> None:
     assert [edge for edge in EDGES if edge not in found] == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="lang/python.py: _collect_annotations keeps annotation byte ranges in capture order, "
-    "which varies from run to run, but _in_annotation bisects them as if sorted; a name inside "
-    "an annotation is then sometimes also emitted as a READ, doubling its `references` edge",
-)
 def test_a_name_in_an_annotation_is_referenced_once_on_every_run() -> None:
     # Seen in rich 14/15 as doubled edges, e.g. rich/markdown.py TableElement.__init__
     # `self.header: TableHeaderElement | None = None`; reduced to its essentials here. About

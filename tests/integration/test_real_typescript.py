@@ -153,12 +153,6 @@ def test_implementations_of_subject(rxjs_index: tuple[Path, api.IndexSummary]) -
     }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="calling a call's result, `f(x)(y)`: the TS frontend records the outer call with "
-    "chain ('f()',) and the resolver denotes its last element by name, so a second `calls` "
-    "edge to f is emitted at the same site",
-)
 def test_a_call_of_a_call_result_is_one_call_edge(
     rxjs_index: tuple[Path, api.IndexSummary],
 ) -> None:

@@ -844,7 +844,15 @@ class _EdgeEmitter:
 
     def _emit_reference(self, ref: Reference) -> None:
         site = _Site(self.t, ref.scope, ref.line)
-        denot, receiver = self.r.walk(site, ref.chain)
+        if ref.chain[-1].endswith("()"):
+            # ``f(x)(y)``: the callee is what f returns, not f (whose call is its own reference)
+            value = self.r.eval_chain(site, ref.chain)
+            denot = value if value is not None and value[0] == "sym" else None
+            if denot is None:
+                return  # a function value from a call: unknowable, and no name to keep
+            receiver = None
+        else:
+            denot, receiver = self.r.walk(site, ref.chain)
         kind = _REF_EDGE[ref.kind]
         if ref.kind == RefKind.READ and (denot is None or denot[0] in ("local", "ext", "ns")):
             return  # unresolved reads are mostly untyped locals: not worth a placeholder

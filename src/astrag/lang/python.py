@@ -1139,7 +1139,9 @@ class _FileExtractor:
         self.annotation_starts: list[int] = []
         self.annotation_ends: list[int] = []
         source = self.text.source
-        for annotation in self.captures.get("reference.type", ()):
+        # capture lists follow pattern order, not document order: sort, _in_annotation bisects
+        annotations = sorted(self.captures.get("reference.type", ()), key=lambda n: n.start_byte)
+        for annotation in annotations:
             start, end = annotation.start_byte, annotation.end_byte
             self.annotation_starts.append(start)
             self.annotation_ends.append(end)
