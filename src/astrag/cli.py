@@ -199,15 +199,20 @@ def _traversal(
         if fmt == Fmt.json:
             _emit_json(present.traversal_json(s, relation, depth, found))
             return
-        table = Table(title=f"{relation} of {s.id}", title_justify="left")
-        for column in ("depth", "symbol", "kind", "defined at", "site"):
-            table.add_column(column)
+        if not found:
+            out.print(f"no {relation} of {s.id} in the index")
+            return
+        table = Table(title=f"{relation} of {s.id} ({len(found)})", title_justify="left")
+        table.add_column("depth", justify="right")
+        table.add_column("symbol", style="bold", no_wrap=True)
+        table.add_column("kind", style="cyan")
+        table.add_column("defined at", no_wrap=True)
+        table.add_column("via line", justify="right")
         for r in found:
-            where = f"{r.symbol.path}:{r.symbol.start_line}" if r.symbol.path else "(external)"
-            table.add_row(
-                str(r.depth), r.symbol.id, r.symbol.kind, where, f"{r.edge.path}:{r.edge.line}"
-            )
-        out.print(table if found else f"no {relation} of {s.id} in the index")
+            where = f"{r.symbol.path}:{r.symbol.start_line}" if r.symbol.path else r.symbol.kind
+            name = r.symbol.qualname if r.symbol.path else r.symbol.id
+            table.add_row(str(r.depth), name, r.symbol.kind, where, str(r.edge.line or ""))
+        out.print(table)
 
 
 @app.command()
