@@ -318,10 +318,12 @@ def test_callers_depth_one_and_two(repo: Path) -> None:
 def test_callers_text_table(repo: Path) -> None:
     result = astrag("callers", "Shape.area", "--depth", "2", "--repo", str(repo))
     assert result.returncode == 0, result.stderr
-    assert f"callers of {SH}Shape.area" in result.stdout
-    assert f"{SH}Shape.describe" in result.stdout
-    assert f"{APP}report" in result.stdout
-    assert "pkg/app.py:9" in result.stdout
+    assert f"callers of {SH}Shape.area (2)" in result.stdout
+    # rows show qualified names, where each is defined, and the line of the call
+    assert "Shape.describe" in result.stdout
+    assert "pkg/shapes.py:8" in result.stdout
+    assert "report" in result.stdout
+    assert "pkg/app.py:8" in result.stdout
 
 
 def test_callees_follow_calls_outwards_including_placeholders(repo: Path) -> None:
@@ -359,11 +361,12 @@ def test_implementations(repo: Path, symbol: str, expected: list[tuple[int, str]
 def test_implementations_text(repo: Path) -> None:
     found = astrag("implementations", "Greeter", "--repo", str(repo))
     assert found.returncode == 0, found.stderr
-    assert f"implementations of {GR}Greeter" in found.stdout
-    assert f"{GR}Polite" in found.stdout
+    assert f"implementations of {GR}Greeter (1)" in found.stdout
+    assert "Polite" in found.stdout
+    assert "web/greeter.ts:5" in found.stdout
     none = astrag("implementations", "Cube", "--repo", str(repo))
     assert none.returncode == 0, none.stderr
-    assert f"no implementations of {SH}Cube in the index" in none.stdout
+    assert none.stdout == f"no implementations of {SH}Cube in the index\n"
 
 
 # ---------------------------------------------------------------------------------- stats

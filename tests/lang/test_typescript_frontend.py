@@ -824,3 +824,16 @@ def test_ts_return_statements_bind_return_of_the_named_function_only() -> None:
         Binding("f", "return", 1, None, ("Foo()",)),
         Binding("C.m", "return", 5, None, ("this", "repo")),
     ]
+
+
+def test_ts_extraction_is_identical_on_every_run() -> None:
+    source = """
+        export class Live {
+          private screen = false;
+          constructor(private readonly repo: Repo) { this.nested = false; }
+          start() { this.nested = true; this.screen = this.make(); this.repo.find(); }
+          make() { return items.map((x) => x.y).filter(Boolean); }
+        }
+        """
+    runs = {ts(source) for _ in range(20)}
+    assert len(runs) == 1

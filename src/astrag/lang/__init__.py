@@ -12,7 +12,7 @@ from functools import cache
 from importlib import resources
 from pathlib import PurePosixPath
 
-from tree_sitter import Language, Parser, Query
+from tree_sitter import Language, Node, Parser, Query
 
 from astrag.graph.facts import FileFacts
 
@@ -76,6 +76,19 @@ def query_source(filename: str) -> str:
 @cache
 def query(grammar_name: str, filename: str) -> Query:
     return Query(grammar(grammar_name), query_source(filename))
+
+
+def in_document_order(captures: dict[str, list[Node]]) -> dict[str, list[Node]]:
+    """Capture lists sorted by position. py-tree-sitter's ``captures()`` does not promise an
+    order (it varies between parses of one file), and frontends keep "the first" assignment
+    or read: without this, indexing the same code twice could give different graphs."""
+    for nodes in captures.values():
+        nodes.sort(key=_start_byte)
+    return captures
+
+
+def _start_byte(node: Node) -> int:
+    return node.start_byte
 
 
 @cache

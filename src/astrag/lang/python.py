@@ -37,7 +37,7 @@ from astrag.graph.facts import (
     Reference,
     RefKind,
 )
-from astrag.lang import parser, query
+from astrag.lang import in_document_order, parser, query
 
 LANGUAGE = "python"
 _QUERY_FILE = "python.scm"
@@ -129,7 +129,7 @@ _SelfField = tuple[str, str, Node, _Details]
 def extract(path: str, source: bytes) -> FileFacts:
     """Parse one Python file and return what it says about itself, unresolved."""
     tree = parser(LANGUAGE).parse(source)
-    captures = QueryCursor(_facts_query()).captures(tree.root_node)
+    captures = in_document_order(QueryCursor(_facts_query()).captures(tree.root_node))
     return _FileExtractor(path, source, tree.root_node, captures).run()
 
 

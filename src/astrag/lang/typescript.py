@@ -47,7 +47,7 @@ from astrag.graph.facts import (
     Reference,
     RefKind,
 )
-from astrag.lang import grammar, parser, query, query_source
+from astrag.lang import grammar, in_document_order, parser, query, query_source
 
 _SIGNATURE_MAX = 300
 
@@ -184,7 +184,7 @@ _DEF_TAGS = (
 def extract(path: str, source: bytes, grammar_name: str) -> FileFacts:
     """Parse one TypeScript/TSX/JavaScript file and return what it says about itself."""
     tree = parser(grammar_name).parse(source)
-    captures = QueryCursor(_facts_query(grammar_name)).captures(tree.root_node)
+    captures = in_document_order(QueryCursor(_facts_query(grammar_name)).captures(tree.root_node))
     facts = _Extractor(source, captures).run()
     return FileFacts(
         path=path,
