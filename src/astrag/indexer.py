@@ -22,7 +22,12 @@ from astrag.config import Config, load_config
 from astrag.discover import Skipped, SourceFile, discover, read_source
 from astrag.graph import resolver_fingerprint
 from astrag.graph.facts import FileFacts
-from astrag.graph.resolve import TableCache, interface_of, start_resolution
+from astrag.graph.resolve import (
+    TableCache,
+    interface_of,
+    placeholders_for,
+    start_resolution,
+)
 from astrag.lang import extract_facts, extractor_fingerprint
 from astrag.project_layout import layout_fingerprint, read_layout
 from astrag.store.base import FileRecord, IndexCorrupt, IndexIncompatible, IndexUpdate
@@ -254,18 +259,23 @@ def _run(
         "root": str(root),
     }
 
-    def edges() -> IndexUpdate:
-        resolved, placeholders = pending.result()
+    def edges() -> Iterator[IndexUpdate]:
+        """Each batch of resolved files as it arrives, then the placeholders they point at."""
+        targets: set[str] = set()
+        done = 0
+        for batch in pending.batches():
+            edges = tuple(e for r in batch.values() for e in r.edges)
+            targets.update(e.target for e in edges)
+            yield IndexUpdate(
+                edges_for=tuple(batch),
+                edges=edges,
+                depends={p: frozenset(r.depends_on) for p, r in batch.items()},
+            )
+            done += len(batch)
+            if progress:
+                progress("resolve", done, len(affected))
         clock.lap("resolve+write")
-        if progress:
-            progress("resolve", len(affected), len(affected))
-        return IndexUpdate(
-            edges_for=tuple(resolved),
-            edges=tuple(e for r in resolved.values() for e in r.edges),
-            placeholders=tuple(placeholders),
-            depends={p: frozenset(r.depends_on) for p, r in resolved.items()},
-            meta=meta,
-        )
+        yield IndexUpdate(placeholders=tuple(placeholders_for(targets)), meta=meta)
 
     if progress:
         progress("write", 0, 1)

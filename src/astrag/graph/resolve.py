@@ -28,8 +28,8 @@ module gives them meaning, the way a compiler's binder and a very small type che
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable, Iterable, Mapping
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from multiprocessing import get_all_start_methods, get_context
 
@@ -202,12 +202,7 @@ class Resolver:
         return out
 
     def placeholders(self, resolved: Iterable[ResolvedFile]) -> list[Symbol]:
-        seen: dict[str, Symbol] = {}
-        for r in resolved:
-            for e in r.edges:
-                if e.target not in seen and e.target.startswith(("external::", "unresolved::")):
-                    seen[e.target] = placeholder_symbol(e.target)
-        return list(seen.values())
+        return placeholders_for(e.target for r in resolved for e in r.edges)
 
     # ------------------------------------------------------------------ memo + dependencies
 
@@ -719,6 +714,12 @@ def _c3(sequences: list[list[tuple[str, str]]]) -> list[tuple[str, str]]:
     return result
 
 
+def placeholders_for(targets: Iterable[str]) -> list[Symbol]:
+    """The placeholder symbols (external / unresolved) among edge targets, once each."""
+    prefixes = ("external::", "unresolved::")
+    return [placeholder_symbol(t) for t in dict.fromkeys(targets) if t.startswith(prefixes)]
+
+
 def placeholder_symbol(target: str) -> Symbol:
     kind, _, dotted = target.partition("::")
     name = dotted.rsplit(".", 1)[-1] if not dotted.startswith(("./", "../")) else dotted
@@ -929,11 +930,13 @@ class PendingResolution:
 
     def _start(self, jobs: int) -> None:
         global _forked
-        # deal files by weight so each shard has a similar number of references to resolve
+        # several shards per worker, dealt by weight so they are of similar size: results come
+        # back in batches the caller can write while the rest is still being resolved (a
+        # worker keeps its memo across the shards it takes)
         weight = {p: len(self.resolver.tables[p].facts.references) for p in self.targets}
-        shards: list[list[str]] = [[] for _ in range(jobs)]
+        shards: list[list[str]] = [[] for _ in range(jobs * _SHARDS_PER_JOB)]
         for i, path in enumerate(sorted(self.targets, key=lambda p: -weight[p])):
-            shards[i % jobs].append(path)
+            shards[i % len(shards)].append(path)
         _forked = self.resolver  # what the forked workers inherit
         try:
             self._pool = ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("fork"))
@@ -941,24 +944,31 @@ class PendingResolution:
         finally:
             _forked = None
 
-    def result(self) -> tuple[dict[str, ResolvedFile], list[Symbol]]:
+    def batches(self) -> Iterator[dict[str, ResolvedFile]]:
+        """Resolved files, a batch at a time, as they are done; every target exactly once."""
         if self._pool is None:
-            resolved = self.resolver.resolve(self.targets)
-        else:
-            kinds = {k.value: k for k in EdgeKind}
-            out: dict[str, ResolvedFile] = {}
-            try:
-                for future in self._pending:
-                    for path, edges, depends in future.result():
-                        out[path] = ResolvedFile(
-                            path=path,
-                            symbols=self.symbols(path),
-                            edges=[Edge(s, t, kinds[k], p, ln, c) for s, t, k, p, ln, c in edges],
-                            depends_on=set(depends),
-                        )
-            finally:
-                self._pool.shutdown(cancel_futures=True)
-            resolved = {p: out[p] for p in self.targets}
+            yield self.resolver.resolve(self.targets)
+            return
+        kinds = {k.value: k for k in EdgeKind}
+        try:
+            for future in as_completed(self._pending):
+                yield {
+                    path: ResolvedFile(
+                        path=path,
+                        symbols=self.symbols(path),
+                        edges=[Edge(s, t, kinds[k], p, ln, c) for s, t, k, p, ln, c in edges],
+                        depends_on=set(depends),
+                    )
+                    for path, edges, depends in future.result()
+                }
+        finally:
+            self._pool.shutdown(cancel_futures=True)
+
+    def result(self) -> tuple[dict[str, ResolvedFile], list[Symbol]]:
+        out: dict[str, ResolvedFile] = {}
+        for batch in self.batches():
+            out.update(batch)
+        resolved = {p: out[p] for p in self.targets}
         return resolved, self.resolver.placeholders(resolved.values())
 
 
@@ -976,6 +986,7 @@ def start_resolution(
 
 
 _PARALLEL_MIN_FILES = 200
+_SHARDS_PER_JOB = 4
 _forked: Resolver | None = None  # the resolver a forked worker inherits
 
 
@@ -996,6 +1007,7 @@ __all__ = [
     "Resolver",
     "TableCache",
     "placeholder_symbol",
+    "placeholders_for",
     "resolve_all",
     "start_resolution",
 ]

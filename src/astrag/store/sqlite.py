@@ -380,12 +380,16 @@ class SqliteStore:
         finally:
             conn.execute("COMMIT")
 
-    def apply(self, update: IndexUpdate, then: Callable[[], IndexUpdate] | None = None) -> None:
+    def apply(
+        self, update: IndexUpdate, then: Callable[[], Iterable[IndexUpdate]] | None = None
+    ) -> None:
         """Apply ``update`` atomically, in the order :class:`IndexUpdate` documents.
 
-        ``then``, if given, is called once ``update`` is written and its result is applied in
-        the same transaction: the indexer writes files and symbols while edges are still being
-        resolved elsewhere, and readers still see all of it or none of it.
+        ``then``, if given, is called once ``update`` is written, and every update it yields is
+        applied in the same transaction as it arrives: the indexer writes files and symbols,
+        then each batch of edges, while later edges are still being resolved elsewhere. Readers
+        see all of it or none of it. The updates ``then`` yields must replace edges of
+        disjoint sets of files (each file's edges arrive once).
         """
         self._check_meta(update)
         with self.acquire_writer():
@@ -398,17 +402,29 @@ class SqliteStore:
             raise ValueError(f"meta keys {sorted(bad_meta)} are managed by the store")
 
     @_translate_errors
-    def _apply_locked(self, update: IndexUpdate, then: Callable[[], IndexUpdate] | None) -> None:
+    def _apply_locked(
+        self, update: IndexUpdate, then: Callable[[], Iterable[IndexUpdate]] | None
+    ) -> None:
         conn = self._db
         if conn.in_transaction:
             raise RuntimeError("apply() cannot run inside snapshot()")
         conn.execute("BEGIN IMMEDIATE")
         try:
-            self._apply_parts(conn, update)
+            nids = dict(conn.execute("SELECT name, nid FROM names"))
+            self._apply_parts(conn, update, nids)
             if then is not None:
-                second = then()
-                self._check_meta(second)
-                self._apply_parts(conn, second)
+                # into an empty edge table, building the indexes once at the end beats keeping
+                # them up to date row by row (measured: 400k edges, 1.5 s instead of 2.3 s CPU)
+                bulk = conn.execute("SELECT 1 FROM edges LIMIT 1").fetchone() is None
+                if bulk:
+                    for name in _EDGE_INDEXES:
+                        conn.execute(f"DROP INDEX IF EXISTS {name}")
+                for part in then():
+                    self._check_meta(part)
+                    self._apply_parts(conn, part, nids, indexes_managed=bulk)
+                if bulk:
+                    for statement in _EDGE_INDEXES.values():
+                        conn.execute(statement)
             self._collect_garbage(conn)
             conn.execute("COMMIT")
         except BaseException:
@@ -416,12 +432,18 @@ class SqliteStore:
                 conn.execute("ROLLBACK")
             raise
 
-    def _apply_parts(self, conn: sqlite3.Connection, update: IndexUpdate) -> None:
+    def _apply_parts(
+        self,
+        conn: sqlite3.Connection,
+        update: IndexUpdate,
+        nids: dict[str, int],
+        indexes_managed: bool = False,
+    ) -> None:
         self._remove_files(conn, update.removed)
         self._upsert_files(conn, update.files)
-        nids = self._intern(conn, update)
+        self._intern(conn, update, nids)
         self._replace_symbols(conn, update, nids)
-        self._replace_edges(conn, update, nids)
+        self._replace_edges(conn, update, nids, indexes_managed)
         self._replace_depends(conn, update.depends)
         conn.executemany(
             "INSERT INTO meta (key, value) VALUES (?, ?) "
@@ -466,17 +488,21 @@ class SqliteStore:
         )
 
     @staticmethod
-    def _intern(conn: sqlite3.Connection, update: IndexUpdate) -> dict[str, int]:
-        """Integer ids for every symbol id and edge path the update writes."""
+    def _intern(conn: sqlite3.Connection, update: IndexUpdate, nids: dict[str, int]) -> None:
+        """Add integer ids to ``nids`` for every symbol id and edge path the update writes."""
         names: set[str] = {s.id for s in update.symbols}
         names.update(s.id for s in update.placeholders)
         for e in update.edges:
             names.add(e.source)
             names.add(e.target)
             names.add(e.path)
-        conn.executemany("INSERT OR IGNORE INTO names (name) VALUES (?)", [(n,) for n in names])
-        # One scan of the whole table beats one lookup per name for any realistic update.
-        return dict(conn.execute("SELECT name, nid FROM names"))
+        new = [(n,) for n in names if n not in nids]
+        if not new:
+            return
+        (before,) = conn.execute("SELECT coalesce(max(nid), 0) FROM names").fetchone()
+        conn.executemany("INSERT OR IGNORE INTO names (name) VALUES (?)", new)
+        # only rows this call added: re-reading the whole table for every batch would not scale
+        nids.update(conn.execute("SELECT name, nid FROM names WHERE nid > ?", (before,)))
 
     @staticmethod
     def _replace_symbols(
@@ -492,19 +518,29 @@ class SqliteStore:
         conn.executemany(upsert, [_symbol_row(nids[s.id], s) for s in update.placeholders])
 
     @staticmethod
-    def _replace_edges(conn: sqlite3.Connection, update: IndexUpdate, nids: dict[str, int]) -> None:
-        conn.executemany(
-            "DELETE FROM edges WHERE path = (SELECT nid FROM names WHERE name = ?)",
-            [(p,) for p in update.edges_for],
-        )
+    def _replace_edges(
+        conn: sqlite3.Connection,
+        update: IndexUpdate,
+        nids: dict[str, int],
+        indexes_managed: bool = False,
+    ) -> None:
         rows = [
             (nids[e.source], nids[e.target], e.kind.value, nids[e.path], e.line, e.column)
             for e in update.edges
         ]
-        (remaining,) = conn.execute("SELECT count(*) FROM edges").fetchone()
-        # Building an index once over sorted keys beats maintaining it row by row (measured:
-        # 400k edges, 1.5 s instead of 2.3 s CPU); worth it only when the insert dominates.
-        bulk = len(rows) > max(_BULK_EDGES, remaining)
+        if indexes_managed:
+            # the caller started from an empty edge table and feeds disjoint files: nothing to
+            # delete, and without the path index each DELETE would scan the table
+            bulk = False
+        else:
+            conn.executemany(
+                "DELETE FROM edges WHERE path = (SELECT nid FROM names WHERE name = ?)",
+                [(p,) for p in update.edges_for],
+            )
+            (remaining,) = conn.execute("SELECT count(*) FROM edges").fetchone()
+            # Building an index once over sorted keys beats maintaining it row by row (400k
+            # edges: 1.5 s instead of 2.3 s CPU); worth it only when the insert dominates.
+            bulk = len(rows) > max(_BULK_EDGES, remaining)
         if bulk:
             for name in _EDGE_INDEXES:
                 conn.execute(f"DROP INDEX IF EXISTS {name}")
