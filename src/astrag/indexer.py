@@ -224,7 +224,7 @@ def _run(
     summary.removed = len(removed)
     clock.lap("parse")
 
-    layout = read_layout(root)
+    layout = read_layout(root, current)
     fingerprint = layout_fingerprint(layout)
     meta = store.meta()
     full = (

@@ -63,14 +63,20 @@ def _read_json(path: Path) -> dict | None:
     return data if isinstance(data, dict) else None
 
 
-def _config_files(root: Path, name: str) -> list[str]:
-    found: list[str] = []
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = [d for d in dirnames if d not in _SKIP_DIRS and not d.startswith(".")]
-        if name in filenames:
-            rel = os.path.relpath(dirpath, root).replace(os.sep, "/")
-            found.append("" if rel == "." else rel)
-    return sorted(found)
+def _source_dirs(paths: Iterable[str]) -> list[str]:
+    """Every directory holding a source file, and their ancestors ("" is the root): the only
+    places a tsconfig.json or package.json can say anything about those sources."""
+    dirs: set[str] = {""}
+    for path in paths:
+        directory = posixpath.dirname(path)
+        while directory and directory not in dirs:
+            dirs.add(directory)
+            directory = posixpath.dirname(directory)
+    return sorted(d for d in dirs if not _SKIP_DIRS.intersection(d.split("/")))
+
+
+def _config_files(root: Path, name: str, dirs: list[str]) -> list[str]:
+    return [d for d in dirs if os.path.isfile(root / d / name)]
 
 
 def _compiler_options(root: Path, rel_file: str, depth: int = 0) -> tuple[dict, str]:
@@ -131,12 +137,14 @@ def _package_entries(data: dict) -> tuple[str, ...]:
     return tuple(dict.fromkeys(entries))
 
 
-def read_layout(root: Path, paths: Iterable[str] = ()) -> ProjectLayout:
-    """The module-resolution layout of the project at ``root``."""
-    del paths  # the layout comes from config files, not from the source list
-    tsconfigs = [c for d in _config_files(root, "tsconfig.json") if (c := read_tsconfig(root, d))]
+def read_layout(root: Path, paths: Iterable[str]) -> ProjectLayout:
+    """The module-resolution layout of the project at ``root`` whose sources are ``paths``."""
+    dirs = _source_dirs(paths)
+    tsconfigs = [
+        c for d in _config_files(root, "tsconfig.json", dirs) if (c := read_tsconfig(root, d))
+    ]
     packages: list[tuple[str, str, tuple[str, ...]]] = []
-    for directory in _config_files(root, "package.json"):
+    for directory in _config_files(root, "package.json", dirs):
         data = _read_json(root / directory / "package.json") if directory else None
         if data and isinstance(data.get("name"), str):
             packages.append((data["name"], directory, _package_entries(data)))

@@ -23,7 +23,7 @@ def build(tmp_path: Path, files: dict[str, str]) -> list[Edge]:
         path.write_text(source, encoding="utf-8")
         if not rel.endswith(".json"):
             facts[rel] = extract_facts(rel, source.encode())
-    resolved, _ = resolve_all(facts, read_layout(tmp_path))
+    resolved, _ = resolve_all(facts, read_layout(tmp_path, facts))
     return [e for r in resolved.values() for e in r.edges]
 
 

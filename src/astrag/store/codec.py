@@ -195,19 +195,28 @@ def decode_facts(blob: bytes) -> FileFacts:
 
 
 class LazyFacts(Mapping[str, FileFacts]):
-    """Encoded facts by path, decoded on first access (and then kept); more can be added."""
+    """Facts by path, decoded on first access (and then kept). Blobs are given, or fetched
+    one at a time by ``fetch`` when first needed; more files can be added."""
 
-    def __init__(self, blobs: dict[str, bytes], where: str = "the index") -> None:
-        self._blobs = blobs
+    def __init__(
+        self,
+        blobs: dict[str, bytes | None],
+        where: str = "the index",
+        fetch: Callable[[str], bytes] | None = None,
+    ) -> None:
+        self._blobs = blobs  # None: not read yet, ``fetch`` will
         self._decoded: dict[str, FileFacts] = {}
         self._where = where
+        self._fetch = fetch
 
     def __getitem__(self, path: str) -> FileFacts:
         found = self._decoded.get(path)
         if found is None:
             blob = self._blobs[path]
+            if blob is None and self._fetch is not None:
+                blob = self._fetch(path)
             try:
-                found = self._decoded[path] = decode_facts(blob)
+                found = self._decoded[path] = decode_facts(blob)  # type: ignore[arg-type]
             except (ValueError, EOFError, TypeError, KeyError) as err:
                 raise IndexCorrupt(
                     f"the stored facts of {path} in {self._where} are unreadable ({err})",

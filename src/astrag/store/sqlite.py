@@ -602,15 +602,21 @@ class SqliteStore:
 
     @_translate_errors
     def lazy_facts(self, paths: Iterable[str] | None = None) -> LazyFacts:
-        """Like :meth:`load_facts`, but each file's facts are decoded when first read: an
-        incremental update consults only a fraction of the files."""
+        """Like :meth:`load_facts`, but a file's facts are read and decoded when first used:
+        an incremental update consults a fraction of the files."""
         if paths is None:
-            rows: Iterable[tuple[str, bytes]] = self._db.execute("SELECT path, data FROM facts")
-        else:
-            rows = self._rows_for(
-                "SELECT path, data FROM facts WHERE path IN ({})", list(dict.fromkeys(paths))
-            )
-        return LazyFacts(dict(rows), where=str(self.db_path))
+            paths = [row[0] for row in self._db.execute("SELECT path FROM facts")]
+        else:  # unknown paths are left out, as load_facts does
+            query = "SELECT path FROM facts WHERE path IN ({})"
+            paths = [row[0] for row in self._rows_for(query, list(dict.fromkeys(paths)))]
+        return LazyFacts(dict.fromkeys(paths), where=str(self.db_path), fetch=self._facts_blob)
+
+    @_translate_errors
+    def _facts_blob(self, path: str) -> bytes:
+        row = self._db.execute("SELECT data FROM facts WHERE path = ?", (path,)).fetchone()
+        if row is None:
+            raise IndexCorrupt(f"no stored facts for {path} in {self.db_path}", _REBUILD_HINT)
+        return row[0]
 
     @_translate_errors
     def dependents(self, paths: Iterable[str]) -> set[str]:
