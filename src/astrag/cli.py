@@ -203,11 +203,11 @@ def _traversal(
             out.print(f"no {relation} of {s.id} in the index")
             return
         table = Table(title=f"{relation} of {s.id} ({len(found)})", title_justify="left")
-        table.add_column("depth", justify="right")
-        table.add_column("symbol", style="bold", no_wrap=True)
-        table.add_column("kind", style="cyan")
-        table.add_column("defined at", no_wrap=True)
-        table.add_column("via line", justify="right")
+        table.add_column("depth", justify="right", no_wrap=True, min_width=5)
+        table.add_column("symbol", style="bold", overflow="fold")
+        table.add_column("kind", style="cyan", no_wrap=True, min_width=6)
+        table.add_column("defined at", overflow="fold")
+        table.add_column("via line", justify="right", no_wrap=True, min_width=4)
         for r in found:
             where = f"{r.symbol.path}:{r.symbol.start_line}" if r.symbol.path else r.symbol.kind
             name = r.symbol.qualname if r.symbol.path else r.symbol.id
