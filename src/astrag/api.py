@@ -22,13 +22,24 @@ from astrag.graph.facts import DefKind, Edge, EdgeKind, Symbol
 from astrag.indexer import IndexSummary, ProgressFn, index_repository
 from astrag.store.base import IndexMissing
 from astrag.store.sqlite import SqliteStore
+from astrag.verify.findings import CheckReport
+from astrag.verify.inputs import (
+    ChangedFile,
+    change_from_snippet,
+    changes_from_diff,
+    looks_like_diff,
+    safe_path,
+)
+from astrag.verify.session import CheckSession
 
 __all__ = [
     "AmbiguousSymbol",
+    "CheckReport",
     "Index",
     "IndexSummary",
     "Related",
     "SymbolNotFound",
+    "check",
     "find_root",
     "index",
     "open_index",
@@ -88,13 +99,16 @@ def index(
 
 def open_index(root: Path) -> Index:
     root = root.resolve()
-    config = load_config(root)
-    index_dir = root / config.index_dir
+    return Index(root, _open_store(root))
+
+
+def _open_store(root: Path) -> SqliteStore:
+    index_dir = root / load_config(root).index_dir
     if not (index_dir / "index.db").is_file():
         raise IndexMissing(f"no astrag index in {root}", f"run `astrag index {root}` first")
     store = SqliteStore(index_dir, readonly=True)
     store.open()
-    return Index(root, store)
+    return store
 
 
 class Index:
@@ -223,3 +237,72 @@ class Index:
         """All symbols and edges, read from one consistent version of the index."""
         with self.store.snapshot():
             return self.store.all_symbols(), self.store.all_edges()
+
+
+# ---------------------------------------------------------------------------------- check
+
+_LANG_EXTENSIONS = {"python": ".py", "typescript": ".ts", "javascript": ".js", "tsx": ".tsx"}
+
+
+def check(
+    root: Path,
+    text: str,
+    *,
+    path: str | None = None,
+    lang: str | None = None,
+    diff: bool | None = None,
+    session: CheckSession | None = None,
+) -> CheckReport:
+    """Check code an LLM wrote against the index of ``root``.
+
+    ``text`` is a unified diff (recognised by its headers, or forced with ``diff=True``);
+    otherwise code: with ``path``, a snippet placed at the end of that repository file (its
+    imports and module scope apply; lines are reported in the snippet's numbering), or the
+    whole new version of ``path`` when ``text`` already starts like that file; without
+    ``path``, a standalone snippet in language ``lang``. Pass a ``session``
+    (:func:`open_check_session`) to check many times against one loaded index.
+    """
+    root = root.resolve()
+    own = session is None
+    session = session or open_check_session(root)
+    try:
+        if diff if diff is not None else looks_like_diff(text):
+            changes, deleted = changes_from_diff(text, lambda p: _read(root, p))
+            return session.check(changes, deleted)
+        return session.check([_code_change(root, text, path, lang)])
+    finally:
+        if own:
+            session.store.close()
+
+
+def open_check_session(root: Path) -> CheckSession:
+    """The index of ``root`` loaded for checking; reuse it for many :func:`check` calls."""
+    root = root.resolve()
+    return CheckSession(root, _open_store(root))
+
+
+def _code_change(root: Path, text: str, path: str | None, lang: str | None) -> ChangedFile:
+    if path is None:
+        ext = _LANG_EXTENSIONS.get((lang or "").lower())
+        if ext is None:
+            raise AstragError(
+                "cannot tell the language of the code to check",
+                "pass --path FILE (the file it goes into) or --lang python|typescript|javascript",
+            )
+        return ChangedFile(f"<snippet>{ext}", text, None)
+    target = safe_path(path)
+    existing = _read(root, target)
+    if existing is not None and existing.strip() and text.startswith(existing[:200]):
+        return ChangedFile(target, text, None)  # the whole new version of the file
+    return change_from_snippet(text, target, existing)
+
+
+def _read(root: Path, rel: str) -> str | None:
+    """A repository file's text, or None; never follows a path out of the repository."""
+    full = (root / safe_path(rel)).resolve()
+    if not full.is_relative_to(root):
+        raise AstragError(f"{rel} resolves outside the repository", "check a file inside it")
+    try:
+        return full.read_text("utf-8", errors="replace")
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        return None

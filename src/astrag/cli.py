@@ -274,6 +274,61 @@ def export(
                     fh.write(line + "\n")
 
 
+class CheckFmt(StrEnum):
+    text = "text"
+    json = "json"
+    sarif = "sarif"
+
+
+@app.command()
+def check(
+    source: Annotated[str, typer.Argument(help="A file to check, or - for stdin.")] = "-",
+    repo: RepoOpt = None,
+    path: Annotated[
+        str | None, typer.Option("--path", help="The repository file a snippet goes into.")
+    ] = None,
+    lang: Annotated[str | None, typer.Option("--lang", help="python|typescript|javascript")] = None,
+    diff: Annotated[bool | None, typer.Option("--diff/--no-diff", help="Force diff mode.")] = None,
+    fmt: Annotated[CheckFmt, typer.Option("--format", "-f")] = CheckFmt.text,
+) -> None:
+    """Check code an LLM wrote (a diff, a file, a snippet) against the index: calls and
+    imports the codebase cannot back. Exit 0 clean, 1 findings, 2 bad input."""
+    error_fmt = Fmt.json if fmt != CheckFmt.text else Fmt.text
+    with _errors(error_fmt):
+        root = _root(repo)
+        text, target = _read_check_input(source, root)
+        report = api.check(root, text, path=path or target, lang=lang, diff=diff)
+        if fmt == CheckFmt.json:
+            _emit_json(present.check_json(report))
+        elif fmt == CheckFmt.sarif:
+            _emit_json(present.check_sarif(report))
+        else:
+            for f in report.findings:
+                out.print(
+                    f"{f.path}:{f.line}:{f.column} [red]{f.rule}[/] {f.message}", highlight=False
+                )
+            files = len(report.files)
+            summary = f"{len(report.findings)} finding(s) in {files} file(s)"
+            err.print(f"[dim]{summary}, {report.seconds * 1000:.0f} ms[/]")
+    if report.findings:
+        raise typer.Exit(1)
+
+
+def _read_check_input(source: str, root: Path) -> tuple[str, str | None]:
+    """The text to check, and the repository path it is the new version of (a file inside
+    the repository checked as a whole), if any."""
+    if source == "-":
+        return sys.stdin.read(), None
+    file = Path(source)
+    try:
+        text = file.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise AstragError(f"cannot read {source}: {e}", "pass a readable text file or -") from e
+    resolved = file.resolve()
+    inside = resolved.is_relative_to(root)
+    return text, resolved.relative_to(root).as_posix() if inside else None
+
+
 def main() -> None:
     app()
 

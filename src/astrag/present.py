@@ -9,6 +9,7 @@ from __future__ import annotations
 from astrag.api import Related
 from astrag.graph.facts import Edge, Symbol
 from astrag.indexer import IndexSummary
+from astrag.verify.findings import CheckReport, Finding
 
 SCHEMA_VERSION = 1
 
@@ -87,4 +88,66 @@ def candidates_json(query: str, candidates: list[Symbol]) -> dict[str, object]:
         "error": "ambiguous",
         "query": query,
         "candidates": [symbol_json(s) for s in candidates],
+    }
+
+
+def finding_json(f: Finding) -> dict[str, object]:
+    return {
+        "path": f.path,
+        "line": f.line,
+        "column": f.column,
+        "rule": f.rule,
+        "severity": f.severity,
+        "message": f.message,
+        "suggestions": list(f.suggestions),
+    }
+
+
+def check_json(report: CheckReport) -> dict[str, object]:
+    return {
+        "findings": [finding_json(f) for f in report.findings],
+        "files": report.files,
+        "seconds": round(report.seconds, 4),
+    }
+
+
+_RULE_HELP = {
+    "unknown-function": "A call to a name nothing in scope defines.",
+    "unknown-member": "A member the receiver's known type or module does not have.",
+    "unknown-import": "An import of a repository module or name that does not exist.",
+    "undeclared-name": "A name read as a value that nothing in scope declares.",
+    "unknown-type": "A type name in an annotation that nothing in scope declares.",
+    "wrong-arguments": "Too few or too many positional arguments for a known signature.",
+    "unknown-keyword": "A keyword argument the callee does not accept.",
+}
+
+
+def check_sarif(report: CheckReport) -> dict[str, object]:
+    """SARIF 2.1.0, as code-scanning tools read it."""
+    rules = [{"id": rule, "shortDescription": {"text": text}} for rule, text in _RULE_HELP.items()]
+    results = [
+        {
+            "ruleId": f.rule,
+            "level": "error" if f.severity == "error" else "warning",
+            "message": {"text": f.message},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": f.path},
+                        "region": {"startLine": f.line, "startColumn": f.column},
+                    }
+                }
+            ],
+        }
+        for f in report.findings
+    ]
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {"driver": {"name": "astrag", "informationUri": "", "rules": rules}},
+                "results": results,
+            }
+        ],
     }

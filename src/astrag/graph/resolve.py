@@ -72,8 +72,8 @@ Value = tuple
 
 _CLASS_KINDS = frozenset({DefKind.CLASS, DefKind.INTERFACE, DefKind.ENUM})
 _FUNCTION_KINDS = frozenset({DefKind.FUNCTION, DefKind.METHOD})
-_PY_BUILTINS = frozenset(dir(builtins))
-_JS_GLOBALS = frozenset(
+PY_BUILTINS = frozenset(dir(builtins))
+JS_GLOBALS = frozenset(
     """Array ArrayBuffer BigInt Boolean DataView Date Error EvalError Function Infinity Intl JSON
     Map Math NaN Number Object Promise Proxy RangeError ReferenceError Reflect RegExp Set String
     Symbol SyntaxError TypeError URIError URL URLSearchParams WeakMap WeakSet WeakRef
@@ -348,8 +348,8 @@ class Resolver:
         if bound:  # declared inside an anonymous callback at module level (TS test suites)
             return ("local", self._local_value(t, "", bound, line))
         if t.python:
-            return ("ext", f"builtins.{name}") if name in _PY_BUILTINS else None
-        return ("ext", name) if name in _JS_GLOBALS else None
+            return ("ext", f"builtins.{name}") if name in PY_BUILTINS else None
+        return ("ext", name) if name in JS_GLOBALS else None
 
     def _local_value(
         self, t: _FileTables, scope: str, bound: list[Binding], line: int
@@ -590,6 +590,59 @@ class Resolver:
         d = self._def(value)
         return d is not None and d.kind in _CLASS_KINDS
 
+    # ------------------------------------------------------------------ for the checker
+
+    def import_target(self, t: _FileTables, imp: Import) -> Value | None:
+        return self._import(t, imp)
+
+    def definition(self, value: Value | None) -> Definition | None:
+        return self._def(value) if value is not None and value[0] in ("sym", "inst") else None
+
+    def python_module(self, dotted: str) -> Value | None:
+        return self._python_module_value(dotted)
+
+    def in_repository_package(self, dotted: str) -> bool:
+        """Whether a dotted Python module name lies inside one of the repository's packages
+        (so a missing module there is an error, not an external package)."""
+        top = dotted.partition(".")[0]
+        return top in self.modules.py_modules or top in self.modules.py_namespaces
+
+    def module_is_dynamic(self, path: str) -> bool:
+        """A module whose attributes cannot all be seen: PEP 562 ``__getattr__``, or TS
+        ``export *`` from outside the repository."""
+        t = self.tables[path]
+        if t.python:
+            return "__getattr__" in t.children.get("", {}) or bool(t.star_imports.get(""))
+        return any(
+            resolve_ts_module(self.modules, path, imp.module) is None for imp in t.star_reexports
+        )
+
+    def member_names(self, value: Value | None) -> set[str]:
+        """Names reachable as members of a value: for did-you-mean suggestions."""
+        if value is None:
+            return set()
+        if value[0] == "mod":
+            t = self.tables[value[1]]
+            names = set(t.children.get("", {})) | set(t.imports.get("", {})) | set(t.exports)
+            return names | set(t.reexports)
+        if value[0] in ("inst", "sym", "super"):
+            mro, _ = self.mro(value[1], value[2])
+            return {n for cpath, cqual in mro for n in self.tables[cpath].children.get(cqual, {})}
+        return set()
+
+    def names_in_scope(self, site: _Site) -> set[str]:
+        """Names a bare reference at ``site`` could have meant."""
+        t = site.t
+        names = set(t.children.get("", {})) | set(t.imports.get("", {}))
+        scope = site.scope
+        while scope:
+            names |= set(t.bindings.get(scope, {})) | set(t.children.get(scope, {}))
+            names |= set(t.imports.get(scope, {}))
+            d = t.defs.get(scope)
+            scope = d.parent if d is not None else ""
+        names.discard("return")
+        return names
+
     # ------------------------------------------------------------------ classes
 
     def class_member(
@@ -670,6 +723,11 @@ def interface_of(facts: FileFacts) -> tuple:
         if b.scope == "" or b.scope in methods or b.name == "return"
     )
     return (facts.language, defs, imports, bindings, facts.exports, facts.all_names)
+
+
+# for callers outside this module (the checker): where a chain is evaluated, a file's tables
+Site = _Site
+FileTables = _FileTables
 
 
 def _pick_binding(bound: list[Binding], line: int) -> Binding:

@@ -238,7 +238,10 @@ class LazyFacts(Mapping[str, FileFacts]):
             self._blobs.pop(path, None)
             self._decoded.pop(path, None)
 
-    def add(self, path: str, blob: bytes, facts: FileFacts | None = None) -> None:
+    def add(self, path: str, blob: bytes | None, facts: FileFacts | None = None) -> None:
+        """Add or replace a file: its encoded facts, or its decoded ones, or both."""
+        if blob is None and facts is None:
+            raise ValueError(f"{path}: give its facts, encoded or decoded")
         self._blobs[path] = blob
         self._decoded.pop(path, None)
         if facts is not None:

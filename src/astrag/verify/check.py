@@ -1,0 +1,296 @@
+"""The hallucination checker: resolve changed code against the index and report what the
+codebase cannot back.
+
+Changed files are parsed by the same frontends as the index and put in place of (or beside)
+the indexed files; the same resolver then walks every reference on a changed line. A finding
+is reported only where the answer is certain: the name is unbound everywhere in scope, or the
+receiver's type is fully known — a repository class whose every base is in the repository and
+which has no dynamic attribute hook, or a repository module — and lacks the member, or the
+callee's signature is known and plain. Anything dynamic (unknown or external receivers, ``any``,
+``__getattr__``, ``*args``/``**kwargs``, decorators that may change a signature, interfaces that
+may carry index signatures) yields no finding: a false alarm costs an agent more than a miss.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+from astrag.graph.facts import (
+    Definition,
+    DefKind,
+    FileFacts,
+    Import,
+    Param,
+    Reference,
+    RefKind,
+)
+from astrag.graph.modules import resolve_python_module, resolve_ts_module
+from astrag.graph.resolve import JS_GLOBALS, PY_BUILTINS, Resolver, Site, Value
+from astrag.verify.findings import Finding
+from astrag.verify.inputs import ChangedFile
+
+_CLASS_KINDS = frozenset({DefKind.CLASS, DefKind.INTERFACE, DefKind.ENUM})
+_FUNCTION_KINDS = frozenset({DefKind.FUNCTION, DefKind.METHOD})
+# decorators known to leave a function's call signature alone
+_PLAIN_DECORATORS = frozenset(
+    {"staticmethod", "classmethod", "abstractmethod", "override", "typing.override",
+     "abc.abstractmethod", "functools.cache", "cache", "lru_cache", "functools.lru_cache"}
+)  # fmt: skip
+_DYNAMIC_HOOKS = frozenset({"__getattr__", "__getattribute__"})
+# names a TS/JS file may use without declaring them: test runners and host environments
+_AMBIENT = JS_GLOBALS | frozenset(
+    """describe it test expect beforeEach afterEach beforeAll afterAll jest vi xit xdescribe
+    fit fdescribe global globalThis self navigator location history localStorage
+    sessionStorage performance crypto atob btoa alert confirm prompt requestAnimationFrame
+    cancelAnimationFrame MutationObserver IntersectionObserver ResizeObserver WebSocket
+    XMLHttpRequest Worker Blob File FileReader Image Audio CustomEvent KeyboardEvent
+    MouseEvent Node NodeList Document Window HTMLInputElement NodeJS Express Function
+    arguments eval escape unescape Atomics SharedArrayBuffer Int8Array Uint16Array
+    Int16Array Int32Array Uint32Array Float32Array Float64Array BigInt64Array
+    BigUint64Array Uint8ClampedArray AggregateError FinalizationRegistry""".split()
+)
+
+
+class Checker:
+    """Checks changed files with a resolver built over the index plus the changes."""
+
+    def __init__(self, resolver: Resolver) -> None:
+        self.r = resolver
+
+    def check(self, change: ChangedFile, facts: FileFacts) -> list[Finding]:
+        wanted = change.lines
+        out: list[Finding] = []
+        for imp in facts.imports:
+            if wanted is None or imp.line in wanted:
+                out.extend(self._check_import(change, imp))
+        for ref in facts.references:
+            if wanted is None or ref.line in wanted:
+                out.extend(self._check_reference(change, ref))
+        shifted = [_shift(f, change.line_offset) for f in out]
+        return sorted(set(shifted), key=lambda f: (f.path, f.line, f.column, f.rule))
+
+    # ------------------------------------------------------------------ imports
+
+    def _check_import(self, change: ChangedFile, imp: Import) -> list[Finding]:
+        t = self.r.tables[change.path]
+        if imp.name == "*" or self.r.import_target(t, imp) is not None:
+            return []
+        if t.python:
+            dotted = resolve_python_module(self.r.modules, t.path, imp.module, imp.level)
+            if dotted is None or not self.r.in_repository_package(dotted):
+                return []  # external: not ours to judge
+            module = self.r.python_module(dotted)
+            what = f"{dotted}.{imp.name}" if imp.name else dotted
+        else:
+            target = resolve_ts_module(self.r.modules, t.path, imp.module)
+            if target is None and not imp.module.startswith("."):
+                return []  # a package: external
+            module = ("mod", target) if target else None
+            what = f"{imp.name} from {imp.module!r}" if imp.name else repr(imp.module)
+        candidates = self.r.member_names(module) if module and imp.name else set()
+        name = imp.name or imp.module
+        message = (
+            f"cannot import {what}: no such module in the repository"
+            if module is None
+            else f"cannot import {what}: the module defines no such name"
+        )
+        return [_finding(change, imp.line, 1, "unknown-import", message, name, candidates)]
+
+    # ------------------------------------------------------------------ references
+
+    def _check_reference(self, change: ChangedFile, ref: Reference) -> list[Finding]:
+        t = self.r.tables[change.path]
+        if "?" in ref.chain or any("[i]" in part for part in ref.chain):
+            return []
+        site = Site(t, ref.scope, ref.line)
+        if ref.chain[-1].endswith("()"):
+            return []
+        denot, receiver = self.r.walk(site, ref.chain)
+        if denot is None:
+            return self._unbacked(change, ref, site, receiver)
+        if ref.kind in (RefKind.CALL, RefKind.NEW):
+            return self._check_arguments(change, ref, denot, receiver)
+        return []
+
+    def _unbacked(
+        self, change: ChangedFile, ref: Reference, site: Site, receiver: Value | None
+    ) -> list[Finding]:
+        name = ref.chain[-1]
+        if len(ref.chain) == 1:
+            return self._unbound_name(change, ref, site, name)
+        if receiver is None or ref.kind not in (RefKind.CALL, RefKind.READ, RefKind.NEW):
+            return []
+        if receiver[0] == "mod":
+            if ref.kind == RefKind.READ and not site.t.python:
+                return []
+            if self.r.module_is_dynamic(receiver[1]):
+                return []
+            owner = receiver[1]
+        elif receiver[0] in ("inst", "super") or (
+            receiver[0] == "sym" and self._is_class(receiver)
+        ):
+            if ref.kind != RefKind.CALL or not self._closed_class(receiver):
+                return []
+            owner = receiver[2]
+        else:
+            return []
+        message = f"{owner} has no member {name!r}"
+        candidates = self.r.member_names(receiver)
+        return [_finding(change, ref.line, ref.column, "unknown-member", message, name, candidates)]
+
+    def _unbound_name(
+        self, change: ChangedFile, ref: Reference, site: Site, name: str
+    ) -> list[Finding]:
+        t = site.t
+        if name in ("self", "cls", "this", "super", "super()"):
+            return []
+        if not t.python and name in _AMBIENT:
+            return []
+        if t.facts.language == "javascript" and ref.kind != RefKind.CALL:
+            return []  # plain JS: too many globals come from the host to call a read unbound
+        if t.python and name in PY_BUILTINS:
+            return []
+        if ref.kind in (RefKind.CALL, RefKind.NEW):
+            rule, message = "unknown-function", f"{name!r} is not defined anywhere in scope"
+        elif ref.kind == RefKind.TYPE:
+            rule, message = "unknown-type", f"type {name!r} is not declared or imported"
+        elif ref.kind == RefKind.READ:
+            rule, message = "undeclared-name", f"{name!r} is not declared anywhere in scope"
+        else:
+            return []
+        candidates = self.r.names_in_scope(site)
+        return [_finding(change, ref.line, ref.column, rule, message, name, candidates)]
+
+    def _is_class(self, value: Value) -> bool:
+        d = self.r.definition(value)
+        return d is not None and d.kind in _CLASS_KINDS
+
+    def _closed_class(self, receiver: Value) -> bool:
+        """A class whose members can all be seen: every base in the repository, no dynamic
+        attribute hook, and a class rather than a TS interface (index signatures and
+        declaration merging are invisible to astrag)."""
+        d = self.r.definition(receiver)
+        if d is None or d.kind != DefKind.CLASS:
+            return False
+        mro, external = self.r.mro(receiver[1], receiver[2])
+        if external:
+            return False
+        for cpath, cqual in mro:
+            members = self.r.tables[cpath].children.get(cqual, {})
+            if _DYNAMIC_HOOKS.intersection(members):
+                return False
+            base = self.r.tables[cpath].defs.get(cqual)
+            if base is None or base.kind != DefKind.CLASS or base.decorators:
+                return False  # a class decorator may add members
+        return True
+
+    # ------------------------------------------------------------------ arguments
+
+    def _check_arguments(
+        self, change: ChangedFile, ref: Reference, denot: Value, receiver: Value | None
+    ) -> list[Finding]:
+        if ref.arg_count < 0 or denot[0] != "sym":
+            return []
+        callee, bound = self._callable(denot, ref, receiver)
+        if callee is None or any(d not in _PLAIN_DECORATORS for d in _decorators(callee)):
+            return []
+        params = callee.params[1:] if bound else callee.params
+        kinds = {p.kind for p in params}
+        if "var_positional" in kinds:
+            return []
+        findings = []
+        if "var_keyword" not in kinds:
+            findings.extend(self._unknown_keywords(change, ref, callee, params))
+        positional = [p for p in params if p.kind in ("positional", "positional_only")]
+        given = ref.arg_count + sum(p.name in ref.keywords for p in positional[ref.arg_count :])
+        required = sum(not p.has_default for p in positional)
+        too_few = given < required and "var_keyword" not in kinds
+        if ref.arg_count > len(positional) or too_few:
+            plural = "s" if len(positional) != 1 else ""
+            message = (
+                f"{callee.qualname}() takes {_count(required, len(positional))} positional "
+                f"argument{plural}, {ref.arg_count} given"
+            )
+            findings.append(Finding(change.path, ref.line, ref.column, "wrong-arguments", message))
+        return findings
+
+    @staticmethod
+    def _unknown_keywords(
+        change: ChangedFile, ref: Reference, callee: Definition, params: Iterable[Param]
+    ) -> list[Finding]:
+        names = {p.name for p in params if p.kind != "positional_only"}
+        return [
+            _finding(
+                change,
+                ref.line,
+                ref.column,
+                "unknown-keyword",
+                f"{callee.qualname}() takes no keyword argument {keyword!r}",
+                keyword,
+                names,
+            )
+            for keyword in ref.keywords
+            if keyword not in names
+        ]
+
+    def _callable(
+        self, denot: Value, ref: Reference, receiver: Value | None
+    ) -> tuple[Definition | None, bool]:
+        """The definition whose parameters a call binds, and whether its first parameter is
+        bound already (a method called on an instance, a constructor)."""
+        d = self.r.definition(denot)
+        if d is None:
+            return None, False
+        if d.kind in _CLASS_KINDS:
+            if d.kind != DefKind.CLASS or not self._closed_class(denot):
+                return None, False
+            init = "__init__" if self.r.tables[denot[1]].python else "constructor"
+            ctor = self.r.class_member(denot[1], denot[2], init)
+            ctor_def = self.r.definition(ctor) if ctor else None
+            if ctor_def is None:
+                return None, False
+            return ctor_def, self.r.tables[denot[1]].python
+        if d.kind not in _FUNCTION_KINDS or "overload" in d.modifiers or "#" in denot[2]:
+            return None, False
+        if self.r.tables[denot[1]].facts.language != "python":
+            return d, False  # TS/JS methods have no self parameter
+        if d.kind == DefKind.FUNCTION:
+            return d, False
+        if "static" in d.modifiers:
+            return d, False
+        via_instance = receiver is not None and receiver[0] in ("inst", "super")
+        via_self = ref.chain[0] in ("self", "cls", "super()")
+        if "classmethod" in d.modifiers or via_instance or via_self:
+            return d, True
+        return None, False  # ``Class.method(obj, ...)``: leave the unbound call alone
+
+
+def _decorators(d: Definition) -> Iterable[str]:
+    return (dec.split("(", 1)[0].strip() for dec in d.decorators)
+
+
+def _count(required: int, total: int) -> str:
+    return str(total) if required == total else f"{required} to {total}"
+
+
+def _finding(
+    change: ChangedFile,
+    line: int,
+    column: int,
+    rule: str,
+    message: str,
+    name: str,
+    candidates: Iterable[str],
+) -> Finding:
+    pool = sorted({c for c in candidates if c and c != name and not c.startswith("#")})
+    suggestions = tuple(difflib.get_close_matches(name, pool, n=3, cutoff=0.6))
+    if suggestions:
+        message = f"{message} (did you mean {', '.join(suggestions)}?)"
+    return Finding(change.path, line, column, rule, message, "error", suggestions)
+
+
+def _shift(f: Finding, offset: int) -> Finding:
+    if not offset:
+        return f
+    return Finding(f.path, f.line - offset, f.column, f.rule, f.message, f.severity, f.suggestions)

@@ -1,0 +1,308 @@
+"""One test per checker rule, with a positive and a negative case in each language, on a
+small indexed fixture; the dynamic cases must stay silent."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from astrag import api
+from astrag.verify.findings import Finding
+
+PY = {
+    "app/__init__.py": "",
+    "app/models.py": """
+        class Base:
+            def save(self) -> None:
+                pass
+
+        class User(Base):
+            def __init__(self, name: str, email: str = "") -> None:
+                self.name = name
+
+            def rename(self, name: str) -> None:
+                self.name = name
+
+        class Dynamic:
+            def __getattr__(self, item):
+                return item
+    """,
+    "app/services.py": """
+        from app.models import User
+
+        def get_user_by_id(user_id: int) -> User:
+            return User("x")
+
+        def log(*args, **kwargs) -> None:
+            pass
+
+        class UserService:
+            def __init__(self, users: dict) -> None:
+                self.users = users
+
+            def find(self, user_id: int) -> User:
+                return get_user_by_id(user_id)
+    """,
+}
+
+TS = {
+    "src/auth.service.ts": """
+        export class AuthService {
+          login(user: string, password: string): boolean { return true; }
+          logout(): void {}
+        }
+        export interface Store { get(key: string): string; }
+        export function hash(text: string, salt?: string): string { return text; }
+    """,
+    "src/users.controller.ts": """
+        import { AuthService, hash } from './auth.service';
+
+        export class UsersController {
+          constructor(private readonly auth: AuthService) {}
+
+          signIn(name: string) {
+            return this.auth.login(name, hash(name));
+          }
+        }
+    """,
+}
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("checked")
+    for rel, text in {**PY, **TS}.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    api.index(root)
+    return root
+
+
+def findings(repo: Path, code: str, path: str) -> list[tuple[str, int]]:
+    report = api.check(repo, textwrap.dedent(code).lstrip("\n"), path=path)
+    return [(f.rule, f.line) for f in report.findings]
+
+
+# ------------------------------------------------------------------------- unknown-member
+
+
+def test_python_unknown_method_on_typed_receiver_and_self(repo: Path) -> None:
+    code = """
+        def handler(service: UserService):
+            user = service.fetch(1)
+            service.find(1).renmae("x")
+    """
+    assert findings(repo, code, "app/services.py") == [
+        ("unknown-member", 2),
+        ("unknown-member", 3),
+    ]
+    ok = """
+        def handler(service: UserService):
+            service.find(1).rename("x")
+            service.find(1).save()
+    """
+    assert findings(repo, ok, "app/services.py") == []
+
+
+def test_python_unknown_member_of_a_repository_module(repo: Path) -> None:
+    code = """
+        from app import models
+
+        def make():
+            return models.Usr("x")
+    """
+    report = api.check(repo, textwrap.dedent(code).lstrip("\n"), path="app/services.py")
+    [finding] = report.findings
+    assert (finding.rule, finding.line, finding.suggestions) == ("unknown-member", 4, ("User",))
+    assert findings(repo, code.replace("Usr", "User"), "app/services.py") == []
+
+
+def test_typescript_unknown_method_through_an_injected_field(repo: Path) -> None:
+    code = """
+        export class Other {
+          constructor(private readonly auth: AuthService) {}
+          run() { this.auth.logn('a', 'b'); this.auth.logout(); }
+        }
+    """
+    report = api.check(repo, textwrap.dedent(code).lstrip("\n"), path="src/users.controller.ts")
+    [finding] = report.findings
+    assert (finding.rule, finding.line, finding.column) == ("unknown-member", 3, 21)
+    assert finding.suggestions == ("login", "logout")
+
+
+def test_dynamic_receivers_say_nothing(repo: Path) -> None:
+    code = """
+        import requests
+
+        def handler(anything, d: Dynamic, **kw):
+            anything.whatever()
+            d.whatever()
+            requests.get("u").jsonz()
+            kw["x"].nope()
+    """
+    source = "from app.models import Dynamic\n" + textwrap.dedent(code).lstrip("\n")
+    assert api.check(repo, source, path="app/services.py").findings == []
+    ts_code = """
+        export function f(s: Store, x: any) { s.anything(); x.whatever(); }
+    """
+    assert findings(repo, ts_code, "src/auth.service.ts") == []
+
+
+# ---------------------------------------------------------------------- unknown-function
+
+
+def test_unknown_function_in_both_languages(repo: Path) -> None:
+    assert findings(repo, "def f():\n    return get_user_by_idd(1)\n", "app/services.py") == [
+        ("unknown-function", 2)
+    ]
+    assert findings(repo, "def f():\n    return get_user_by_id(1)\n", "app/services.py") == []
+    assert findings(repo, "export const g = () => hashh('x');\n", "src/auth.service.ts") == [
+        ("unknown-function", 1)
+    ]
+    assert findings(repo, "export const g = () => hash('x');\n", "src/auth.service.ts") == []
+
+
+# ------------------------------------------------------------------------ unknown-import
+
+
+def test_unknown_import_in_both_languages(repo: Path) -> None:
+    assert findings(repo, "from app.models import Usre\n", "app/services.py") == [
+        ("unknown-import", 1)
+    ]
+    assert findings(repo, "from app.modles import User\n", "app/services.py") == [
+        ("unknown-import", 1)
+    ]
+    assert findings(repo, "from app.models import User\nimport numpy\n", "app/services.py") == []
+    ts_bad = "import { AuthServise } from './auth.service';\nimport { x } from './nope';\n"
+    assert findings(repo, ts_bad, "src/users.controller.ts") == [
+        ("unknown-import", 1),
+        ("unknown-import", 2),
+    ]
+    ts_ok = "import { AuthService } from './auth.service';\nimport express from 'express';\n"
+    assert findings(repo, ts_ok, "src/users.controller.ts") == []
+
+
+# --------------------------------------------------------------- undeclared / unknown-type
+
+
+def test_undeclared_names_and_unknown_types(repo: Path) -> None:
+    code = """
+        def f(u: Usr) -> None:
+            print(MISSING_CONSTANT)
+    """
+    assert findings(repo, code, "app/services.py") == [
+        ("unknown-type", 1),
+        ("undeclared-name", 2),
+    ]
+    assert findings(repo, "def f(u: User) -> None:\n    print(len([u]))\n", "app/services.py") == []
+    ts_bad = "export function f(a: AuthServic): void { console.log(MISSING); }\n"
+    assert findings(repo, ts_bad, "src/users.controller.ts") == [
+        ("unknown-type", 1),
+        ("undeclared-name", 1),
+    ]
+    ts_ok = "export function f(a: AuthService): Promise<void> { console.log(a); return x; }\n"
+    assert findings(repo, ts_ok.replace("return x; ", ""), "src/users.controller.ts") == []
+
+
+# ------------------------------------------------------------- wrong-arguments / keywords
+
+
+def test_wrong_argument_counts(repo: Path) -> None:
+    py_bad = "def f(u: User):\n    u.rename()\n    get_user_by_id(1, 2)\n    User()\n"
+    assert findings(repo, py_bad, "app/services.py") == [
+        ("wrong-arguments", 2),
+        ("wrong-arguments", 3),
+        ("wrong-arguments", 4),
+    ]
+    py_ok = "def f(u: User):\n    u.rename('a')\n    User('n', 'e')\n    log(1, 2, 3, x=1)\n"
+    assert findings(repo, py_ok, "app/services.py") == []
+    ts_bad = "export function f(a: AuthService) { a.login('x'); hash(); new AuthService(1); }\n"
+    assert [r for r, _ in findings(repo, ts_bad, "src/users.controller.ts")] == [
+        "wrong-arguments",
+        "wrong-arguments",
+    ]
+    ts_ok = "export function f(a: AuthService) { a.login('x', 'y'); hash('t'); hash('t', 's'); }\n"
+    assert findings(repo, ts_ok, "src/users.controller.ts") == []
+
+
+def test_unknown_keyword_arguments(repo: Path) -> None:
+    assert findings(repo, "def f():\n    User('n', emial='x')\n", "app/services.py") == [
+        ("unknown-keyword", 2)
+    ]
+    assert findings(repo, "def f():\n    User(name='n', email='x')\n", "app/services.py") == []
+
+
+# ------------------------------------------------------------------------------- diffs
+
+
+def test_a_diff_is_checked_on_its_added_lines_only(repo: Path) -> None:
+    original = (repo / "app/services.py").read_text()
+    changed = original.replace(
+        "        return get_user_by_id(user_id)",
+        "        self.audit(user_id)\n        return get_user_by_id(user_id)",
+    )
+    report = api.check(repo, _unified(original, changed, "app/services.py"))
+    assert [(f.path, f.rule, f.line) for f in report.findings] == [
+        ("app/services.py", "unknown-member", 14)
+    ]
+    assert report.findings[0].message.startswith("UserService has no member 'audit'")
+
+
+def test_a_diff_that_adds_a_file_and_uses_it(repo: Path) -> None:
+    text = textwrap.dedent(
+        """\
+        --- /dev/null
+        +++ b/app/extra.py
+        @@ -0,0 +1,3 @@
+        +from app.models import User
+        +def promote(u: User):
+        +    u.rename("boss")
+        --- a/app/services.py
+        +++ b/app/services.py
+        @@ -1,1 +1,2 @@
+         from app.models import User
+        +from app.extra import promote, demote
+        """
+    )
+    report = api.check(repo, text)
+    assert [(f.path, f.rule, f.line) for f in report.findings] == [
+        ("app/services.py", "unknown-import", 2)
+    ]
+
+
+def test_a_malformed_diff_is_a_clear_error(repo: Path) -> None:
+    from astrag.verify.inputs import InputError
+
+    bad = "--- a/app/services.py\n+++ b/app/services.py\n@@ -1,1 +1,1 @@\n-not there\n+x\n"
+    with pytest.raises(InputError) as err:
+        api.check(repo, bad)
+    assert "does not match" in err.value.message
+    with pytest.raises(InputError):
+        api.check(repo, "--- a/../../etc/passwd\n+++ b/../../etc/passwd\n")
+
+
+def _unified(old: str, new: str, path: str) -> str:
+    import difflib
+
+    lines = difflib.unified_diff(
+        old.splitlines(keepends=True), new.splitlines(keepends=True), f"a/{path}", f"b/{path}"
+    )
+    return "".join(lines)
+
+
+def test_findings_are_plain_data(repo: Path) -> None:
+    report = api.check(repo, "def f():\n    nope()\n", path="app/services.py")
+    assert report.findings == [
+        Finding(
+            "app/services.py",
+            2,
+            5,
+            "unknown-function",
+            "'nope' is not defined anywhere in scope",
+            "error",
+            (),
+        )
+    ]
