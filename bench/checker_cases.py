@@ -516,3 +516,129 @@ def import_edits(corpus: Corpus, rng: random.Random) -> Iterator[tuple[str, Edit
                 edit = _insert_after_imports(sf, line, f"import {fake} (near {real}) from {module}")
                 if edit:
                     yield "name", edit
+
+
+def positional_params(corpus: Corpus, sf: SourceFile, ref: Reference, target: Symbol):
+    """The parameters a call binds positionally, or None when the callee's signature is not a
+    plain one a checker can count (decorated, overloaded, unbound method, *args/**kwargs)."""
+    definition = corpus.definition_of(target.id)
+    if definition is None or "overload" in definition.modifiers:
+        return None
+    if corpus.lang == "python" and definition.decorators:
+        return None  # a decorator may change the signature
+    params = list(definition.params)
+    if target.kind == "method":
+        root = ref.chain[0]
+        bound = root in SELF_ROOTS or any(
+            b.name == root and b.scope == ref.scope for b in sf.facts.bindings
+        )
+        if len(ref.chain) < 2 or not bound or "static" in definition.modifiers:
+            return None
+        if corpus.lang == "python":
+            if not params or params[0].name != "self":
+                return None
+            params = params[1:]
+    elif target.kind != "function" or len(ref.chain) != 1:
+        return None
+    return params
+
+
+def _arguments_node(sf: SourceFile, ref: Reference) -> Node | None:
+    """The call's argument list when it sits on the call's line, with nothing in it a
+    textual edit could break (generator argument, splats, comments)."""
+    call = call_node(sf, ref)
+    args = call.child_by_field_name("arguments") if call else None
+    if args is None or args.start_point.row != ref.line - 1 or args.end_point.row != ref.line - 1:
+        return None
+    bad = {"generator_expression", "list_splat", "dictionary_splat", "spread_element", "comment"}
+    if any(child.type in bad for child in args.named_children):
+        return None
+    return args
+
+
+def _insert_argument(sf: SourceFile, args: Node, text: str) -> str:
+    """The call's line with ``text`` added as the last argument."""
+    row = args.start_point.row
+    line = sf.lines[row]
+    if args.named_children:
+        at = char_col(sf, row, args.named_children[-1].end_point.column)
+        return replace_span(line, at, at, f", {text}")
+    at = char_col(sf, row, args.end_point.column) - 1  # before ")"
+    return replace_span(line, at, at, text)
+
+
+def _drop_last_argument(sf: SourceFile, args: Node) -> str:
+    row = args.start_point.row
+    children = args.named_children
+    last_end = char_col(sf, row, children[-1].end_point.column)
+    if len(children) == 1:
+        start = char_col(sf, row, args.start_point.column) + 1  # after "("
+    else:
+        start = char_col(sf, row, children[-2].end_point.column)
+    return replace_span(sf.lines[row], start, last_end, "")
+
+
+PLAIN_KINDS = ("positional", "positional_only")
+
+
+def _argument_variant(params: list, arg_count: int, rng: random.Random) -> str | None:
+    """"drop" when the last given argument fills a required plain parameter, "add" when every
+    parameter is plain and already filled; a coin decides when both hold."""
+    head = params[:arg_count]
+    can_drop = (
+        arg_count >= 1
+        and len(head) == arg_count
+        and all(p.kind in PLAIN_KINDS for p in head)
+        and not head[-1].has_default
+    )
+    can_add = arg_count == len(params) and all(p.kind in PLAIN_KINDS for p in params)
+    choices = [v for v, ok in (("drop", can_drop), ("add", can_add)) if ok]
+    return rng.choice(choices) if choices else None
+
+
+def argument_edits(corpus: Corpus, rng: random.Random) -> Iterator[tuple[str, Edit]]:
+    """One positional argument too many or too few for a repository callee whose parameters
+    at that position are required and plain."""
+    extras = ("True", "None", "0") if corpus.lang == "python" else ("true", "undefined", "{}")
+    for sf in corpus.files():
+        for ref in _call_refs(sf):
+            target = _single_target(corpus, sf, ref)
+            params = positional_params(corpus, sf, ref, target) if target else None
+            if params is None or ref.arg_count < 0 or ref.keywords:
+                continue
+            args = _arguments_node(sf, ref)
+            if args is None or len(args.named_children) != ref.arg_count:
+                continue
+            variant = _argument_variant(params, ref.arg_count, rng)
+            if variant == "drop":
+                new = _drop_last_argument(sf, args)
+            elif variant == "add":
+                new = _insert_argument(sf, args, rng.choice(extras))
+            else:
+                continue
+            note = f"{variant} argument: {'.'.join(ref.chain)}() takes {len(params)}"
+            yield variant, Edit(sf.path, ref.line, (new,), ref.line, ref.scope, note)
+
+
+PLAUSIBLE_KEYWORDS = ("strict", "verbose", "timeout", "encoding", "force", "recursive", "debug")
+
+
+def keyword_edits(corpus: Corpus, rng: random.Random) -> Iterator[tuple[str, Edit]]:
+    """Python: ``f(x)`` -> ``f(x, strict=True)`` for a repository callee without ``**kwargs``
+    and without a parameter of that name."""
+    if corpus.lang != "python":
+        return
+    for sf in corpus.files():
+        for ref in _call_refs(sf):
+            target = _single_target(corpus, sf, ref)
+            params = positional_params(corpus, sf, ref, target) if target else None
+            if params is None or any(p.kind == "var_keyword" for p in params):
+                continue
+            args = _arguments_node(sf, ref)
+            if args is None:
+                continue
+            taken = {p.name for p in params}
+            keyword = rng.choice([k for k in PLAUSIBLE_KEYWORDS if k not in taken])
+            new = _insert_argument(sf, args, f"{keyword}=True")
+            note = f"keyword {keyword}= to {'.'.join(ref.chain)}()"
+            yield "keyword", Edit(sf.path, ref.line, (new,), ref.line, ref.scope, note)

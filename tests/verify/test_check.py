@@ -306,3 +306,23 @@ def test_findings_are_plain_data(repo: Path) -> None:
             (),
         )
     ]
+
+
+def test_standard_library_calls_are_checked_on_the_real_modules(repo: Path) -> None:
+    code = """
+        import os
+        import json
+        from pathlib import Path
+
+        def f(p: Path):
+            os.path.joinz("a", "b")
+            json.loads("{}").get("x")
+            p.resolvez()
+            p.resolve()
+            os.path.join("a")
+    """
+    report = api.check(repo, textwrap.dedent(code).lstrip("\n"), path="app/services.py")
+    assert [(f.rule, f.line, f.suggestions[:1]) for f in report.findings] == [
+        ("unknown-member", 6, ("join",)),
+        ("unknown-member", 8, ("resolve",)),
+    ]

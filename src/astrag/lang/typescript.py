@@ -198,13 +198,18 @@ def extract(path: str, source: bytes, grammar_name: str) -> FileFacts:
 @cache
 def _facts_query(grammar_name: str) -> Query:
     """typescript.scm serves both TS grammars; tsx also gets the JSX patterns, which the plain
-    typescript grammar has no nodes for."""
+    typescript grammar has no nodes for. Its ``@name`` captures are switched off."""
     if grammar_name == "javascript":
-        return query(grammar_name, "javascript.scm")
-    if grammar_name == "tsx":
+        compiled = query(grammar_name, "javascript.scm")
+    elif grammar_name == "tsx":
         combined = query_source("typescript.scm") + "\n" + query_source("jsx.scm")
-        return Query(grammar(grammar_name), combined)
-    return query(grammar_name, "typescript.scm")
+        compiled = Query(grammar(grammar_name), combined)
+    else:
+        compiled = query(grammar_name, "typescript.scm")
+    # The tags-convention @name captures are never read (names come through node fields);
+    # not materialising and sorting one node per definition is measurably faster.
+    compiled.disable_capture("name")
+    return compiled
 
 
 # ------------------------------------------------------------------------------ small helpers

@@ -14,7 +14,10 @@ may carry index signatures) yields no finding: a false alarm costs an agent more
 from __future__ import annotations
 
 import difflib
+import importlib
+import sys
 from collections.abc import Iterable
+from types import ModuleType
 
 from astrag.graph.facts import (
     Definition,
@@ -109,9 +112,26 @@ class Checker:
         denot, receiver = self.r.walk(site, ref.chain)
         if denot is None:
             return self._unbacked(change, ref, site, receiver)
+        if denot[0] == "ext" and t.python and ref.kind == RefKind.CALL and len(ref.chain) > 1:
+            return self._check_standard_library(change, ref, denot[1])
         if ref.kind in (RefKind.CALL, RefKind.NEW):
             return self._check_arguments(change, ref, denot, receiver)
         return []
+
+    @staticmethod
+    def _check_standard_library(change: ChangedFile, ref: Reference, dotted: str) -> list[Finding]:
+        """``os.path.joinz(...)``: a call on a standard-library module or class that has no
+        such attribute (looked up on the imported module itself)."""
+        if any(part.endswith("()") for part in ref.chain[:-1]):
+            return []  # an attribute of a call's result: its type is not known here
+        owner, missing = stdlib_missing_attribute(dotted)
+        if owner is None or missing is None:
+            return []
+        message = f"{owner} has no attribute {missing!r}"
+        candidates = stdlib_attributes(owner)
+        return [
+            _finding(change, ref.line, ref.column, "unknown-member", message, missing, candidates)
+        ]
 
     def _unbacked(
         self, change: ChangedFile, ref: Reference, site: Site, receiver: Value | None
@@ -294,3 +314,49 @@ def _shift(f: Finding, offset: int) -> Finding:
     if not offset:
         return f
     return Finding(f.path, f.line - offset, f.column, f.rule, f.message, f.severity, f.suggestions)
+
+
+# ------------------------------------------------------------------ the standard library
+
+# standard-library modules that do something when imported
+_IMPORT_SIDE_EFFECTS = frozenset({"antigravity", "this", "idlelib", "turtle", "turtledemo"})
+
+
+def _stdlib_object(dotted: str) -> tuple[object | None, str, list[str]]:
+    """Import the longest standard-library module prefix of ``dotted``; the module, its name
+    and the attribute path left after it."""
+    parts = dotted.split(".")
+    if parts[0] not in sys.stdlib_module_names or parts[0] in _IMPORT_SIDE_EFFECTS:
+        return None, "", []
+    for cut in range(len(parts) - 1, 0, -1):
+        name = ".".join(parts[:cut])
+        try:
+            return importlib.import_module(name), name, parts[cut:]
+        except ImportError:
+            continue
+    return None, "", []
+
+
+def stdlib_missing_attribute(dotted: str) -> tuple[str | None, str | None]:
+    """For a dotted name under a standard-library module: the deepest object that exists and
+    the attribute it lacks; (None, None) when it all exists or cannot be known statically."""
+    obj, owner, rest = _stdlib_object(dotted)
+    if obj is None:
+        return None, None
+    for attribute in rest:
+        if isinstance(obj, ModuleType) and "__getattr__" in vars(obj):
+            return None, None  # the module answers any name (PEP 562)
+        if isinstance(obj, type) and hasattr(obj, "__getattr__"):
+            return None, None  # so do its instances
+        if not hasattr(obj, attribute):
+            return owner, attribute
+        obj = getattr(obj, attribute)
+        owner = f"{owner}.{attribute}"
+    return None, None
+
+
+def stdlib_attributes(owner: str) -> list[str]:
+    obj, _, rest = _stdlib_object(owner + ".x")
+    for attribute in rest[:-1]:
+        obj = getattr(obj, attribute, None)
+    return [a for a in dir(obj) if not a.startswith("_")] if obj is not None else []
