@@ -17,7 +17,9 @@ seeded ``random.Random``.
 from __future__ import annotations
 
 import builtins
+import dataclasses
 import difflib
+import itertools
 import random
 import re
 from collections import defaultdict
@@ -70,7 +72,9 @@ VERB_GROUPS: tuple[tuple[str, ...], ...] = (
     ("is", "has"),
     ("to", "as"),
 )
+VERBS = frozenset(v for group in VERB_GROUPS for v in group)
 PLAUSIBLE_SUFFIXES = ("all", "item", "value", "data", "async", "sync", "safe")
+CLASS_SUFFIXES = ("Style", "Options", "Config", "Type", "Base", "Factory", "Manager", "Info")
 
 Expected = tuple[str, int]  # (rule, line in the new file)
 
@@ -159,6 +163,12 @@ class Corpus:
     names: frozenset[str]  # every symbol name in the repository
     _files: dict[str, SourceFile] = field(default_factory=dict)
 
+    def restricted(self, paths: list[str]) -> Corpus:
+        """The same corpus with generators limited to ``paths`` (caches shared)."""
+        copy = dataclasses.replace(self, paths=paths)
+        copy.__dict__["closed_classes"] = self.closed_classes
+        return copy
+
     def file(self, path: str) -> SourceFile:
         if path not in self._files:
             text = (self.root / path).read_text("utf-8")
@@ -179,6 +189,7 @@ class Corpus:
                 symbol = self.symbols.get(class_id)
                 memo[class_id] = (
                     symbol is not None
+                    and bool(symbol.path)  # a placeholder: its members are unknown
                     and depth < 30
                     and not self._has_dynamic_members(class_id)
                     and all(
@@ -193,7 +204,8 @@ class Corpus:
         )
 
     def _has_dynamic_members(self, class_id: str) -> bool:
-        return any(f"{class_id}.{name}" in self.symbols for name in ("__getattr__", "__getattribute__"))
+        dynamic = ("__getattr__", "__getattribute__")
+        return any(f"{class_id}.{name}" in self.symbols for name in dynamic)
 
     def is_free(self, name: str, sf: SourceFile) -> bool:
         """True when ``name`` is defined nowhere: not in the repository, the file, builtins."""
@@ -225,15 +237,13 @@ def load_corpus(root: Path, lang: str) -> Corpus:
     imports: dict[tuple[str, int], list[str]] = defaultdict(list)
     bases: dict[str, list[str]] = defaultdict(list)
     for edge in edges:
-        if edge.kind == "calls" and by_id.get(edge.target, None) and by_id[edge.target].path:
+        if edge.kind == "calls" and by_id.get(edge.target) and by_id[edge.target].path:
             calls[(edge.path, edge.line, edge.column)].append(edge.target)
         elif edge.kind == "imports":
             imports[(edge.path, edge.line)].append(edge.target)
         elif edge.kind == "inherits":
             bases[edge.source].append(edge.target)
-    paths = sorted(
-        s.path for s in symbols if s.kind == "module" and language_of(s.path) == lang
-    )
+    paths = sorted(s.path for s in symbols if s.kind == "module" and language_of(s.path) == lang)
     names = frozenset(s.name for s in symbols if s.path)
     return Corpus(root, lang, paths, by_id, dict(calls), dict(imports), dict(bases), names)
 
@@ -254,7 +264,7 @@ def split_words(name: str) -> tuple[str, list[str], str]:
 
 def join_words(prefix: str, words: list[str], style: str) -> str:
     if style == "snake":
-        return prefix + "_".join(w.lower() if w.isupper() else w for w in words)
+        return prefix + "_".join(w.lower() for w in words)
     first, *rest = words
     return prefix + first + "".join(w[:1].upper() + w[1:] for w in rest)
 
@@ -268,7 +278,7 @@ def _recase(template: str, word: str) -> str:
 
 def plausible_renames(name: str) -> list[str]:
     """Near-misses an LLM writes for ``name``: a sibling verb, singular/plural, the other
-    case convention, a common suffix. Deterministic order, without ``name`` itself."""
+    case convention, then a common suffix. Deterministic order, without ``name`` itself."""
     if not name or name.startswith("__") or not name.replace("_", "").isalnum():
         return []
     prefix, words, style = split_words(name)
@@ -277,22 +287,39 @@ def plausible_renames(name: str) -> list[str]:
     for group in VERB_GROUPS:
         if head in group:
             out += [join_words(prefix, [_recase(words[0], v), *words[1:]], style) for v in group]
-    last = words[-1]
-    plural = last[:-1] if last.endswith("s") and len(last) > 3 else last + "s"
-    out.append(join_words(prefix, [*words[:-1], plural], style))
-    if len(words) > 1:
-        other = "camel" if style == "snake" else "snake"
-        out.append(join_words(prefix, words, other))
-    cased = [s.capitalize() if style == "camel" else s for s in PLAUSIBLE_SUFFIXES]
-    out += [join_words(prefix, [*words, suffix], style) for suffix in cased]
+    # UsersService -> UserService, get_item -> get_items; never a verb or an acronym
+    positions = {0, len(words) - 1} if name[:1].isupper() else {len(words) - 1}
+    for i in sorted(positions):
+        word = words[i]
+        if word.lower() not in VERBS and not (word.isupper() and len(word) > 1):
+            toggled = [*words[:i], _toggle_plural(word), *words[i + 1 :]]
+            out.append(join_words(prefix, toggled, style))
+    if len(words) > 1 and not name[:1].isupper():  # a class name is never snake_case
+        out.append(join_words(prefix, words, "camel" if style == "snake" else "snake"))
+    out += suffixed_renames(name)
     return [n for n in dict.fromkeys(out) if n != name]
 
 
+def _toggle_plural(word: str) -> str:
+    return word[:-1] if word.endswith("s") and len(word) > 3 else word + "s"
+
+
+def suffixed_renames(name: str) -> list[str]:
+    """``Text`` -> ``TextStyle``, ``render`` -> ``render_all``: the weaker kind of near-miss."""
+    prefix, words, style = split_words(name)
+    if name[:1].isupper():
+        return [name + s for s in CLASS_SUFFIXES]
+    cased = [s.capitalize() if style == "camel" else s for s in PLAUSIBLE_SUFFIXES]
+    return [join_words(prefix, [*words, suffix], style) for suffix in cased]
+
+
 def pick_new_name(name: str, corpus: Corpus, sf: SourceFile, rng: random.Random) -> str | None:
+    """A free near-miss of ``name``, preferring verb swaps and plural/case confusions over
+    invented suffixes."""
     options = [n for n in plausible_renames(name) if corpus.is_free(n, sf)]
-    # Prefer verb swaps and plural/case confusions (listed first) over invented suffixes.
-    head = options[: max(1, len(options) - len(PLAUSIBLE_SUFFIXES))]
-    return rng.choice(head) if options else None
+    weak = set(suffixed_renames(name))
+    strong = [n for n in options if n not in weak]
+    return rng.choice(strong or options) if options else None
 
 
 # ---------------------------------------------------------------------------- diffs and edits
@@ -462,13 +489,17 @@ def _normpath(path: str) -> str:
     return "/".join(parts)
 
 
+# Not variables: a module-level variable may be bound only under ``if __name__ == ...``.
+IMPORTABLE_KINDS = ("class", "function", "interface", "enum", "type_alias")
+
+
 def module_top_names(corpus: Corpus, path: str) -> dict[str, Definition]:
     """Top-level definitions of a module a reader could import (TS: exported ones)."""
     facts = corpus.file(path).facts
     return {
         d.name: d
         for d in facts.definitions
-        if d.parent == "" and (corpus.lang == "python" or d.exported)
+        if d.parent == "" and d.kind in IMPORTABLE_KINDS and (corpus.lang == "python" or d.exported)
     }
 
 
@@ -582,7 +613,7 @@ PLAIN_KINDS = ("positional", "positional_only")
 
 
 def _argument_variant(params: list, arg_count: int, rng: random.Random) -> str | None:
-    """"drop" when the last given argument fills a required plain parameter, "add" when every
+    """ "drop" when the last given argument fills a required plain parameter, "add" when every
     parameter is plain and already filled; a coin decides when both hold."""
     head = params[:arg_count]
     can_drop = (
@@ -642,3 +673,428 @@ def keyword_edits(corpus: Corpus, rng: random.Random) -> Iterator[tuple[str, Edi
             new = _insert_argument(sf, args, f"{keyword}=True")
             note = f"keyword {keyword}= to {'.'.join(ref.chain)}()"
             yield "keyword", Edit(sf.path, ref.line, (new,), ref.line, ref.scope, note)
+
+
+# ---------------------------------------------------------------------------- negatives
+
+FUNCTION_KINDS = ("function", "method")
+BLOCK_TYPES = ("block", "statement_block")
+NESTED_SCOPE_TYPES = frozenset(
+    "function_definition class_definition lambda function_declaration function_expression "
+    "arrow_function method_definition class_declaration class".split()
+)
+CALL_TYPES = ("call", "call_expression")
+
+
+def function_bodies(sf: SourceFile) -> Iterator[tuple[Definition, Node]]:
+    """Functions/methods of the file with a block body, and that body."""
+    for definition in sf.facts.definitions:
+        if definition.kind not in FUNCTION_KINDS:
+            continue
+        node = sf.tree.root_node.descendant_for_byte_range(
+            definition.start_byte, definition.end_byte
+        )
+        if node is not None and node.type == "decorated_definition":
+            node = node.child_by_field_name("definition")
+        body = node.child_by_field_name("body") if node is not None else None
+        if body is not None and body.type in BLOCK_TYPES and body.named_child_count >= 2:
+            yield definition, body
+
+
+def _own_line(sf: SourceFile, node: Node) -> bool:
+    """The node is alone on its one line (so moving or copying the line moves just it)."""
+    row = node.start_point.row
+    if row != node.end_point.row:
+        return False
+    line = sf.lines[row]
+    start = char_col(sf, row, node.start_point.column)
+    end = char_col(sf, row, node.end_point.column)
+    return not line[:start].strip() and not line[end:].strip()
+
+
+def _starts_line(sf: SourceFile, node: Node) -> bool:
+    row = node.start_point.row
+    return not sf.lines[row][: char_col(sf, row, node.start_point.column)].strip()
+
+
+def _is_call_statement(node: Node) -> bool:
+    if node.type != "expression_statement" or node.named_child_count != 1:
+        return False
+    inner = node.named_children[0]
+    if inner.type in ("await", "await_expression") and inner.named_child_count == 1:
+        inner = inner.named_children[0]
+    return inner.type in CALL_TYPES
+
+
+def call_statements(sf: SourceFile, body: Node) -> Iterator[Node]:
+    """Single-line call statements of a body, nested blocks included, nested functions not."""
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        for child in node.named_children:
+            if child.type in NESTED_SCOPE_TYPES:
+                continue
+            if _is_call_statement(child) and _own_line(sf, child):
+                yield child
+            else:
+                stack.append(child)
+
+
+def _comment(sf: SourceFile, indent: str, text: str) -> str:
+    mark = "#" if grammar_of(sf.path) == "python" else "//"
+    return f"{indent}{mark} {text}\n"
+
+
+def _indent(line: str) -> str:
+    return line[: len(line) - len(line.lstrip())]
+
+
+DEBUG_LINES = {
+    "python": 'print("debug: {qualname}")',
+    "typescript": 'console.debug("{qualname}");',
+}
+COMMENTS = (
+    "NOTE: keep this in sync with the docs",
+    "TODO: handle the empty case separately",
+    "The order below matters.",
+)
+
+
+def statement_refactors(corpus: Corpus, rng: random.Random) -> Iterator[tuple[str, list[Edit]]]:
+    """Comment line, debug line, duplicated call line, two adjacent calls swapped."""
+    for sf in corpus.files():
+        for definition, body in function_bodies(sf):
+            scope = definition.qualname
+            last = body.named_children[-1]  # the last statement: never a docstring
+            row = last.start_point.row
+            line = sf.lines[row]
+            if _starts_line(sf, last):
+                comment = _comment(sf, _indent(line), rng.choice(COMMENTS))
+                yield "add-comment", [Edit(sf.path, row + 1, (comment, line), 0, scope, comment)]
+                # not in constructors: a statement before TS's super() call is a compile error
+                if "constructor" not in definition.modifiers:
+                    debug = DEBUG_LINES[corpus.lang].format(qualname=scope)
+                    new = (f"{_indent(line)}{debug}\n", line)
+                    yield "add-debug", [Edit(sf.path, row + 1, new, 0, scope, debug)]
+            calls = sorted(call_statements(sf, body), key=lambda n: n.start_byte)
+            for node in calls[:1]:
+                text = sf.lines[node.start_point.row]
+                edit = Edit(sf.path, node.start_point.row + 1, (text, text), 0, scope, text.strip())
+                yield "duplicate-call", [edit]
+            yield from _swaps(sf, calls, scope)
+
+
+def _swaps(sf: SourceFile, calls: list[Node], scope: str) -> Iterator[tuple[str, list[Edit]]]:
+    for a, b in itertools.pairwise(calls):
+        ra, rb = a.start_point.row, b.start_point.row
+        if rb == ra + 1 and a.parent == b.parent and sf.lines[ra] != sf.lines[rb]:
+            note = f"swap {sf.lines[ra].strip()} / {sf.lines[rb].strip()}"
+            yield (
+                "swap-calls",
+                [
+                    Edit(sf.path, ra + 1, (sf.lines[rb],), 0, scope, note),
+                    Edit(sf.path, rb + 1, (sf.lines[ra],), 0, scope, note),
+                ],
+            )
+            return
+
+
+def _fresh_local_name(name: str, sf: SourceFile) -> str | None:
+    core = name.lstrip("_")
+    new = f"new_{core}" if grammar_of(sf.path) == "python" else f"new{core[:1].upper()}{core[1:]}"
+    return None if re.search(rf"\b{re.escape(new)}\b", sf.text) else new
+
+
+def _renamable_occurrences(sf: SourceFile, fn: Node, name: str) -> list[Node] | None:
+    """Identifier nodes of ``name`` inside the function that a consistent rename must touch;
+    None when the rename could change meaning (shorthand properties, global/nonlocal)."""
+    found: list[Node] = []
+    stack = [fn]
+    while stack:
+        node = stack.pop()
+        if node.type in ("global_statement", "nonlocal_statement") and name in sf.node_text(node):
+            return None
+        if node.type.startswith("shorthand_property_identifier") and sf.node_text(node) == name:
+            return None
+        if node.type == "identifier" and sf.node_text(node) == name and not _is_key(node):
+            found.append(node)
+        stack.extend(node.children)
+    return found
+
+
+KEY_FIELDS = (
+    ("attribute", "attribute"),
+    ("keyword_argument", "name"),
+    ("function_definition", "name"),
+    ("class_definition", "name"),
+    ("function_declaration", "name"),
+)
+
+
+def _is_key(node: Node) -> bool:
+    """``obj.name``, ``f(name=...)``, ``def name``, an import path: the same text, not the
+    variable."""
+    parent = node.parent
+    if parent is None:
+        return False
+    if parent.type == "dotted_name":  # an import path: ``from rich.tree import Tree``
+        return True
+    for kind, field_name in KEY_FIELDS:
+        if parent.type == kind:
+            child = parent.child_by_field_name(field_name)
+            return child is not None and child.start_byte == node.start_byte
+    return False
+
+
+def _rename_edits(sf: SourceFile, nodes: list[Node], new: str, scope: str, note: str) -> list[Edit]:
+    by_row: dict[int, list[Node]] = defaultdict(list)
+    for node in nodes:
+        by_row[node.start_point.row].append(node)
+    edits = []
+    for row, row_nodes in sorted(by_row.items()):
+        line = sf.lines[row]
+        for node in sorted(row_nodes, key=lambda n: n.start_byte, reverse=True):
+            start = char_col(sf, row, node.start_point.column)
+            end = char_col(sf, row, node.end_point.column)
+            line = replace_span(line, start, end, new)
+        edits.append(Edit(sf.path, row + 1, (line,), 0, scope, note))
+    return edits
+
+
+def _names_a_parameter(sf: SourceFile, body: Node, name: str) -> bool:
+    fn = body.parent
+    params = fn.child_by_field_name("parameters") if fn is not None else None
+    return (
+        params is not None
+        and re.search(rf"\b{re.escape(name)}\b", sf.node_text(params)) is not None
+    )
+
+
+def rename_local_refactors(corpus: Corpus, rng: random.Random) -> Iterator[tuple[str, list[Edit]]]:
+    """A local variable renamed consistently inside its function: correct by construction."""
+    for sf in corpus.files():
+        module_names = {d.name for d in sf.facts.definitions if d.parent == ""} | {
+            i.alias for i in sf.facts.imports if not i.scope
+        }
+        for definition, body in function_bodies(sf):
+            params = {p.name for p in definition.params}
+            local_names = sorted(
+                {b.name for b in sf.facts.bindings if b.scope == definition.qualname}
+                - params
+                - module_names
+                - {"return", "self", "cls", "this", "_", definition.name}
+            )
+            for name in local_names[:1]:
+                new = _fresh_local_name(name, sf)
+                if new is None or _names_a_parameter(sf, body, name):
+                    continue  # a destructured parameter ``([x]) =>`` is not in ``params``
+                nodes = _renamable_occurrences(sf, body, name)
+                if nodes and len(nodes) >= 2:
+                    note = f"rename local {name} -> {new} in {definition.qualname}"
+                    yield "rename-local", _rename_edits(sf, nodes, new, definition.qualname, note)
+
+
+def real_import_refactors(corpus: Corpus, rng: random.Random) -> Iterator[tuple[str, list[Edit]]]:
+    """An import of a name the module really defines, from a module the file already uses."""
+    for sf in corpus.files():
+        for module, level, _real, target in _repo_imports(corpus, sf):
+            options = sorted(n for n in module_top_names(corpus, target) if n not in sf.names)
+            if options:
+                name = rng.choice(options)
+                line = import_line(sf, module, level, name)
+                edit = _insert_after_imports(sf, line, f"import real {name} from {module}")
+                if edit:
+                    yield "add-real-import", [edit]
+                break  # one per file
+
+
+# ---------------------------------------------------------------------------- building cases
+
+Generator = Callable[[Corpus, random.Random], Iterator[tuple[str, Edit]]]
+RefactorGenerator = Callable[[Corpus, random.Random], Iterator[tuple[str, list[Edit]]]]
+
+POSITIVE_GENERATORS: dict[str, Generator] = {
+    "unknown-member": member_edits,
+    "unknown-function": function_edits,
+    "unknown-import": import_edits,
+    "wrong-arguments": argument_edits,
+    "unknown-keyword": keyword_edits,
+}
+REFACTOR_GENERATORS: tuple[RefactorGenerator, ...] = (
+    statement_refactors,
+    rename_local_refactors,
+    real_import_refactors,
+)
+# The headline hallucination (a method that does not exist) gets twice the cases.
+QUOTA_WEIGHTS = {"unknown-member": 2}
+LANG_TAGS = {"python": "py", "typescript": "ts"}
+
+
+def choose(candidates: list[tuple[str, list[Edit]]], quota: int, rng: random.Random):
+    """Up to ``quota`` candidates, round-robin over variants so every kind of mutation is
+    represented, and at most one per function while there are others to take."""
+    by_variant: dict[str, list[tuple[str, list[Edit]]]] = defaultdict(list)
+    for variant, edits in candidates:
+        by_variant[variant].append((variant, edits))
+    queues = [by_variant[v] for v in sorted(by_variant)]
+    for queue in queues:
+        rng.shuffle(queue)
+    picked: list[tuple[str, list[Edit]]] = []
+    used: set[tuple[str, str]] = set()
+    for allow_repeat in (False, True):
+        progress = True
+        while len(picked) < quota and progress:
+            progress = False
+            for queue in queues:
+                taken = _take(queue, used, allow_repeat)
+                if taken and len(picked) < quota:
+                    picked.append(taken)
+                    used.add((taken[1][0].path, taken[1][0].scope))
+                    progress = True
+    return picked
+
+
+def _take(queue: list, used: set[tuple[str, str]], allow_repeat: bool):
+    for i, (_variant, edits) in enumerate(queue):
+        key = (edits[0].path, edits[0].scope)
+        if allow_repeat or key not in used or not edits[0].scope:
+            return queue.pop(i)
+    return None
+
+
+def _diff_case(
+    corpus: Corpus, category: str, variant: str, edits: list[Edit], rule: str | None
+) -> Case | None:
+    sf = corpus.file(edits[0].path)
+    if not ends_with_newline(sf):
+        return None  # difflib writes no "\ No newline at end of file" marker
+    new_lines = apply_edits(sf.lines, edits)
+    tag = LANG_TAGS[corpus.lang]
+    line = edits[0].expected_line or edits[0].line
+    return Case(
+        id=f"{tag}/{category}/{variant}/{sf.path}:{line}",
+        lang=corpus.lang,
+        category=category,
+        variant=variant,
+        path=sf.path,
+        text=make_diff(sf.path, sf.lines, new_lines),
+        diff=True,
+        expected=(rule, edits[0].expected_line) if rule else None,
+        note=edits[0].note,
+    )
+
+
+def positive_cases(corpus: Corpus, rng: random.Random, per_category: int) -> list[Case]:
+    cases: list[Case] = []
+    for rule, generate in POSITIVE_GENERATORS.items():
+        candidates = [(variant, [edit]) for variant, edit in generate(corpus, rng)]
+        quota = per_category * QUOTA_WEIGHTS.get(rule, 1)
+        for variant, edits in choose(candidates, quota, rng):
+            case = _diff_case(corpus, rule, variant, edits, rule)
+            if case:
+                cases.append(case)
+    return cases
+
+
+def refactor_cases(corpus: Corpus, rng: random.Random, count: int) -> list[Case]:
+    candidates = [c for generate in REFACTOR_GENERATORS for c in generate(corpus, rng)]
+    picked = choose(candidates, count, rng)
+    cases = [_diff_case(corpus, "negative-refactor", v, edits, None) for v, edits in picked]
+    return [c for c in cases if c is not None]
+
+
+def snippet_cases(
+    corpus: Corpus, positives: list[Case], rng: random.Random, count: int
+) -> list[Case]:
+    """Whole unmodified files checked as snippets, judged on one function's lines each: the
+    functions the positives mutated first, then others at random, up to ``count``."""
+    functions: dict[tuple[str, str], Definition] = {}
+    wanted = [(c.path, _scope_of(corpus, c)) for c in positives]
+    pool = [
+        (sf.path, d.qualname) for sf in corpus.files() for d in sf.facts.definitions
+        if d.kind in FUNCTION_KINDS and d.end_line > d.start_line
+    ]  # fmt: skip
+    rng.shuffle(pool)
+    for path, qualname in [*wanted, *pool]:
+        definitions = corpus.file(path).definitions.get(qualname, []) if qualname else []
+        if len(functions) < count and len(definitions) == 1:
+            functions.setdefault((path, qualname), definitions[0])
+    tag = LANG_TAGS[corpus.lang]
+    return [
+        Case(
+            id=f"{tag}/negative-snippet/function/{path}:{d.start_line}",
+            lang=corpus.lang,
+            category="negative-snippet",
+            variant="function",
+            path=path,
+            text=corpus.file(path).text,
+            diff=False,
+            lines=(d.start_line, d.end_line),
+            note=f"unmodified {qualname}",
+        )
+        for (path, qualname), d in functions.items()
+    ]
+
+
+def _scope_of(corpus: Corpus, case: Case) -> str:
+    """The function a positive case mutated (the innermost definition around its line)."""
+    line = case.expected[1] if case.expected else 0
+    best = ""
+    for d in corpus.file(case.path).facts.definitions:
+        if d.kind in FUNCTION_KINDS and d.start_line <= line <= d.end_line:
+            best = d.qualname  # definitions come outer first, so the last is innermost
+    return best
+
+
+def build_cases(corpus: Corpus, *, seed: int = 0, per_category: int = 30) -> list[Case]:
+    """Positives (``per_category`` of each rule), as many snippet negatives, and
+    ``2 * per_category`` refactoring negatives, all deterministic for a seed."""
+    rng = random.Random(f"{seed}:{corpus.lang}")
+    positives = positive_cases(corpus, rng, per_category)
+    snippets = snippet_cases(corpus, positives, rng, len(positives))
+    refactors = refactor_cases(corpus, rng, 2 * per_category)
+    return positives + snippets + refactors
+
+
+# ---------------------------------------------------------------------------- the speed diff
+
+
+def build_speed_diff(
+    root: Path, *, seed: int = 0, target_lines: int = 200, per_file: int = 10
+) -> tuple[str, list[Edit], int]:
+    """A multi-file diff of about ``target_lines`` lines: up to ``per_file`` member/function
+    renames in different functions of each of the largest non-test TypeScript files.
+    Returns (diff, the edits, number of files)."""
+    corpus = load_corpus(root, "typescript")
+    rng = random.Random(f"speed:{seed}")
+    sizes = [
+        ((root / p).stat().st_size, p)
+        for p in corpus.paths
+        if "test" not in p and not p.endswith(".d.ts")
+    ]
+    diffs: list[str] = []
+    chosen: list[Edit] = []
+    for _size, path in sorted(sizes, reverse=True):
+        if sum(d.count("\n") for d in diffs) >= target_lines:
+            break
+        one = corpus.restricted([path])
+        edits = [e for gen in (member_edits, function_edits) for _v, e in gen(one, rng)]
+        picked = _spread(edits, per_file)
+        sf = corpus.file(path)
+        if picked and ends_with_newline(sf):
+            diffs.append(make_diff(path, sf.lines, apply_edits(sf.lines, picked)))
+            chosen += picked
+    return "".join(diffs), chosen, len(diffs)
+
+
+def _spread(edits: list[Edit], limit: int) -> list[Edit]:
+    """At most ``limit`` edits, one per function and per line, spread over the file."""
+    picked: dict[str, Edit] = {}
+    lines: set[int] = set()
+    for edit in edits:
+        if edit.scope not in picked and edit.line not in lines:
+            picked[edit.scope] = edit
+            lines.add(edit.line)
+    ordered = sorted(picked.values(), key=lambda e: e.line)
+    step = max(1, len(ordered) // limit)
+    return ordered[::step][:limit]

@@ -263,7 +263,7 @@ def test_placeholders_for_external_builtin_and_unresolved(tmp_path: Path) -> Non
         "external::os.path.join",
         "external::builtins.len",
         "external::requests.Session",
-        "external::requests.Session.get",
+        "external::requests.Session().get",
         "unresolved::nowhere",
         "unresolved::?.append",
     }

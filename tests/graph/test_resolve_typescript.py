@@ -240,7 +240,7 @@ def test_unresolved_and_external_placeholders(tmp_path: Path) -> None:
     )
     assert targets(edges, "calls", "x.ts::Api.start") == {
         "external::express",
-        "external::express.listen",
+        "external::express().listen",
         "unresolved::missing",
         "external::setTimeout",
     }

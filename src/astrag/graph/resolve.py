@@ -555,8 +555,12 @@ class Resolver:
 
     def _call(self, value: Value) -> Value | None:
         kind = value[0]
-        if kind in ("ext", "super"):  # ``super()`` is written as a call but is the proxy
+        if kind == "super":  # ``super()`` is written as a call but is the proxy
             return value
+        if kind == "ext":
+            # what an external callable returns is unknown: a class gives an instance, a
+            # function anything; the name says it was called (``os.environ.get().isdigit``)
+            return value if value[1].endswith("()") else ("ext", value[1] + "()")
         if kind != "sym":
             return None
         d = self._def(value)

@@ -940,7 +940,10 @@ class _FileExtractor:
             if param.kind == "var_positional":
                 kind = "keyword_only"
             params.append(param)
-            self._bind_name(scope, param.name, name_node, param.annotation, None)
+            # ``*args: T`` / ``**kw: T`` bind a tuple / dict of T, not a T
+            packed = param.kind in ("var_positional", "var_keyword")
+            type_ = None if packed else param.annotation
+            self._bind_name(scope, param.name, name_node, type_, None)
         return tuple(params)
 
     def _param(self, node: Node, kind: str) -> tuple[Param, Node] | None:

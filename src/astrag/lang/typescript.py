@@ -161,6 +161,9 @@ _SPACE_BYTES = frozenset(b" \t\r\n")
 _DECORATOR_END_BYTES = frozenset(
     b")$_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 )
+_SIMPLE_TEXTS: dict[bytes, bool] = {}  # raw text -> whether _SIMPLE_CHAIN matches it
+_CACHE_LIMIT = 1 << 16
+_UNKNOWN: Chain = ("?",)  # the chain of an expression no access path describes
 _SPACE_AFTER_OPEN = re.compile(r"([(\[<]) ")
 _SPACE_BEFORE_CLOSE = re.compile(r" ([)\]>])")
 
@@ -1590,44 +1593,48 @@ class _Extractor:
         self, kind: RefKind, chain: Chain, scope: str, point: tuple[int, int], argc: int = -1
     ) -> None:
         row, col = point
-        self.refs.append(Reference(kind, chain, scope, row + 1, self.column_at(row, col), argc))
+        column = col + 1 if self.ascii else self.column_at(row, col)
+        self.refs.append(Reference(kind, chain, scope, row + 1, column, argc))
 
-    def chain_at(self, node: Node) -> tuple[list[str], tuple[int, int]]:
+    def chain_at(self, node: Node) -> tuple[Chain, tuple[int, int]]:
         """A chain and the (row, byte column) of its last element's name token."""
         raw = self.src[node.start_byte : node.end_byte]
-        if _SIMPLE_CHAIN.fullmatch(raw):
-            parts = raw.decode("ascii").replace("?.", ".").split(".")
+        parts = _simple_chain(raw)
+        if parts is not None:
             row, col = node.end_point
             return parts, (row, col - len(parts[-1]))
-        return self.chain(node), _last_token(node).start_point
+        return tuple(self.chain(node)), _last_token(node).start_point
 
     def collect_calls(self) -> None:
-        at = self.scopes.at
+        at, src, chain_at, add_ref = self.scopes.at, self.src, self.chain_at, self.add_ref
+        call, new = RefKind.CALL, RefKind.NEW
         for node in self.caps.get("reference.call", ()):
             fn = node.child_by_field_name("function")
             if fn is None:
                 continue
             kind = fn.type
-            if kind == "import" or (kind == "identifier" and self.text(fn) == "require"):
+            if kind == "import" or (
+                kind == "identifier" and src[fn.start_byte : fn.end_byte] == b"require"
+            ):
                 self.bare_import(node)
                 continue
-            chain, point = self.chain_at(fn)
-            if chain != ["?"]:
-                argc = _arg_count(node.child_by_field_name("arguments"))
-                self.add_ref(RefKind.CALL, tuple(chain), at(node.start_byte), point, argc)
+            chain, point = chain_at(fn)
+            if chain != _UNKNOWN:
+                argc = _arg_count(node.child_by_field_name("arguments"), src)
+                add_ref(call, chain, at(node.start_byte), point, argc)
         for node in self.caps.get("reference.new", ()):
             ctor = node.child_by_field_name("constructor")
             if ctor is None:
                 continue
-            chain, point = self.chain_at(ctor)
-            if chain != ["?"]:
+            chain, point = chain_at(ctor)
+            if chain != _UNKNOWN:
                 args = node.child_by_field_name("arguments")
-                argc = _arg_count(args) if args is not None else 0
-                self.add_ref(RefKind.NEW, tuple(chain), at(node.start_byte), point, argc)
+                argc = _arg_count(args, src) if args is not None else 0
+                add_ref(new, chain, at(node.start_byte), point, argc)
         for node in self.caps.get("reference.decorator", ()):
-            chain, point = self.chain_at(node)
-            if chain != ["?"]:
-                self.add_ref(RefKind.CALL, tuple(chain), at(node.start_byte), point)
+            chain, point = chain_at(node)
+            if chain != _UNKNOWN:
+                add_ref(call, chain, at(node.start_byte), point)
 
     def bare_import(self, call: Node) -> None:
         """A ``require('x')`` / ``import('x')`` not bound by a declarator: a side-effect import."""
@@ -1703,17 +1710,36 @@ class _Extractor:
         root = chain[0].partition("(")[0]  # ``require('x').y`` is an import, not a read
         if root in _GLOBALS or root == "this" or root == "?":
             return
-        key = (scope, tuple(chain))
+        key = (scope, chain)
         if key in seen or root in self.locals.get(scope, ()):
             return
         seen.add(key)
-        self.add_ref(RefKind.READ, key[1], scope, point)
+        self.add_ref(RefKind.READ, chain, scope, point)
 
 
-def _arg_count(args: Node | None) -> int:
+def _simple_chain(raw: bytes) -> Chain | None:
+    """The parts of a chain written plainly (see ``_SIMPLE_CHAIN``), else None.
+
+    Only the regex verdict is cached (the same few receivers and callees recur across a whole
+    code base): the parts are built afresh, as sharing one tuple between references would
+    change how the facts encode (marshal writes shared objects as back-references)."""
+    simple = _SIMPLE_TEXTS.get(raw)
+    if simple is None:
+        if len(_SIMPLE_TEXTS) >= _CACHE_LIMIT:
+            _SIMPLE_TEXTS.clear()  # cheaper than LRU bookkeeping; common texts come back
+        simple = _SIMPLE_TEXTS[raw] = _SIMPLE_CHAIN.fullmatch(raw) is not None
+    if not simple:
+        return None
+    return tuple(raw.decode("ascii").replace("?.", ".").split("."))
+
+
+def _arg_count(args: Node | None, src: bytes) -> int:
     """Number of arguments; -1 with a spread or for a tagged template."""
     if args is None or args.type != "arguments":
         return -1
+    raw = src[args.start_byte : args.end_byte]
+    if b"..." not in raw and b"/" not in raw:
+        return args.named_child_count  # no spread and no comment among the children
     count = 0
     for child in args.named_children:
         if child.type == "spread_element":

@@ -41,6 +41,11 @@ _PLAIN_DECORATORS = frozenset(
      "abc.abstractmethod", "functools.cache", "cache", "lru_cache", "functools.lru_cache"}
 )  # fmt: skip
 _DYNAMIC_HOOKS = frozenset({"__getattr__", "__getattribute__"})
+_OBJECT_MEMBERS = frozenset(dir(object))
+_JS_OBJECT_MEMBERS = frozenset(
+    {"constructor", "toString", "toLocaleString", "valueOf", "hasOwnProperty",
+     "isPrototypeOf", "propertyIsEnumerable"}
+)  # fmt: skip
 # names a TS/JS file may use without declaring them: test runners and host environments
 _AMBIENT = JS_GLOBALS | frozenset(
     """describe it test expect beforeEach afterEach beforeAll afterAll jest vi xit xdescribe
@@ -51,7 +56,26 @@ _AMBIENT = JS_GLOBALS | frozenset(
     MouseEvent Node NodeList Document Window HTMLInputElement NodeJS Express Function
     arguments eval escape unescape Atomics SharedArrayBuffer Int8Array Uint16Array
     Int16Array Int32Array Uint32Array Float32Array Float64Array BigInt64Array
-    BigUint64Array Uint8ClampedArray AggregateError FinalizationRegistry""".split()
+    BigUint64Array Uint8ClampedArray AggregateError FinalizationRegistry PropertyKey
+    MethodDecorator ClassDecorator PropertyDecorator ParameterDecorator TypedPropertyDescriptor
+    PropertyDescriptor PropertyDescriptorMap ArrayLike ThisType Uppercase Lowercase Capitalize
+    Uncapitalize ConstructorParameters ThisParameterType OmitThisParameter TemplateStringsArray
+    AsyncGenerator AsyncIterableIterator IterableIterator IteratorResult RegExpMatchArray
+    RegExpExecArray ReadonlyMap ReadonlySet PromiseSettledResult PromiseFulfilledResult
+    PromiseRejectedResult ErrorConstructor ObjectConstructor FunctionConstructor
+    ArrayConstructor PromiseConstructor PromiseConstructorLike NumberConstructor
+    StringConstructor BooleanConstructor DateConstructor SymbolConstructor MapConstructor
+    SetConstructor AbortSignal RequestInit ResponseInit HeadersInit BodyInit RequestInfo
+    EventListener EventListenerOrEventListenerObject AddEventListenerOptions EventInit
+    HTMLElementTagNameMap HTMLDivElement HTMLCanvasElement HTMLImageElement SVGElement
+    ElementCreationOptions DocumentFragment ShadowRoot CSSStyleDeclaration DOMRect
+    DOMException Selection Range Text Comment Console NodeRequire BufferEncoding
+    ReadableStream WritableStream TransformStream StorageEvent MessageEvent ErrorEvent
+    ProgressEvent FocusEvent PointerEvent TouchEvent WheelEvent DragEvent ClipboardEvent
+    InputEvent AnimationEvent TransitionEvent Transferable NodeListOf HTMLCollection
+    HTMLFormElement HTMLButtonElement HTMLSelectElement HTMLTextAreaElement HTMLAnchorElement
+    HTMLIFrameElement HTMLVideoElement HTMLAudioElement HTMLTableElement ScrollBehavior
+    ScrollToOptions ScrollIntoViewOptions KeyboardEventInit MouseEventInit Intl""".split()
 )
 
 
@@ -122,8 +146,6 @@ class Checker:
     def _check_standard_library(change: ChangedFile, ref: Reference, dotted: str) -> list[Finding]:
         """``os.path.joinz(...)``: a call on a standard-library module or class that has no
         such attribute (looked up on the imported module itself)."""
-        if any(part.endswith("()") for part in ref.chain[:-1]):
-            return []  # an attribute of a call's result: its type is not known here
         owner, missing = stdlib_missing_attribute(dotted)
         if owner is None or missing is None:
             return []
@@ -152,6 +174,8 @@ class Checker:
         ):
             if ref.kind != RefKind.CALL or not self._closed_class(receiver):
                 return []
+            if name in (_OBJECT_MEMBERS if site.t.python else _JS_OBJECT_MEMBERS):
+                return []  # inherited from object / Object.prototype
             owner = receiver[2]
         else:
             return []
@@ -187,22 +211,39 @@ class Checker:
         return d is not None and d.kind in _CLASS_KINDS
 
     def _closed_class(self, receiver: Value) -> bool:
-        """A class whose members can all be seen: every base in the repository, no dynamic
-        attribute hook, and a class rather than a TS interface (index signatures and
-        declaration merging are invisible to astrag)."""
+        """A class whose members can all be seen: every class it extends is in the repository,
+        and none has a dynamic attribute hook. A TS interface is never closed (index signatures
+        and declaration merging are invisible to astrag); what a TS class ``implements`` adds
+        no members. Class decorators are assumed to leave the class's own members alone."""
         d = self.r.definition(receiver)
         if d is None or d.kind != DefKind.CLASS:
             return False
-        mro, external = self.r.mro(receiver[1], receiver[2])
-        if external:
-            return False
-        for cpath, cqual in mro:
-            members = self.r.tables[cpath].children.get(cqual, {})
-            if _DYNAMIC_HOOKS.intersection(members):
+        if self.r.tables[receiver[1]].python:
+            mro, external = self.r.mro(receiver[1], receiver[2])
+            if external:
                 return False
-            base = self.r.tables[cpath].defs.get(cqual)
-            if base is None or base.kind != DefKind.CLASS or base.decorators:
-                return False  # a class decorator may add members
+            return not any(
+                _DYNAMIC_HOOKS.intersection(self.r.tables[p].children.get(q, {})) for p, q in mro
+            )
+        return self._closed_ts_class(receiver[1], receiver[2], set())
+
+    def _closed_ts_class(self, path: str, qual: str, seen: set[tuple[str, str]]) -> bool:
+        if (path, qual) in seen:
+            return True
+        seen.add((path, qual))
+        t = self.r.tables[path]
+        d = t.defs.get(qual)
+        if d is None or d.kind != DefKind.CLASS:
+            return False
+        site = Site(t, d.parent, d.start_line)
+        for chain in d.bases:
+            base, _ = self.r.walk(site, chain)
+            if (
+                base is None
+                or base[0] != "sym"
+                or not self._closed_ts_class(base[1], base[2], seen)
+            ):
+                return False
         return True
 
     # ------------------------------------------------------------------ arguments
@@ -217,11 +258,11 @@ class Checker:
             return []
         params = callee.params[1:] if bound else callee.params
         kinds = {p.kind for p in params}
-        if "var_positional" in kinds:
-            return []
         findings = []
         if "var_keyword" not in kinds:
             findings.extend(self._unknown_keywords(change, ref, callee, params))
+        if "var_positional" in kinds:
+            return findings  # any number of positional arguments is fine
         positional = [p for p in params if p.kind in ("positional", "positional_only")]
         given = ref.arg_count + sum(p.name in ref.keywords for p in positional[ref.arg_count :])
         required = sum(not p.has_default for p in positional)
@@ -338,20 +379,26 @@ def _stdlib_object(dotted: str) -> tuple[object | None, str, list[str]]:
 
 
 def stdlib_missing_attribute(dotted: str) -> tuple[str | None, str | None]:
-    """For a dotted name under a standard-library module: the deepest object that exists and
-    the attribute it lacks; (None, None) when it all exists or cannot be known statically."""
+    """For a dotted name under a standard-library module whose *last* part is missing: the
+    object that lacks it and the name; (None, None) when it exists or cannot be known
+    (an intermediate attribute missing may be an instance attribute; a function's result is
+    of unknown type; ``typing`` names are not runtime classes)."""
     obj, owner, rest = _stdlib_object(dotted)
-    if obj is None:
+    if obj is None or owner.partition(".")[0] in ("typing", "typing_extensions"):
         return None, None
-    for attribute in rest:
+    for i, part in enumerate(rest):
+        called = part.endswith("()")
+        attribute = part.removesuffix("()")
         if isinstance(obj, ModuleType) and "__getattr__" in vars(obj):
             return None, None  # the module answers any name (PEP 562)
         if isinstance(obj, type) and hasattr(obj, "__getattr__"):
             return None, None  # so do its instances
         if not hasattr(obj, attribute):
-            return owner, attribute
+            return (owner, attribute) if i == len(rest) - 1 and not called else (None, None)
         obj = getattr(obj, attribute)
         owner = f"{owner}.{attribute}"
+        if called and not isinstance(obj, type):
+            return None, None  # the result of a function: its type is not known
     return None, None
 
 

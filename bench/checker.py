@@ -1,0 +1,405 @@
+"""The ``astrag check`` benchmark: how many injected hallucinations it catches, how often it
+flags correct code, and how long a check takes.
+
+    python3 bench/checker.py [--per-category 30] [--seed 0] [--examples 10] [--json out.json]
+        [--speed bench/data/ts-speed/typeorm] [--dump-cases cases.jsonl]
+
+Cases come from ``checker_cases.py`` (one-line mutations of real functions as unified diffs,
+plus correct code: unmodified files as snippets and refactoring diffs). Each case goes through
+``astrag.api.check`` in this process. Scoring, per case:
+
+* a positive is caught (TP) when a finding with the expected rule is on the expected line of
+  the expected file; findings on *other* lines are false positives (FP). A finding on the
+  expected line with another rule is neither, but is listed ("wrong rule") for debugging;
+* for a negative every finding is a FP (for a snippet: every finding inside the function the
+  case is about, so a file shared by several cases is not counted several times).
+
+precision = TP / (TP + FP), recall = TP / positives, clean = share of negatives without any
+finding. Timing is wall time per ``check`` call (snippets of one file are checked once).
+Every corpus must be indexed first (``astrag index DIR``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import functools
+import importlib
+import json
+import re
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # checker_cases beside this file
+
+from checker_cases import Case, Corpus, build_cases, build_speed_diff, load_corpus
+
+CheckFn = Callable[..., Any]  # astrag.api.check(root, text, *, path, lang, diff) -> CheckReport
+DEFAULT_CORPORA = {
+    "python": "bench/data/py-acc/rich",
+    "typescript": "bench/data/ts-di/nestjs-graphql",
+}
+HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@")
+
+
+@dataclass
+class CaseResult:
+    case: Case
+    findings: list[Any] = field(default_factory=list)  # the ones judged (snippet: in range)
+    caught: bool = False
+    false_positives: list[Any] = field(default_factory=list)
+    wrong_rule: list[Any] = field(default_factory=list)
+    ms: float | None = None  # None: served from the per-file cache
+    error: str = ""
+
+    @property
+    def tp(self) -> int:
+        return int(self.caught)
+
+    @property
+    def fp(self) -> int:
+        return len(self.false_positives)
+
+
+# ---------------------------------------------------------------------------- judging
+
+
+def norm_path(path: str) -> str:
+    path = path.replace("\\", "/")
+    return path[2:] if path.startswith("./") else path
+
+
+def judge(case: Case, findings: Iterable[Any]) -> CaseResult:
+    """Score one case's findings (objects with path, line, rule, message)."""
+    findings = list(findings)
+    if case.lines is not None:
+        low, high = case.lines
+        same_file = [f for f in findings if norm_path(f.path) == case.path]
+        findings = [f for f in same_file if low <= f.line <= high]
+    result = CaseResult(case, findings)
+    if case.expected is None:
+        result.false_positives = findings
+        return result
+    rule, line = case.expected
+    on_line = [f for f in findings if f.line == line and norm_path(f.path) == case.path]
+    result.caught = any(f.rule == rule for f in on_line)
+    result.false_positives = [f for f in findings if f not in on_line]
+    if not result.caught:
+        result.wrong_rule = on_line
+    return result
+
+
+def added_lines(diff: str) -> dict[int, str]:
+    """New-file line number -> text of every line a unified diff adds."""
+    out: dict[int, str] = {}
+    line = 0
+    for raw in diff.splitlines():
+        match = HUNK.match(raw)
+        if match:
+            line = int(match.group(1))
+        elif raw.startswith("+") and not raw.startswith("+++"):
+            out[line] = raw[1:]
+            line += 1
+        elif raw.startswith(" "):
+            line += 1
+    return out
+
+
+# ---------------------------------------------------------------------------- running
+
+
+def run_cases(root: Path, cases: list[Case], check: CheckFn) -> list[CaseResult]:
+    """Check every case; a snippet's file is checked once and shared by its cases."""
+    cache: dict[tuple[str, str], list[Any]] = {}
+    results: list[CaseResult] = []
+    for case in cases:
+        key = (case.path, case.text)
+        ms: float | None = None
+        error = ""
+        if case.diff or key not in cache:
+            started = time.perf_counter()
+            try:
+                report = check(
+                    root, case.text, path=None if case.diff else case.path, diff=case.diff
+                )
+                findings = list(report.findings)
+            except Exception as exc:  # a crash is a result to report, not a reason to stop
+                findings, error = [], f"{type(exc).__name__}: {exc}"
+            ms = (time.perf_counter() - started) * 1000
+            if not case.diff:
+                cache[key] = findings
+        else:
+            findings = cache[key]
+        result = judge(case, findings)
+        result.ms, result.error = ms, error
+        results.append(result)
+    return results
+
+
+def load_checker(spec: str) -> CheckFn:
+    """``module:function``; the default is the real ``astrag.api:check``."""
+    module_name, _, attr = spec.partition(":")
+    return getattr(importlib.import_module(module_name), attr or "check")
+
+
+def with_session(check: CheckFn, root: Path) -> tuple[CheckFn, float, Callable[[], None]]:
+    """Bind ``check`` to one loaded index of ``root`` when its module offers
+    ``open_check_session`` (astrag.api does), so each case costs a check, not an index load.
+    Returns (bound checker, seconds the load took, close)."""
+    opener = getattr(sys.modules.get(check.__module__), "open_check_session", None)
+    if opener is None:
+        return check, 0.0, lambda: None
+    started = time.perf_counter()
+    session = opener(root)
+    seconds = time.perf_counter() - started
+    close = getattr(getattr(session, "store", None), "close", lambda: None)
+    return functools.partial(check, session=session), seconds, close
+
+
+# ---------------------------------------------------------------------------- metrics
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def summarize(results: list[CaseResult]) -> dict[str, Any]:
+    positives = [r for r in results if r.case.positive]
+    negatives = [r for r in results if not r.case.positive]
+    tp = sum(r.tp for r in results)
+    fp = sum(r.fp for r in results)
+    times = [r.ms for r in results if r.ms is not None]
+    return {
+        "cases": len(results),
+        "positives": len(positives),
+        "negatives": len(negatives),
+        "tp": tp,
+        "fp": fp,
+        "fn": len(positives) - tp,
+        "precision": tp / (tp + fp) if tp + fp else None,
+        "recall": tp / len(positives) if positives else None,
+        "clean": sum(1 for r in negatives if not r.fp) / len(negatives) if negatives else None,
+        "errors": sum(1 for r in results if r.error),
+        "wrong_rule": sum(1 for r in positives if r.wrong_rule),
+        "checks": len(times),
+        "p50_ms": percentile(times, 0.5),
+        "p95_ms": percentile(times, 0.95),
+    }
+
+
+def group_summaries(results: list[CaseResult], key: Callable[[Case], str]) -> dict[str, Any]:
+    groups: dict[str, list[CaseResult]] = defaultdict(list)
+    for result in results:
+        groups[key(result.case)].append(result)
+    return {name: summarize(groups[name]) for name in sorted(groups)}
+
+
+def report_data(results: list[CaseResult], speed: dict[str, Any] | None) -> dict[str, Any]:
+    return {
+        "overall": summarize(results),
+        "by_language": group_summaries(results, lambda c: c.lang),
+        "by_category": group_summaries(results, lambda c: f"{c.lang} {c.category}"),
+        "by_variant": group_summaries(results, lambda c: f"{c.lang} {c.category} {c.variant}"),
+        "speed": speed,
+    }
+
+
+# ---------------------------------------------------------------------------- output
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.1f} %"
+
+
+def _ms(value: float | None) -> str:
+    return "–" if value is None else f"{value:.0f}"
+
+
+def markdown_table(rows: dict[str, dict[str, Any]], title: str) -> str:
+    columns = "cases | TP | FN | FP | precision | recall | clean negatives | p50 ms | p95 ms"
+    lines = [
+        f"| {title} | {columns} |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for name, s in rows.items():
+        recall = f"{_pct(s['recall'])} ({s['tp']}/{s['positives']})" if s["positives"] else "–"
+        lines.append(
+            f"| {name} | {s['cases']} | {s['tp']} | {s['fn']} | {s['fp']} | "
+            f"{_pct(s['precision'])} | {recall} | {_pct(s['clean'])} | "
+            f"{_ms(s['p50_ms'])} | {_ms(s['p95_ms'])} |"
+        )
+    return "\n".join(lines)
+
+
+def render_markdown(data: dict[str, Any]) -> str:
+    rows = {**data["by_category"], **data["by_language"], "all": data["overall"]}
+    parts = [markdown_table(rows, "slice"), "", markdown_table(data["by_variant"], "variant")]
+    speed = data.get("speed")
+    if speed:
+        parts += ["", render_speed(speed)]
+    return "\n".join(parts)
+
+
+def render_speed(speed: dict[str, Any]) -> str:
+    return (
+        f"Speed on {speed['corpus']}: a {speed['diff_lines']}-line diff over {speed['files']} "
+        f"file(s), {speed['mutations']} mutations: {speed['one_shot_ms']:.0f} ms without a "
+        f"session, with one: cold {speed['cold_ms']:.0f} ms (load + first check), "
+        f"warm {speed['warm_ms']:.0f} ms; {speed['findings']} findings, "
+        f"{speed['caught']}/{speed['mutations']} mutations caught."
+    )
+
+
+def _finding_text(finding: Any) -> str:
+    return f"{finding.rule} @{finding.line}:{finding.column} {finding.message}"
+
+
+def _line_text(case: Case, line: int) -> str:
+    if case.diff:
+        return added_lines(case.text).get(line, "").strip()
+    lines = case.text.splitlines()
+    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+
+
+def render_examples(results: list[CaseResult], limit: int) -> str:
+    """Up to ``limit`` misses and false positives per category, with the finding messages."""
+    out: list[str] = []
+    by_category: dict[str, list[CaseResult]] = defaultdict(list)
+    for result in results:
+        by_category[f"{result.case.lang} {result.case.category}"].append(result)
+    for name in sorted(by_category):
+        misses = [r for r in by_category[name] if r.case.positive and not r.caught]
+        noisy = [r for r in by_category[name] if r.fp]
+        for result in misses[:limit]:
+            case = result.case
+            assert case.expected is not None
+            got = "; ".join(_finding_text(f) for f in result.findings) or "no findings"
+            out.append(f"MISS {case.id}  [{case.note}]")
+            out.append(f"    line {case.expected[1]}: {_line_text(case, case.expected[1])}")
+            out.append(f"    got: {result.error or got}")
+        for result in noisy[:limit]:
+            out.append(f"FP   {result.case.id}  [{result.case.note}]")
+            for finding in result.false_positives[:3]:
+                out.append(f"    {_finding_text(finding)}")
+                out.append(f"      | {_line_text(result.case, finding.line)}")
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------------------- speed
+
+
+def speed_run(root: Path, check: CheckFn, *, seed: int, target_lines: int = 200) -> dict[str, Any]:
+    """Check one ~``target_lines``-line diff of renames in the largest source files of
+    ``root``: once without a session (the index opened by the call, as the CLI does), then
+    with one session: cold (the session's load + first check) and warm (a second check)."""
+    diff, mutations, files = build_speed_diff(root, seed=seed, target_lines=target_lines)
+    started = time.perf_counter()
+    check(root, diff, diff=True)
+    one_shot = time.perf_counter() - started
+    started = time.perf_counter()
+    bound, _load, close = with_session(check, root)
+    timings = []
+    try:
+        for _ in range(2):
+            findings = list(bound(root, diff, diff=True).findings)
+            timings.append(time.perf_counter() - started)
+            started = time.perf_counter()
+    finally:
+        close()
+    expected = {(m.path, m.expected_line) for m in mutations}
+    caught = {(norm_path(f.path), f.line) for f in findings} & expected
+    return {
+        "corpus": str(root),
+        "diff_lines": len(diff.splitlines()),
+        "files": files,
+        "mutations": len(mutations),
+        "one_shot_ms": one_shot * 1000,
+        "cold_ms": timings[0] * 1000,
+        "warm_ms": timings[1] * 1000,
+        "findings": len(findings),
+        "caught": len(caught),
+    }
+
+
+# ---------------------------------------------------------------------------- main
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--python", default=DEFAULT_CORPORA["python"], help="Python corpus root")
+    ap.add_argument("--typescript", default=DEFAULT_CORPORA["typescript"], help="TS corpus root")
+    ap.add_argument("--lang", choices=("python", "typescript"), action="append")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--per-category", type=int, default=30)
+    ap.add_argument("--checker", default="astrag.api:check", help="module:function to score")
+    ap.add_argument("--examples", type=int, default=0, help="list N misses and FPs per category")
+    ap.add_argument("--json", type=Path, help="write the metrics (and per-case results) here")
+    ap.add_argument("--speed", type=Path, help="also time a ~200-line diff on this corpus")
+    ap.add_argument("--dump-cases", type=Path, help="write the cases as JSONL and stop")
+    return ap.parse_args(argv)
+
+
+def case_record(case: Case) -> dict[str, Any]:
+    return dataclasses.asdict(case)
+
+
+def result_record(result: CaseResult) -> dict[str, Any]:
+    return {
+        "id": result.case.id,
+        "caught": result.caught,
+        "fp": [_finding_text(f) for f in result.false_positives],
+        "wrong_rule": [_finding_text(f) for f in result.wrong_rule],
+        "ms": result.ms,
+        "error": result.error,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    langs = args.lang or ["python", "typescript"]
+    corpora: dict[str, Corpus] = {
+        lang: load_corpus(Path(getattr(args, lang)), lang) for lang in langs
+    }
+    cases = {
+        lang: build_cases(c, seed=args.seed, per_category=args.per_category)
+        for lang, c in corpora.items()
+    }
+    if args.dump_cases:
+        with args.dump_cases.open("w") as out:
+            for case in (c for lang_cases in cases.values() for c in lang_cases):
+                out.write(json.dumps(case_record(case)) + "\n")
+        print(f"{sum(map(len, cases.values()))} cases -> {args.dump_cases}")
+        return 0
+    check = load_checker(args.checker)
+    results: list[CaseResult] = []
+    session_seconds: dict[str, float] = {}
+    for lang in langs:
+        root = corpora[lang].root
+        bound, session_seconds[lang], close = with_session(check, root)
+        try:
+            results += run_cases(root, cases[lang], bound)
+        finally:
+            close()
+    speed = speed_run(args.speed, check, seed=args.seed) if args.speed else None
+    data = report_data(results, speed)
+    data["session_load_seconds"] = session_seconds
+    print(render_markdown(data))
+    if args.examples:
+        print()
+        print(render_examples(results, args.examples))
+    if args.json:
+        data["results"] = [result_record(r) for r in results]
+        args.json.write_text(json.dumps(data, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,375 @@
+"""bench/checker.py and bench/checker_cases.py: mutation generators and scoring, on tiny
+repositories written here (never bench/data), with fake checkers."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from astrag import api
+from astrag.verify.findings import CheckReport, Finding
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+
+import checker as cb
+import checker_cases as cc
+
+SVC_PY = """\
+import threading
+
+
+class Service:
+    def get_user(self, uid):
+        return uid
+
+    def run(self):
+        return self.get_user(1)
+
+
+class Worker(threading.Thread):
+    def go(self):
+        self.start()
+        return self.work(2)
+
+    def work(self, n):
+        return n
+
+
+def helper(a, b):
+    return a + b
+
+
+def wrapped(a):
+    return a
+
+
+def caller():
+    total = helper(1, 2)
+    total = total + 1
+    return total
+"""
+
+APP_PY = """\
+from .svc import Service, helper
+
+
+def main(service: Service):
+    value = helper(3, 4)
+    print(value)
+    service.run()
+    return service.get_user(value)
+"""
+
+USERS_TS = """\
+export class UsersService {
+  findOne(id: string): string {
+    return id;
+  }
+}
+
+export function slugify(text: string): string {
+  return text;
+}
+
+export function depth([first]: string[], n = 1): number {
+  const size = first.length;
+  return size + n + first.length;
+}
+"""
+
+RESOLVER_TS = """\
+import { UsersService } from './users.service';
+
+export class UsersResolver {
+  constructor(private readonly usersService: UsersService) {}
+
+  user(id: string) {
+    const found = this.usersService.findOne(id);
+    console.log(found);
+    return found;
+  }
+}
+"""
+
+
+def write(root: Path, rel: str, text: str) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+@pytest.fixture(scope="module")
+def py_corpus(tmp_path_factory: pytest.TempPathFactory) -> cc.Corpus:
+    root = tmp_path_factory.mktemp("pyrepo")
+    write(root, "pkg/__init__.py", "")
+    write(root, "pkg/svc.py", SVC_PY)
+    write(root, "pkg/app.py", APP_PY)
+    api.index(root)
+    return cc.load_corpus(root, "python")
+
+
+@pytest.fixture(scope="module")
+def ts_corpus(tmp_path_factory: pytest.TempPathFactory) -> cc.Corpus:
+    root = tmp_path_factory.mktemp("tsrepo")
+    write(root, "src/users.service.ts", USERS_TS)
+    write(root, "src/users.resolver.ts", RESOLVER_TS)
+    api.index(root)
+    return cc.load_corpus(root, "typescript")
+
+
+def rng() -> random.Random:
+    return random.Random(0)
+
+
+def new_line(corpus: cc.Corpus, edit: cc.Edit) -> str:
+    lines = cc.apply_edits(corpus.file(edit.path).lines, [edit])
+    return lines[edit.expected_line - 1].rstrip("\n")
+
+
+# ---------------------------------------------------------------------------- names
+
+
+def test_renames_are_near_misses_in_the_same_style() -> None:
+    assert "fetch_user" in cc.plausible_renames("get_user")
+    assert "getUser" in cc.plausible_renames("get_user")
+    assert "fetchUserById" in cc.plausible_renames("getUserById")
+    assert "has_table" in cc.plausible_renames("hasTable")
+    assert "UserService" in cc.plausible_renames("UsersService")
+    assert "TextStyle" in cc.plausible_renames("Text")
+    assert "get_user" not in cc.plausible_renames("get_user")
+    assert cc.plausible_renames("__init__") == []
+    # a class name never becomes snake_case; a verb is never pluralised
+    assert "users_service" not in cc.plausible_renames("UsersService")
+    assert "gets_user" not in cc.plausible_renames("get_user")
+
+
+def test_new_names_avoid_every_name_in_the_repository(py_corpus: cc.Corpus) -> None:
+    sf = py_corpus.file("pkg/svc.py")
+    for seed in range(20):
+        name = cc.pick_new_name("run", py_corpus, sf, random.Random(seed))
+        assert name is not None and py_corpus.is_free(name, sf)
+    # "set" is a builtin and "get_user" a method: never picked as renames
+    assert cc.pick_new_name("update", py_corpus, sf, rng()) != "set"
+    assert not py_corpus.is_free("get_user", sf)
+
+
+# ---------------------------------------------------------------------------- positives
+
+
+def test_member_rename_touches_only_the_callee_of_a_closed_class(py_corpus: cc.Corpus) -> None:
+    edits = list(cc.member_edits(py_corpus, rng()))
+    sites = {(e.path, e.line): (variant, e) for variant, e in edits}
+    variant, edit = sites[("pkg/svc.py", 9)]  # return self.get_user(1)
+    assert variant == "self"
+    line = new_line(py_corpus, edit)
+    assert line.startswith("        return self.") and line.endswith("(1)")
+    assert "get_user" not in line
+    # Worker extends threading.Thread: a missing member might be inherited, so no case
+    assert ("pkg/svc.py", 15) not in sites
+    # a typed parameter receiver: service.get_user(value) in app.py
+    assert sites[("pkg/app.py", 8)][0] == "typed"
+
+
+def test_function_rename_tells_imported_from_local_helpers(py_corpus: cc.Corpus) -> None:
+    variants = {(e.path, e.line): v for v, e in cc.function_edits(py_corpus, rng())}
+    assert variants[("pkg/svc.py", 30)] == "local-helper"
+    assert variants[("pkg/app.py", 5)] == "imported"
+
+
+def test_argument_edits_add_or_drop_one_positional(py_corpus: cc.Corpus) -> None:
+    seen = set()
+    for seed in range(8):
+        for variant, edit in cc.argument_edits(py_corpus, random.Random(seed)):
+            seen.add((edit.path, variant, new_line(py_corpus, edit).strip()))
+    assert ("pkg/svc.py", "drop", "total = helper(1)") in seen
+    assert any(v == "add" and t.startswith("total = helper(1, 2, ") for _p, v, t in seen)
+    # never for print(value) (a builtin) nor the unbound-looking constructor Service()
+    assert not any("print(" in t or "Service(" in t for _p, _v, t in seen)
+
+
+def test_keyword_edit_adds_a_keyword_the_callee_lacks(py_corpus: cc.Corpus) -> None:
+    edits = {(e.path, e.line): e for _v, e in cc.keyword_edits(py_corpus, rng())}
+    line = new_line(py_corpus, edits[("pkg/app.py", 5)])
+    assert line.startswith("    value = helper(3, 4, ") and line.endswith("=True)")
+
+
+def test_import_edit_adds_a_missing_name_after_the_imports(py_corpus: cc.Corpus) -> None:
+    edits = [e for _v, e in cc.import_edits(py_corpus, rng())]
+    assert [e.path for e in edits] == ["pkg/app.py"]
+    edit = edits[0]
+    assert edit.expected_line == 2
+    line = new_line(py_corpus, edit)
+    assert line.startswith("from .svc import ")
+    name = line.rsplit(" ", 1)[1]
+    assert name not in ("Service", "helper") and py_corpus.is_free(name, py_corpus.file(edit.path))
+
+
+def test_typescript_this_field_member_and_import(ts_corpus: cc.Corpus) -> None:
+    members = {(e.path, e.line): (v, e) for v, e in cc.member_edits(ts_corpus, rng())}
+    variant, edit = members[("src/users.resolver.ts", 7)]
+    assert variant == "this-field"
+    assert new_line(ts_corpus, edit).startswith("    const found = this.usersService.")
+    imports = [e for _v, e in cc.import_edits(ts_corpus, rng())]
+    assert len(imports) == 1
+    assert new_line(ts_corpus, imports[0]).endswith(" } from './users.service';")
+
+
+def test_cases_are_deterministic_and_one_line_diffs(py_corpus: cc.Corpus) -> None:
+    first = cc.build_cases(py_corpus, seed=3, per_category=5)
+    again = cc.build_cases(py_corpus, seed=3, per_category=5)
+    assert [(c.id, c.text) for c in first] == [(c.id, c.text) for c in again]
+    positives = [c for c in first if c.positive]
+    assert {c.category for c in positives} >= {"unknown-member", "unknown-function"}
+    for case in positives:
+        assert case.expected is not None
+        added = cb.added_lines(case.text)
+        assert list(added) == [case.expected[1]], case.id  # exactly the expected line
+        assert case.text.startswith(f"--- a/{case.path}\n+++ b/{case.path}\n")
+    snippets = [c for c in first if c.category == "negative-snippet"]
+    assert snippets and all(not c.diff and c.lines for c in snippets)
+
+
+def test_rename_local_is_consistent(py_corpus: cc.Corpus) -> None:
+    refactors = list(cc.rename_local_refactors(py_corpus, rng()))
+    by_scope = {edits[0].scope: edits for _v, edits in refactors}
+    edits = by_scope["caller"]
+    sf = py_corpus.file("pkg/svc.py")
+    text = "".join(cc.apply_edits(sf.lines, edits))
+    assert "new_total = helper(1, 2)" in text and "return new_total" in text
+    assert "total = total" not in text and "new_total = new_total + 1" in text
+
+
+def test_rename_local_leaves_same_named_attributes_keywords_and_paths() -> None:
+    text = "def f(tree):\n    from rich.tree import Tree\n    tree = Tree(tree=tree.tree)\n"
+    sf = cc.SourceFile("m.py", text)
+    nodes = cc._renamable_occurrences(sf, sf.tree.root_node, "tree")
+    assert nodes is not None
+    assert sorted((n.start_point.row, n.start_point.column) for n in nodes) == [
+        (0, 6),  # the parameter (the generator skips parameters before getting here)
+        (2, 4),  # tree = ...
+        (2, 21),  # ... =tree.tree: the receiver, not the attribute or the keyword
+    ]
+
+
+def test_rename_local_skips_destructured_parameters(ts_corpus: cc.Corpus) -> None:
+    notes = [edits[0].note for _v, edits in cc.rename_local_refactors(ts_corpus, rng())]
+    assert not any("rename local first " in note for note in notes)
+
+
+def test_real_import_refactor_imports_a_defined_name(py_corpus: cc.Corpus) -> None:
+    refactors = [edits[0] for _v, edits in cc.real_import_refactors(py_corpus, rng())]
+    assert len(refactors) == 1
+    line = new_line(py_corpus, refactors[0])
+    assert line.startswith("from .svc import ")
+    assert line.rsplit(" ", 1)[1] in ("Worker", "wrapped", "caller")  # defined, not imported
+
+
+# ---------------------------------------------------------------------------- scoring
+
+
+def finding(line: int, rule: str = "unknown-member", path: str = "a.py") -> Finding:
+    return Finding(path, line, 1, rule, f"{rule} at {line}")
+
+
+def case(expected: tuple[str, int] | None, lines: tuple[int, int] | None = None) -> cc.Case:
+    return cc.Case(
+        id="t",
+        lang="python",
+        category=expected[0] if expected else "negative-snippet",
+        variant="v",
+        path="a.py",
+        text="x",
+        diff=lines is None,
+        expected=expected,
+        lines=lines,
+    )
+
+
+def test_judge_positive() -> None:
+    hit = cb.judge(case(("unknown-member", 5)), [finding(5), finding(9)])
+    assert hit.caught and hit.fp == 1
+    wrong = cb.judge(case(("unknown-member", 5)), [finding(5, "unknown-function")])
+    assert not wrong.caught and wrong.fp == 0 and len(wrong.wrong_rule) == 1
+    other_file = cb.judge(case(("unknown-member", 5)), [finding(5, path="b.py")])
+    assert not other_file.caught and other_file.fp == 1
+    dotted = cb.judge(case(("unknown-member", 5)), [finding(5, path="./a.py")])
+    assert dotted.caught
+
+
+def test_judge_negatives_and_snippet_ranges() -> None:
+    assert cb.judge(case(None), [finding(1), finding(2)]).fp == 2
+    snippet = cb.judge(case(None, lines=(10, 20)), [finding(9), finding(10), finding(20)])
+    assert snippet.fp == 2
+
+
+def test_summary_precision_recall_clean() -> None:
+    results = [
+        cb.judge(case(("unknown-member", 5)), [finding(5)]),  # TP
+        cb.judge(case(("unknown-member", 5)), [finding(6)]),  # FN + FP
+        cb.judge(case(None), []),  # clean
+        cb.judge(case(None), [finding(1), finding(2)]),  # 2 FP
+    ]
+    s = cb.summarize(results)
+    assert (s["tp"], s["fp"], s["fn"]) == (1, 3, 1)
+    assert s["precision"] == pytest.approx(0.25)
+    assert s["recall"] == pytest.approx(0.5)
+    assert s["clean"] == pytest.approx(0.5)
+
+
+def test_added_lines_numbers_new_file_lines() -> None:
+    diff = (
+        "--- a/x\n+++ b/x\n@@ -3,3 +3,4 @@\n ctx\n-old\n+new\n+more\n ctx\n"
+        "@@ -20,1 +21,1 @@\n-a\n+b\n"
+    )
+    assert cb.added_lines(diff) == {4: "new", 5: "more", 21: "b"}
+
+
+def test_run_cases_checks_a_snippet_file_once_and_survives_crashes(tmp_path: Path) -> None:
+    calls: list[tuple[str | None, bool | None]] = []
+
+    def fake(root: Path, text: str, *, path=None, lang=None, diff=None) -> CheckReport:
+        calls.append((path, diff))
+        if text == "boom":
+            raise RuntimeError("checker crashed")
+        return CheckReport([finding(12, path="a.py")])
+
+    snippet_a = case(None, lines=(10, 15))
+    snippet_b = case(None, lines=(1, 5))
+    crash = cc.Case("c", "python", "unknown-member", "v", "a.py", "boom", True, ("x", 1))
+    results = cb.run_cases(tmp_path, [snippet_a, snippet_b, crash], fake)
+    assert calls == [("a.py", False), (None, True)]
+    assert [r.fp for r in results] == [1, 0, 0]
+    assert results[1].ms is None and results[2].error.startswith("RuntimeError")
+
+
+def test_end_to_end_with_a_checker_that_flags_added_lines(py_corpus: cc.Corpus) -> None:
+    """A fake that reports every added line as unknown-member catches exactly the member
+    cases and is charged a false positive for every other added line it flags."""
+
+    def fake(root: Path, text: str, *, path=None, lang=None, diff=None) -> SimpleNamespace:
+        if not diff:
+            return SimpleNamespace(findings=[])
+        path = text.splitlines()[1][len("+++ b/") :]
+        lines = cb.added_lines(text)
+        return SimpleNamespace(findings=[finding(n, path=path) for n in lines])
+
+    cases = cc.build_cases(py_corpus, seed=0, per_category=4)
+    results = cb.run_cases(py_corpus.root, cases, fake)
+    by = cb.group_summaries(results, lambda c: c.category)
+    assert by["unknown-member"]["recall"] == 1.0
+    assert by["unknown-function"]["recall"] == 0.0
+    assert by["negative-snippet"]["fp"] == 0
+    if "negative-refactor" in by:
+        assert by["negative-refactor"]["clean"] == 0.0
+    assert "| all |" in cb.render_markdown(cb.report_data(results, None))
+
+
+def test_spread_keeps_one_edit_per_function() -> None:
+    edits = [cc.Edit("f.ts", line, ("x\n",), line, f"fn{line // 10}", "") for line in range(100)]
+    picked = cc._spread(edits, 5)
+    assert len(picked) == 5
+    assert len({e.scope for e in picked}) == 5
