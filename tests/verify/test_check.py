@@ -326,3 +326,16 @@ def test_standard_library_calls_are_checked_on_the_real_modules(repo: Path) -> N
         ("unknown-member", 6, ("join",)),
         ("unknown-member", 8, ("resolve",)),
     ]
+
+
+def test_keywords_are_checked_beside_star_args_and_object_members_exist(repo: Path) -> None:
+    code = """
+        def tally(*items, strict=False):
+            return len(items)
+
+        def f(u: User):
+            tally(1, 2, 3, strict=True)
+            tally(1, stritc=True)
+            return u.__class__, User.__new__(User)
+    """
+    assert findings(repo, code, "app/services.py") == [("unknown-keyword", 6)]
