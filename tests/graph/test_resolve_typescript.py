@@ -322,3 +322,24 @@ def test_unannotated_methods_return_their_returned_value(tmp_path: Path) -> None
         "c.ts::Registry.get",
         "c.ts::Meta.tags",
     }
+
+
+def test_fluent_methods_keep_the_receivers_own_class(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "qb.ts": """
+                export class QueryBuilder {
+                  where(c: string) { return this; }
+                }
+                export class SelectQueryBuilder extends QueryBuilder {
+                  getMany() { return []; }
+                }
+                export function run(qb: SelectQueryBuilder) { qb.where('a').getMany(); }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "qb.ts::run") == {
+        "qb.ts::QueryBuilder.where",
+        "qb.ts::SelectQueryBuilder.getMany",
+    }

@@ -258,10 +258,25 @@ class Resolver:
                 receiver = value
                 denot = self._member(value, name)
             if i < last:
+                before = value
                 value = self._value(denot)
                 if called and value is not None:
-                    value = self._call(value)
+                    fluent = (
+                        before is not None and before[0] == "inst" and self._returns_self(denot)
+                    )
+                    # ``qb.where().andWhere()``: a method returning its receiver keeps the
+                    # receiver's own (possibly derived) class
+                    value = before if fluent else self._call(value)
         return denot, receiver
+
+    def _returns_self(self, denot: Value | None) -> bool:
+        d = self._def(denot) if denot is not None and denot[0] == "sym" else None
+        if d is None or d.kind != DefKind.METHOD:
+            return False
+        if d.returns is not None:
+            return d.returns in (("Self",), ("this",))
+        bound = self.tables[denot[1]].bindings.get(d.qualname, {}).get("return", ())
+        return bool(bound) and all(b.value in (("self",), ("this",)) for b in bound)
 
     def eval_chain(self, site: _Site, chain: Chain) -> Value | None:
         """The value of a whole chain (its last element called if it ends in ``()``)."""
@@ -295,10 +310,10 @@ class Resolver:
 
     def _root(self, site: _Site, name: str, written: str = "") -> Value | None:
         t = site.t
-        if name in ("self", "this"):
+        if name == ("self" if t.python else "this"):
             cls = self._enclosing_class(t, site.scope)
             return ("inst", t.path, cls) if cls is not None else None
-        if name == "cls":
+        if name == "cls" and t.python:
             cls = self._enclosing_class(t, site.scope)
             if cls is not None:
                 return ("sym", t.path, cls)
@@ -538,6 +553,8 @@ class Resolver:
 
     def _returns(self, denot: Value, d: Definition) -> Value | None:
         t = self._table(denot[1])
+        if "overload" in d.modifiers:
+            return None  # only signatures, which may return different types
         if d.returns is not None:
             return self.eval_type(_Site(t, d.parent, d.start_line), d.returns)
         if "generator" in d.modifiers:
@@ -633,6 +650,17 @@ class Resolver:
             mro, _ = self.mro(value[1], value[2])
             return {n for cpath, cqual in mro for n in self.tables[cpath].children.get(cqual, {})}
         return set()
+
+    def bound_by_import(self, site: _Site, name: str) -> bool:
+        t = site.t
+        scope = site.scope
+        while True:
+            if name in t.imports.get(scope, {}):
+                return True
+            if not scope:
+                return False
+            d = t.defs.get(scope)
+            scope = d.parent if d is not None else ""
 
     def names_in_scope(self, site: _Site) -> set[str]:
         """Names a bare reference at ``site`` could have meant."""

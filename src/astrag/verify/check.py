@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import posixpath
 import sys
 from collections.abc import Iterable
+from importlib import resources
 from types import ModuleType
 
 from astrag.graph.facts import (
@@ -46,8 +48,20 @@ _JS_OBJECT_MEMBERS = frozenset(
     {"constructor", "toString", "toLocaleString", "valueOf", "hasOwnProperty",
      "isPrototypeOf", "propertyIsEnumerable"}
 )  # fmt: skip
-# names a TS/JS file may use without declaring them: test runners and host environments
-_AMBIENT = JS_GLOBALS | frozenset(
+# names a TS/JS file may use without declaring them: the TypeScript lib (generated list),
+# test runners and host environments
+_TS_LIB = frozenset(
+    line
+    for line in resources.files("astrag.verify")
+    .joinpath("ts_lib_globals.txt")
+    .read_text("utf-8")
+    .splitlines()
+    if line and not line.startswith("#")
+)
+_AMBIENT = JS_GLOBALS | _TS_LIB | frozenset(
+    """spyOn spyOnProperty spyOnAllFunctions jasmine expectAsync fail pending ngDevMode Zone
+    ZoneDelegate HasTaskState bigint symbol object never unknown""".split()
+) | frozenset(
     """describe it test expect beforeEach afterEach beforeAll afterAll jest vi xit xdescribe
     fit fdescribe global globalThis self navigator location history localStorage
     sessionStorage performance crypto atob btoa alert confirm prompt requestAnimationFrame
@@ -86,6 +100,8 @@ class Checker:
         self.r = resolver
 
     def check(self, change: ChangedFile, facts: FileFacts) -> list[Finding]:
+        if "@ts-nocheck" in change.text[:500]:
+            return []  # the file opts out of checking
         wanted = change.lines
         out: list[Finding] = []
         for imp in facts.imports:
@@ -113,6 +129,9 @@ class Checker:
             target = resolve_ts_module(self.r.modules, t.path, imp.module)
             if target is None and not imp.module.startswith("."):
                 return []  # a package: external
+            escaped = posixpath.normpath(posixpath.join(posixpath.dirname(t.path), imp.module))
+            if target is None and escaped.startswith("../"):
+                return []  # outside the indexed root (one package of a monorepo): not ours
             module = ("mod", target) if target else None
             what = f"{imp.name} from {imp.module!r}" if imp.name else repr(imp.module)
         candidates = self.r.member_names(module) if module and imp.name else set()
@@ -176,6 +195,8 @@ class Checker:
                 return []
             if name in (_OBJECT_MEMBERS if site.t.python else _JS_OBJECT_MEMBERS):
                 return []  # inherited from object / Object.prototype
+            if not site.t.python and name in ("then", "catch", "finally"):
+                return []  # a Promise whose value astrag took for the awaited one
             owner = receiver[2]
         else:
             return []
@@ -195,6 +216,8 @@ class Checker:
             return []  # plain JS: too many globals come from the host to call a read unbound
         if t.python and name in PY_BUILTINS:
             return []
+        if self.r.bound_by_import(site, name):
+            return []  # an import binds it: any problem is the import's finding
         if ref.kind in (RefKind.CALL, RefKind.NEW):
             rule, message = "unknown-function", f"{name!r} is not defined anywhere in scope"
         elif ref.kind == RefKind.TYPE:
@@ -267,7 +290,9 @@ class Checker:
         given = ref.arg_count + sum(p.name in ref.keywords for p in positional[ref.arg_count :])
         required = sum(not p.has_default for p in positional)
         too_few = given < required and "var_keyword" not in kinds
-        if ref.arg_count > len(positional) or too_few:
+        # an arrow bound to a typed field/variable may take fewer parameters than callers pass
+        too_many = ref.arg_count > len(positional) and "arrow" not in callee.modifiers
+        if too_many or too_few:
             plural = "s" if len(positional) != 1 else ""
             message = (
                 f"{callee.qualname}() takes {_count(required, len(positional))} positional "
