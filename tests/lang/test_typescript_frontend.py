@@ -837,3 +837,15 @@ def test_ts_extraction_is_identical_on_every_run() -> None:
         """
     runs = {ts(source) for _ in range(20)}
     assert len(runs) == 1
+
+
+def test_ts_casts_type_bindings_and_infer_names_are_not_type_references() -> None:
+    facts = ts(
+        """
+        export type Unwrap<T> = T extends Promise<infer U> ? U : { [K in keyof T]: T[K] };
+        function f() { const repo = getRepo() as MongoRepo<X>; }
+        """
+    )
+    assert Binding("f", "repo", 2, ("MongoRepo",), ("getRepo()",)) in facts.bindings
+    types = {r.chain for r in facts.references if r.kind == RefKind.TYPE}
+    assert types == {("Promise",), ("MongoRepo",), ("X",)}

@@ -1184,13 +1184,21 @@ class _Extractor:
             return
         scope = self.parent()
         if name.type == "identifier":
-            type_ = self.principal_type(node.child_by_field_name("type"))
+            type_ = self.principal_type(node.child_by_field_name("type")) or self.cast_type(value)
             self.bind(scope, name, type_, self.value_chain(value))
         elif name.type == "object_pattern" and (source := self.value_chain(value)):
             self.bind_destructured(scope, name, source)
         else:
             for bound in _pattern_names(name):
                 self.bind(scope, bound)
+
+    def cast_type(self, value: Node | None) -> Chain | None:
+        """``expr as Foo`` (through ``await``/parentheses): the type the cast claims."""
+        while value is not None and value.type in ("await_expression", "parenthesized_expression"):
+            value = value.named_child(0)
+        if value is None or value.type not in ("as_expression", "satisfies_expression"):
+            return None
+        return self.principal_type(value.named_child(value.named_child_count - 1))
 
     def bind_destructured(self, scope: str, pattern: Node, source: Chain) -> None:
         """``const { a, b: c } = expr`` binds a to ``expr.a`` and c to ``expr.b``."""

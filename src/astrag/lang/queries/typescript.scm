@@ -44,6 +44,8 @@
 (for_in_statement left: (_) @binding.loop)
 (catch_clause parameter: (_) @binding.catch)
 (type_parameter name: (_) @binding.type_parameter)
+(infer_type (type_identifier) @binding.type_parameter)
+(mapped_type_clause name: (type_identifier) @binding.type_parameter)
 
 ; ---------------------------------------------------------------- references
 (call_expression) @reference.call
