@@ -339,3 +339,22 @@ def test_keywords_are_checked_beside_star_args_and_object_members_exist(repo: Pa
             return u.__class__, User.__new__(User)
     """
     assert findings(repo, code, "app/services.py") == [("unknown-keyword", 6)]
+
+
+def test_installed_packages_are_read_statically(repo: Path) -> None:
+    # typer and rich are astrag's own dependencies, so they are installed wherever this runs
+    code = """
+        import typer
+        from rich.console import Consol
+        from rich.text import Text
+
+        def f():
+            typer.Typr()
+            typer.Typer()
+            return Text("x")
+    """
+    report = api.check(repo, textwrap.dedent(code).lstrip("\n"), path="app/services.py")
+    assert [(f.rule, f.line, f.suggestions[:1]) for f in report.findings] == [
+        ("unknown-import", 2, ("Console",)),
+        ("unknown-member", 6, ("Typer",)),
+    ]

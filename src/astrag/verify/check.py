@@ -34,6 +34,7 @@ from astrag.graph.modules import resolve_python_module, resolve_ts_module
 from astrag.graph.resolve import JS_GLOBALS, PY_BUILTINS, Resolver, Site, Value
 from astrag.verify.findings import Finding
 from astrag.verify.inputs import ChangedFile
+from astrag.verify.packages import module_names
 
 _CLASS_KINDS = frozenset({DefKind.CLASS, DefKind.INTERFACE, DefKind.ENUM})
 _FUNCTION_KINDS = frozenset({DefKind.FUNCTION, DefKind.METHOD})
@@ -58,11 +59,15 @@ _TS_LIB = frozenset(
     .splitlines()
     if line and not line.startswith("#")
 )
-_AMBIENT = JS_GLOBALS | _TS_LIB | frozenset(
-    """spyOn spyOnProperty spyOnAllFunctions jasmine expectAsync fail pending ngDevMode Zone
+_AMBIENT = (
+    JS_GLOBALS
+    | _TS_LIB
+    | frozenset(
+        """spyOn spyOnProperty spyOnAllFunctions jasmine expectAsync fail pending ngDevMode Zone
     ZoneDelegate HasTaskState bigint symbol object never unknown""".split()
-) | frozenset(
-    """describe it test expect beforeEach afterEach beforeAll afterAll jest vi xit xdescribe
+    )
+    | frozenset(
+        """describe it test expect beforeEach afterEach beforeAll afterAll jest vi xit xdescribe
     fit fdescribe global globalThis self navigator location history localStorage
     sessionStorage performance crypto atob btoa alert confirm prompt requestAnimationFrame
     cancelAnimationFrame MutationObserver IntersectionObserver ResizeObserver WebSocket
@@ -90,6 +95,7 @@ _AMBIENT = JS_GLOBALS | _TS_LIB | frozenset(
     HTMLFormElement HTMLButtonElement HTMLSelectElement HTMLTextAreaElement HTMLAnchorElement
     HTMLIFrameElement HTMLVideoElement HTMLAudioElement HTMLTableElement ScrollBehavior
     ScrollToOptions ScrollIntoViewOptions KeyboardEventInit MouseEventInit Intl""".split()
+    )
 )
 
 
@@ -117,12 +123,18 @@ class Checker:
 
     def _check_import(self, change: ChangedFile, imp: Import) -> list[Finding]:
         t = self.r.tables[change.path]
-        if imp.name == "*" or self.r.import_target(t, imp) is not None:
+        target = self.r.import_target(t, imp) if imp.name != "*" else ("star",)
+        if target is not None and (target[0] != "ext" or not t.python):
             return []
+        if target is not None:  # an installed package, perhaps
+            dotted = resolve_python_module(self.r.modules, t.path, imp.module, imp.level)
+            return _installed_import(change, imp, dotted) if dotted else []
         if t.python:
             dotted = resolve_python_module(self.r.modules, t.path, imp.module, imp.level)
-            if dotted is None or not self.r.in_repository_package(dotted):
-                return []  # external: not ours to judge
+            if dotted is None:
+                return []
+            if not self.r.in_repository_package(dotted):
+                return _installed_import(change, imp, dotted)
             module = self.r.python_module(dotted)
             what = f"{dotted}.{imp.name}" if imp.name else dotted
         else:
@@ -156,7 +168,9 @@ class Checker:
         if denot is None:
             return self._unbacked(change, ref, site, receiver)
         if denot[0] == "ext" and t.python and ref.kind == RefKind.CALL and len(ref.chain) > 1:
-            return self._check_standard_library(change, ref, denot[1])
+            return self._check_standard_library(change, ref, denot[1]) or _installed_call(
+                change, ref, denot[1]
+            )
         if ref.kind in (RefKind.CALL, RefKind.NEW):
             return self._check_arguments(change, ref, denot, receiver)
         return []
@@ -432,3 +446,37 @@ def stdlib_attributes(owner: str) -> list[str]:
     for attribute in rest[:-1]:
         obj = getattr(obj, attribute, None)
     return [a for a in dir(obj) if not a.startswith("_")] if obj is not None else []
+
+
+# ------------------------------------------------------------------ installed packages
+
+
+def _installed_import(change: ChangedFile, imp: Import, dotted: str) -> list[Finding]:
+    """``from pkg.mod import name`` of an installed package that, read statically, has no
+    such name."""
+    if imp.name is None:
+        return []
+    if dotted.partition(".")[0] in sys.stdlib_module_names:
+        owner, missing = stdlib_missing_attribute(f"{dotted}.{imp.name}")
+        if missing is None:
+            return []
+        message = f"cannot import {imp.name} from {owner}: no such name"
+        candidates = stdlib_attributes(owner)
+        return [_finding(change, imp.line, 1, "unknown-import", message, missing, candidates)]
+    names = module_names(dotted)
+    if names is None or imp.name in names:
+        return []
+    message = f"cannot import {dotted}.{imp.name}: the installed module defines no such name"
+    return [_finding(change, imp.line, 1, "unknown-import", message, imp.name, names)]
+
+
+def _installed_call(change: ChangedFile, ref: Reference, dotted: str) -> list[Finding]:
+    """``pkg.func()`` on an installed module (not a class, not a call's result)."""
+    module, _, name = dotted.rpartition(".")
+    if "()" in dotted or not module:
+        return []
+    names = module_names(module)
+    if names is None or name in names:
+        return []
+    message = f"the installed module {module} has no attribute {name!r}"
+    return [_finding(change, ref.line, ref.column, "unknown-member", message, name, names)]
