@@ -358,3 +358,21 @@ def test_installed_packages_are_read_statically(repo: Path) -> None:
         ("unknown-import", 2, ("Console",)),
         ("unknown-member", 6, ("Typer",)),
     ]
+
+
+def test_npm_package_declarations_are_read_from_node_modules(tmp_path: Path) -> None:
+    pkg = tmp_path / "node_modules" / "@acme" / "kit"
+    (pkg / "lib").mkdir(parents=True)
+    (pkg / "package.json").write_text('{"name": "@acme/kit", "types": "lib/index.d.ts"}')
+    (pkg / "lib" / "index.d.ts").write_text(
+        "export declare function render(x: string): string;\nexport * from './widgets';\n"
+    )
+    (pkg / "lib" / "widgets.d.ts").write_text("export declare class Button {}\n")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.ts").write_text("export const x = 1;\n")
+    api.index(tmp_path)
+    code = "import { render, Button, Buton } from '@acme/kit';\nimport { y } from 'unknown-pkg';\n"
+    report = api.check(tmp_path, code, path="src/app.ts")
+    assert [(f.rule, f.line, f.suggestions) for f in report.findings] == [
+        ("unknown-import", 1, ("Button",))
+    ]

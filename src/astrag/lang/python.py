@@ -1126,16 +1126,23 @@ class _FileExtractor:
     # -- references --------------------------------------------------------------------------
 
     def _collect_calls(self) -> None:
+        # the hottest loop on Python code: lookups hoisted, _reference inlined for ASCII files
         text = self.text
-        scope_at = self.index.at
+        dotted, scope_at, append = text.dotted, self.index.at, self.references.append
+        kind = RefKind.CALL
         for call in self.captures.get("reference.call", ()):
             function = call.child_by_field_name("function")
             if function is None:
                 continue
-            chain = text.dotted(function) or _chain(function, text)
+            chain = dotted(function) or _chain(function, text)
             arg_count, keywords = _arguments(call.child_by_field_name("arguments"), text)
             scope = scope_at(call.start_byte)
-            self._reference(RefKind.CALL, chain, scope, function, arg_count, keywords)
+            if not text.ascii:
+                self._reference(kind, chain, scope, function, arg_count, keywords)
+                continue
+            row, col = function.end_point
+            column = col - len(chain[-1]) + 1
+            append(Reference(kind, chain, scope, row + 1, column, arg_count, keywords))
 
     def _collect_annotations(self) -> None:
         """TYPE references, from a cache of each distinct annotation text's names."""
@@ -1172,15 +1179,16 @@ class _FileExtractor:
 
     def _collect_reads(self) -> None:
         emitted: set[tuple[str, Chain]] = set()
+        dotted, scope_at, base_starts = self.text.dotted, self.index.at, self.base_starts
         for node in self.captures.get("reference.read", ()):
             start = node.start_byte
-            if start in self.base_starts or (self.annotation_starts and self._in_annotation(start)):
+            if start in base_starts or (self.annotation_starts and self._in_annotation(start)):
                 continue
-            chain = self.text.dotted(node)
+            chain = dotted(node)
             if chain is None or chain[0] in _SELF_ROOTS or chain[0] in _IMPLICIT_NAMES:
                 continue
             root = chain[0]
-            scope = self.index.at(node.start_byte)
+            scope = scope_at(start)
             if (scope, chain) in emitted or self._is_local(scope, root):
                 continue
             emitted.add((scope, chain))

@@ -19,6 +19,7 @@ import posixpath
 import sys
 from collections.abc import Iterable
 from importlib import resources
+from pathlib import Path
 from types import ModuleType
 
 from astrag.graph.facts import (
@@ -34,7 +35,7 @@ from astrag.graph.modules import resolve_python_module, resolve_ts_module
 from astrag.graph.resolve import JS_GLOBALS, PY_BUILTINS, Resolver, Site, Value
 from astrag.verify.findings import Finding
 from astrag.verify.inputs import ChangedFile
-from astrag.verify.packages import module_names
+from astrag.verify.packages import module_names, ts_package_exports
 
 _CLASS_KINDS = frozenset({DefKind.CLASS, DefKind.INTERFACE, DefKind.ENUM})
 _FUNCTION_KINDS = frozenset({DefKind.FUNCTION, DefKind.METHOD})
@@ -102,8 +103,9 @@ _AMBIENT = (
 class Checker:
     """Checks changed files with a resolver built over the index plus the changes."""
 
-    def __init__(self, resolver: Resolver) -> None:
+    def __init__(self, resolver: Resolver, root: Path | None = None) -> None:
         self.r = resolver
+        self.root = root  # where node_modules are looked up; None: not at all
 
     def check(self, change: ChangedFile, facts: FileFacts) -> list[Finding]:
         if "@ts-nocheck" in change.text[:500]:
@@ -124,8 +126,10 @@ class Checker:
     def _check_import(self, change: ChangedFile, imp: Import) -> list[Finding]:
         t = self.r.tables[change.path]
         target = self.r.import_target(t, imp) if imp.name != "*" else ("star",)
-        if target is not None and (target[0] != "ext" or not t.python):
+        if target is not None and target[0] != "ext":
             return []
+        if target is not None and not t.python:
+            return self._package_import(change, imp)
         if target is not None:  # an installed package, perhaps
             dotted = resolve_python_module(self.r.modules, t.path, imp.module, imp.level)
             return _installed_import(change, imp, dotted) if dotted else []
@@ -140,7 +144,7 @@ class Checker:
         else:
             target = resolve_ts_module(self.r.modules, t.path, imp.module)
             if target is None and not imp.module.startswith("."):
-                return []  # a package: external
+                return self._package_import(change, imp)
             escaped = posixpath.normpath(posixpath.join(posixpath.dirname(t.path), imp.module))
             if target is None and escaped.startswith("../"):
                 return []  # outside the indexed root (one package of a monorepo): not ours
@@ -154,6 +158,16 @@ class Checker:
             else f"cannot import {what}: the module defines no such name"
         )
         return [_finding(change, imp.line, 1, "unknown-import", message, name, candidates)]
+
+    def _package_import(self, change: ChangedFile, imp: Import) -> list[Finding]:
+        """``import { x } from 'pkg'`` where pkg's declarations in node_modules lack x."""
+        if imp.name in (None, "default", "*") or self.root is None:
+            return []
+        exports = ts_package_exports(self.root, change.path, imp.module)
+        if exports is None or imp.name in exports:
+            return []
+        message = f"cannot import {imp.name} from {imp.module!r}: the package does not export it"
+        return [_finding(change, imp.line, 1, "unknown-import", message, imp.name, exports)]
 
     # ------------------------------------------------------------------ references
 

@@ -80,3 +80,75 @@ def module_names(dotted: str) -> frozenset[str] | None:
             or (p.is_dir() and (p / "__init__.py").exists())
         }
     return frozenset(names)
+
+
+# ------------------------------------------------------------------ npm packages
+
+
+def ts_package_exports(root: Path, importer: str, spec: str) -> frozenset[str] | None:
+    """The names an npm package's type declarations export, read from ``node_modules`` (the
+    nearest one above the importing file); None when absent or not statically clear (``export
+    =``, ``declare module``, a re-export from another package)."""
+    name = "/".join(spec.split("/")[:2]) if spec.startswith("@") else spec.split("/")[0]
+    if name != spec:
+        return None  # a subpath import: entry points vary too much to judge
+    directory = (root / importer).parent
+    while True:
+        package = directory / "node_modules" / name
+        if (package / "package.json").is_file():
+            return _declared_exports(package)
+        if directory == root or directory == directory.parent:
+            return None
+        directory = directory.parent
+
+
+@cache
+def _declared_exports(package: Path) -> frozenset[str] | None:
+    import json
+
+    try:
+        meta = json.loads((package / "package.json").read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    entry = meta.get("types") or meta.get("typings") if isinstance(meta, dict) else None
+    if not isinstance(entry, str):
+        entry = "index.d.ts" if (package / "index.d.ts").is_file() else None
+    if entry is None:
+        return None
+    return _dts_exports(package / entry, depth=0)
+
+
+def _dts_exports(path: Path, depth: int) -> frozenset[str] | None:
+    if depth > 8 or not path.is_file() or path.stat().st_size > _MAX_BYTES:
+        return None
+    text = path.read_bytes()
+    if b"export =" in text or b"declare module" in text or b"declare global" in text:
+        return None
+    facts = extract_facts(path.name.replace(".d.ts", ".ts"), text)
+    names = {d.name for d in facts.definitions if d.parent == "" and d.exported}
+    names |= {exported for _, exported in facts.exports}
+    for imp in facts.imports:
+        if not imp.reexport:
+            continue
+        if imp.name == "*" and not imp.alias:
+            if not imp.module.startswith("."):
+                return None
+            target = _dts_file(path.parent / imp.module)
+            inner = _dts_exports(target, depth + 1) if target else None
+            if inner is None:
+                return None
+            names |= inner
+        else:
+            names.add(imp.alias or imp.name or "")
+    return frozenset(n for n in names if n)
+
+
+def _dts_file(base: Path) -> Path | None:
+    for candidate in (
+        base.with_name(base.name + ".d.ts"),
+        base / "index.d.ts",
+        base.with_suffix(".d.ts"),
+    ):
+        if candidate.is_file():
+            return candidate
+    return None

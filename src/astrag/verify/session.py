@@ -89,7 +89,7 @@ class CheckSession:
             new[change.path] = extract_facts(change.path, change.text.encode("utf-8"))
         overlay = _Overlay(self.facts, new, set(deleted))
         resolver = Resolver(overlay, self.layout, _OverlayTables(overlay, self.tables))
-        checker = Checker(resolver)
+        checker = Checker(resolver, self.root)
         report = CheckReport(files=[c.path for c in changes])
         for change in changes:
             report.findings.extend(checker.check(change, new[change.path]))
