@@ -376,3 +376,29 @@ def test_npm_package_declarations_are_read_from_node_modules(tmp_path: Path) -> 
     assert [(f.rule, f.line, f.suggestions) for f in report.findings] == [
         ("unknown-import", 1, ("Button",))
     ]
+
+
+def test_suppression_comments_properties_and_platform_attributes_are_respected(
+    repo: Path,
+) -> None:
+    code = """
+        import sys
+        from ctypes import wintypes
+
+        class Box:
+            @property
+            def width(self) -> int:
+                return 1
+
+            @width.setter
+            def width(self, value: int) -> None:
+                pass
+
+        def f():
+            get_ipython()  # type: ignore[name-defined]
+            sys.getwindowsversion()
+            nope()
+    """
+    assert findings(repo, code, "app/services.py") == [("unknown-function", 16)]
+    ts_code = "// @ts-ignore\nexport const a = hashh('x');\nexport const b = hashh('y');\n"
+    assert findings(repo, ts_code, "src/auth.service.ts") == [("unknown-function", 3)]

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import importlib.util
 import posixpath
+import re
 import sys
 from collections.abc import Iterable
 from importlib import resources
@@ -45,6 +47,16 @@ _PLAIN_DECORATORS = frozenset(
      "abc.abstractmethod", "functools.cache", "cache", "lru_cache", "functools.lru_cache"}
 )  # fmt: skip
 _DYNAMIC_HOOKS = frozenset({"__getattr__", "__getattribute__"})
+_PROPERTY_ACCESSORS = frozenset({"setter", "getter", "deleter"})
+# markers by which the code's author already told a type checker to let a line be
+_SUPPRESS = re.compile(
+    r"#\s*(type:\s*ignore|noqa|pyright:\s*ignore)|//\s*@ts-(ignore|expect-error)"
+)
+# standard-library modules whose attributes differ by platform (``sys.getwindowsversion``)
+_PLATFORM_DEPENDENT = frozenset(
+    {"sys", "os", "signal", "time", "socket", "select", "errno", "mmap", "resource", "posix",
+     "nt", "msvcrt", "winreg", "ctypes", "termios", "fcntl", "pwd", "grp"}
+)  # fmt: skip
 _OBJECT_MEMBERS = frozenset(dir(object))
 _JS_OBJECT_MEMBERS = frozenset(
     {"constructor", "toString", "toLocaleString", "valueOf", "hasOwnProperty",
@@ -111,6 +123,10 @@ class Checker:
         if "@ts-nocheck" in change.text[:500]:
             return []  # the file opts out of checking
         wanted = change.lines
+        silenced = _suppressed(change.text)
+        if silenced:
+            every = frozenset(range(1, change.text.count("\n") + 2))
+            wanted = (every if wanted is None else wanted) - silenced
         out: list[Finding] = []
         for imp in facts.imports:
             if wanted is None or imp.line in wanted:
@@ -176,8 +192,8 @@ class Checker:
         if "?" in ref.chain or any("[i]" in part for part in ref.chain):
             return []
         site = Site(t, ref.scope, ref.line)
-        if ref.chain[-1].endswith("()"):
-            return []
+        if ref.chain[-1].endswith("()") or ref.chain[-1] in _PROPERTY_ACCESSORS:
+            return []  # a call's result called; ``@width.setter`` on a property
         denot, receiver = self.r.walk(site, ref.chain)
         if denot is None:
             return self._unbacked(change, ref, site, receiver)
@@ -380,6 +396,19 @@ class Checker:
         return None, False  # ``Class.method(obj, ...)``: leave the unbound call alone
 
 
+def _suppressed(text: str) -> frozenset[int]:
+    """Lines a suppression comment covers: its own line, and for TS's ``// @ts-ignore`` (on a
+    line of its own) the next one."""
+    lines: set[int] = set()
+    for number, line in enumerate(text.splitlines(), 1):
+        match = _SUPPRESS.search(line)
+        if match:
+            lines.add(number)
+            if match.group(2) and line.strip().startswith("//"):
+                lines.add(number + 1)
+    return frozenset(lines)
+
+
 def _decorators(d: Definition) -> Iterable[str]:
     return (dec.split("(", 1)[0].strip() for dec in d.decorators)
 
@@ -439,6 +468,8 @@ def stdlib_missing_attribute(dotted: str) -> tuple[str | None, str | None]:
     obj, owner, rest = _stdlib_object(dotted)
     if obj is None or owner.partition(".")[0] in ("typing", "typing_extensions"):
         return None, None
+    if owner in _PLATFORM_DEPENDENT:
+        return None, None
     for i, part in enumerate(rest):
         called = part.endswith("()")
         attribute = part.removesuffix("()")
@@ -447,6 +478,8 @@ def stdlib_missing_attribute(dotted: str) -> tuple[str | None, str | None]:
         if isinstance(obj, type) and hasattr(obj, "__getattr__"):
             return None, None  # so do its instances
         if not hasattr(obj, attribute):
+            if isinstance(obj, ModuleType) and _submodule_exists(f"{owner}.{attribute}"):
+                return None, None  # a submodule not imported yet (``ctypes.wintypes``)
             return (owner, attribute) if i == len(rest) - 1 and not called else (None, None)
         obj = getattr(obj, attribute)
         owner = f"{owner}.{attribute}"
@@ -494,3 +527,10 @@ def _installed_call(change: ChangedFile, ref: Reference, dotted: str) -> list[Fi
         return []
     message = f"the installed module {module} has no attribute {name!r}"
     return [_finding(change, ref.line, ref.column, "unknown-member", message, name, names)]
+
+
+def _submodule_exists(dotted: str) -> bool:
+    try:
+        return importlib.util.find_spec(dotted) is not None
+    except (ImportError, ValueError):
+        return False
