@@ -28,6 +28,7 @@ module gives them meaning, the way a compiler's binder and a very small type che
 from __future__ import annotations
 
 import builtins
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -280,10 +281,11 @@ class Resolver:
 
     def eval_chain(self, site: _Site, chain: Chain) -> Value | None:
         """The value of a whole chain (its last element called if it ends in ``()``)."""
-        denot, _ = self.walk(site, chain)
+        denot, receiver = self.walk(site, chain)
         value = self._value(denot)
         if value is not None and chain[-1].endswith("()"):
-            value = self._call(value)
+            fluent = receiver is not None and receiver[0] == "inst"
+            value = receiver if fluent and self._returns_self(denot) else self._call(value)
         return value
 
     def eval_type(self, site: _Site, chain: Chain | None) -> Value | None:
@@ -559,13 +561,13 @@ class Resolver:
             return self.eval_type(_Site(t, d.parent, d.start_line), d.returns)
         if "generator" in d.modifiers:
             return None
-        # no annotation: what its ``return <chain>`` statements evaluate to, if they agree
+        if _annotated_return(d, t.python):
+            return None  # annotated with something astrag cannot use (``Promise<any>``)
+        # no annotation: what its ``return <chain>`` statements evaluate to, if all agree
         found = None
         for b in t.bindings.get(d.qualname, {}).get("return", ()):
             value = self._binding_value(t, d.qualname, b)
-            if value is None:
-                continue
-            if found is not None and value != found:
+            if value is None or (found is not None and value != found):
                 return None
             found = value
         return found
@@ -760,6 +762,17 @@ def interface_of(facts: FileFacts) -> tuple:
 # for callers outside this module (the checker): where a chain is evaluated, a file's tables
 Site = _Site
 FileTables = _FileTables
+
+
+_TS_RETURN_TYPE = re.compile(r"\)\s*:\s*\S")
+
+
+def _annotated_return(d: Definition, python: bool) -> bool:
+    """Whether the definition's header declares a return type (even one without a principal
+    named type, like ``Promise<any>`` or ``-> Any``)."""
+    if python:
+        return "->" in d.signature
+    return bool(_TS_RETURN_TYPE.search(d.signature))
 
 
 def _pick_binding(bound: list[Binding], line: int) -> Binding:

@@ -1506,7 +1506,9 @@ class _Extractor:
                     continue
                 for name in _pattern_names(param):
                     self.bind(scope, name)
-        for tag in ("binding.parameter", "binding.loop", "binding.catch"):
+        # a named function expression's name is bound where it stands (``return function
+        # dfs(n) { dfs(n.next) }``)
+        for tag in ("binding.parameter", "binding.loop", "binding.catch", "binding.function_name"):
             for node in self.caps.get(tag, ()):
                 scope = at(node.start_byte)
                 if tag == "binding.loop":

@@ -33,6 +33,7 @@
 (arrow_function parameter: (identifier) @binding.parameter)
 (for_in_statement left: (_) @binding.loop)
 (catch_clause parameter: (_) @binding.catch)
+(function_expression name: (identifier) @binding.function_name)
 
 ; ---------------------------------------------------------------- references
 (call_expression) @reference.call

@@ -43,6 +43,7 @@
 (arrow_function parameter: (identifier) @binding.parameter)
 (for_in_statement left: (_) @binding.loop)
 (catch_clause parameter: (_) @binding.catch)
+(function_expression name: (identifier) @binding.function_name)
 (type_parameter name: (_) @binding.type_parameter)
 (infer_type (type_identifier) @binding.type_parameter)
 (mapped_type_clause name: (type_identifier) @binding.type_parameter)
