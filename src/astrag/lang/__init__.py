@@ -84,11 +84,17 @@ def in_document_order(captures: dict[str, list[Node]]) -> dict[str, list[Node]]:
     order (it varies between parses of one file), and frontends keep "the first" assignment
     or read: without this, indexing the same code twice could give different graphs."""
     for nodes in captures.values():
+        # by start, then outer before inner (two nodes can start at one byte: ``f.bind(x)()``
+        # and ``f.bind(x)``), then by type; three stable C-level sorts, no frame per node
+        nodes.sort(key=_TYPE)
+        nodes.sort(key=_END_BYTE, reverse=True)
         nodes.sort(key=_START_BYTE)
     return captures
 
 
-_START_BYTE = attrgetter("start_byte")  # C-level key: no Python frame per node
+_START_BYTE = attrgetter("start_byte")
+_END_BYTE = attrgetter("end_byte")
+_TYPE = attrgetter("type")
 
 
 @cache
