@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -537,3 +538,53 @@ def test_repo_defaults_to_the_enclosing_indexed_directory(repo: Path) -> None:
     assert results(data) == [(1, SH + "Shape.describe")]
     stats = ok_json("stats", cwd=repo / "web")
     assert stats["root"] == str(repo)
+
+
+# ------------------------------------------------------------------------------- check
+
+
+def test_check_cli_exit_codes_and_formats(repo: Path, tmp_path: Path) -> None:
+    snippet = tmp_path / "snippet.py"
+    snippet.write_text("def extra():\n    return no_such_helper()\n")
+    text = astrag("check", str(snippet), "--repo", str(repo), "--path", "pkg/app.py")
+    assert text.returncode == 1
+    assert "pkg/app.py:2:12 unknown-function" in text.stdout
+    as_json = astrag(
+        "check", str(snippet), "--repo", str(repo), "--path", "pkg/app.py", "-f", "json"
+    )
+    [finding] = json.loads(as_json.stdout)["findings"]
+    assert {k: finding[k] for k in ("path", "line", "column", "rule")} == {
+        "path": "pkg/app.py",
+        "line": 2,
+        "column": 12,
+        "rule": "unknown-function",
+    }
+    sarif = astrag(
+        "check", str(snippet), "--repo", str(repo), "--path", "pkg/app.py", "-f", "sarif"
+    )
+    run = json.loads(sarif.stdout)["runs"][0]
+    assert [r["ruleId"] for r in run["results"]] == ["unknown-function"]
+    snippet.write_text("def extra():\n    return len([])\n")
+    clean = astrag("check", str(snippet), "--repo", str(repo), "--path", "pkg/app.py")
+    assert clean.returncode == 0 and clean.stdout == ""
+    unknown = astrag("check", str(snippet), "--repo", str(repo))
+    assert unknown.returncode == 2 and "Traceback" not in unknown.stderr
+
+
+def test_index_and_check_work_with_the_network_off(tmp_path: Path) -> None:
+    """Nothing astrag does by default may reach the network: run it in a fresh network
+    namespace (no interfaces but a downed loopback)."""
+    unshare = shutil.which("unshare")
+    if unshare is None or subprocess.run([unshare, "-n", "true"]).returncode != 0:
+        pytest.skip("needs unshare -n (root or user namespaces) to cut the network")
+    (tmp_path / "m.py").write_text("def f():\n    return g()\n\ndef g():\n    return 1\n")
+    command = [unshare, "-n", sys.executable, "-m", "astrag.cli"]
+    indexed = subprocess.run([*command, "index", str(tmp_path)], env=_ENV, capture_output=True)
+    assert indexed.returncode == 0, indexed.stderr
+    checked = subprocess.run(
+        [*command, "check", "-", "--repo", str(tmp_path), "--lang", "python"],
+        input=b"h()\n",
+        env=_ENV,
+        capture_output=True,
+    )
+    assert checked.returncode == 1 and b"unknown-function" in checked.stdout
