@@ -610,3 +610,15 @@ def test_return_statements_bind_the_pseudo_name_return() -> None:
         Binding("make", "return", 5, None, ("Foo()",)),
         Binding("make", "return", 6, None, ("self_made", "build()")),
     ]
+
+
+def test_parenthesised_conditional_values_keep_their_chain() -> None:
+    result = facts(
+        """
+        def f(title):
+            text = (
+                Text.from_markup(title) if isinstance(title, str) else title.copy()
+            )
+        """
+    )
+    assert Binding("f", "text", 2, None, ("Text", "from_markup()")) in result.bindings

@@ -395,8 +395,12 @@ def _chain(node: Node, text: _Text) -> Chain:
 
 
 def _value_chain(node: Node | None, text: _Text) -> Chain | None:
-    """The chain of an assigned value when it is one, ignoring ``await``."""
-    while node is not None and node.type == "await" and node.named_child_count:
+    """The chain of an assigned value when it is one, ignoring ``await`` and parentheses."""
+    while (
+        node is not None
+        and node.type in ("await", "parenthesized_expression")
+        and node.named_child_count
+    ):
         node = node.named_child(0)
     if node is None:
         return None
