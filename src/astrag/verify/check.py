@@ -75,11 +75,13 @@ _TS_LIB = frozenset(
 _AMBIENT = (
     JS_GLOBALS
     | _TS_LIB
-    | frozenset(  # test runners, Node.js and framework globals the TypeScript lib lacks
+    | frozenset(  # test runners, Node.js, framework and tsc-helper globals the lib lacks
         """BufferEncoding Express HasTaskState NodeJS NodeRequire Zone ZoneDelegate afterAll
     afterEach arguments beforeAll beforeEach bigint describe expect expectAsync fail
     fdescribe fit global it jasmine jest never ngDevMode object pending spyOn
-    spyOnAllFunctions spyOnProperty symbol test unknown xdescribe xit""".split()
+    spyOnAllFunctions spyOnProperty symbol test unknown xdescribe xit __decorate __metadata
+    __param __awaiter __generator __importDefault __importStar __exportStar __assign __rest
+    __spreadArray __extends __values __read __createBinding __setModuleDefault""".split()
     )
 )
 
