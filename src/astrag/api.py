@@ -18,7 +18,7 @@ from pathlib import Path
 
 from astrag.config import load_config
 from astrag.errors import AstragError
-from astrag.graph.facts import DefKind, Edge, EdgeKind, Symbol
+from astrag.graph.facts import CLASS_KINDS, Edge, EdgeKind, Symbol
 from astrag.indexer import IndexSummary, ProgressFn, index_repository
 from astrag.store.base import IndexMissing
 from astrag.store.sqlite import SqliteStore
@@ -44,8 +44,6 @@ __all__ = [
     "index",
     "open_index",
 ]
-
-_CLASS_KINDS = frozenset({DefKind.CLASS.value, DefKind.INTERFACE.value, DefKind.ENUM.value})
 
 
 class SymbolNotFound(AstragError):
@@ -187,7 +185,7 @@ class Index:
         symbol = self.store.get_symbol(symbol_id)
         if symbol is None:
             return []
-        if symbol.kind in _CLASS_KINDS:
+        if symbol.kind in CLASS_KINDS:
             kinds: tuple[EdgeKind, ...] = (EdgeKind.INHERITS, EdgeKind.IMPLEMENTS)
         else:
             kinds = (EdgeKind.OVERRIDES,)
@@ -226,12 +224,6 @@ class Index:
 
     def stats(self) -> dict[str, object]:
         return {"root": str(self.root), **self.store.counts(), "meta": self.store.meta()}
-
-    def symbols(self) -> list[Symbol]:
-        return self.store.all_symbols()
-
-    def all_edges(self) -> list[Edge]:
-        return self.store.all_edges()
 
     def graph(self) -> tuple[list[Symbol], list[Edge]]:
         """All symbols and edges, read from one consistent version of the index."""

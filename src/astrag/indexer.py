@@ -14,7 +14,7 @@ import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing import get_context
 from pathlib import Path, PurePosixPath
 
@@ -298,16 +298,7 @@ class _Clock:
 
 
 def _refresh(record: FileRecord, sf: SourceFile) -> FileRecord:
-    return FileRecord(
-        path=record.path,
-        language=record.language,
-        hash=record.hash,
-        size=sf.size,
-        mtime_ns=sf.mtime_ns,
-        lines=record.lines,
-        errors=record.errors,
-        note=record.note,
-    )
+    return replace(record, size=sf.size, mtime_ns=sf.mtime_ns)
 
 
 def _affected(

@@ -44,6 +44,11 @@ class DefKind(StrEnum):
     FIELD = "field"
 
 
+# definitions that have members, and definitions that can be called with arguments
+CLASS_KINDS = frozenset({DefKind.CLASS, DefKind.INTERFACE, DefKind.ENUM})
+FUNCTION_KINDS = frozenset({DefKind.FUNCTION, DefKind.METHOD})
+
+
 class RefKind(StrEnum):
     CALL = "call"  # a call expression; the chain's last element is the callee (decorators too)
     NEW = "new"  # TS/JS ``new X(...)``; chain is the class expression

@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 from multiprocessing import get_all_start_methods, get_context
 
 from astrag.graph.facts import (
+    CLASS_KINDS,
+    FUNCTION_KINDS,
     Binding,
     Chain,
     Definition,
@@ -71,8 +73,6 @@ from astrag.graph.symbols import file_symbols, primary_definitions, symbol_id
 #   ("local", value)          a local variable or collection element (as a denotation)
 Value = tuple
 
-_CLASS_KINDS = frozenset({DefKind.CLASS, DefKind.INTERFACE, DefKind.ENUM})
-_FUNCTION_KINDS = frozenset({DefKind.FUNCTION, DefKind.METHOD})
 PY_BUILTINS = frozenset(dir(builtins))
 JS_GLOBALS = frozenset(
     """Array ArrayBuffer BigInt Boolean DataView Date Error EvalError Function Infinity Intl JSON
@@ -301,7 +301,7 @@ class Resolver:
             return None
         if denot[0] == "sym":
             d = self._def(denot)
-            if d is not None and d.kind in _CLASS_KINDS:
+            if d is not None and d.kind in CLASS_KINDS:
                 return ("inst", denot[1], denot[2])
             return None
         if denot[0] == "ext":
@@ -329,7 +329,7 @@ class Resolver:
             d = t.defs.get(scope)
             if d is None:
                 break
-            if d.kind in _FUNCTION_KINDS or (first and t.python and d.kind == DefKind.CLASS):
+            if d.kind in FUNCTION_KINDS or (first and t.python and d.kind == DefKind.CLASS):
                 found = self._in_scope(site, scope, name)
                 if found is not None:
                     return found
@@ -399,7 +399,7 @@ class Resolver:
             d = t.defs.get(scope)
             if d is None:
                 return None
-            if d.kind in _CLASS_KINDS:
+            if d.kind in CLASS_KINDS:
                 return scope
             scope = d.parent
         return None
@@ -444,8 +444,7 @@ class Resolver:
             return ("mod", path)
         if is_python_namespace(self.modules, dotted):
             return ("ns", dotted)
-        top = dotted.partition(".")[0]
-        if top in self.modules.py_modules or top in self.modules.py_namespaces:
+        if self.in_repository_package(dotted):
             return None  # inside one of the repository's packages, yet missing: not external
         return ("ext", dotted) if dotted else None
 
@@ -585,9 +584,9 @@ class Resolver:
         d = self._def(value)
         if d is None:
             return None
-        if d.kind in _CLASS_KINDS:
+        if d.kind in CLASS_KINDS:
             return ("inst", value[1], value[2])
-        if d.kind in _FUNCTION_KINDS:
+        if d.kind in FUNCTION_KINDS:
             return self._memoised(("ret", value), lambda: self._returns(value, d))  # type: ignore[return-value]
         return None
 
@@ -605,13 +604,13 @@ class Resolver:
             return ("ext", f"{value[1]}.{name}")
         if kind in ("inst", "super"):
             return self.class_member(value[1], value[2], name, skip_self=kind == "super")
-        if kind == "sym" and self._is_class(value):
+        if kind == "sym" and self.is_class(value):
             return self.class_member(value[1], value[2], name, static=True)
         return None
 
-    def _is_class(self, value: Value) -> bool:
+    def is_class(self, value: Value) -> bool:
         d = self._def(value)
-        return d is not None and d.kind in _CLASS_KINDS
+        return d is not None and d.kind in CLASS_KINDS
 
     # ------------------------------------------------------------------ for the checker
 
@@ -720,7 +719,7 @@ class Resolver:
         external: list[Value] = []
         for chain in (*d.bases, *d.implements):
             denot, _ = self.walk(site, chain)
-            if denot is not None and denot[0] == "sym" and self._is_class(denot):
+            if denot is not None and denot[0] == "sym" and self.is_class(denot):
                 bases.append((denot[1], denot[2]))
             else:
                 external.append(denot if denot is not None else ("unknown",))
@@ -790,7 +789,7 @@ def _method_containing(t: _FileTables, d: Definition) -> str | None:
         m = t.defs.get(qual)
         if (
             m is not None
-            and m.kind in _FUNCTION_KINDS
+            and m.kind in FUNCTION_KINDS
             and name != d.name
             and m.start_byte <= d.start_byte < m.end_byte
         ):
@@ -890,7 +889,7 @@ class _EdgeEmitter:
         for sym in t.symbols[1:]:
             self._add(sym.parent or self.path, sym.id, EdgeKind.CONTAINS, sym.start_line)
         for qual, d in t.defs.items():
-            if d.kind in _CLASS_KINDS:
+            if d.kind in CLASS_KINDS:
                 self._emit_heritage(qual, d)
             elif d.kind == DefKind.METHOD:
                 self._emit_override(qual, d)
@@ -914,7 +913,7 @@ class _EdgeEmitter:
 
     def _emit_override(self, qual: str, d: Definition) -> None:
         cls = self.t.defs.get(d.parent)
-        if cls is None or cls.kind not in _CLASS_KINDS or d.name == "constructor":
+        if cls is None or cls.kind not in CLASS_KINDS or d.name == "constructor":
             return
         mro, _ = self.r.mro(self.path, d.parent)
         for cpath, cqual in mro[1:]:

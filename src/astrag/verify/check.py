@@ -25,6 +25,8 @@ from pathlib import Path
 from types import ModuleType
 
 from astrag.graph.facts import (
+    CLASS_KINDS,
+    FUNCTION_KINDS,
     Definition,
     DefKind,
     FileFacts,
@@ -39,8 +41,6 @@ from astrag.verify.findings import Finding
 from astrag.verify.inputs import ChangedFile
 from astrag.verify.packages import module_names, ts_package_exports
 
-_CLASS_KINDS = frozenset({DefKind.CLASS, DefKind.INTERFACE, DefKind.ENUM})
-_FUNCTION_KINDS = frozenset({DefKind.FUNCTION, DefKind.METHOD})
 # decorators known to leave a function's call signature alone
 _PLAIN_DECORATORS = frozenset(
     {"staticmethod", "classmethod", "abstractmethod", "override", "typing.override",
@@ -207,7 +207,7 @@ class Checker:
                 return []
             owner = receiver[1]
         elif receiver[0] in ("inst", "super") or (
-            receiver[0] == "sym" and self._is_class(receiver)
+            receiver[0] == "sym" and self.r.is_class(receiver)
         ):
             if ref.kind != RefKind.CALL or not self._closed_class(receiver):
                 return []
@@ -246,10 +246,6 @@ class Checker:
             return []
         candidates = self.r.names_in_scope(site)
         return [_finding(change, ref.line, ref.column, rule, message, name, candidates)]
-
-    def _is_class(self, value: Value) -> bool:
-        d = self.r.definition(value)
-        return d is not None and d.kind in _CLASS_KINDS
 
     def _closed_class(self, receiver: Value) -> bool:
         """A class whose members can all be seen: every class it extends is in the repository,
@@ -346,7 +342,7 @@ class Checker:
         d = self.r.definition(denot)
         if d is None:
             return None, False
-        if d.kind in _CLASS_KINDS:
+        if d.kind in CLASS_KINDS:
             if d.kind != DefKind.CLASS or not self._closed_class(denot):
                 return None, False
             init = "__init__" if self.r.tables[denot[1]].python else "constructor"
@@ -355,7 +351,7 @@ class Checker:
             if ctor_def is None:
                 return None, False
             return ctor_def, self.r.tables[denot[1]].python
-        if d.kind not in _FUNCTION_KINDS or "overload" in d.modifiers or "#" in denot[2]:
+        if d.kind not in FUNCTION_KINDS or "overload" in d.modifiers or "#" in denot[2]:
             return None, False
         if self.r.tables[denot[1]].facts.language != "python":
             return d, False  # TS/JS methods have no self parameter

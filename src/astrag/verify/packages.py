@@ -11,6 +11,7 @@ from functools import cache
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
+from astrag.graph.modules import package_name
 from astrag.lang import extract_facts
 
 _MAX_BYTES = 2_000_000
@@ -89,7 +90,7 @@ def ts_package_exports(root: Path, importer: str, spec: str) -> frozenset[str] |
     """The names an npm package's type declarations export, read from ``node_modules`` (the
     nearest one above the importing file); None when absent or not statically clear (``export
     =``, ``declare module``, a re-export from another package)."""
-    name = "/".join(spec.split("/")[:2]) if spec.startswith("@") else spec.split("/")[0]
+    name = package_name(spec)
     if name != spec:
         return None  # a subpath import: entry points vary too much to judge
     directory = (root / importer).parent
