@@ -186,8 +186,9 @@ def _run(
     summary: IndexSummary,
 ) -> None:
     stored = store.file_records()
+    old_meta = store.meta()
     records = stored
-    if stored and store.meta().get("extractor") != extractor_fingerprint():
+    if stored and old_meta.get("extractor") != extractor_fingerprint():
         records = {}  # another astrag version parsed these files: their facts may differ
         summary.rebuilt_because = summary.rebuilt_because or "the parsers changed"
     clock = _Clock(summary.timings)
@@ -205,20 +206,9 @@ def _run(
     keep = [p for p in records if p not in removed]
     facts = store.lazy_facts(keep) if keep else LazyFacts({})
     tables = TableCache(facts)
-    changed: dict[str, tuple[FileRecord, bytes]] = {}
-    touched: list[str] = []  # same content, new mtime: refresh the record only
-    for p in parse_files(root, to_read, jobs, progress):
-        if p.skipped is not None:
-            summary.skipped.append(p.skipped)
-            if p.path in stored:
-                removed.add(p.path)
-        elif p.unchanged:
-            touched.append(p.path)
-        elif p.record is not None and p.blob is not None:
-            changed[p.path] = (p.record, p.blob)
-            # decoded and tabled here, while the parser processes work on later files
-            facts.add(p.path, p.blob, decode_facts(p.blob))
-            tables.refresh(p.path)
+    changed, touched = _take_parsed(
+        parse_files(root, to_read, jobs, progress), facts, tables, stored, removed, summary
+    )
     facts.drop(removed)
     summary.parsed = len(changed)
     summary.removed = len(removed)
@@ -226,15 +216,14 @@ def _run(
 
     layout = read_layout(root, current)
     fingerprint = layout_fingerprint(layout)
-    meta = store.meta()
     full = (
         not records
-        or meta.get("layout") != fingerprint
-        or meta.get("resolver") != resolver_fingerprint()
+        or old_meta.get("layout") != fingerprint
+        or old_meta.get("resolver") != resolver_fingerprint()
     )
     if not (full or changed or removed or touched):
         return  # nothing to do: the index is current
-    clock.lap("load")
+    clock.lap("layout")
     affected = set(facts) if full else _affected(store, facts, changed, removed, records)
     if progress:
         progress("resolve", 0, len(affected))
@@ -284,6 +273,33 @@ def _run(
     clock.lap("write")
     if progress:
         progress("write", 1, 1)
+
+
+def _take_parsed(
+    parsed: Iterable[_Parsed],
+    facts: LazyFacts,
+    tables: TableCache,
+    stored: dict[str, FileRecord],
+    removed: set[str],
+    summary: IndexSummary,
+) -> tuple[dict[str, tuple[FileRecord, bytes]], list[str]]:
+    """Sort parse results into changed files (decoded and tabled here, while the parser
+    processes work on later files) and touched ones (same content, new mtime: only the
+    record is refreshed); files that became unreadable join ``removed``."""
+    changed: dict[str, tuple[FileRecord, bytes]] = {}
+    touched: list[str] = []
+    for p in parsed:
+        if p.skipped is not None:
+            summary.skipped.append(p.skipped)
+            if p.path in stored:
+                removed.add(p.path)
+        elif p.unchanged:
+            touched.append(p.path)
+        elif p.record is not None and p.blob is not None:
+            changed[p.path] = (p.record, p.blob)
+            facts.add(p.path, p.blob, decode_facts(p.blob))
+            tables.refresh(p.path)
+    return changed, touched
 
 
 class _Clock:
