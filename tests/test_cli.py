@@ -172,6 +172,8 @@ SUMMARY_KEYS = {
     "seconds",
     "timings",
     "rebuilt_because",
+    "embedder",
+    "embedded",
 }
 NODE_KEYS = {"type", "id", "kind", "name", "qualname", "path", "start_line", "end_line"}
 EDGE_KEYS = {"type", "source", "target", "kind", "path", "line", "column"}

@@ -20,6 +20,10 @@ from astrag.config import load_config
 from astrag.errors import AstragError
 from astrag.graph.facts import CLASS_KINDS, Edge, EdgeKind, Symbol
 from astrag.indexer import IndexSummary, ProgressFn, index_repository
+from astrag.retrieve.answer import Answer, Planner, answer
+from astrag.retrieve.assemble import Context
+from astrag.retrieve.plan import plan_query
+from astrag.search.engine import Hit, Searcher
 from astrag.store.base import IndexMissing
 from astrag.store.sqlite import SqliteStore
 from astrag.verify.findings import CheckReport
@@ -34,7 +38,10 @@ from astrag.verify.session import CheckSession
 
 __all__ = [
     "AmbiguousSymbol",
+    "Answer",
     "CheckReport",
+    "Context",
+    "Hit",
     "Index",
     "IndexSummary",
     "Related",
@@ -88,11 +95,15 @@ def index(
     rebuild: bool = False,
     jobs: int | None = None,
     progress: ProgressFn | None = None,
+    embedder: str | None = None,
 ) -> IndexSummary:
-    """Create or incrementally update the index of ``root``."""
+    """Create or incrementally update the index of ``root``. ``embedder`` overrides the
+    configured one (``"none"`` skips embeddings: search is then lexical and exact only)."""
     if not root.is_dir():
         raise AstragError(f"{root} is not a directory", "pass the repository's root directory")
-    return index_repository(root, rebuild=rebuild, jobs=jobs, progress=progress)
+    return index_repository(
+        root, rebuild=rebuild, jobs=jobs, progress=progress, embedder=embedder
+    )
 
 
 def open_index(root: Path) -> Index:
@@ -115,6 +126,7 @@ class Index:
     def __init__(self, root: Path, store: SqliteStore) -> None:
         self.root = root
         self.store = store
+        self.searcher = Searcher(store)
 
     def __enter__(self) -> Index:
         return self
@@ -220,6 +232,30 @@ class Index:
                 break
         return out
 
+    # ------------------------------------------------------------------ retrieval
+
+    def search(self, query: str, limit: int = 10, *, mode: str = "hybrid") -> list[Hit]:
+        """Symbols ranked for ``query``: names it mentions first, then BM25 and vector
+        similarity fused (``mode`` "lexical", "dense" or "exact" runs one ranker alone)."""
+        query = _check_query(query)
+        if limit <= 0:
+            raise AstragError(f"limit must be positive, not {limit}", "pass --limit 10")
+        targets = plan_query(query).targets
+        return self.searcher.search(query, limit, targets=targets, mode=mode)
+
+    def answer(self, query: str, budget: int = 8000, *, llm: Planner | None = None) -> Answer:
+        """The plan, seeds, graph expansion and assembled context for ``query``."""
+        query = _check_query(query)
+        if budget <= 0:
+            raise AstragError(
+                f"budget must be a positive number of tokens, not {budget}", "pass --budget 8000"
+            )
+        return answer(self.searcher, self.root, query, budget, llm=llm)
+
+    def context(self, query: str, budget: int = 8000) -> Context:
+        """A token-budgeted, explained context for ``query`` (see :meth:`answer`)."""
+        return self.answer(query, budget).context
+
     # ------------------------------------------------------------------ whole graph
 
     def stats(self) -> dict[str, object]:
@@ -229,6 +265,17 @@ class Index:
         """All symbols and edges, read from one consistent version of the index."""
         with self.store.snapshot():
             return self.store.all_symbols(), self.store.all_edges()
+
+
+def _check_query(query: str) -> str:
+    query = (query or "").strip()
+    if not query:
+        raise AstragError("the query is empty", "ask a question or name a symbol")
+    if len(query) > 10_000:
+        raise AstragError(
+            f"the query is {len(query)} characters long", "keep it under 10000 characters"
+        )
+    return query
 
 
 # ---------------------------------------------------------------------------------- check

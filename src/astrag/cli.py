@@ -35,6 +35,18 @@ class Fmt(StrEnum):
     json = "json"
 
 
+class CtxFmt(StrEnum):
+    md = "md"
+    json = "json"
+
+
+class SearchMode(StrEnum):
+    hybrid = "hybrid"
+    lexical = "lexical"
+    dense = "dense"
+    exact = "exact"
+
+
 class ExportFmt(StrEnum):
     jsonl = "jsonl"
     graphml = "graphml"
@@ -88,12 +100,25 @@ def index(
     path: Annotated[Path, typer.Argument(help="Repository root.")] = Path("."),
     rebuild: Annotated[bool, typer.Option(help="Ignore the existing index.")] = False,
     jobs: Annotated[int | None, typer.Option(help="Parser processes (default: cores).")] = None,
+    no_embed: Annotated[
+        bool, typer.Option("--no-embed", help="Skip embeddings (search: lexical + exact).")
+    ] = False,
+    embedder: Annotated[
+        str | None,
+        typer.Option(help="local (default) | minilm | openai[:model] | none."),
+    ] = None,
     fmt: FormatOpt = Fmt.text,
 ) -> None:
     """Index (or incrementally update) a repository."""
     with _errors(fmt):
         with _progress(enabled=fmt == Fmt.text) as progress:
-            summary = api.index(path.resolve(), rebuild=rebuild, jobs=jobs, progress=progress)
+            summary = api.index(
+                path.resolve(),
+                rebuild=rebuild,
+                jobs=jobs,
+                progress=progress,
+                embedder="none" if no_embed else embedder,
+            )
         if fmt == Fmt.json:
             _emit_json(present.summary_json(summary))
         else:
@@ -135,6 +160,7 @@ def _print_summary(s: IndexSummary) -> None:
         ("edges", ", ".join(f"{k} {v:,}" for k, v in sorted(s.edges.items())) or "none"),
         ("calls", f"{rate:.1%} resolved  ({calls})" if calls else "none"),
         ("parse errors", f"{s.parse_errors:,} in {s.files_with_errors:,} files"),
+        ("embeddings", f"{s.embedder} ({s.embedded:,} embedded this run)"),
         ("skipped", _skipped_text(s)),
         ("seconds", f"{s.seconds:.2f}"),
     ]
@@ -327,6 +353,64 @@ def _read_check_input(source: str, root: Path) -> tuple[str, str | None]:
     resolved = file.resolve()
     inside = resolved.is_relative_to(root)
     return text, resolved.relative_to(root).as_posix() if inside else None
+
+
+@app.command()
+def search(
+    query: Annotated[str, typer.Argument(help="A question, a task, or names to find.")],
+    repo: RepoOpt = None,
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=500)] = 10,
+    mode: Annotated[
+        SearchMode, typer.Option(help="Rankers: hybrid (default), lexical, dense, exact.")
+    ] = SearchMode.hybrid,
+    fmt: FormatOpt = Fmt.text,
+) -> None:
+    """Symbols ranked for a query: named ones first, then BM25 + embeddings fused."""
+    with _errors(fmt), api.open_index(_root(repo)) as idx:
+        hits = idx.search(query, limit, mode=mode.value)
+        if fmt == Fmt.json:
+            _emit_json(present.search_json(query, hits))
+            return
+        table = Table(title=f"search · {query}", title_justify="left")
+        for column in ("#", "score", "kind", "symbol", "location", "found by"):
+            table.add_column(column, style="dim" if column in ("#", "found by") else None)
+        for i, h in enumerate(hits, 1):
+            s = h.symbol
+            table.add_row(
+                str(i),
+                f"{h.score:.4f}",
+                s.kind,
+                f"[bold]{s.qualname or s.path}[/]",
+                f"{s.path}:{s.start_line}-{s.end_line}",
+                ", ".join(h.rankers),
+            )
+        out.print(table if hits else "[yellow]no match[/]")
+
+
+@app.command()
+def context(
+    query: Annotated[str, typer.Argument(help="A question or a change task.")],
+    repo: RepoOpt = None,
+    budget: Annotated[int, typer.Option("--budget", "-b", help="Token budget.")] = 8000,
+    explain: Annotated[
+        bool, typer.Option("--explain", help="Also print the plan and the seeds.")
+    ] = False,
+    fmt: Annotated[CtxFmt, typer.Option("--format", "-f")] = CtxFmt.md,
+) -> None:
+    """A token-budgeted, explained context for an LLM: definitions, callers, callees, types."""
+    json_out = Fmt.json if fmt == CtxFmt.json else Fmt.text
+    with _errors(json_out), api.open_index(_root(repo)) as idx:
+        result = idx.answer(query, budget)
+        if fmt == CtxFmt.json:
+            _emit_json(present.context_json(result, explain))
+            return
+        if explain:
+            err.print(f"[bold]plan[/] {result.plan.explain()}")
+            for h in result.seeds:
+                err.print(f"  seed {h.score:.4f} {h.symbol.id} [dim]({', '.join(h.rankers)})[/]")
+            c = result.context
+            err.print(f"[dim]{len(c.items)} items, {c.tokens}/{c.budget} tokens[/]")
+        sys.stdout.write(result.context.text + "\n")
 
 
 def main() -> None:

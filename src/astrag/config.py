@@ -10,15 +10,17 @@ that owns it to validate::
     max_file_bytes = 1_000_000         # larger files are skipped as too_large
     index_dir = ".astrag"              # where the index lives, relative to the root
     follow_symlinks = true             # symlinks are only ever followed inside the root
+    embedder = "local"                 # local | minilm | openai[:model] | none
 
-    [embed]
-    provider = "local"
+    [llm]
+    model = "..."
 
 A missing file means defaults. Unknown ``[index]`` keys, wrong types and invalid TOML raise
 :class:`~astrag.errors.ConfigError` naming the file, the line and the key, because a silently
 ignored typo (``exlude = [...]``) would index the wrong files without anyone noticing.
 
-Environment: ``ASTRAG_MAX_FILE_BYTES`` overrides ``max_file_bytes``.
+Environment: ``ASTRAG_MAX_FILE_BYTES`` overrides ``max_file_bytes``, ``ASTRAG_EMBEDDER``
+overrides ``embedder``.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from astrag.errors import ConfigError
 CONFIG_FILENAME = ".astrag.toml"
 INDEX_TABLE = "index"
 ENV_MAX_FILE_BYTES = "ASTRAG_MAX_FILE_BYTES"
+ENV_EMBEDDER = "ASTRAG_EMBEDDER"
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,7 @@ class Config:
     max_file_bytes: int = 1_000_000
     index_dir: str = ".astrag"
     follow_symlinks: bool = True
+    embedder: str = "local"  # see astrag.embed.load_embedder
     # Other sections, raw. Left out of hash() because dicts are unhashable.
     extra: dict[str, Any] = field(default_factory=dict, hash=False)
 
@@ -106,6 +110,11 @@ def _parse(path: Path, text: str) -> Config:
         if not isinstance(value, bool):
             raise _type_error(path, text, INDEX_TABLE, "follow_symlinks", "true or false", value)
         values["follow_symlinks"] = value
+    if "embedder" in index:
+        value = index["embedder"]
+        if not isinstance(value, str) or not value.strip():
+            raise _type_error(path, text, INDEX_TABLE, "embedder", "a non-empty string", value)
+        values["embedder"] = value.strip()
     return Config(**values, extra=data)
 
 
@@ -130,6 +139,9 @@ def _positive_int(path: Path, text: str, value: object) -> int:
 
 
 def _apply_environment(config: Config) -> Config:
+    embedder = os.environ.get(ENV_EMBEDDER, "").strip()
+    if embedder:
+        config = replace(config, embedder=embedder)
     raw = os.environ.get(ENV_MAX_FILE_BYTES)
     if raw is None or not raw.strip():
         return config

@@ -30,6 +30,14 @@ from astrag.graph.resolve import (
 )
 from astrag.lang import extract_facts, extractor_fingerprint
 from astrag.project_layout import layout_fingerprint, read_layout
+from astrag.search.documents import (
+    DOCUMENTS_VERSION,
+    SearchDoc,
+    decode_documents,
+    documents,
+    encode_documents,
+)
+from astrag.search.vectors import embed_missing
 from astrag.store.base import FileRecord, IndexCorrupt, IndexIncompatible, IndexUpdate
 from astrag.store.codec import LazyFacts, decode_facts, encode_facts
 from astrag.store.sqlite import SqliteStore
@@ -45,6 +53,7 @@ class _Parsed:
     path: str
     record: FileRecord | None
     blob: bytes | None  # the facts, codec-encoded: cheap to ship between processes and to store
+    docs: bytes | None = None  # the file's search documents, encoded the same way
     skipped: Skipped | None = None
     unchanged: bool = False  # content hash equals the known one: nothing to re-parse
 
@@ -58,6 +67,8 @@ class IndexSummary:
     edges: dict[str, int] = field(default_factory=dict)
     calls: dict[str, int] = field(default_factory=dict)  # resolved / external / unresolved
     parse_errors: int = 0
+    embedded: int = 0  # texts embedded by this run (the rest came from the vector cache)
+    embedder: str = ""
     files_with_errors: int = 0
     parsed: int = 0
     removed: int = 0
@@ -102,7 +113,9 @@ def _parse_one(root: str, sf: SourceFile, known_hash: str | None) -> _Parsed:
         errors=facts.errors,
         note=result.note or "",
     )
-    return _Parsed(sf.path, record, encode_facts(facts))
+    return _Parsed(
+        sf.path, record, encode_facts(facts), encode_documents(documents(facts, result.source))
+    )
 
 
 def _parse_chunk(root: str, items: list[tuple[SourceFile, str | None]]) -> list[_Parsed]:
@@ -157,7 +170,10 @@ def index_repository(
     rebuild: bool = False,
     jobs: int | None = None,
     progress: ProgressFn | None = None,
+    embedder: str | None = None,
 ) -> IndexSummary:
+    """Index ``root``; ``embedder`` (a :func:`astrag.embed.load_embedder` spec, default the
+    config's) embeds the search documents that have no cached vector yet; "none" skips it."""
     started = time.perf_counter()
     root = root.resolve()
     config = config or load_config(root)
@@ -170,6 +186,10 @@ def index_repository(
         with store.acquire_writer():
             summary.rebuilt_because = _open_store(store, index_dir, rebuild)
             _run(root, config, store, jobs or os.cpu_count() or 1, progress, summary)
+            clock = _Clock(summary.timings)
+            spec = embedder or config.embedder
+            summary.embedder, summary.embedded = embed_missing(store, spec, progress)
+            clock.lap("embed")
             _summarise(store, summary)
     finally:
         store.close()
@@ -188,7 +208,7 @@ def _run(
     stored = store.file_records()
     old_meta = store.meta()
     records = stored
-    if stored and old_meta.get("extractor") != extractor_fingerprint():
+    if stored and old_meta.get("extractor") != _parse_fingerprint():
         records = {}  # another astrag version parsed these files: their facts may differ
         summary.rebuilt_because = summary.rebuilt_because or "the parsers changed"
     clock = _Clock(summary.timings)
@@ -206,7 +226,7 @@ def _run(
     keep = [p for p in records if p not in removed]
     facts = store.lazy_facts(keep) if keep else LazyFacts({})
     tables = TableCache(facts)
-    changed, touched = _take_parsed(
+    changed, touched, docs = _take_parsed(
         parse_files(root, to_read, jobs, progress), facts, tables, stored, removed, summary
     )
     facts.drop(removed)
@@ -239,10 +259,12 @@ def _run(
         files=tuple(changed.values()) + tuple(refreshed),
         symbols_for=tuple(renamed),
         symbols=tuple(s for p in renamed for s in pending.symbols(p)),
+        docs_for=tuple(changed),
+        docs=tuple(docs),
     )
     meta = {
         "layout": fingerprint,
-        "extractor": extractor_fingerprint(),
+        "extractor": _parse_fingerprint(),
         "resolver": resolver_fingerprint(),
         "indexed_at": str(time.time()),
         "root": str(root),
@@ -282,12 +304,14 @@ def _take_parsed(
     stored: dict[str, FileRecord],
     removed: set[str],
     summary: IndexSummary,
-) -> tuple[dict[str, tuple[FileRecord, bytes]], list[str]]:
+) -> tuple[dict[str, tuple[FileRecord, bytes]], list[str], list[SearchDoc]]:
     """Sort parse results into changed files (decoded and tabled here, while the parser
-    processes work on later files) and touched ones (same content, new mtime: only the
-    record is refreshed); files that became unreadable join ``removed``."""
+    processes work on later files, with their search documents) and touched ones (same
+    content, new mtime: only the record is refreshed); files that became unreadable join
+    ``removed``."""
     changed: dict[str, tuple[FileRecord, bytes]] = {}
     touched: list[str] = []
+    docs: list[SearchDoc] = []
     for p in parsed:
         if p.skipped is not None:
             summary.skipped.append(p.skipped)
@@ -299,7 +323,9 @@ def _take_parsed(
             changed[p.path] = (p.record, p.blob)
             facts.add(p.path, p.blob, decode_facts(p.blob))
             tables.refresh(p.path)
-    return changed, touched
+            if p.docs is not None:
+                docs.extend(decode_documents(p.docs))
+    return changed, touched, docs
 
 
 class _Clock:
@@ -311,6 +337,12 @@ class _Clock:
         now = time.perf_counter()
         self.laps[name] = round(now - self.last, 3)
         self.last = now
+
+
+def _parse_fingerprint() -> str:
+    """What decides whether stored facts and documents are still valid: the parsers' and the
+    search documents' versions."""
+    return f"{extractor_fingerprint()}+docs{DOCUMENTS_VERSION}"
 
 
 def _refresh(record: FileRecord, sf: SourceFile) -> FileRecord:

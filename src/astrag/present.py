@@ -6,7 +6,7 @@ paths are repository-relative, lines 1-based inclusive.
 
 from __future__ import annotations
 
-from astrag.api import Related
+from astrag.api import Answer, Hit, Related
 from astrag.graph.facts import Edge, Symbol
 from astrag.indexer import IndexSummary
 from astrag.verify.findings import CheckReport, Finding
@@ -80,7 +80,38 @@ def summary_json(s: IndexSummary) -> dict[str, object]:
         "seconds": round(s.seconds, 3),
         "timings": s.timings,
         "rebuilt_because": s.rebuilt_because,
+        "embedder": s.embedder,
+        "embedded": s.embedded,
     }
+
+
+def search_json(query: str, hits: list[Hit]) -> dict[str, object]:
+    return {
+        "query": query,
+        "results": [
+            {
+                "id": h.symbol.id,
+                "path": h.symbol.path,
+                "start_line": h.symbol.start_line,
+                "end_line": h.symbol.end_line,
+                "symbol": h.symbol.qualname or h.symbol.path,
+                "kind": h.symbol.kind,
+                "score": h.score,
+            }
+            for h in hits
+        ],
+    }
+
+
+def context_json(answer: Answer, explain: bool) -> dict[str, object]:
+    data = answer.context.to_json()
+    if explain:
+        data["plan"] = answer.plan.to_json()
+        data["seeds"] = [
+            {"id": h.symbol.id, "score": h.score, "rankers": list(h.rankers)}
+            for h in answer.seeds
+        ]
+    return data
 
 
 def candidates_json(query: str, candidates: list[Symbol]) -> dict[str, object]:

@@ -20,6 +20,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from astrag.errors import AstragError
 from astrag.graph.facts import Edge, FileFacts, Symbol
+from astrag.search.documents import SearchDoc
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +46,9 @@ class IndexUpdate:
     ``symbols_for`` files are replaced by ``symbols``; edges whose ``path`` is in ``edges_for``
     are replaced by ``edges``; dependency rows of every key of ``depends`` are replaced;
     ``placeholders`` (symbols with ``path == ""``) are upserted, then every placeholder no edge
-    targets any more is dropped; ``meta`` keys are set.
+    targets any more is dropped; search documents of ``docs_for`` files are replaced by ``docs``
+    (their vectors are cached by text hash and written separately, see ``put_vectors``);
+    ``meta`` keys are set.
     """
 
     removed: tuple[str, ...] = ()
@@ -56,6 +59,8 @@ class IndexUpdate:
     edges: tuple[Edge, ...] = ()
     placeholders: tuple[Symbol, ...] = ()
     depends: dict[str, frozenset[str]] = field(default_factory=dict)
+    docs_for: tuple[str, ...] = ()
+    docs: tuple[SearchDoc, ...] = ()
     meta: dict[str, str] = field(default_factory=dict)
 
 

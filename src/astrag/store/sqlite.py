@@ -53,7 +53,7 @@ from astrag.store.codec import (
     new_symbol,
 )
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 DB_NAME = "index.db"
 LOCK_NAME = "index.lock"
 BUSY_TIMEOUT_MS = 10_000
@@ -82,6 +82,13 @@ CREATE TABLE IF NOT EXISTS edges (
     src INTEGER NOT NULL, dst INTEGER NOT NULL, kind TEXT NOT NULL, path INTEGER NOT NULL,
     line INTEGER NOT NULL, col INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS depends (file TEXT PRIMARY KEY, deps BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS docs (
+    nid INTEGER PRIMARY KEY, path TEXT NOT NULL, hash TEXT NOT NULL, text TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS docs_path ON docs(path);
+CREATE INDEX IF NOT EXISTS docs_hash ON docs(hash);
+CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING fts5(
+    name, qual, sig, doc, body, tokenize = 'porter unicode61');
+CREATE TABLE IF NOT EXISTS vectors (hash TEXT PRIMARY KEY, vec BLOB NOT NULL) WITHOUT ROWID;
 """
 _EDGE_INDEXES = {
     "edges_src": "CREATE INDEX IF NOT EXISTS edges_src ON edges(src)",
@@ -89,7 +96,10 @@ _EDGE_INDEXES = {
     "edges_path": "CREATE INDEX IF NOT EXISTS edges_path ON edges(path)",
 }
 _BULK_EDGES = 20_000  # below this, dropping and rebuilding the edge indexes does not pay
-_TABLES = frozenset({"meta", "names", "files", "facts", "symbols", "edges", "depends"})
+_TABLES = frozenset(
+    {"meta", "names", "files", "facts", "symbols", "edges", "depends"}
+    | {"docs", "docs_fts", "vectors"}
+)
 
 _SYMBOL_SELECT = """
 SELECT n.name, s.kind, s.name, s.qualname, s.path, s.start_line, s.end_line, s.parent,
@@ -445,6 +455,7 @@ class SqliteStore:
         self._replace_symbols(conn, update, nids)
         self._replace_edges(conn, update, nids, indexes_managed)
         self._replace_depends(conn, update.depends)
+        self._replace_docs(conn, update, nids)
         conn.executemany(
             "INSERT INTO meta (key, value) VALUES (?, ?) "
             "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -462,6 +473,7 @@ class SqliteStore:
         conn.executemany(
             "DELETE FROM edges WHERE path = (SELECT nid FROM names WHERE name = ?)", rows
         )
+        SqliteStore._delete_docs(conn, removed)
         # Rows of *other* files that depend on a removed one stay: they are how the indexer
         # finds the files to re-resolve, and they are replaced when those files are.
         conn.executemany("DELETE FROM depends WHERE file = ?", rows)
@@ -491,6 +503,7 @@ class SqliteStore:
     def _intern(conn: sqlite3.Connection, update: IndexUpdate, nids: dict[str, int]) -> None:
         """Add integer ids to ``nids`` for every symbol id and edge path the update writes."""
         names: set[str] = {s.id for s in update.symbols}
+        names.update(d.id for d in update.docs)
         names.update(s.id for s in update.placeholders)
         for e in update.edges:
             names.add(e.source)
@@ -562,6 +575,26 @@ class SqliteStore:
         )
 
     @staticmethod
+    def _delete_docs(conn: sqlite3.Connection, paths: Iterable[str]) -> None:
+        rows = [(p,) for p in paths]
+        conn.executemany(
+            "DELETE FROM docs_fts WHERE rowid IN (SELECT nid FROM docs WHERE path = ?)", rows
+        )
+        conn.executemany("DELETE FROM docs WHERE path = ?", rows)
+
+    @staticmethod
+    def _replace_docs(conn: sqlite3.Connection, update: IndexUpdate, nids: dict[str, int]) -> None:
+        SqliteStore._delete_docs(conn, update.docs_for)
+        conn.executemany(
+            "INSERT OR REPLACE INTO docs (nid, path, hash, text) VALUES (?, ?, ?, ?)",
+            [(nids[d.id], d.path, d.hash, d.text) for d in update.docs],
+        )
+        conn.executemany(
+            "INSERT INTO docs_fts (rowid, name, qual, sig, doc, body) VALUES (?, ?, ?, ?, ?, ?)",
+            [(nids[d.id], d.name, d.qual, d.sig, d.doc, d.body) for d in update.docs],
+        )
+
+    @staticmethod
     def _collect_garbage(conn: sqlite3.Connection) -> None:
         conn.execute(
             "DELETE FROM symbols WHERE path = '' "
@@ -573,7 +606,8 @@ class SqliteStore:
             "DELETE FROM names WHERE NOT EXISTS (SELECT 1 FROM symbols WHERE nid = names.nid) "
             "AND NOT EXISTS (SELECT 1 FROM edges WHERE src = names.nid) "
             "AND NOT EXISTS (SELECT 1 FROM edges WHERE dst = names.nid) "
-            "AND NOT EXISTS (SELECT 1 FROM edges WHERE path = names.nid)"
+            "AND NOT EXISTS (SELECT 1 FROM edges WHERE path = names.nid) "
+            "AND NOT EXISTS (SELECT 1 FROM docs WHERE nid = names.nid)"
         )
 
     # ------------------------------------------------------------------ reads
@@ -669,6 +703,81 @@ class SqliteStore:
     @_translate_errors
     def edges_to(self, ids: Iterable[str], kinds: Iterable[str] | None = None) -> list[Edge]:
         return self._edges_touching("e.dst", ids, kinds)
+
+    # ------------------------------------------------------------------ search
+
+    @_translate_errors
+    def all_modules_ending(self, path: str) -> list[Symbol]:
+        """Module symbols whose path is ``path`` or ends with ``/path``."""
+        pattern = "%/" + path.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        rows = self._db.execute(
+            f"{_SYMBOL_SELECT} WHERE s.kind = 'module' AND (s.path = ? OR s.path LIKE ? "
+            "ESCAPE '\\')",
+            (path, pattern),
+        )
+        # LIKE ignores ASCII case; paths do not
+        found = [s for s in map(_symbol_from_row, rows) if s.path.endswith(path)]
+        return sorted(found, key=lambda s: s.path)
+
+    @_translate_errors
+    def search_text(
+        self, match: str, weights: tuple[float, ...], limit: int
+    ) -> list[tuple[str, float]]:
+        """Symbol ids whose document matches the FTS5 expression ``match``, best first, with a
+        BM25 score (higher is better) weighting the fields name, qual, sig, doc, body."""
+        rank = f"bm25(docs_fts, {', '.join(str(float(w)) for w in weights)})"
+        rows = self._db.execute(
+            f"SELECT n.name, {rank} AS r FROM docs_fts JOIN names n ON n.nid = docs_fts.rowid "
+            "WHERE docs_fts MATCH ? ORDER BY r LIMIT ?",
+            (match, limit),
+        )
+        return [(sid, -score) for sid, score in rows]
+
+    @_translate_errors
+    def vectors(self) -> tuple[list[str], list[bytes]]:
+        """Every symbol that has a vector, and its vector's bytes (the embedder's format)."""
+        rows = self._db.execute(
+            "SELECT n.name, v.vec FROM docs d JOIN vectors v ON v.hash = d.hash "
+            "JOIN names n ON n.nid = d.nid ORDER BY d.nid"
+        ).fetchall()
+        return [r[0] for r in rows], [r[1] for r in rows]
+
+    @_translate_errors
+    def texts_without_vectors(self) -> list[tuple[str, str]]:
+        """(hash, text) of every document text no vector is cached for, each text once."""
+        return self._db.execute(
+            "SELECT hash, min(text) FROM docs WHERE NOT EXISTS "
+            "(SELECT 1 FROM vectors v WHERE v.hash = docs.hash) GROUP BY hash ORDER BY hash"
+        ).fetchall()
+
+    @_translate_errors
+    def put_vectors(
+        self, rows: Iterable[tuple[str, bytes]], *, clear: bool = False, meta: dict[str, str]
+    ) -> None:
+        """Cache vectors by text hash in one transaction, dropping those no document uses
+        any more; ``clear`` first forgets every cached vector (another embedder made them)."""
+        self._check_meta(IndexUpdate(meta=meta))
+        with self.acquire_writer():
+            conn = self._db
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                if clear:
+                    conn.execute("DELETE FROM vectors")
+                conn.executemany("INSERT OR REPLACE INTO vectors (hash, vec) VALUES (?, ?)", rows)
+                conn.execute(
+                    "DELETE FROM vectors WHERE NOT EXISTS "
+                    "(SELECT 1 FROM docs d WHERE d.hash = vectors.hash)"
+                )
+                conn.executemany(
+                    "INSERT INTO meta (key, value) VALUES (?, ?) "
+                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    meta.items(),
+                )
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
 
     @_translate_errors
     def counts(self) -> dict[str, Any]:

@@ -1,0 +1,112 @@
+"""A question in, a budgeted context out: plan, seed, expand, assemble.
+
+The one place the retrieval stages meet; each stage is its own module and knows nothing of
+the others. Deterministic: the same index and query give the same context.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from astrag.graph.facts import Symbol
+from astrag.retrieve.assemble import Candidate, Context, assemble
+from astrag.retrieve.expand import Reached, Seed, expand
+from astrag.retrieve.plan import Intent, Plan, plan_query
+from astrag.search.engine import Hit, Searcher
+from astrag.search.text import query_words, split_identifier
+
+SEEDS = 12
+# graph questions about a named symbol start from it alone, plus a few search hits in case
+# the name is not what the user meant
+_GRAPH_INTENTS = {
+    Intent.CALLERS,
+    Intent.CALLEES,
+    Intent.IMPLEMENTATIONS,
+    Intent.USAGES,
+    Intent.DEFINITION,
+}
+_GRAPH_EXTRA_SEEDS = 3
+
+Planner = Callable[[str], Mapping[str, object]]
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    plan: Plan
+    seeds: tuple[Hit, ...]
+    reached: tuple[Reached, ...]
+    context: Context
+
+
+def answer(
+    searcher: Searcher,
+    root: Path,
+    query: str,
+    budget: int,
+    *,
+    llm: Planner | None = None,
+) -> Answer:
+    if budget <= 0:
+        raise ValueError(f"budget must be a positive number of tokens, not {budget}")
+    plan = plan_query(query, llm=llm)
+    hits = searcher.search(plan.terms, limit=SEEDS, targets=plan.targets)
+    hits = _focus(hits, plan)
+    seeds = _seeds(hits, plan)
+    reached = expand(searcher.store, seeds, plan)
+    candidates = [Candidate(r.symbol, round(r.score, 6), r.reason) for r in reached]
+    context = assemble(query, plan.intent.value, candidates, budget, source=_Sources(root))
+    return Answer(plan, tuple(hits), tuple(reached), context)
+
+
+def _focus(hits: list[Hit], plan: Plan) -> list[Hit]:
+    """For a graph question about a named symbol, the named symbols and a few others."""
+    if plan.intent not in _GRAPH_INTENTS:
+        return hits
+    named = [h for h in hits if h.rankers[0] == "exact"]
+    if not named:
+        return hits
+    others = [h for h in hits if h.rankers[0] != "exact"][:_GRAPH_EXTRA_SEEDS]
+    return named + others
+
+
+def _seeds(hits: list[Hit], plan: Plan) -> list[Seed]:
+    if not hits:
+        return []
+    top = hits[0].score or 1.0
+    words = query_words(plan.terms)
+    return [Seed(h.symbol, h.score / top, _seed_reason(h, words)) for h in hits]
+
+
+def _seed_reason(hit: Hit, words: list[str]) -> str:
+    if hit.rankers[0] == "exact":
+        return f"seed: named in the query ({hit.matched})"
+    own = set(split_identifier(hit.symbol.name)) | set(
+        w for part in hit.symbol.path.split("/") for w in split_identifier(part)
+    )
+    shared = [w for w in words if w in own]
+    if shared:
+        return f"seed: matches '{' '.join(shared)}'"
+    if "lexical" in hit.rankers:
+        return f"seed: its code mentions '{' '.join(words[:6])}'"
+    return "seed: similar in meaning to the query"
+
+
+class _Sources:
+    """Symbol source from the files on disk, each file read once per answer."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.lines: dict[str, list[str]] = {}
+
+    def __call__(self, symbol: Symbol) -> str:
+        if not symbol.path:
+            return ""
+        if symbol.path not in self.lines:
+            try:
+                text = (self.root / symbol.path).read_text("utf-8", errors="replace")
+            except OSError:
+                text = ""
+            self.lines[symbol.path] = text.splitlines()
+        return "\n".join(self.lines[symbol.path][symbol.start_line - 1 : symbol.end_line])

@@ -1,0 +1,354 @@
+"""Fill a token budget with the most relevant code, and say why each piece is there.
+
+Input: candidates ranked by graph expansion (symbol, score, reason). Output: a
+:class:`Context` whose ``text`` is markdown for an LLM — a map of the files touched, then the
+code grouped by file — and never more than ``budget`` tokens, counted on the final text.
+
+Selection is greedy in relevance order (score, then id, so equal input gives equal output):
+
+* the most relevant symbols get their **full source**, as long as full items stay within
+  ``full_share`` of the budget — whole bodies of the few symbols that matter most, and the
+  shape of many more;
+* everything else gets its **signature form**: the signature plus the first paragraph of its
+  docstring; a symbol whose full source does not fit falls back to it;
+* a symbol inside an already included full item (a method of a class shown whole) is skipped,
+  and a class shown whole replaces the members already included on their own: the same lines
+  are never paid for twice;
+* modules never get full source — a whole file is rarely the answer and would eat the budget;
+  their signature form is their docstring's first paragraph, or just the header line, which
+  still tells the reader the file is involved and why (an importer, for a change);
+* placeholders (``external::``/``unresolved::``, no path) have no code and are skipped;
+* the top candidate is always there: when even its signature form does not fit, it is cut
+  to fit (first the code, then the file map, finally the header line itself).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from astrag.graph.facts import Symbol
+from astrag.retrieve.tokens import count_tokens
+
+DOC_CHARS = 400  # a docstring's first paragraph, at most this long, in a signature form
+MODULE = "module"
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    symbol: Symbol
+    score: float  # higher is more relevant
+    reason: str  # why it is here: "seed: matches 'webhook'", "calls AuthService.login"
+
+
+@dataclass(frozen=True, slots=True)
+class ContextItem:
+    id: str
+    path: str
+    start_line: int
+    end_line: int
+    symbol: str  # qualname; "" for a module, as in the graph
+    kind: str
+    score: float
+    reason: str
+    content: str
+    full: bool  # content is the full source; otherwise signature + docstring (maybe cut)
+    tokens: int  # of this item's rendered block (header and fenced code), not of the map
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "path": self.path,
+            "start_line": self.start_line,
+            "end_line": self.end_line,
+            "symbol": self.symbol,
+            "kind": self.kind,
+            "score": self.score,
+            "reason": self.reason,
+            "content": self.content,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    query: str
+    intent: str
+    budget: int
+    tokens: int  # count(text), always <= budget
+    items: tuple[ContextItem, ...]  # in the order they appear in text
+    text: str
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "query": self.query,
+            "intent": self.intent,
+            "budget": self.budget,
+            "tokens": self.tokens,
+            "items": [item.to_json() for item in self.items],
+            "text": self.text,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    """A candidate chosen for the context, in the form it will be shown in."""
+
+    candidate: Candidate
+    rank: int  # position in relevance order; lower is more relevant
+    full: bool
+    content: str
+
+    @property
+    def symbol(self) -> Symbol:
+        return self.candidate.symbol
+
+
+# ---------------------------------------------------------------------------------- rendering
+
+
+def _display_name(symbol: Symbol) -> str:
+    return symbol.qualname or symbol.name or symbol.path
+
+
+def _header(entry: _Entry) -> str:
+    s = entry.symbol
+    head = f"{s.path}:{s.start_line}-{s.end_line}  {s.kind} {_display_name(s)}"
+    return f"{head} — {entry.candidate.reason}" if entry.candidate.reason else head
+
+
+def _block(entry: _Entry) -> str:
+    if not entry.content:
+        return _header(entry)
+    # a fence longer than any backtick run inside, so markdown in docstrings cannot close it
+    longest = max((len(run) for run in re.findall(r"`+", entry.content)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{_header(entry)}\n{fence}{entry.symbol.language}\n{entry.content}\n{fence}"
+
+
+def _grouped(entries: Sequence[_Entry]) -> list[_Entry]:
+    """Entries in text order: files by their best item, then by position in the file."""
+    best: dict[str, tuple[float, int]] = {}
+    for e in entries:
+        key = (-e.candidate.score, e.rank)
+        best[e.symbol.path] = min(best.get(e.symbol.path, key), key)
+    return sorted(
+        entries,
+        key=lambda e: (
+            best[e.symbol.path],
+            e.symbol.path,
+            e.symbol.start_line,
+            -e.symbol.end_line,
+            e.symbol.id,
+        ),
+    )
+
+
+def _file_map(ordered: Sequence[_Entry]) -> str:
+    files: dict[str, list[str]] = {}
+    for e in ordered:
+        files.setdefault(e.symbol.path, []).append(_display_name(e.symbol))
+    return "Files:\n" + "\n".join(f"- {path}: {', '.join(names)}" for path, names in files.items())
+
+
+def _render(entries: Sequence[_Entry], with_map: bool = True) -> tuple[list[_Entry], str]:
+    ordered = _grouped(entries)
+    parts = [_block(e) for e in ordered]
+    if with_map and ordered:
+        parts.insert(0, _file_map(ordered))
+    return ordered, "\n\n".join(parts)
+
+
+# ------------------------------------------------------------------------------------ content
+
+
+def _first_paragraph(docstring: str) -> str:
+    paragraph = docstring.strip().split("\n\n", 1)[0]
+    text = " ".join(paragraph.split())
+    if len(text) <= DOC_CHARS:
+        return text
+    cut = text.rfind(" ", 0, DOC_CHARS)
+    return text[: cut if cut > 0 else DOC_CHARS] + " …"
+
+
+def _signature_form(symbol: Symbol, source: Callable[[Symbol], str]) -> str:
+    doc = _first_paragraph(symbol.docstring)
+    python = symbol.language == "python"
+    if symbol.kind == MODULE:
+        if not doc:
+            return ""
+        return f'"""{doc}"""' if python else f"/** {doc} */"
+    signature = symbol.signature.strip()
+    if not signature:
+        # variables and fields may have no signature; their first line is what declares them
+        signature = next((ln.strip() for ln in source(symbol).splitlines() if ln.strip()), "")
+    if not doc:
+        return signature
+    # the docstring where the language puts it, so the block still reads as code
+    return f'{signature}\n    """{doc}"""' if python else f"/** {doc} */\n{signature}"
+
+
+def _contains(outer: Symbol, inner: Symbol) -> bool:
+    return (
+        outer.id != inner.id
+        and outer.path == inner.path
+        and outer.start_line <= inner.start_line
+        and inner.end_line <= outer.end_line
+    )
+
+
+def _ranked(candidates: Sequence[Candidate]) -> list[Candidate]:
+    """Renderable candidates, most relevant first, each symbol once (at its best score)."""
+    out: list[Candidate] = []
+    seen: set[str] = set()
+    for c in sorted(candidates, key=lambda c: (-c.score, c.symbol.id)):
+        if c.symbol.path and c.symbol.id not in seen:
+            seen.add(c.symbol.id)
+            out.append(c)
+    return out
+
+
+# --------------------------------------------------------------------------------- truncation
+
+
+def _longest_prefix(text: str, fits: Callable[[str], bool]) -> str:
+    """The longest prefix of ``text`` that ``fits``: whole lines if at least one line fits,
+    else part of the first line. Only prefixes ``fits`` accepted are returned ("" otherwise),
+    so the result fits even if ``fits`` is not monotonic."""
+    lines = text.split("\n")
+    lo, hi = 0, len(lines)  # invariant: lines[:lo] fits (or lo == 0), lines[:hi+1] does not
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if fits("\n".join(lines[:mid])):
+            lo = mid
+        else:
+            hi = mid - 1
+    if lo > 0:
+        return "\n".join(lines[:lo])
+    first = lines[0]
+    lo, hi = 0, len(first)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if fits(first[:mid]):
+            lo = mid
+        else:
+            hi = mid - 1
+    return first[:lo] if lo and fits(first[:lo]) else ""
+
+
+def _cut_to_fit(
+    candidate: Candidate, content: str, budget: int, count: Callable[[str], int]
+) -> tuple[list[_Entry], str]:
+    """One item alone, cut down until the text fits: code first, then the map, then the
+    header line itself."""
+
+    def entry(text: str) -> _Entry:
+        return _Entry(candidate, 0, False, text)
+
+    for with_map in (True, False):
+        if count(_render([entry("")], with_map)[1]) <= budget:
+            kept = _longest_prefix(
+                content, lambda c, m=with_map: count(_render([entry(c)], m)[1]) <= budget
+            )
+            return _render([entry(kept)], with_map)
+    header = _longest_prefix(_header(entry("")), lambda t: count(t) <= budget)
+    return [entry("")], header
+
+
+# ----------------------------------------------------------------------------------- assemble
+
+
+def assemble(
+    query: str,
+    intent: str,
+    candidates: Sequence[Candidate],
+    budget: int,
+    *,
+    source: Callable[[Symbol], str],
+    count: Callable[[str], int] = count_tokens,
+    full_share: float = 0.6,
+) -> Context:
+    """The best context for ``candidates`` within ``budget`` tokens of ``count``.
+
+    ``source(symbol)`` gives a symbol's full source (its lines, 1-based inclusive), or ``""``
+    when it is unavailable (then the symbol gets its signature form). Raises ``ValueError`` for
+    a budget below 1 or a ``full_share`` outside [0, 1].
+    """
+    if budget <= 0:
+        raise ValueError(f"budget must be a positive number of tokens, got {budget}")
+    if not (0.0 <= full_share <= 1.0) or math.isnan(full_share):
+        raise ValueError(f"full_share must be between 0 and 1, got {full_share}")
+
+    sources: dict[str, str] = {}
+
+    def source_of(symbol: Symbol) -> str:
+        if symbol.id not in sources:
+            sources[symbol.id] = source(symbol).rstrip()
+        return sources[symbol.id]
+
+    costs: dict[tuple[str, bool, str], int] = {}
+
+    def cost(e: _Entry) -> int:
+        key = (e.symbol.id, e.full, e.content)
+        if key not in costs:
+            costs[key] = count(_block(e))
+        return costs[key]
+
+    def estimate(entries: Sequence[_Entry]) -> int:
+        # blocks are counted once each and cached; joining them costs about a token per seam
+        # ("\n\n"). The estimate only steers the greedy choice: the final text is counted.
+        return count(_file_map(_grouped(entries))) + sum(cost(e) for e in entries) + len(entries)
+
+    ranked = _ranked(candidates)
+    selected: list[_Entry] = []
+    full_limit = full_share * budget
+    for rank, cand in enumerate(ranked):
+        sym = cand.symbol
+        if any(e.full and _contains(e.symbol, sym) for e in selected):
+            continue  # its lines are already in the context
+        options: list[_Entry] = []
+        if sym.kind != MODULE and source_of(sym):
+            options.append(_Entry(cand, rank, True, source_of(sym)))
+        options.append(_Entry(cand, rank, False, _signature_form(sym, source_of)))
+        for option in options:
+            kept = [e for e in selected if not (option.full and _contains(sym, e.symbol))]
+            if option.full:
+                full_cost = sum(cost(e) for e in kept if e.full) + cost(option)
+                if full_cost > full_limit:
+                    continue
+            if estimate([*kept, option]) <= budget:
+                selected = [*kept, option]
+                break
+        else:
+            if rank == 0:
+                break  # the top candidate must be shown: cut it to fit, alone, below
+
+    ordered, text = _render(selected)
+    # the estimate can be short of the real count at seams; drop the least relevant until the
+    # real text fits, keeping the top candidate whatever happens
+    while selected and count(text) > budget and len(selected) > 1:
+        selected.remove(max(selected, key=lambda e: e.rank))
+        ordered, text = _render(selected)
+    if ranked and (not selected or count(text) > budget):
+        top = ranked[0]
+        ordered, text = _cut_to_fit(top, _signature_form(top.symbol, source_of), budget, count)
+
+    items = tuple(
+        ContextItem(
+            id=e.symbol.id,
+            path=e.symbol.path,
+            start_line=e.symbol.start_line,
+            end_line=e.symbol.end_line,
+            symbol=e.symbol.qualname,
+            kind=e.symbol.kind,
+            score=e.candidate.score,
+            reason=e.candidate.reason,
+            content=e.content,
+            full=e.full,
+            # a header cut to fit (the smallest budgets) is shorter than its block
+            tokens=count(block) if (block := _block(e)) in text else count(text),
+        )
+        for e in ordered
+    )
+    return Context(query, intent, budget, count(text), items, text)

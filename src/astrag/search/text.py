@@ -1,0 +1,96 @@
+"""Words of code and of questions, in one vocabulary.
+
+Identifiers are split the way people read them (``getHTTPResponse`` -> get, http, response;
+``update_user`` -> update, user) so that a question in English meets the code that implements
+it; the joined lowercase form is kept too, so an exact identifier in a query still matches
+best. Both the index and the query side go through these functions: a token only matches if
+both sides made it the same way.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+_IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+# lower→Upper, ACRONYMWord, letter→digit boundaries
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+# what a path or dotted name is made of, for targets such as src/auth/service.ts
+_PATHLIKE = re.compile(r"[\w$@.\-]*[/.][\w$@.\-/]*\w")
+
+# English glue and question words: they carry no meaning for code search. Intent words such
+# as "call" or "implement" are kept: they are also identifier parts ("callback", "impl").
+STOPWORDS = frozenset(
+    """a an the and or but if of to in on at by for from with without into onto over under
+    is are was were be been being do does did done doing has have had having can could should
+    would will shall may might must not no yes this that these those there here it its it's
+    i me my we our us you your he she they them their what which who whom whose where when why
+    how all any some each every both either neither such than then too very so just only also
+    as about above below up down out off again further once more most other same own s t
+    get gets got use used uses using code function functions method methods class classes
+    file files please show find tell let make sure way thing things""".split()
+)
+_SHORT_OK = frozenset({"id", "db", "io", "ui", "os", "fs", "ip", "js", "ts", "py", "ok"})
+
+
+def split_identifier(word: str) -> list[str]:
+    """``getHTTPResponse`` -> [get, http, response]; ``_update_user2`` -> [update, user, 2]."""
+    parts: list[str] = []
+    for piece in re.split(r"[_$\-]+", word):
+        parts.extend(m.group(0).lower() for m in _CAMEL.finditer(piece))
+    return parts
+
+
+def identifiers(text: str) -> Iterator[str]:
+    yield from (m.group(0) for m in _IDENT.finditer(text))
+
+
+def code_words(text: str, *, keep_joined: bool = True) -> list[str]:
+    """Every identifier of ``text`` split into words, in order; with ``keep_joined`` an
+    identifier made of several words also contributes its joined lowercase form."""
+    out: list[str] = []
+    for ident in identifiers(text):
+        parts = split_identifier(ident)
+        out.extend(parts)
+        if keep_joined and len(parts) > 1:
+            out.append("".join(parts))
+    return out
+
+
+def unique(words: Iterable[str], limit: int | None = None) -> list[str]:
+    seen: dict[str, None] = {}
+    for w in words:
+        if w not in seen:
+            seen[w] = None
+            if limit is not None and len(seen) >= limit:
+                break
+    return list(seen)
+
+
+def query_words(query: str) -> list[str]:
+    """The searchable words of a question: identifiers split, stop words and one-letter
+    noise dropped, order kept, duplicates removed."""
+    words = []
+    for w in code_words(query):
+        if w in STOPWORDS:
+            continue
+        if len(w) < 2 or (len(w) == 2 and w not in _SHORT_OK and not w.isdigit()):
+            continue
+        words.append(w)
+    return unique(words)
+
+
+def path_words(path: str) -> list[str]:
+    """Words of a repository path without its extension: src/auth/jwt_service.ts ->
+    [src, auth, jwt, service, jwtservice]."""
+    stem = path.rsplit(".", 1)[0] if "." in path.rsplit("/", 1)[-1] else path
+    return code_words(stem.replace("/", " "))
+
+
+def looks_like_path(token: str) -> bool:
+    return "/" in token or bool(re.search(r"\.(py|pyi|ts|tsx|js|jsx|mjs|cjs|mts|cts)$", token))
+
+
+def path_tokens(query: str) -> list[str]:
+    """Path-like spans of a query (``auth/service.ts``, ``src/x.py``), as written."""
+    return unique(m.group(0) for m in _PATHLIKE.finditer(query) if looks_like_path(m.group(0)))

@@ -1,0 +1,99 @@
+"""Vectors of search documents: filled in after an index run, searched exactly in memory.
+
+Embedding is its own step after the graph is written, in transactions of a few thousand
+texts: the graph is usable at once, a killed run keeps what it embedded, and the next run
+embeds only texts no vector is cached for (keyed by the text's hash, so an unchanged symbol is
+never embedded twice, and a reverted edit finds its old vector if it is still cached).
+Vectors are stored as float16: half the bytes, and cosine rankings do not move measurably.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from astrag.embed import Embedder, load_embedder
+from astrag.store.sqlite import SqliteStore
+
+ProgressFn = Callable[[str, int, int], None]
+_BATCH = 512
+_COMMIT_EVERY = 8192  # texts per transaction: a killed run loses at most this much work
+_DTYPE = np.float16
+
+
+def embed_missing(
+    store: SqliteStore, spec: str, progress: ProgressFn | None = None
+) -> tuple[str, int]:
+    """Embed every document text without a cached vector; returns (embedder name, count).
+    With the spec "none" nothing is embedded and existing vectors stay as they are."""
+    embedder = load_embedder(spec)
+    if embedder is None:
+        return "none", 0
+    previous = store.meta().get("embedder", "")
+    meta = {"embedder": embedder.name, "embedder_spec": spec}
+    if previous != embedder.name:
+        # vectors of another model live in another space: none of them can be reused
+        store.put_vectors([], clear=True, meta=meta)
+    missing = store.texts_without_vectors()
+    total = len(missing)
+    if progress and total:
+        progress("embed", 0, total)
+    done = 0
+    for start in range(0, total, _COMMIT_EVERY):
+        part = missing[start : start + _COMMIT_EVERY]
+        rows: list[tuple[str, bytes]] = []
+        for b in range(0, len(part), _BATCH):
+            batch = part[b : b + _BATCH]
+            matrix = embedder.embed([text for _, text in batch]).astype(_DTYPE)
+            rows.extend((h, matrix[i].tobytes()) for i, (h, _) in enumerate(batch))
+            done += len(batch)
+            if progress:
+                progress("embed", done, total)
+        store.put_vectors(rows, meta=meta)
+    if not total and previous == embedder.name:
+        return embedder.name, 0
+    if not total:
+        store.put_vectors([], meta=meta)
+    return embedder.name, total
+
+
+@dataclass(slots=True)
+class DenseIndex:
+    """All vectors of an index as one matrix, for exact cosine search."""
+
+    ids: list[str]
+    matrix: np.ndarray  # (n, dim) float32, rows L2-normalised
+    embedder_name: str
+
+    @classmethod
+    def load(cls, store: SqliteStore) -> DenseIndex | None:
+        name = store.meta().get("embedder", "")
+        if not name or name == "none":
+            return None
+        ids, blobs = store.vectors()
+        if not ids:
+            return None
+        matrix = np.frombuffer(b"".join(blobs), dtype=_DTYPE).reshape(len(ids), -1)
+        return cls(ids, matrix.astype(np.float32), name)
+
+    def search(self, query: np.ndarray, limit: int) -> list[tuple[str, float]]:
+        scores = self.matrix @ query.astype(np.float32)
+        limit = min(limit, len(scores))
+        if limit <= 0:
+            return []
+        top = np.argpartition(-scores, limit - 1)[:limit]
+        # ties broken by id so that equal scores rank the same way on every run
+        order = sorted(top.tolist(), key=lambda i: (-float(scores[i]), self.ids[i]))
+        return [(self.ids[i], float(scores[i])) for i in order]
+
+
+def query_embedder(meta: dict[str, str]) -> Embedder | None:
+    """The embedder that made an index's vectors, to embed queries in the same space; None if
+    this installation cannot load the same one (then dense search is left out, not wrong)."""
+    name, spec = meta.get("embedder", ""), meta.get("embedder_spec", "")
+    if not name or name == "none" or not spec:
+        return None
+    embedder = load_embedder(spec)
+    return embedder if embedder is not None and embedder.name == name else None

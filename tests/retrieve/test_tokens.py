@@ -1,0 +1,130 @@
+"""Token counting: the offline cl100k encoding, truncation bounds."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from astrag.retrieve.tokens import count_tokens, truncate_to_tokens
+
+CODE = textwrap.dedent(
+    '''
+    class AuthService:
+        """Logs users in and out."""
+
+        def __init__(self, provider: TokenProvider) -> None:
+            self.provider = provider
+
+        def login(self, user: str, password: str) -> str:
+            if not password:
+                raise ValueError("empty password")
+            return self.provider.issue(user)
+    '''
+).lstrip()
+
+
+def test_count_tokens() -> None:
+    assert count_tokens("") == 0
+    assert count_tokens("hello world") == 2
+    assert count_tokens("def login(self):") == 4
+    assert count_tokens(CODE) == 67
+
+
+def test_special_token_text_is_ordinary_text() -> None:
+    # code may contain these strings; they must count as text, not raise
+    assert count_tokens("<|endoftext|>") == 7
+
+
+def test_truncate_keeps_text_that_fits() -> None:
+    assert truncate_to_tokens(CODE, 67) == CODE
+    assert truncate_to_tokens(CODE, 1000) == CODE
+    assert truncate_to_tokens("", 3) == ""
+
+
+def test_truncate_nothing_fits_in_zero() -> None:
+    assert truncate_to_tokens(CODE, 0) == ""
+    assert truncate_to_tokens(CODE, -5) == ""
+
+
+def test_truncate_cuts_at_a_line_boundary() -> None:
+    assert truncate_to_tokens(CODE, 2) == "class AuthService"  # the first line does not fit
+    assert truncate_to_tokens(CODE, 3) == "class AuthService:"
+    assert truncate_to_tokens(CODE, 10) == "class AuthService:"
+    assert truncate_to_tokens(CODE, 11) == 'class AuthService:\n    """Logs users in and out."""\n'
+    for limit in range(1, 67):
+        cut = truncate_to_tokens(CODE, limit)
+        assert count_tokens(cut) <= limit
+        assert CODE.startswith(cut)
+        if limit >= 3:  # the first line is 3 tokens: from then on, only whole lines
+            assert CODE[len(cut)] == "\n", limit
+
+
+def test_truncate_cuts_a_long_line_mid_line() -> None:
+    line = "x = " + " + ".join(f"value_{i}" for i in range(200))
+    cut = truncate_to_tokens(line, 10)
+    assert cut == "x = value_0 + value_1 +"
+    assert count_tokens(cut) == 10
+
+
+def test_truncate_keeps_whole_lines_even_when_the_next_is_long() -> None:
+    text = "a = 1\n" + "b = " + " + ".join(["value"] * 100)
+    assert truncate_to_tokens(text, 30) == "a = 1"
+
+
+def test_truncate_never_splits_a_character() -> None:
+    text = "名前 = '東京都渋谷区' # 住所 🚀🚀🚀\n" * 10
+    for limit in range(1, 80):
+        cut = truncate_to_tokens(text, limit)
+        assert count_tokens(cut) <= limit
+        assert "\ufffd" not in cut
+        assert text.startswith(cut)
+
+
+def test_tokens_work_without_network(tmp_path: Path) -> None:
+    # a fresh interpreter, sockets that refuse to connect, and an empty tiktoken cache: the
+    # encoding must come from the installed package, not a download
+    script = textwrap.dedent(
+        """
+        import socket
+
+        def refuse(*args, **kwargs):
+            raise OSError("network access attempted")
+
+        socket.socket.connect = refuse
+        socket.socket.connect_ex = refuse
+        socket.create_connection = refuse
+        socket.getaddrinfo = refuse
+
+        import tiktoken
+
+        try:  # the harness works: the ordinary encoding needs a download, and cannot have it
+            tiktoken.get_encoding("cl100k_base")
+            print("downloaded?!")
+        except Exception:
+            pass
+
+        from astrag.retrieve.tokens import count_tokens, truncate_to_tokens
+
+        print(count_tokens("hello world"), repr(truncate_to_tokens("a\\nb c d e", 2)))
+        """
+    )
+    env = {**os.environ, "TIKTOKEN_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("DATA_GYM_CACHE_DIR", None)
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert done.stderr == ""
+    assert done.stdout == "2 'a'\n"
+
+
+@pytest.mark.parametrize("limit", [1, 2, 7, 50])
+def test_truncate_empty_lines_and_whitespace(limit: int) -> None:
+    text = "\n\n\n    \n" * 20
+    cut = truncate_to_tokens(text, limit)
+    assert count_tokens(cut) <= limit
+    assert text.startswith(cut)

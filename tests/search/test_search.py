@@ -1,0 +1,121 @@
+"""Hybrid search on the shop fixture: exact names first, words and meaning after."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from astrag import api
+from astrag.errors import AstragError
+from astrag.search.text import code_words, query_words, split_identifier
+from tests.search.conftest import SHOP, write_project
+
+
+def ids(hits: list[api.Hit]) -> list[str]:
+    return [h.symbol.id for h in hits]
+
+
+def test_identifiers_split_like_people_read_them() -> None:
+    assert split_identifier("getHTTPResponse") == ["get", "http", "response"]
+    assert split_identifier("_update_user2") == ["update", "user", "2"]
+    assert split_identifier("JWTTokenProvider") == ["jwt", "token", "provider"]
+    assert code_words("updateUser(x)") == ["update", "user", "updateuser", "x"]
+    assert query_words("How is `updateUser` called by the API?") == [
+        "update",
+        "user",
+        "updateuser",
+        "called",
+        "api",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("query", "first"),
+    [
+        ("AuthService", "shop/auth.py::AuthService"),
+        ("AuthService.login", "shop/auth.py::AuthService.login"),
+        ("what does shop/webhooks.py do", "shop/webhooks.py"),
+        ("update_user", "shop/users.py::update_user"),
+        ("refactor JWTTokenProvider", "shop/auth.py::JWTTokenProvider"),
+    ],
+)
+def test_a_name_in_the_query_ranks_first(shop: Path, query: str, first: str) -> None:
+    with api.open_index(shop) as idx:
+        hits = idx.search(query, 5)
+    assert hits[0].symbol.id == first
+    assert hits[0].rankers[0] == "exact"
+
+
+def test_words_find_a_symbol_that_is_not_named(shop: Path) -> None:
+    with api.open_index(shop) as idx:
+        hits = idx.search("where do we validate webhook signatures?", 3)
+        profile = idx.search("change the stored profile of a user", 3)
+    assert ids(hits)[0] == "shop/webhooks.py::check_hmac"
+    assert "shop/users.py::update_user" in ids(profile)
+
+
+def test_each_ranker_alone(shop: Path) -> None:
+    with api.open_index(shop) as idx:
+        lexical = idx.search("webhook signature", 3, mode="lexical")
+        dense = idx.search("webhook signature", 3, mode="dense")
+        exact = idx.search("AuthService", 3, mode="exact")
+        with pytest.raises(ValueError, match="unknown search mode"):
+            idx.search("x", 3, mode="fuzzy")
+    assert ids(lexical)[0] == "shop/webhooks.py::check_hmac"
+    assert all(h.rankers == ("lexical",) for h in lexical)
+    assert dense and all(h.rankers == ("dense",) for h in dense)
+    assert ids(exact) == ["shop/auth.py::AuthService"]
+
+
+def test_search_is_deterministic(shop: Path) -> None:
+    with api.open_index(shop) as idx:
+        first = [(h.symbol.id, h.score) for h in idx.search("user token", 10)]
+    with api.open_index(shop) as idx:
+        second = [(h.symbol.id, h.score) for h in idx.search("user token", 10)]
+    assert first == second
+
+
+def test_fts_syntax_in_a_query_is_just_words(shop: Path) -> None:
+    with api.open_index(shop) as idx:
+        hits = idx.search('user* AND "profile" OR NEAR(x) -', 5)
+    assert "shop/users.py::update_user" in ids(hits)
+
+
+@pytest.mark.parametrize("query", ["", "   "])
+def test_empty_query_is_refused(shop: Path, query: str) -> None:
+    with api.open_index(shop) as idx, pytest.raises(AstragError, match="empty"):
+        idx.search(query)
+
+
+def test_documents_follow_edits_and_only_new_texts_are_embedded(tmp_path: Path) -> None:
+    root = write_project(tmp_path, SHOP)
+    first = api.index(root)
+    assert first.embedded > 0
+    (root / "shop/refunds.py").write_text(
+        'def issue_refund(order_id: str) -> None:\n    """Give the customer money back."""\n'
+    )
+    (root / "shop/webhooks.py").unlink()
+    second = api.index(root)
+    # the new module and its function: two texts, nothing else re-embedded
+    assert second.embedded == 2
+    with api.open_index(root) as idx:
+        assert ids(idx.search("give money back to the customer", 1)) == [
+            "shop/refunds.py::issue_refund"
+        ]
+        assert "shop/webhooks.py::check_hmac" not in ids(idx.search("webhook signature", 10))
+        assert idx.store.texts_without_vectors() == []
+
+
+def test_no_embed_then_embed_catches_up(tmp_path: Path) -> None:
+    root = write_project(tmp_path, SHOP)
+    summary = api.index(root, embedder="none")
+    assert (summary.embedder, summary.embedded) == ("none", 0)
+    with api.open_index(root) as idx:
+        assert idx.search("webhook signature", 3, mode="dense") == []
+        assert ids(idx.search("webhook signature", 1))[0] == "shop/webhooks.py::check_hmac"
+    again = api.index(root)
+    assert again.embedded > 0
+    with api.open_index(root) as idx:
+        assert idx.store.texts_without_vectors() == []
+        assert len(idx.search("webhook signature", 3, mode="dense")) == 3
