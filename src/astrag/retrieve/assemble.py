@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import re
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -146,6 +147,7 @@ def _grouped(entries: Sequence[_Entry]) -> list[_Entry]:
 
 
 def _file_map(ordered: Sequence[_Entry]) -> str:
+    """path -> symbols, in the order given (text order when rendering)."""
     files: dict[str, list[str]] = {}
     for e in ordered:
         files.setdefault(e.symbol.path, []).append(_display_name(e.symbol))
@@ -284,24 +286,25 @@ def assemble(
 
     def source_of(symbol: Symbol) -> str:
         if symbol.id not in sources:
-            sources[symbol.id] = source(symbol).rstrip()
+            # dedented: a method reads as a unit without its class's indentation, and the
+            # indentation would cost tokens on every line
+            sources[symbol.id] = textwrap.dedent(source(symbol)).strip("\n").rstrip()
         return sources[symbol.id]
 
-    costs: dict[tuple[str, bool, str], int] = {}
+    costs: dict[tuple[str, bool], int] = {}
 
     def cost(e: _Entry) -> int:
-        key = (e.symbol.id, e.full, e.content)
+        # an entry's content follows from its symbol and form, so they key the cache
+        key = (e.symbol.id, e.full)
         if key not in costs:
             costs[key] = count(_block(e))
         return costs[key]
 
-    def estimate(entries: Sequence[_Entry]) -> int:
-        # blocks are counted once each and cached; joining them costs about a token per seam
-        # ("\n\n"). The estimate only steers the greedy choice: the final text is counted.
-        return count(_file_map(_grouped(entries))) + sum(cost(e) for e in entries) + len(entries)
-
     ranked = _ranked(candidates)
     selected: list[_Entry] = []
+    blocks = 0  # sum of cost() over selected
+    full_blocks = 0  # the same over selected full items
+    map_tokens = 0  # count() of the file map of selected
     full_limit = full_share * budget
     for rank, cand in enumerate(ranked):
         sym = cand.symbol
@@ -312,13 +315,27 @@ def assemble(
             options.append(_Entry(cand, rank, True, source_of(sym)))
         options.append(_Entry(cand, rank, False, _signature_form(sym, source_of)))
         for option in options:
-            kept = [e for e in selected if not (option.full and _contains(sym, e.symbol))]
+            # a class shown whole replaces its members shown on their own
+            dropped = [e for e in selected if option.full and _contains(sym, e.symbol)]
+            new_blocks = blocks - sum(cost(e) for e in dropped) + cost(option)
+            new_full = full_blocks - sum(cost(e) for e in dropped if e.full)
             if option.full:
-                full_cost = sum(cost(e) for e in kept if e.full) + cost(option)
-                if full_cost > full_limit:
+                new_full += cost(option)
+                if new_full > full_limit:
                     continue
-            if estimate([*kept, option]) <= budget:
-                selected = [*kept, option]
+            trial = [e for e in selected if e not in dropped] + [option]
+            # Estimate: each block counted once (cached), about a token per "\n\n" seam, and
+            # the file map, counted only when the blocks alone leave room for it. The
+            # estimate steers the greedy choice; the final text is counted for real below.
+            seams = len(trial)
+            # the map only grows unless members are dropped: its last size is a lower bound
+            floor = 0 if dropped else map_tokens
+            if new_blocks + seams + floor > budget:
+                continue
+            trial_map = count(_file_map(trial))
+            if trial_map + new_blocks + seams <= budget:
+                selected = trial
+                blocks, full_blocks, map_tokens = new_blocks, new_full, trial_map
                 break
         else:
             if rank == 0:

@@ -218,6 +218,9 @@ def _clean(word: str) -> str:
 
 def extract_targets(query: str) -> tuple[str, ...]:
     """The code-shaped names and paths in ``query``, in query order, without duplicates."""
+    alone = query.strip().strip("`'\"").removesuffix("()")
+    if _IDENTIFIER.fullmatch(alone) and alone.lower() not in _NOT_TARGETS:
+        return (alone,)
     found: list[tuple[int, str]] = []
     masked = list(query)
     for m in _SPAN.finditer(query):
@@ -228,13 +231,15 @@ def extract_targets(query: str) -> tuple[str, ...]:
             # after a quoted span is not taken to start a sentence
             masked[m.start() : m.end()] = _MASK * (m.end() - m.start())
     rest = "".join(masked).replace("()", "  ")
-    stripped = query.strip().strip("`'\"").removesuffix("()")
-    if _IDENTIFIER.fullmatch(stripped) and stripped.lower() not in _NOT_TARGETS:
-        return (stripped,)
+    previous: re.Match[str] | None = None
     for m in _WORD.finditer(rest):
+        gap = rest[previous.end() if previous else 0 : m.start()]
+        if previous is None:
+            sentence_start = not gap.strip()  # first word, unless a quoted span came before
+        else:
+            sentence_start = previous.group(0)[-1] in ".:!?" or any(c in "!?" for c in gap)
+        previous = m
         word = _clean(m.group(0))
-        before = rest[: m.start()].rstrip()
-        sentence_start = not before or before[-1] in ".!?:"
         if word and _is_code_word(word, sentence_start):
             found.append((m.start(), word))
     out: list[str] = []
@@ -352,7 +357,8 @@ _RULES: tuple[_Rule, ...] = (
     _r(Intent.USAGES, _HOW_USED,
        rf"\b(?:where|how)(?: \w+)? (?:is|are|was|does|do|gets?) .*?\b{_USED}\b(?! for)|"
        rf"\b(?:who|what|which(?: \w+)?) {_USES}\b|"
-       rf"\bwhere (?:do|does|did) {_SUBJECT} {_USES}\b"),
+       rf"\bwhere (?:do|does|did) {_SUBJECT} {_USES}\b|"
+       r"\bhow (?:do|can|should|would) (?:i|we|you) use\b"),
     _r(Intent.DEFINITION, "where is X defined",
        r"\bwhere (?:is|are|was) .+? (?:defined|declared|located|implemented)\b|"
        r"\bwhere (?:does|do) .+? live\b|"

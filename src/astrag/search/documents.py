@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import marshal
+from functools import lru_cache
 from dataclasses import dataclass
 
 from astrag.graph.facts import Definition, DefKind, FileFacts, RefKind
 from astrag.graph.symbols import file_symbols
-from astrag.search.text import code_words, path_words, unique
+from astrag.search.text import code_words, distinct_words, name_words, path_words, unique
 
 DOCUMENTS_VERSION = "1"  # part of the extractor fingerprint: a change re-makes every document
 
@@ -89,18 +90,15 @@ def _definition_doc(
     body_text = source[d.start_byte : min(d.end_byte, d.start_byte + _BODY_BYTES)].decode(
         "utf-8", errors="replace"
     )
-    body_words = unique(
-        (w for w in code_words(body_text, keep_joined=False) if len(w) > 1), _BODY_WORDS
-    )
-    call_words = [w for c in callees for w in code_words(c)]
-    rel_words = [w for r in relations for w in code_words(r)]
-    plain_path = [w for w in pwords if w in set(code_words(facts.path, keep_joined=False))]
+    body_words = distinct_words(body_text, _BODY_WORDS)
+    call_words = [w for c in callees for w in name_words(c)]
+    rel_words = [w for r in relations for w in name_words(r)]
     doc = d.docstring[:_DOC_CHARS]
     kind = "type" if d.kind == DefKind.TYPE_ALIAS else d.kind.value
     parent = d.qualname.rsplit(".", 1)[0] if "." in d.qualname else ""
     lines = [
         f"{kind} {' '.join(plain_qual)}",
-        f"in {' '.join(plain_path)}"
+        f"in {' '.join(_plain_path(facts.path))}"
         + (f" of {' '.join(code_words(parent, keep_joined=False))}" if parent else ""),
         " ".join(code_words(sig, keep_joined=False)),
     ]
@@ -121,6 +119,11 @@ def _definition_doc(
         body=" ".join(unique([*rel_words, *call_words, *body_words])),
         text="\n".join(lines),
     )
+
+
+@lru_cache(maxsize=64)
+def _plain_path(path: str) -> tuple[str, ...]:
+    return tuple(code_words(path.rsplit(".", 1)[0], keep_joined=False))
 
 
 def encode_documents(docs: list[SearchDoc]) -> bytes:

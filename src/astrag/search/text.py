@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 # lower→Upper, ACRONYMWord, letter→digit boundaries
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 # what a path or dotted name is made of, for targets such as src/auth/service.ts
+_SEPARATORS = re.compile(r"[_$\-]+")
 _PATHLIKE = re.compile(r"[\w$@.\-]*[/.][\w$@.\-/]*\w")
 
 # English glue and question words: they carry no meaning for code search. Intent words such
@@ -35,10 +37,13 @@ _SHORT_OK = frozenset({"id", "db", "io", "ui", "os", "fs", "ip", "js", "ts", "py
 
 def split_identifier(word: str) -> list[str]:
     """``getHTTPResponse`` -> [get, http, response]; ``_update_user2`` -> [update, user, 2]."""
-    parts: list[str] = []
-    for piece in re.split(r"[_$\-]+", word):
-        parts.extend(m.group(0).lower() for m in _CAMEL.finditer(piece))
-    return parts
+    return list(_split(word))
+
+
+@lru_cache(maxsize=1 << 16)
+def _split(word: str) -> tuple[str, ...]:
+    # cached: a codebase repeats its identifiers, and splitting is most of a document's cost
+    return tuple(m.group(0).lower() for m in _CAMEL.finditer(_SEPARATORS.sub(" ", word)))
 
 
 def identifiers(text: str) -> Iterator[str]:
@@ -49,12 +54,32 @@ def code_words(text: str, *, keep_joined: bool = True) -> list[str]:
     """Every identifier of ``text`` split into words, in order; with ``keep_joined`` an
     identifier made of several words also contributes its joined lowercase form."""
     out: list[str] = []
-    for ident in identifiers(text):
-        parts = split_identifier(ident)
+    for ident in _IDENT.findall(text):
+        parts = _split(ident)
         out.extend(parts)
         if keep_joined and len(parts) > 1:
             out.append("".join(parts))
     return out
+
+
+@lru_cache(maxsize=1 << 16)
+def name_words(name: str) -> tuple[str, ...]:
+    """Words of one identifier and, if it has several, their joined form."""
+    parts = _split(name)
+    return (*parts, "".join(parts)) if len(parts) > 1 else parts
+
+
+def distinct_words(text: str, limit: int) -> list[str]:
+    """The first ``limit`` distinct words of the distinct identifiers of ``text``, skipping
+    one-letter words: a bag for search, made without splitting any identifier twice."""
+    words: dict[str, None] = {}
+    for ident in dict.fromkeys(_IDENT.findall(text)):
+        for w in _split(ident):
+            if len(w) > 1:
+                words[w] = None
+        if len(words) >= limit:
+            break
+    return list(words)[:limit]
 
 
 def unique(words: Iterable[str], limit: int | None = None) -> list[str]:
