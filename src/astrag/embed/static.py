@@ -1,10 +1,12 @@
 """The default embedder: a static token-vector table distilled from all-MiniLM-L6-v2.
 
-A text's vector is the mean of its wordpiece tokens' rows in a 30,522-row table (then
-L2-normalised). There is no network, no torch and no attention: tokenising and one gather per
-batch, so it embeds many thousands of texts a second on one core, at a quality between BM25 and
-the full transformer (numbers: docs/BENCHMARKS.md, "Embedders: speed and quality"). The table
-was made by ``scripts/distill_embedder.py``; ``model/README.md`` says how.
+A text's vector is the sum of its wordpiece tokens' rows in a 30,522-row table, L2-normalised.
+The rows were scaled at distillation by how rare each token is in code (SIF weights), so the
+sum is a weighted mean in which ``self`` or ``return`` count little. No network, no torch, no
+attention: tokenising and a gather, so it embeds thousands of texts a second on one core, at a
+quality below the full transformer and, on its own, below BM25 (numbers: docs/BENCHMARKS.md,
+"Embedders: speed and quality"). The table was made by ``scripts/distill_embedder.py``;
+``model/README.md`` says how.
 
 Text preparation, before the BERT (uncased) tokenizer:
 

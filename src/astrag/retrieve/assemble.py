@@ -18,8 +18,11 @@ Selection is greedy in relevance order (score, then id, so equal input gives equ
   their signature form is their docstring's first paragraph, or just the header line, which
   still tells the reader the file is involved and why (an importer, for a change);
 * placeholders (``external::``/``unresolved::``, no path) have no code and are skipped;
-* the top candidate is always there: when even its signature form does not fit, it is cut
-  to fit (first the code, then the file map, finally the header line itself).
+* the top candidate is always shown (on its own or inside its class): when even its
+  signature form does not fit, it is shown alone, cut to fit (first the code, then the file
+  map, finally the header line itself);
+* ``items`` are in text order; each item's ``tokens`` is its block alone (header and code).
+  ``to_json`` leaves out ``full`` so the JSON shape stays the documented one.
 """
 
 from __future__ import annotations

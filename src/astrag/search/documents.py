@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import marshal
-from functools import lru_cache
 from dataclasses import dataclass
+from functools import lru_cache
 
 from astrag.graph.facts import Definition, DefKind, FileFacts, RefKind
 from astrag.graph.symbols import file_symbols
