@@ -18,6 +18,7 @@ from astrag.search.engine import Hit, Searcher
 from astrag.search.text import query_words, split_identifier
 
 SEEDS = 12
+_ASSEMBLE = 160
 # graph questions about a named symbol start from it alone, plus a few search hits in case
 # the name is not what the user meant
 _GRAPH_INTENTS = {
@@ -55,7 +56,8 @@ def answer(
     hits = _focus(hits, plan)
     seeds = _seeds(hits, plan)
     reached = expand(searcher.store, seeds, plan)
-    candidates = [Candidate(r.symbol, round(r.score, 6), r.reason) for r in reached]
+    # beyond the best few hundred, nothing fits even the largest budget people use
+    candidates = [Candidate(r.symbol, round(r.score, 6), r.reason) for r in reached[:_ASSEMBLE]]
     context = assemble(query, plan.intent.value, candidates, budget, source=_Sources(root))
     return Answer(plan, tuple(hits), tuple(reached), context)
 

@@ -263,6 +263,9 @@ def _cut_to_fit(
 
 # ----------------------------------------------------------------------------------- assemble
 
+_SMALLEST_BLOCK = 12  # tokens: a header line with a short signature
+_MAX_CHARS_PER_TOKEN = 8
+
 
 def assemble(
     query: str,
@@ -314,7 +317,14 @@ def assemble(
         if any(e.full and _contains(e.symbol, sym) for e in selected):
             continue  # its lines are already in the context
         options: list[_Entry] = []
-        if sym.kind != MODULE and source_of(sym):
+        room = budget - (blocks + len(selected) + map_tokens)
+        # code averages well under _MAX_CHARS_PER_TOKEN characters a token, so a source longer
+        # than that many per token of room cannot fit: skip it without tokenizing it
+        if (
+            sym.kind != MODULE
+            and source_of(sym)
+            and len(source_of(sym)) <= room * _MAX_CHARS_PER_TOKEN
+        ):
             options.append(_Entry(cand, rank, True, source_of(sym)))
         options.append(_Entry(cand, rank, False, _signature_form(sym, source_of)))
         for option in options:
@@ -335,7 +345,14 @@ def assemble(
             floor = 0 if dropped else map_tokens
             if new_blocks + seams + floor > budget:
                 continue
-            trial_map = count(_file_map(trial))
+            if dropped or not selected:
+                trial_map = count(_file_map(trial))
+            else:
+                # one more name on the map: counted alone, plus the path when the file is new;
+                # recounting the whole map per candidate made assembly quadratic
+                name = count(", " + _display_name(sym))
+                new_file = all(e.symbol.path != sym.path for e in selected)
+                trial_map = map_tokens + name + (count(f"- {sym.path}:\n") if new_file else 0)
             if trial_map + new_blocks + seams <= budget:
                 selected = trial
                 blocks, full_blocks, map_tokens = new_blocks, new_full, trial_map
@@ -343,6 +360,8 @@ def assemble(
         else:
             if rank == 0:
                 break  # the top candidate must be shown: cut it to fit, alone, below
+        if budget - (blocks + len(selected) + map_tokens) < _SMALLEST_BLOCK:
+            break  # nothing more fits: stop instead of trying every remaining candidate
 
     ordered, text = _render(selected)
     # the estimate can be short of the real count at seams; drop the least relevant until the

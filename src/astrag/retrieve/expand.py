@@ -88,8 +88,9 @@ def expand(store: SqliteStore, seeds: Sequence[Seed], plan: Plan) -> list[Reache
                     continue
                 reached[there] = (score, _reason(step, origin.symbol))
         new: list[Reached] = []
+        loaded = store.get_symbols(sid for sid in reached if sid not in best)
         for sid, (score, reason) in reached.items():
-            symbol = store.get_symbol(sid) if sid not in best else best[sid].symbol
+            symbol = best[sid].symbol if sid in best else loaded.get(sid)
             if symbol is None or not symbol.path:
                 continue  # placeholders: outside the repository, nothing to show
             item = Reached(symbol, score, reason, hop)

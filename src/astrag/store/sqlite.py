@@ -665,6 +665,13 @@ class SqliteStore:
         return _symbol_from_row(row) if row else None
 
     @_translate_errors
+    def get_symbols(self, symbol_ids: Iterable[str]) -> dict[str, Symbol]:
+        """The symbols of ``symbol_ids`` that exist, by id: one query per few hundred ids."""
+        keys = list(dict.fromkeys(symbol_ids))
+        query = _SYMBOL_SELECT + " WHERE n.name IN ({})"
+        return {r[0]: _symbol_from_row(r) for r in self._rows_for(query, keys)}
+
+    @_translate_errors
     def symbols_named(self, name: str) -> list[Symbol]:
         return self._symbols_where("s.name = ?", name)
 
