@@ -137,6 +137,11 @@ class Index:
     def close(self) -> None:
         self.store.close()
 
+    def refresh(self) -> None:
+        """Forget cached vectors and symbols after the index was updated (by another run or
+        by :func:`index` in this process); the next query reads the new state."""
+        self.searcher.forget()
+
     # ------------------------------------------------------------------ lookup
 
     def lookup(self, query: str) -> list[Symbol]:

@@ -150,6 +150,13 @@ class Searcher:
             target = target.rsplit(".", 1)[-1]
         return [s for s in store.symbols_named(target) if s.path]
 
+    def forget(self) -> None:
+        """Drop what was loaded from the index: call after the index changed underneath."""
+        self._dense = None
+        self._embedder = None
+        self._loaded = False
+        self._symbols.clear()
+
     def _symbol(self, sid: str) -> Symbol | None:
         if sid not in self._symbols:
             self._symbols[sid] = self.store.get_symbol(sid)
