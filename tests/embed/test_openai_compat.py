@@ -70,7 +70,7 @@ def endpoint() -> Iterator[Endpoint]:
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     state.base_url = f"http://127.0.0.1:{server.server_address[1]}/v1"
     try:

@@ -66,7 +66,11 @@ class Searcher:
         *,
         targets: Sequence[str] = (),
         mode: str = "hybrid",
+        diversify: bool = True,
     ) -> list[Hit]:
+        """The best ``limit`` symbols; ``diversify`` spreads a list over files (for people
+        and code search); seeding a context does not want it, since a change often touches
+        several functions of one file."""
         if mode not in MODES:
             raise ValueError(f"unknown search mode {mode!r}; use one of {', '.join(MODES)}")
         words = query_words(query)
@@ -93,7 +97,8 @@ class Searcher:
             symbol = self._symbol(sid)
             if symbol is None or not symbol.path:
                 continue  # a stale row of a symbol that no longer exists, or a placeholder
-            score = fused[sid] * SAME_FILE_DECAY ** per_file.get(symbol.path, 0)
+            seen = per_file.get(symbol.path, 0) if diversify else 0
+            score = fused[sid] * SAME_FILE_DECAY**seen
             per_file[symbol.path] = per_file.get(symbol.path, 0) + 1
             scored.append((score, sid, symbol))
         scored.sort(key=lambda t: (-t[0], t[1]))

@@ -119,3 +119,14 @@ def looks_like_path(token: str) -> bool:
 def path_tokens(query: str) -> list[str]:
     """Path-like spans of a query (``auth/service.ts``, ``src/x.py``), as written."""
     return unique(m.group(0) for m in _PATHLIKE.finditer(query) if looks_like_path(m.group(0)))
+
+
+_TEST_PATH = re.compile(
+    r"(^|/)(tests?|__tests__|spec|specs|testing)/|(^|/)(test_[^/]*|conftest\.py)$|_test\.py$"
+    r"|[._-](test|spec)\.[cm]?[jt]sx?$"
+)
+
+
+def is_test_path(path: str) -> bool:
+    """A test file by the conventions of pytest, Jest, Mocha and Vitest."""
+    return bool(_TEST_PATH.search(path))
