@@ -288,7 +288,7 @@ def test_large_budget_context() -> None:
         ("src/auth/service.py::verify_signature", True),
         ("src/users/controller.ts::UserController", True),
     ]
-    assert ctx.tokens == count_tokens(ctx.text) == 455
+    assert ctx.tokens == count_tokens(ctx.text) == 451
     assert [item.tokens for item in ctx.items] == [28, 197, 95, 108]
 
 
@@ -303,8 +303,8 @@ def test_exact_text() -> None:
     assert ctx.text == textwrap.dedent(
         '''\
         Files:
-        - src/auth/service.py: AuthService.login, AuthService.logout, verify_signature
-        - src/users/controller.ts: UserController.updateUser
+        - src/auth/service.py (3 items)
+        - src/users/controller.ts (1 item)
 
         src/auth/service.py:18-24  method AuthService.login — seed: named in the query
         ```python
@@ -340,7 +340,7 @@ def test_exact_text() -> None:
         }
         ```'''
     )
-    assert ctx.tokens == count_tokens(ctx.text) == 285
+    assert ctx.tokens == count_tokens(ctx.text) == 278
 
 
 def test_the_most_relevant_get_full_source_within_full_share() -> None:
@@ -406,7 +406,7 @@ def test_modules_never_get_full_source() -> None:
     ctx = _run((Candidate(bare, 1.0, "imports AuthService"),), budget=4000)
     assert ctx.items[0].content == ""
     assert ctx.text == (
-        "Files:\n- src/users/controller.ts: controller.ts\n\n"
+        "Files:\n- src/users/controller.ts (1 item)\n\n"
         "src/users/controller.ts:1-15  module controller.ts — imports AuthService"
     )
 

@@ -78,7 +78,7 @@ def test_search_is_deterministic(shop: Path) -> None:
 
 def test_fts_syntax_in_a_query_is_just_words(shop: Path) -> None:
     with api.open_index(shop) as idx:
-        hits = idx.search('user* AND "profile" OR NEAR(x) -', 5, mode="lexical")
+        hits = idx.search('user* AND "profile" OR NEAR(x) -', 10, mode="lexical")
     # no syntax error: the words user and profile were searched for
     assert {"shop/users.py::update_user", "shop/views.py::handle_profile_form"} <= set(ids(hits))
 

@@ -17,11 +17,20 @@ from astrag.retrieve.plan import Intent, Plan, plan_query
 from astrag.search.engine import Hit, Searcher
 from astrag.search.text import is_test_path, query_words, split_identifier
 
-SEEDS = 8  # measured: 8, 12 and 20 seeds; more seeds push the changed code out
 TEST_WEIGHT = 0.4
-# share of the budget for full source; the rest shows signatures. Measured at 4k tokens:
-# 0.6 -> function recall 42 %, needed 58 %; 0.75 -> 46 % and 57 %; 0.85 -> 45 %, 50 %
-FULL_SHARE = 0.75
+# How many seeds, and what share of the budget shows full source (the rest: signatures), by
+# intent. Work on code (a change, a bug, a loose description of either) needs the bodies it
+# will edit, from a wide set of seeds; a question about the graph (who calls X) needs many
+# neighbours' signatures more than any one body. Measured on the retrieval benchmark at 4k
+# tokens (commit messages, so change/bug/search): 8 seeds and 0.6 -> function recall 47 %,
+# needed definitions 62 %; 16 and 0.9 -> 53 % and 51 % (docs/BENCHMARKS.md section 4).
+_SHAPES: dict[Intent, tuple[int, float]] = {
+    Intent.CHANGE: (16, 0.9),
+    Intent.BUG: (16, 0.9),
+    Intent.SEARCH: (16, 0.9),
+    Intent.EXPLAIN: (12, 0.75),
+}
+_DEFAULT_SHAPE = (8, 0.6)
 _ASSEMBLE = 160
 # graph questions about a named symbol start from it alone, plus a few search hits in case
 # the name is not what the user meant
@@ -56,7 +65,12 @@ def answer(
     if budget <= 0:
         raise ValueError(f"budget must be a positive number of tokens, not {budget}")
     plan = plan_query(query, llm=llm)
-    hits = searcher.search(plan.terms, limit=SEEDS, targets=plan.targets, diversify=False)
+    seeds_wanted, full_share = _SHAPES.get(plan.intent, _DEFAULT_SHAPE)
+    # more hits than seeds: tests that match the words best are pushed down, not out
+    hits = searcher.search(
+        plan.terms, limit=seeds_wanted * 3, targets=plan.targets, diversify=False
+    )
+    hits = sorted(hits, key=lambda h: (-h.score * _prior(h.symbol), h.symbol.id))[:seeds_wanted]
     hits = _focus(hits, plan)
     seeds = _seeds(hits, plan)
     reached = expand(searcher.store, seeds, plan)
@@ -65,7 +79,7 @@ def answer(
         key=lambda c: (-c.score, c.symbol.id),
     )[:_ASSEMBLE]  # beyond the best few hundred, nothing fits even the largest budget used
     context = assemble(
-        query, plan.intent.value, candidates, budget, source=_Sources(root), full_share=FULL_SHARE
+        query, plan.intent.value, candidates, budget, source=_Sources(root), full_share=full_share
     )
     return Answer(plan, tuple(hits), tuple(reached), context)
 

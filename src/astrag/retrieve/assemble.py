@@ -150,11 +150,14 @@ def _grouped(entries: Sequence[_Entry]) -> list[_Entry]:
 
 
 def _file_map(ordered: Sequence[_Entry]) -> str:
-    """path -> symbols, in the order given (text order when rendering)."""
-    files: dict[str, list[str]] = {}
+    """The files touched, in the order given (text order when rendering), with how many
+    items each contributes: the headers below name the symbols, so the map does not."""
+    files: dict[str, int] = {}
     for e in ordered:
-        files.setdefault(e.symbol.path, []).append(_display_name(e.symbol))
-    return "Files:\n" + "\n".join(f"- {path}: {', '.join(names)}" for path, names in files.items())
+        files[e.symbol.path] = files.get(e.symbol.path, 0) + 1
+    return "Files:\n" + "\n".join(
+        f"- {path} ({n} {'item' if n == 1 else 'items'})" for path, n in files.items()
+    )
 
 
 def _render(entries: Sequence[_Entry], with_map: bool = True) -> tuple[list[_Entry], str]:
@@ -348,11 +351,10 @@ def assemble(
             if dropped or not selected:
                 trial_map = count(_file_map(trial))
             else:
-                # one more name on the map: counted alone, plus the path when the file is new;
+                # a new file adds a line to the map (a known file at most changes a count);
                 # recounting the whole map per candidate made assembly quadratic
-                name = count(", " + _display_name(sym))
                 new_file = all(e.symbol.path != sym.path for e in selected)
-                trial_map = map_tokens + name + (count(f"- {sym.path}:\n") if new_file else 0)
+                trial_map = map_tokens + (count(f"- {sym.path} (1 item)\n") if new_file else 0)
             if trial_map + new_blocks + seams <= budget:
                 selected = trial
                 blocks, full_blocks, map_tokens = new_blocks, new_full, trial_map

@@ -27,10 +27,10 @@ from astrag.search.vectors import DenseIndex, query_embedder
 from astrag.store.sqlite import SqliteStore
 
 MODES = ("hybrid", "lexical", "dense", "exact")
-FIELD_WEIGHTS = (10.0, 4.0, 2.0, 2.0, 1.0)  # name, qual, sig, doc, body
+FIELD_WEIGHTS = (10.0, 4.0, 2.0, 2.0, 3.0)  # name, qual, sig, doc, body
 RRF_K = 20  # 60 in the paper; 20 measured slightly better here (0.790 -> 0.795)
 LEXICAL_WEIGHT = 1.0
-DENSE_WEIGHT = 1.0
+DENSE_WEIGHT = 0.75
 EXACT_BONUS = 1.0  # above any fused score (at most (1 + 1) / (k + 1))
 AMBIGUOUS_NAME = 12  # a plain name with more definitions than this is boosted, not pinned
 _POOL = 200  # candidates each ranker contributes to the fusion
