@@ -15,7 +15,7 @@ from astrag.retrieve.assemble import Candidate, Context, assemble
 from astrag.retrieve.expand import Reached, Seed, expand
 from astrag.retrieve.plan import Intent, Plan, plan_query
 from astrag.search.engine import Hit, Searcher
-from astrag.search.text import is_test_path, query_words, split_identifier
+from astrag.search.text import code_words, is_test_path, query_words
 
 TEST_WEIGHT = 0.4
 # How many seeds, and what share of the budget shows full source (the rest: signatures), by
@@ -32,8 +32,7 @@ _SHAPES: dict[Intent, tuple[int, float]] = {
 }
 _DEFAULT_SHAPE = (8, 0.6)
 _ASSEMBLE = 160
-# graph questions about a named symbol start from it alone, plus a few search hits in case
-# the name is not what the user meant
+# graph questions: about a named symbol, they start from it alone
 _GRAPH_INTENTS = {
     Intent.CALLERS,
     Intent.CALLEES,
@@ -41,7 +40,6 @@ _GRAPH_INTENTS = {
     Intent.USAGES,
     Intent.DEFINITION,
 }
-_GRAPH_EXTRA_SEEDS = 3
 
 Planner = Callable[[str], Mapping[str, object]]
 
@@ -91,14 +89,12 @@ def _prior(symbol: Symbol) -> float:
 
 
 def _focus(hits: list[Hit], plan: Plan) -> list[Hit]:
-    """For a graph question about a named symbol, the named symbols and a few others."""
+    """A graph question about a named symbol starts from the named symbols alone: "who calls
+    X" is answered by X's callers, not by whatever else shares X's words."""
     if plan.intent not in _GRAPH_INTENTS:
         return hits
     named = [h for h in hits if h.rankers[0] == "exact"]
-    if not named:
-        return hits
-    others = [h for h in hits if h.rankers[0] != "exact"][:_GRAPH_EXTRA_SEEDS]
-    return named + others
+    return named or hits
 
 
 def _seeds(hits: list[Hit], plan: Plan) -> list[Seed]:
@@ -112,14 +108,14 @@ def _seeds(hits: list[Hit], plan: Plan) -> list[Seed]:
 def _seed_reason(hit: Hit, words: list[str]) -> str:
     if hit.rankers[0] == "exact":
         return f"seed: named in the query ({hit.matched})"
-    own = set(split_identifier(hit.symbol.name)) | set(
-        w for part in hit.symbol.path.split("/") for w in split_identifier(part)
-    )
-    shared = [w for w in words if w in own]
+    s = hit.symbol
+    own = set(code_words(f"{s.qualname} {s.path} {s.signature} {s.docstring}"))
+    # a stem is enough: "signatures" in the query matches "signature" in the code
+    shared = [w for w in words if w in own or any(o.startswith(w[:5]) for o in own if len(w) > 5)]
     if shared:
         return f"seed: matches '{' '.join(shared)}'"
     if "lexical" in hit.rankers:
-        return f"seed: its code mentions '{' '.join(words[:6])}'"
+        return "seed: its body uses the query's words"
     return "seed: similar in meaning to the query"
 
 

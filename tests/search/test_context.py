@@ -1,0 +1,147 @@
+"""Context for a question on the shop fixture: each intent walks its own edges, the budget
+is a hard limit, and the CLI speaks the documented JSON."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from astrag import api
+from astrag.errors import AstragError
+from astrag.retrieve.tokens import count_tokens
+
+
+def reasons(root: Path, query: str, budget: int = 8000) -> dict[str, str]:
+    with api.open_index(root) as idx:
+        ctx = idx.context(query, budget)
+    return {i.id: i.reason for i in ctx.items}
+
+
+def test_callers_two_hops_and_never_callees(shop: Path) -> None:
+    got = reasons(shop, "who calls update_user")
+    assert got["shop/users.py::update_user"] == "seed: named in the query (update_user)"
+    assert got["shop/views.py::handle_profile_form"] == "calls update_user"
+    assert got["shop/views.py::admin_edit"] == "calls handle_profile_form"  # second hop
+    assert "shop/users.py::save_profile" not in got  # what update_user calls is not asked
+
+
+def test_callees_and_never_callers(shop: Path) -> None:
+    got = reasons(shop, "what does update_user call")
+    assert got["shop/users.py::save_profile"] == "called by update_user"
+    assert "shop/views.py::handle_profile_form" not in got
+    assert "shop/views.py::admin_edit" not in got
+
+
+def test_implementations_follow_inheritance_inwards(shop: Path) -> None:
+    with api.open_index(shop) as idx:
+        answer = idx.answer("implementations of TokenProvider", 8000)
+    got = {i.id: i.reason for i in answer.context.items}
+    assert answer.plan.intent == "implementations"
+    assert got["shop/auth.py::JWTTokenProvider"] == "extends TokenProvider"
+
+
+def test_usages_of_a_type_reach_who_refers_to_it(shop: Path) -> None:
+    with api.open_index(shop) as idx:
+        answer = idx.answer("where is type TokenProvider used", 8000)
+        reached = {r.symbol.id: r.reason for r in answer.reached}
+    assert answer.plan.intent == "usages"
+    assert reached["shop/auth.py::AuthService.__init__"] == "uses TokenProvider"
+
+
+def test_change_task_seeds_every_named_symbol(shop: Path) -> None:
+    with api.open_index(shop) as idx:
+        answer = idx.answer("refactor AuthService to use JWTTokenProvider", 8000)
+    assert answer.plan.intent == "change"
+    got = {i.id: i.reason for i in answer.context.items}
+    assert got["shop/auth.py::AuthService"] == "seed: named in the query (AuthService)"
+    assert got["shop/auth.py::JWTTokenProvider"] == "seed: named in the query (JWTTokenProvider)"
+    assert got["shop/auth.py::TokenProvider"] == "base of JWTTokenProvider"
+
+
+def test_a_question_in_words_is_explained(shop: Path) -> None:
+    got = reasons(shop, "where do we validate webhook signatures?")
+    assert got["shop/webhooks.py::check_hmac"] == "seed: matches 'webhook signatures'"
+
+
+@pytest.mark.parametrize("budget", [1, 10, 40, 100, 250, 600, 2000, 8000])
+def test_never_over_budget_never_empty(shop: Path, budget: int) -> None:
+    with api.open_index(shop) as idx:
+        ctx = idx.context("refactor AuthService to use JWTTokenProvider", budget)
+    assert 0 < ctx.tokens == count_tokens(ctx.text) <= budget
+    assert ctx.items
+
+
+def test_same_index_same_query_same_context(shop: Path) -> None:
+    with api.open_index(shop) as idx:
+        first = idx.context("how is update_user called", 3000).to_json()
+    with api.open_index(shop) as idx:
+        second = idx.context("how is update_user called", 3000).to_json()
+    assert first == second
+
+
+def test_bad_budget_is_refused(shop: Path) -> None:
+    with api.open_index(shop) as idx, pytest.raises(AstragError, match="budget"):
+        idx.context("who calls update_user", 0)
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "astrag.cli", *args], cwd=cwd, capture_output=True, text=True
+    )
+
+
+def test_cli_json_shapes(shop: Path) -> None:
+    found = _cli("search", "webhook signature", "--format", "json", "-n", "3", cwd=shop)
+    assert found.returncode == 0, found.stderr
+    data = json.loads(found.stdout)
+    assert list(data) == ["query", "results"]
+    assert list(data["results"][0]) == [
+        "id", "path", "start_line", "end_line", "symbol", "kind", "score",
+    ]  # fmt: skip
+    assert data["results"][0]["id"] == "shop/webhooks.py::check_hmac"
+    assert (data["results"][0]["start_line"], data["results"][0]["end_line"]) == (5, 8)
+
+    ctx = _cli("context", "who calls update_user", "--format", "json", "-b", "900", cwd=shop)
+    assert ctx.returncode == 0, ctx.stderr
+    data = json.loads(ctx.stdout)
+    assert list(data) == ["query", "intent", "budget", "tokens", "items", "text"]
+    assert (data["intent"], data["budget"]) == ("callers", 900)
+    assert data["tokens"] <= 900
+    assert list(data["items"][0]) == [
+        "id", "path", "start_line", "end_line", "symbol", "kind", "score", "reason", "content",
+    ]  # fmt: skip
+
+    explained = _cli("context", "who calls update_user", "-f", "json", "--explain", cwd=shop)
+    plan = json.loads(explained.stdout)["plan"]
+    assert plan["intent"] == "callers"
+    assert {"kind": "calls", "direction": "in", "weight": 1.0} in plan["steps"]
+
+    markdown = _cli("context", "who calls update_user", cwd=shop)
+    assert markdown.returncode == 0
+    assert markdown.stdout.startswith("Files:\n")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("search", ""), "the query is empty"),
+        (("context", "   "), "the query is empty"),
+        (("context", "who calls update_user", "--budget", "0"), "budget must be a positive"),
+        (("search", "x", "--limit", "0"), "--limit"),
+    ],
+)
+def test_cli_refuses_bad_input(shop: Path, args: tuple[str, ...], message: str) -> None:
+    result = _cli(*args, cwd=shop)
+    assert result.returncode == 2
+    assert message in result.stderr
+
+
+def test_cli_on_a_repository_without_an_index(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("def f():\n    pass\n")
+    result = _cli("context", "what is f", "--repo", str(tmp_path), cwd=tmp_path)
+    assert result.returncode == 2
+    assert "astrag index" in result.stderr
