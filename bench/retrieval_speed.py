@@ -6,7 +6,8 @@ DIR must be indexed (``astrag index DIR``). Queries are made from the index itse
 repository works: for every N-th function or method, "how is <name> used", "<split words of
 its name>" and "refactor <Class> to ..." style tasks, a fixed mix. Warm: one process opens the
 index, runs one untimed query (loads the vectors and the embedder, as a running MCP server
-would have), then times each query; p50/p95 are reported. Cold: ``astrag search`` and
+would have), then times each query; p50/p95 of wall time and p50 of the process's CPU time
+are reported (on a shared machine the CPU time is the steadier figure). Cold: ``astrag search`` and
 ``astrag context`` spawned as fresh processes, timed from spawn to exit, median of 5.
 """
 
@@ -58,15 +59,19 @@ def warm(root: Path, queries: list[str], budget: int) -> dict[str, dict[str, flo
             ("search", lambda q: idx.search(q, 10)),
             ("context", lambda q: idx.context(q, budget)),
         ):
-            times = []
+            times, cpu = [], []
             for q in queries:
-                t = time.perf_counter()
+                t, c = time.perf_counter(), time.process_time()
                 run(q)
                 times.append((time.perf_counter() - t) * 1000)
+                cpu.append((time.process_time() - c) * 1000)
             out[name] = {
                 "p50_ms": round(percentile(times, 0.5), 1),
                 "p95_ms": round(percentile(times, 0.95), 1),
                 "max_ms": round(max(times), 1),
+                # CPU time of this process: what the query costs, whatever else the machine
+                # is doing (the wall times above include waiting for a core)
+                "cpu_p50_ms": round(percentile(cpu, 0.5), 1),
                 "queries": len(times),
             }
     return out

@@ -20,7 +20,7 @@ from astrag.config import load_config
 from astrag.errors import AstragError
 from astrag.graph.facts import CLASS_KINDS, Edge, EdgeKind, Symbol
 from astrag.indexer import IndexSummary, ProgressFn, index_repository
-from astrag.retrieve.answer import Answer, Planner, answer
+from astrag.retrieve.answer import Answer, Planner, SourceCache, answer
 from astrag.retrieve.assemble import Context
 from astrag.retrieve.plan import plan_query
 from astrag.search.engine import Hit, Searcher
@@ -127,6 +127,7 @@ class Index:
         self.root = root
         self.store = store
         self.searcher = Searcher(store)
+        self.sources = SourceCache(root)
 
     def __enter__(self) -> Index:
         return self
@@ -255,7 +256,7 @@ class Index:
             raise AstragError(
                 f"budget must be a positive number of tokens, not {budget}", "pass --budget 8000"
             )
-        return answer(self.searcher, self.root, query, budget, llm=llm)
+        return answer(self.searcher, self.root, query, budget, llm=llm, sources=self.sources)
 
     def context(self, query: str, budget: int = 8000) -> Context:
         """A token-budgeted, explained context for ``query`` (see :meth:`answer`)."""

@@ -413,6 +413,11 @@ def context(
         sys.stdout.write(result.context.text + "\n")
 
 
+from astrag import cli_ask  # noqa: E402  (the ask command lives in its own module)
+
+cli_ask.register(app)
+
+
 def main() -> None:
     app()
 

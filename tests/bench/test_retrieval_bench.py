@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from astrag import api
 from astrag.lang import extract_facts
-from bench.retrieval import gitlog, tasks
+from bench.retrieval import gitlog, run, tasks
 from bench.retrieval.baselines import BM25, code_terms, fill_budget, ranking
 from bench.retrieval.chunks import chunk_text
 from bench.retrieval.gold import BaseIndex, changed_definitions
@@ -300,3 +300,75 @@ def test_a_merged_pull_request_is_one_first_parent_commit(tmp_path: Path) -> Non
     assert [c.subject for c in commits] == ["Make f return two instead", "start"]
     merge = commits[0]
     assert merge.merge and merge.files == [("M", "a.py", "a.py")]
+
+
+# ---------------------------------------------------------------------------- selection, splits
+
+
+def test_select_keeps_commits_inside_the_subdir(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q", "-b", "main")
+    _write(repo, {"lib/a.py": "def f():\n    return 1\n", "app/b.py": "def g():\n    return 1\n"})
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "initial layout of both packages")
+    steps = [
+        ({"lib/a.py": "def f():\n    return 2\n"}, "make f return two"),
+        ({"app/b.py": "def g():\n    return 2\n"}, "make g return two"),
+        ({"lib/a.py": "def f():\n    return 3\n", "app/b.py": "def g():\n    return 3\n"},
+         "make both return three"),
+        ({"lib/a.py": "def f():\n    return 4\n"}, "make f return four"),
+    ]  # fmt: skip
+    shas = []
+    for files, message in steps:
+        _write(repo, files)
+        _git(repo, "commit", "-qam", message)
+        shas.append(_git(repo, "rev-parse", "HEAD"))
+    spec = tasks.RepoSpec("lib", "https://example.com/lib.git", "python", "heldout",
+                          subdir="lib", count=5)  # fmt: skip
+    entry = tasks.select(spec, repo / ".git")
+    assert entry["tasks"] == [shas[0], shas[3]]  # oldest first; app/ and mixed ones left out
+    assert entry["base"] == _git(repo, "rev-parse", f"{shas[0]}^")
+    assert (entry["split"], entry["subdir"]) == ("heldout", "lib")
+    assert "subdir" not in tasks.select(tasks.RepoSpec("all", "u", "python"), repo / ".git")
+
+
+def test_manifest_marks_every_repository_with_a_split() -> None:
+    entries = tasks.load_manifest()
+    splits = {e["name"]: e["split"] for e in entries}
+    assert {splits[n] for n in ("click", "nestjs-graphql", "typeorm")} == {"tune"}
+    assert "heldout" in splits.values()
+    assert {s.name for s in tasks.REPOS} == set(splits)
+
+
+def _row(repo: str, split: str, system: str, recall: float, needed: float | None) -> dict:
+    return {"repo": repo, "split": split, "commit": "c", "system": system, "budget": "4000",
+            "file_recall": recall, "function_recall": recall, "needed_coverage": needed,
+            "mrr": recall, "tokens": 100.0}  # fmt: skip
+
+
+def test_aggregates_and_targets_per_split() -> None:
+    rows = [
+        _row("t1", "tune", "astrag", 0.6, 0.5), _row("t1", "tune", "bm25", 0.4, 0.2),
+        _row("t1", "tune", "vector", 0.2, 0.1),
+        _row("h1", "heldout", "astrag", 0.5, None), _row("h1", "heldout", "bm25", 0.5, None),
+        _row("h1", "heldout", "vector", 0.1, None),
+        _row("h1", "heldout", "astrag", 0.1, 0.3), _row("h1", "heldout", "bm25", 0.3, 0.3),
+        _row("h1", "heldout", "vector", 0.1, 0.1),
+    ]  # fmt: skip
+    aggs = run.aggregate(rows)
+    assert list(dict.fromkeys(a["repo"] for a in aggs)) == ["all", "tune", "heldout", "t1", "h1"]
+    at = {(a["repo"], a["system"]): a for a in aggs}
+    assert at[("all", "astrag")]["tasks"] == 3
+    assert at[("heldout", "astrag")]["function_recall"] == pytest.approx(0.3)
+    assert at[("heldout", "astrag")]["needed_coverage_n"] == 1
+    table = run.targets(aggs)
+    # tune: needed 0.5 / 0.1 and 0.5 / 0.2 met, recall 0.6 / 0.4 = 1.5 met;
+    # heldout: needed 0.3 / 0.1 met, 0.3 / 0.3 missed, recall 0.3 / 0.4 missed
+    assert "| needed coverage ≥ 2.5× vector | 4.00× met | 5.00× met | 3.00× met |" in table
+    assert "| function recall ≥ 1.3× BM25 | 1.00× missed | 1.50× met | 0.75× missed |" in table
+    with_ci = run.targets(aggs, rows)
+    assert "| needed coverage ≥ 1.5× BM25 | 2.00× [" in with_ci
+    # every tune task has the same ratio, so its interval is that ratio
+    assert run.ratio_interval(rows, "tune", "function_recall", "bm25") == (1.5, 1.5)
+    assert run.ratio_interval(rows, "nope", "function_recall", "bm25") is None

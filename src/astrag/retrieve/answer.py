@@ -59,6 +59,7 @@ def answer(
     budget: int,
     *,
     llm: Planner | None = None,
+    sources: SourceCache | None = None,
 ) -> Answer:
     if budget <= 0:
         raise ValueError(f"budget must be a positive number of tokens, not {budget}")
@@ -76,8 +77,9 @@ def answer(
         (Candidate(r.symbol, round(r.score * _prior(r.symbol), 6), r.reason) for r in reached),
         key=lambda c: (-c.score, c.symbol.id),
     )[:_ASSEMBLE]  # beyond the best few hundred, nothing fits even the largest budget used
+    source = sources or SourceCache(root)
     context = assemble(
-        query, plan.intent.value, candidates, budget, source=_Sources(root), full_share=full_share
+        query, plan.intent.value, candidates, budget, source=source, full_share=full_share
     )
     return Answer(plan, tuple(hits), tuple(reached), context)
 
@@ -119,20 +121,32 @@ def _seed_reason(hit: Hit, words: list[str]) -> str:
     return "seed: similar in meaning to the query"
 
 
-class _Sources:
-    """Symbol source from the files on disk, each file read once per answer."""
+class SourceCache:
+    """Symbol source from the files on disk. Kept by an open index across answers: a file is
+    read again only when its size or mtime changed (an agent edits while it asks)."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self.lines: dict[str, list[str]] = {}
+        self.files: dict[str, tuple[tuple[int, int], list[str]]] = {}
 
     def __call__(self, symbol: Symbol) -> str:
         if not symbol.path:
             return ""
-        if symbol.path not in self.lines:
+        return "\n".join(self._lines(symbol.path)[symbol.start_line - 1 : symbol.end_line])
+
+    def _lines(self, path: str) -> list[str]:
+        full = self.root / path
+        try:
+            st = full.stat()
+        except OSError:
+            return []
+        key = (st.st_size, st.st_mtime_ns)
+        cached = self.files.get(path)
+        if cached is None or cached[0] != key:
             try:
-                text = (self.root / symbol.path).read_text("utf-8", errors="replace")
+                text = full.read_text("utf-8", errors="replace")
             except OSError:
                 text = ""
-            self.lines[symbol.path] = text.splitlines()
-        return "\n".join(self.lines[symbol.path][symbol.start_line - 1 : symbol.end_line])
+            cached = (key, text.splitlines())
+            self.files[path] = cached
+        return cached[1]

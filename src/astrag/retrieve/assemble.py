@@ -32,6 +32,7 @@ import re
 import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from astrag.graph.facts import Symbol
 from astrag.retrieve.tokens import count_tokens
@@ -120,6 +121,13 @@ def _header(entry: _Entry) -> str:
     s = entry.symbol
     head = f"{s.path}:{s.start_line}-{s.end_line}  {s.kind} {_display_name(s)}"
     return f"{head} — {entry.candidate.reason}" if entry.candidate.reason else head
+
+
+@lru_cache(maxsize=4096)
+def _prepared(text: str) -> str:
+    # cached across calls: a warm process shows the same symbols for many queries, and
+    # dedenting is a regex pass over every line
+    return textwrap.dedent(text).strip("\n").rstrip()
 
 
 def _block(entry: _Entry) -> str:
@@ -267,7 +275,7 @@ def _cut_to_fit(
 # ----------------------------------------------------------------------------------- assemble
 
 _SMALLEST_BLOCK = 12  # tokens: a header line with a short signature
-_MAX_CHARS_PER_TOKEN = 8
+_MAX_CHARS_PER_TOKEN = 6  # code averages 3-4 characters a token
 
 
 def assemble(
@@ -297,7 +305,7 @@ def assemble(
         if symbol.id not in sources:
             # dedented: a method reads as a unit without its class's indentation, and the
             # indentation would cost tokens on every line
-            sources[symbol.id] = textwrap.dedent(source(symbol)).strip("\n").rstrip()
+            sources[symbol.id] = _prepared(source(symbol))
         return sources[symbol.id]
 
     costs: dict[tuple[str, bool], int] = {}

@@ -4,7 +4,8 @@ Each step of the plan names an edge kind, a direction and a weight. A symbol rea
 ``x`` over a step scores ``score(x) * weight * decay``; it keeps its best score and the reason
 that gave it ("calls AuthService.login"). Each hop expands only the best ``fanout`` symbols
 of the previous one, so a hub (a logger everyone calls) cannot flood the context. Both
-directions of a hop are read in one query each, which keeps a 2-hop walk to four queries.
+directions of a hop are read in one query each, which keeps a 2-hop walk to four queries, and
+only the best few hundred symbols reached are loaded.
 
 Personalized PageRank was the alternative; on a 2-hop budgeted context it ranks hubs first
 (many paths lead to them) where a best-first walk keeps what is close to the question.
@@ -15,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from astrag.graph.facts import CLASS_KINDS, Edge, Symbol
+from astrag.graph.facts import CLASS_KINDS, Symbol
 from astrag.retrieve.plan import EdgeStep, Plan
 from astrag.store.sqlite import SqliteStore
 
@@ -73,13 +74,9 @@ def expand(store: SqliteStore, seeds: Sequence[Seed], plan: Plan) -> list[Reache
         for direction, steps in steps_by_dir.items():
             if not steps:
                 continue
-            fetch = store.edges_to if direction == "in" else store.edges_from
-            for edge in sorted(fetch(list(by_id), list(steps)), key=_edge_order):
-                here, there = (edge.target, edge.source) if direction == "in" else (
-                    edge.source,
-                    edge.target,
-                )
-                step = steps[edge.kind]
+            rows = store.neighbours(list(by_id), list(steps), incoming=direction == "in")
+            for here, there, kind in rows:
+                step = steps[kind]
                 origin = by_id[here]
                 score = origin.score * step.weight * plan.decay
                 if there in best and best[there].score >= score:
@@ -87,12 +84,15 @@ def expand(store: SqliteStore, seeds: Sequence[Seed], plan: Plan) -> list[Reache
                 if there in reached and reached[there][0] >= score:
                     continue
                 reached[there] = (score, _reason(step, origin.symbol))
+        # only the best can make it into a context: load those, not every neighbour
+        kept = sorted(reached, key=lambda sid: (-reached[sid][0], sid))[:MAX_CANDIDATES]
+        loaded = store.get_symbols(sid for sid in kept if sid not in best)
         new: list[Reached] = []
-        loaded = store.get_symbols(sid for sid in reached if sid not in best)
-        for sid, (score, reason) in reached.items():
+        for sid in kept:
+            score, reason = reached[sid]
             symbol = best[sid].symbol if sid in best else loaded.get(sid)
-            if symbol is None or not symbol.path:
-                continue  # placeholders: outside the repository, nothing to show
+            if symbol is None:
+                continue
             item = Reached(symbol, score, reason, hop)
             best[sid] = item
             new.append(item)
@@ -102,10 +102,6 @@ def expand(store: SqliteStore, seeds: Sequence[Seed], plan: Plan) -> list[Reache
 
 def _rank(r: Reached) -> tuple[float, int, str]:
     return (-r.score, r.hop, r.symbol.id)
-
-
-def _edge_order(e: Edge) -> tuple[str, int, int, str, str]:
-    return (e.path, e.line, e.column, e.source, e.target)
 
 
 def _reason(step: EdgeStep, origin: Symbol) -> str:

@@ -18,7 +18,7 @@ comparable, ranks are. The weights and k were chosen on the retrieval benchmarks
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from astrag.embed import Embedder
 from astrag.graph.facts import Symbol
@@ -57,7 +57,6 @@ class Searcher:
     _dense: DenseIndex | None = None
     _embedder: Embedder | None = None
     _loaded: bool = False
-    _symbols: dict[str, Symbol | None] = field(default_factory=dict)
 
     def search(
         self,
@@ -93,8 +92,10 @@ class Searcher:
         ranked = sorted(fused, key=lambda sid: (-fused[sid], sid))
         scored: list[tuple[float, str, Symbol]] = []
         per_file: dict[str, int] = {}
-        for sid in ranked[: max(limit * 4, 40)]:
-            symbol = self._symbol(sid)
+        window = ranked[: max(limit * 4, 40)]
+        symbols = self.store.get_symbols(window)
+        for sid in window:
+            symbol = symbols.get(sid)
             if symbol is None or not symbol.path:
                 continue  # a stale row of a symbol that no longer exists, or a placeholder
             seen = per_file.get(symbol.path, 0) if diversify else 0
@@ -160,12 +161,6 @@ class Searcher:
         self._dense = None
         self._embedder = None
         self._loaded = False
-        self._symbols.clear()
-
-    def _symbol(self, sid: str) -> Symbol | None:
-        if sid not in self._symbols:
-            self._symbols[sid] = self.store.get_symbol(sid)
-        return self._symbols[sid]
 
     def _load(self) -> None:
         if self._loaded:

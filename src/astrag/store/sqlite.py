@@ -787,6 +787,26 @@ class SqliteStore:
                 raise
 
     @_translate_errors
+    def neighbours(
+        self, ids: Iterable[str], kinds: Iterable[str], *, incoming: bool
+    ) -> list[tuple[str, str, str]]:
+        """(id, neighbour id, edge kind) for every edge of ``kinds`` from (or, ``incoming``,
+        into) ``ids`` whose other end is a repository symbol: what a graph walk can show,
+        without building Edge objects or loading the placeholders it would drop."""
+        keys = list(dict.fromkeys(ids))
+        kind_list = [str(k) for k in kinds]
+        here, there = ("dst", "src") if incoming else ("src", "dst")
+        query = (
+            f"SELECT hn.name, tn.name, e.kind FROM edges e "
+            f"JOIN names hn ON hn.nid = e.{here} JOIN names tn ON tn.nid = e.{there} "
+            f"JOIN symbols t ON t.nid = e.{there} "
+            f"WHERE e.{here} IN (SELECT nid FROM names WHERE name IN ({{}})) "
+            f"AND e.kind IN ({_placeholders(len(kind_list))}) AND t.path != '' ORDER BY e.rowid"
+        )
+        with self.snapshot():
+            return list(self._rows_for(query, keys, *kind_list))
+
+    @_translate_errors
     def counts(self) -> dict[str, Any]:
         """Sizes for status output; ``calls`` splits call edges by what their target is.
 

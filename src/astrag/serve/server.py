@@ -1,0 +1,295 @@
+"""``astrag mcp``: the tools of :mod:`astrag.serve.tools` behind the official MCP SDK (2.x
+``MCPServer``), over stdio or streamable HTTP.
+
+Every call runs on one worker thread that owns the repository's warm state (SQLite
+connections belong to their thread; updates must not interleave), so the event loop stays free
+to answer the protocol while a call works. A failing call becomes an error result with a
+message and a hint; nothing a caller sends can stop the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sys
+import traceback
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import anyio
+from mcp.server.mcpserver import MCPServer
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import Field
+
+from astrag import __version__, api, present
+from astrag.errors import AstragError
+from astrag.serve import tools
+from astrag.serve.auth import BearerToken, is_loopback
+from astrag.serve.state import RepoState
+
+log = logging.getLogger("astrag.serve")
+
+TOKEN_ENV = "ASTRAG_MCP_TOKEN"
+DEFAULT_PORT = 8765
+
+INSTRUCTIONS = """\
+astrag answers questions about this repository from a symbol graph (definitions, calls,
+imports, inheritance) that it keeps in step with the files on disk before every answer.
+Start with search_symbols or get_context for a question or a task; use get_symbol,
+find_callers, find_callees and find_implementations to follow the graph by name or id
+(path::Qualified.Name); run check_code on code you wrote to catch calls, members, imports and
+arguments the codebase does not have. Every answer ends with how fresh the index is."""
+
+
+class Worker:
+    """The one thread that touches the repository's state."""
+
+    def __init__(self, state: RepoState) -> None:
+        self.state = state
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="astrag-index")
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+        return self.pool.submit(fn, self.state, *args)
+
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await asyncio.wrap_future(self.submit(fn, *args))
+
+    def warm_up(self) -> None:
+        """Open (and if needed build or update) the index now, not on the first call."""
+
+        def done(future: Future[Any]) -> None:
+            error = future.exception()
+            if error is not None:
+                log.warning("astrag: opening the index failed: %s", error)
+
+        self.pool.submit(self.state.open).add_done_callback(done)
+
+    def reset(self) -> None:
+        """After an unexpected error: drop the warm state; the next call reopens it."""
+        self.pool.submit(self.state.close)
+
+
+def _text(body: str) -> list[TextContent]:
+    return [TextContent(type="text", text=body)]
+
+
+def _failure(error: AstragError) -> CallToolResult:
+    data: dict[str, object] = {
+        "error": type(error).__name__,
+        "message": error.message,
+        "hint": error.hint,
+    }
+    body = f"error: {error.message}"
+    if isinstance(error, api.AmbiguousSymbol):
+        data.update(present.candidates_json(error.query, error.candidates))
+        data["error"] = "ambiguous"
+        body += "; candidates:\n" + "\n".join(
+            f"  {s.id}  ({s.kind} {s.path}:{s.start_line})" for s in error.candidates[:50]
+        )
+    if error.hint:
+        body += f"\nhint: {error.hint}"
+    return CallToolResult(content=_text(body), structured_content=data, is_error=True)
+
+
+class Tools:
+    """Adapts :mod:`astrag.serve.tools` to MCP results; one instance per server."""
+
+    def __init__(self, worker: Worker) -> None:
+        self.worker = worker
+
+    async def call(self, fn: Callable[..., tools.Answer], *args: Any) -> CallToolResult:
+        try:
+            answer = await self.worker.run(fn, *args)
+        except AstragError as error:
+            return _failure(error)
+        except Exception as error:  # a bug must cost one call, never the server
+            traceback.print_exc(file=sys.stderr)
+            self.worker.reset()
+            return _failure(
+                AstragError(
+                    f"internal error: {type(error).__name__}: {error}",
+                    "retry the call; if it fails again, report it with the server's stderr",
+                )
+            )
+        return CallToolResult(content=_text(answer.text), structured_content=answer.data)
+
+
+Query = Annotated[
+    str,
+    Field(
+        description="A question, a task, or names (identifiers, paths) to look for.",
+        min_length=1,
+        max_length=tools.MAX_QUERY_CHARS,
+    ),
+]
+SymbolRef = Annotated[
+    str,
+    Field(
+        description="A symbol id (path::Qualified.Name), a qualified name (Class.method) or a "
+        "plain name; an ambiguous name fails with the list of candidate ids.",
+        min_length=1,
+        max_length=tools.MAX_SYMBOL_CHARS,
+    ),
+]
+Depth = Annotated[
+    int, Field(description="How many hops to follow (1 = direct).", ge=1, le=tools.MAX_DEPTH)
+]
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+
+
+def build_server(worker: Worker) -> MCPServer:
+    """The MCP server with astrag's eight tools registered."""
+    server = MCPServer(
+        name="astrag",
+        version=__version__,
+        instructions=INSTRUCTIONS,
+        log_level="WARNING",
+    )
+    t = Tools(worker)
+
+    async def search_symbols(
+        query: Query,
+        limit: Annotated[
+            int, Field(description="How many symbols to return.", ge=1, le=tools.MAX_LIMIT)
+        ] = 10,
+    ) -> CallToolResult:
+        """Find symbols (functions, classes, methods, ...) for a question or names: names
+        written in the query first, then BM25 over identifiers and docs, fused with embedding
+        similarity. Returns ids, kinds, locations and scores."""
+        return await t.call(tools.search_symbols, query, limit)
+
+    async def get_context(
+        query: Query,
+        budget: Annotated[
+            int,
+            Field(description="Token budget of the context.", ge=1, le=tools.MAX_BUDGET),
+        ] = 8000,
+    ) -> CallToolResult:
+        """A token-budgeted, explained context for a question or change task: the relevant
+        definitions with their source, callers, callees, implementations and types, grouped by
+        file, each with the reason it is there."""
+        return await t.call(tools.get_context, query, budget)
+
+    async def get_symbol(symbol: SymbolRef) -> CallToolResult:
+        """One symbol's signature, docstring, location, direct relations (calls, references,
+        inheritance in both directions) and its source as it is on disk now."""
+        return await t.call(tools.get_symbol, symbol)
+
+    async def find_callers(symbol: SymbolRef, depth: Depth = 1) -> CallToolResult:
+        """Who calls the symbol, transitively up to depth, with each call site (path, line)."""
+        return await t.call(tools.find_callers, symbol, depth)
+
+    async def find_callees(symbol: SymbolRef, depth: Depth = 1) -> CallToolResult:
+        """What the symbol calls, transitively up to depth, with each call site."""
+        return await t.call(tools.find_callees, symbol, depth)
+
+    async def find_implementations(symbol: SymbolRef) -> CallToolResult:
+        """Subclasses and implementers of a class or interface (transitively); for a method,
+        the methods that override or implement it."""
+        return await t.call(tools.find_implementations, symbol)
+
+    async def check_code(
+        code: Annotated[
+            str | None,
+            Field(
+                description="Code to check: a snippet (checked in the scope of `path`, or "
+                "standalone with `lang`) or the whole new version of `path`.",
+                max_length=tools.MAX_CODE_BYTES,
+            ),
+        ] = None,
+        diff: Annotated[
+            str | None,
+            Field(
+                description="A unified diff against the repository (instead of code).",
+                max_length=tools.MAX_CODE_BYTES,
+            ),
+        ] = None,
+        path: Annotated[
+            str | None,
+            Field(
+                description="Repository-relative file the code goes into.", max_length=4096
+            ),
+        ] = None,
+        lang: Annotated[
+            Literal["python", "typescript", "javascript", "tsx"] | None,
+            Field(description="Language of a standalone snippet (when there is no path)."),
+        ] = None,
+    ) -> CallToolResult:
+        """Check code an LLM wrote against the repository: calls, members, imports, names and
+        argument lists the codebase cannot back are reported with suggestions. Pass exactly
+        one of code and diff."""
+        return await t.call(tools.check_code, code, diff, path, lang)
+
+    async def index_status() -> CallToolResult:
+        """Counts of files, symbols and edges in the index, and how fresh it is (an update
+        runs first if files changed)."""
+        return await t.call(tools.index_status)
+
+    for fn in (
+        search_symbols,
+        get_context,
+        get_symbol,
+        find_callers,
+        find_callees,
+        find_implementations,
+        check_code,
+        index_status,
+    ):
+        server.add_tool(fn, annotations=READ_ONLY, structured_output=False)
+    return server
+
+
+def check_http_options(host: str, token: str | None) -> None:
+    """Refuse to expose the server beyond this machine without a token."""
+    if not is_loopback(host) and not token:
+        raise AstragError(
+            f"refusing to serve on {host} without a bearer token",
+            f"pass --token or set {TOKEN_ENV}, or bind 127.0.0.1",
+        )
+
+
+def serve(
+    root: Path,
+    *,
+    transport: Literal["stdio", "http"] = "stdio",
+    host: str = "127.0.0.1",
+    port: int = DEFAULT_PORT,
+    token: str | None = None,
+) -> None:
+    """Run the server until the client hangs up (stdio) or the process is stopped (HTTP)."""
+    token = token or os.environ.get(TOKEN_ENV) or None
+    if transport == "http":
+        check_http_options(host, token)
+    worker = Worker(RepoState(root))
+    server = build_server(worker)
+    worker.warm_up()
+    if transport == "stdio":
+        print(f"astrag mcp: serving {root} over stdio", file=sys.stderr, flush=True)
+        anyio.run(server.run_stdio_async)
+    else:
+        anyio.run(_serve_http, server, root, host, port, token)
+    worker.pool.shutdown(wait=False, cancel_futures=True)
+
+
+async def _serve_http(
+    server: MCPServer, root: Path, host: str, port: int, token: str | None
+) -> None:
+    import uvicorn  # only the HTTP transport needs it
+
+    # on a loopback host the SDK also turns on DNS-rebinding protection (Host/Origin checks)
+    app: Any = server.streamable_http_app(host=host)
+    if token:
+        app = BearerToken(app, token)
+    shown = f"[{host}]" if ":" in host else host
+    auth = "bearer token required" if token else "no token (loopback only)"
+    print(
+        f"astrag mcp: serving {root} on http://{shown}:{port}/mcp ({auth})",
+        file=sys.stderr,
+        flush=True,
+    )
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+    await uvicorn.Server(config).serve()

@@ -1,0 +1,103 @@
+"""The readable text form of each tool's answer: what a model reads first, so short lines,
+``path:line`` locations it can open, and no markup beyond a fenced source block."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from astrag.api import Answer as ContextAnswer
+from astrag.api import Hit, Related
+from astrag.graph.facts import Edge, Symbol
+from astrag.serve.freshness import Status
+from astrag.verify.findings import CheckReport
+
+
+def freshness(status: Status) -> str:
+    if not status.fresh:
+        return f"index: STALE ({status.note})"
+    line = f"index: fresh (checked in {status.checked_ms:.0f} ms"
+    if status.updated_files:
+        shown = ", ".join(status.updated_files[:10])
+        more = f" and {len(status.updated_files) - 10} more" if len(status.updated_files) > 10 else ""
+        line += f"; re-indexed {shown}{more}"
+    return line + f"; last indexed {status.indexed_at or 'unknown'})"
+
+
+def _where(s: Symbol) -> str:
+    return f"{s.path}:{s.start_line}-{s.end_line}" if s.path else s.kind
+
+
+def search(query: str, hits: Sequence[Hit]) -> str:
+    if not hits:
+        return f"no symbol matches {query!r}"
+    lines = [f"{len(hits)} symbols for {query!r}:"]
+    for i, h in enumerate(hits, 1):
+        s = h.symbol
+        lines.append(f"{i}. {s.kind} {s.qualname or s.path}  {_where(s)}  (score {h.score:.3f})")
+    return "\n".join(lines)
+
+
+def context(answer: ContextAnswer) -> str:
+    c = answer.context
+    if not c.items:
+        return "nothing in the index matches this query"
+    return c.text
+
+
+def symbol(
+    s: Symbol, data: dict[str, object], outgoing: Sequence[Edge], incoming: Sequence[Edge]
+) -> str:
+    lines = [f"{s.id}  ({s.kind}, {s.language})  {_where(s)}"]
+    if s.signature:
+        lines.append(f"signature: {s.signature}")
+    if s.docstring:
+        lines.append(f"doc: {s.docstring.strip().splitlines()[0]}")
+    for arrow, edges, attr in (("->", outgoing, "target"), ("<-", incoming, "source")):
+        kinds: dict[str, set[str]] = {}
+        for e in edges:
+            if e.kind != "contains":
+                kinds.setdefault(str(e.kind), set()).add(getattr(e, attr))
+        for kind, ids in sorted(kinds.items()):
+            shown = ", ".join(sorted(ids)[:8]) + (" …" if len(ids) > 8 else "")
+            lines.append(f"{arrow} {kind} ({len(ids)}): {shown}")
+    source = str(data.get("source") or "")
+    if source:
+        fence = "```"
+        lines += ["", f"{fence}{s.language}", source, fence]
+        if data.get("source_truncated"):
+            lines.append(f"(source cut; the symbol spans lines {s.start_line}-{s.end_line})")
+    return "\n".join(lines)
+
+
+def traversal(s: Symbol, relation: str, found: Sequence[Related], total: int) -> str:
+    if not found:
+        return f"no {relation} of {s.id} in the index"
+    lines = [f"{relation} of {s.id} ({total}):"]
+    for r in found:
+        o = r.symbol
+        name = o.qualname if o.path else o.id
+        via = f"  via {r.edge.path}:{r.edge.line}" if r.edge.line else ""
+        lines.append(f"{'  ' * (r.depth - 1)}{name}  {o.kind}  {_where(o)}{via}")
+    if total > len(found):
+        lines.append(f"… {total - len(found)} more not listed")
+    return "\n".join(lines)
+
+
+def check(report: CheckReport) -> str:
+    if not report.findings:
+        return f"no findings in {', '.join(report.files) or 'the code'}"
+    lines = [f"{len(report.findings)} finding(s):"]
+    for f in report.findings:
+        lines.append(f"{f.path}:{f.line}:{f.column} {f.rule} {f.message}")
+    return "\n".join(lines)
+
+
+def stats(data: dict[str, object]) -> str:
+    lines = [f"repository: {data.get('root')}"]
+    for key, value in data.items():
+        if key in ("root", "meta", "index"):
+            continue
+        if isinstance(value, dict):
+            value = ", ".join(f"{k} {v:,}" for k, v in sorted(value.items())) or "none"
+        lines.append(f"{key}: {value}")
+    return "\n".join(lines)

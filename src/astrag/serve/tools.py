@@ -1,0 +1,219 @@
+"""The MCP tools as plain functions over a :class:`RepoState`: validate the inputs, make the
+index fresh, answer with the CLI's JSON shapes (``astrag.present``) plus ``"index"``, the
+freshness of the answer, and a readable text form.
+
+Transport-free on purpose: the server wraps these, the tests and the benchmark can call them
+directly, and every refusal is a :class:`ToolInputError` with a message and a hint.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from astrag import api, present
+from astrag.errors import AstragError
+from astrag.serve import text
+from astrag.serve.freshness import Status
+from astrag.serve.state import RepoState
+from astrag.verify.inputs import safe_path
+
+# Input limits: generous for real use, small enough that one call cannot stall the server.
+MAX_QUERY_CHARS = 10_000
+MAX_SYMBOL_CHARS = 2_000
+MAX_LIMIT = 200
+MAX_BUDGET = 200_000  # tokens: more than any model's context window holds
+MAX_DEPTH = 10
+MAX_CODE_BYTES = 1_000_000
+MAX_RESULTS = 500  # traversal results returned; the rest are counted, not listed
+MAX_RELATIONS = 100  # get_symbol's incoming/outgoing edges listed
+MAX_SOURCE_LINES = 400  # get_symbol's source; a longer symbol is cut with a note
+LANGUAGES = ("python", "typescript", "javascript", "tsx")
+
+
+class ToolInputError(AstragError):
+    """A tool call refused for its arguments; the caller can fix it."""
+
+
+@dataclass(slots=True)
+class Answer:
+    """A tool's answer: the structured form (the CLI's JSON shape plus ``index``) and text."""
+
+    data: dict[str, object]
+    text: str
+
+
+def _answer(data: dict[str, object], body: str, status: Status) -> Answer:
+    data["index"] = status.to_json()
+    return Answer(data, body.rstrip() + "\n\n" + text.freshness(status))
+
+
+# ---------------------------------------------------------------------- validation
+
+
+def _query(value: str) -> str:
+    value = (value or "").strip()
+    if not value:
+        raise ToolInputError("the query is empty", "ask a question or name a symbol")
+    if len(value) > MAX_QUERY_CHARS:
+        raise ToolInputError(
+            f"the query is {len(value)} characters long", f"keep it under {MAX_QUERY_CHARS}"
+        )
+    return value
+
+
+def _int(name: str, value: int, low: int, high: int, hint: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ToolInputError(f"{name} must be an integer, not {value!r}", hint)
+    if not low <= value <= high:
+        raise ToolInputError(f"{name} must be between {low} and {high}, not {value}", hint)
+    return value
+
+
+def _symbol_query(value: str) -> str:
+    """A symbol id, qualified name, plain name or file path; a path part must stay inside the
+    repository (ids are looked up, never opened, but an escape attempt deserves a clear no)."""
+    value = (value or "").strip()
+    if not value:
+        raise ToolInputError("the symbol is empty", "pass an id, a qualified name or a name")
+    if len(value) > MAX_SYMBOL_CHARS:
+        raise ToolInputError(f"the symbol is {len(value)} characters long", "pass a symbol id")
+    path = value.partition("::")[0] if "::" in value else value
+    if "/" in path or "\\" in path or path.startswith(".."):
+        safe_path(path)
+    return value
+
+
+def confined(root: Path, path: str) -> str:
+    """``path`` as a repository-relative path that stays inside ``root`` once symlinks are
+    resolved; refuses ``..``, absolute paths and links that point out."""
+    rel = safe_path(path)
+    full = (root / rel).resolve()
+    if not full.is_relative_to(root):
+        raise ToolInputError(f"{path!r} resolves outside the repository", "use a path inside it")
+    return rel
+
+
+# ---------------------------------------------------------------------- tools
+
+
+def search_symbols(state: RepoState, query: str, limit: int = 10) -> Answer:
+    query = _query(query)
+    limit = _int("limit", limit, 1, MAX_LIMIT, "pass a limit such as 10")
+    status = state.ensure_fresh()
+    hits = state.index.search(query, limit)
+    data = present.search_json(query, hits)
+    return _answer(data, text.search(query, hits), status)
+
+
+def get_context(state: RepoState, query: str, budget: int = 8000) -> Answer:
+    query = _query(query)
+    budget = _int("budget", budget, 1, MAX_BUDGET, "pass a token budget such as 8000")
+    status = state.ensure_fresh()
+    result = state.index.answer(query, budget)
+    data = present.context_json(result, explain=False)
+    return _answer(data, text.context(result), status)
+
+
+def get_symbol(state: RepoState, symbol: str) -> Answer:
+    query = _symbol_query(symbol)
+    status = state.ensure_fresh()
+    index = state.index
+    s = index.resolve(query)
+    outgoing = index.edges(s.id, incoming=False)
+    incoming = index.edges(s.id, incoming=True)
+    lines = index.source(s).splitlines()
+    cut = len(lines) > MAX_SOURCE_LINES
+    data: dict[str, object] = {
+        "symbol": present.symbol_json(s),
+        "source": "\n".join(lines[:MAX_SOURCE_LINES]),
+        "outgoing": [{"target": e.target, **present.site_json(e)} for e in outgoing][
+            :MAX_RELATIONS
+        ],
+        "incoming": [{"source": e.source, **present.site_json(e)} for e in incoming][
+            :MAX_RELATIONS
+        ],
+        "outgoing_total": len(outgoing),
+        "incoming_total": len(incoming),
+        "source_truncated": cut,
+    }
+    return _answer(data, text.symbol(s, data, outgoing, incoming), status)
+
+
+def _traversal(state: RepoState, symbol: str, relation: str, depth: int) -> Answer:
+    query = _symbol_query(symbol)
+    if relation != "implementations":
+        depth = _int("depth", depth, 1, MAX_DEPTH, "pass a depth between 1 and 3")
+    status = state.ensure_fresh()
+    index = state.index
+    s = index.resolve(query)
+    if relation == "implementations":
+        found = index.implementations(s.id)
+    elif relation == "callers":
+        found = index.callers(s.id, depth=depth)
+    else:
+        found = index.callees(s.id, depth=depth)
+    data = present.traversal_json(s, relation, depth, found[:MAX_RESULTS])
+    data["total"] = len(found)
+    data["truncated"] = len(found) > MAX_RESULTS
+    return _answer(data, text.traversal(s, relation, found[:MAX_RESULTS], len(found)), status)
+
+
+def find_callers(state: RepoState, symbol: str, depth: int = 1) -> Answer:
+    return _traversal(state, symbol, "callers", depth)
+
+
+def find_callees(state: RepoState, symbol: str, depth: int = 1) -> Answer:
+    return _traversal(state, symbol, "callees", depth)
+
+
+def find_implementations(state: RepoState, symbol: str) -> Answer:
+    return _traversal(state, symbol, "implementations", 0)
+
+
+def check_code(
+    state: RepoState,
+    code: str | None = None,
+    diff: str | None = None,
+    path: str | None = None,
+    lang: str | None = None,
+) -> Answer:
+    if (code is None) == (diff is None):
+        raise ToolInputError(
+            "pass exactly one of code and diff",
+            "code: a snippet or a whole file (with path); diff: a unified diff",
+        )
+    source = code if code is not None else diff
+    assert source is not None
+    size = len(source.encode("utf-8", errors="replace"))
+    if size > MAX_CODE_BYTES:
+        raise ToolInputError(
+            f"the {'code' if code is not None else 'diff'} is {size:,} bytes",
+            f"check at most {MAX_CODE_BYTES:,} bytes at a time",
+        )
+    if not source.strip():
+        raise ToolInputError("there is no code to check", "pass the code or diff an LLM wrote")
+    if lang is not None and lang.lower() not in LANGUAGES:
+        raise ToolInputError(f"unknown language {lang!r}", f"use one of {', '.join(LANGUAGES)}")
+    status = state.ensure_fresh()
+    target = confined(state.root, path) if path is not None else None
+    if code is not None and target is None and lang is None:
+        raise ToolInputError(
+            "cannot tell the language of the code to check",
+            "pass path (the repository file it goes into) or lang",
+        )
+    report = api.check(
+        state.root,
+        source,
+        path=target,
+        lang=lang,
+        diff=diff is not None,
+        session=state.check_session,
+    )
+    return _answer(present.check_json(report), text.check(report), status)
+
+
+def index_status(state: RepoState) -> Answer:
+    status = state.ensure_fresh()
+    data = state.index.stats()
+    return _answer(data, text.stats(data), status)
