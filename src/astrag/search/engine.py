@@ -116,9 +116,7 @@ class Searcher:
     # ------------------------------------------------------------------ rankers
 
     def lexical(self, words: Sequence[str], limit: int) -> list[tuple[str, float]]:
-        # every word quoted: FTS5 would read AND/OR/NEAR or a stray '*' as syntax
-        match = " OR ".join(f'"{w}"' for w in words)
-        return self.store.search_text(match, FIELD_WEIGHTS, limit)
+        return self.store.search_text(words, FIELD_WEIGHTS, limit)
 
     def dense(self, query: str, limit: int) -> list[tuple[str, float]]:
         self._load()

@@ -13,7 +13,7 @@ before the update or after it, never in between. The embedded implementation is
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -125,5 +125,26 @@ class GraphStore(Protocol):
     def edges_from(self, ids: Iterable[str], kinds: Iterable[str] | None = None) -> list[Edge]: ...
 
     def edges_to(self, ids: Iterable[str], kinds: Iterable[str] | None = None) -> list[Edge]: ...
+
+    def get_symbols(self, symbol_ids: Iterable[str]) -> dict[str, Symbol]: ...
+
+    def all_modules_ending(self, path: str) -> list[Symbol]: ...
+
+    def neighbours(
+        self, ids: Iterable[str], kinds: Iterable[str], *, incoming: bool
+    ) -> list[tuple[str, str, str]]: ...
+
+    # search: documents are written by apply(); vectors are cached by text hash
+    def search_text(
+        self, words: Sequence[str], weights: tuple[float, ...], limit: int
+    ) -> list[tuple[str, float]]: ...
+
+    def vectors(self) -> tuple[list[str], list[bytes]]: ...
+
+    def texts_without_vectors(self) -> list[tuple[str, str]]: ...
+
+    def put_vectors(
+        self, rows: Iterable[tuple[str, bytes]], *, clear: bool = False, meta: dict[str, str]
+    ) -> None: ...
 
     def counts(self) -> dict[str, Any]: ...

@@ -28,7 +28,7 @@ import json
 import marshal
 import os
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
@@ -728,14 +728,18 @@ class SqliteStore:
 
     @_translate_errors
     def search_text(
-        self, match: str, weights: tuple[float, ...], limit: int
+        self, words: Sequence[str], weights: tuple[float, ...], limit: int
     ) -> list[tuple[str, float]]:
-        """Symbol ids whose document matches the FTS5 expression ``match``, best first, with a
-        BM25 score (higher is better) weighting the fields name, qual, sig, doc, body."""
+        """Symbol ids whose document contains any of ``words``, best first, with a BM25 score
+        (higher is better) weighting the fields name, qual, sig, doc, body."""
+        if not words:
+            return []
+        # every word quoted: FTS5 would read AND/OR/NEAR or a stray '*' as syntax
+        match = " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
         rank = f"bm25(docs_fts, {', '.join(str(float(w)) for w in weights)})"
         rows = self._db.execute(
             f"SELECT n.name, {rank} AS r FROM docs_fts JOIN names n ON n.nid = docs_fts.rowid "
-            "WHERE docs_fts MATCH ? ORDER BY r LIMIT ?",
+            "WHERE docs_fts MATCH ? ORDER BY r, n.name LIMIT ?",
             (match, limit),
         )
         return [(sid, -score) for sid, score in rows]
