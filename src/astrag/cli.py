@@ -12,6 +12,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -75,7 +76,7 @@ def _errors(fmt: Fmt = Fmt.text) -> Iterator[None]:
         if fmt == Fmt.json:
             _emit_json(present.candidates_json(e.query, e.candidates))
         else:
-            err.print(f"[yellow]{e.message}[/]; candidates:")
+            err.print(f"[yellow]{escape(e.message)}[/]; candidates:")
             for s in e.candidates:
                 err.print(f"  {s.id}  [dim]{s.kind} {s.path}:{s.start_line}[/]")
         raise typer.Exit(2) from None
@@ -83,9 +84,11 @@ def _errors(fmt: Fmt = Fmt.text) -> Iterator[None]:
         if fmt == Fmt.json:
             _emit_json({"error": type(e).__name__, "message": e.message, "hint": e.hint})
         else:
-            err.print(f"[red]error:[/] {e.message}")
+            # escaped: messages quote user input and TOML keys such as [index].exlude,
+            # which rich would take for markup and drop
+            err.print(f"[red]error:[/] {escape(e.message)}")
             if e.hint:
-                err.print(f"[dim]hint:[/] {e.hint}")
+                err.print(f"[dim]hint:[/] {escape(e.hint)}")
         raise typer.Exit(2) from None
 
 
@@ -416,6 +419,10 @@ def context(
 from astrag import cli_ask  # noqa: E402  (the ask command lives in its own module)
 
 cli_ask.register(app)
+
+from astrag import cli_serve  # noqa: E402  (mcp and watch live in their own module)
+
+cli_serve.register(app)
 
 
 def main() -> None:

@@ -7,7 +7,7 @@ import json
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
@@ -15,8 +15,11 @@ from rich.markdown import Markdown
 from rich.markup import escape
 from rich.rule import Rule
 
+from astrag import api
 from astrag.ask import AskResult, Round, load_llm_settings, run_ask
+from astrag.ask.blocks import extract_blocks
 from astrag.ask.loop import AnswerCheck
+from astrag.errors import AstragError
 
 out = Console()
 err = Console(stderr=True)
@@ -61,25 +64,40 @@ def ask(
 ) -> None:
     """Ask an LLM to do TASK with the repository's context, check the code in its answer
     against the index and send findings back. Exit 0 clean, 1 findings remain, 2 errors."""
-    from astrag.cli import Fmt, _errors, _root  # cli.py imports this module at load time
-
-    with _errors(Fmt.json if fmt == AskFmt.json else Fmt.text):
-        root = _root(repo)
+    try:
+        if repo is not None and not repo.is_dir():
+            raise AstragError(f"{repo} is not a directory", "pass --repo with a repository root")
+        root = api.find_root() if repo is None else repo.resolve()
         settings = load_llm_settings(
             root, provider=provider.value if provider else None, model=model
         )
         progress = _progress if fmt == AskFmt.text else None
         if progress is not None:
-            err.print(f"[dim]asking {settings.model} ({settings.provider}) …[/]")
+            err.print(f"[dim]asking {escape(settings.model)} ({settings.provider}) …[/]")
         result = run_ask(
             root, task, settings, budget=budget, max_retries=max_retries, on_round=progress
         )
+    except AstragError as e:
+        _fail(e, fmt)
     if fmt == AskFmt.json:
         sys.stdout.write(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
     else:
         _print(result)
     if not result.clean:
         raise typer.Exit(1)
+
+
+def _fail(e: AstragError, fmt: AskFmt) -> NoReturn:
+    """The error and what to do, status 2. Printed without markup: the hints quote TOML
+    tables like [llm], which rich would take for style tags (the same shape as cli.py's)."""
+    if fmt == AskFmt.json:
+        error = {"error": type(e).__name__, "message": e.message, "hint": e.hint}
+        sys.stdout.write(json.dumps(error, indent=2, ensure_ascii=False) + "\n")
+    else:
+        err.print("error: " + e.message, style="red", markup=False, highlight=False)
+        if e.hint:
+            err.print("hint: " + e.hint, markup=False, highlight=False)
+    raise typer.Exit(2)
 
 
 def _progress(r: Round) -> None:
@@ -95,7 +113,7 @@ def _print(result: AskResult) -> None:
     # Markdown for a person at a terminal; the raw answer when piped, so its blocks can be
     # saved or applied as they are.
     if out.is_terminal:
-        out.print(Markdown(result.answer))
+        out.print(Markdown(_with_paths(result.answer)))
         out.print(Rule("astrag check", style="dim"))
     else:
         sys.stdout.write(result.answer.rstrip("\n") + "\n\n")
@@ -109,6 +127,16 @@ def _print(result: AskResult) -> None:
     if result.output_tokens is not None:
         usage.append(f"received {result.output_tokens:,}")
     err.print(f"[dim]{result.provider} {result.model} · tokens: {', '.join(usage)}[/]")
+
+
+def _with_paths(answer: str) -> str:
+    """The answer with each block's path written above it: rich shows a fence's language,
+    not the rest of its info line, and which file a block goes into matters."""
+    lines = answer.splitlines()
+    for block in reversed(extract_blocks(answer)):
+        if block.path:
+            lines.insert(block.answer_line - 2, f"**`{block.path}`**\n")
+    return "\n".join(lines)
 
 
 def _print_check(check: AnswerCheck, rounds: int) -> None:

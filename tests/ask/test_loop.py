@@ -118,14 +118,15 @@ def test_a_diff_with_wrong_line_numbers_is_placed_and_checked(repo: Path, llm: L
     assert result.clean and len(result.rounds) == 2
 
 
-def test_a_diff_that_matches_nothing_is_sent_back_as_a_problem(
-    repo: Path, llm: LLMServer
-) -> None:
+def test_a_diff_that_matches_nothing_is_sent_back_as_a_problem(repo: Path, llm: LLMServer) -> None:
     stale = DIFF_RIGHT.replace("self.repo.add(user)", "self.repo.save(user)")
     llm.reply(Reply(stale), Reply(DIFF_RIGHT))
     result = run_ask(repo, "also rename after register", settings(llm), budget=1000)
     [problem] = result.rounds[0].check.problems
-    assert problem.message == "hunk 1 of app/service.py: the line `self.repo.save(user)` is not in the file"
+    assert (
+        problem.message
+        == "hunk 1 of app/service.py: the line `self.repo.save(user)` is not in the file"
+    )
     feedback = llm.requests[1].body["messages"][-1]["content"]  # type: ignore[index]
     assert f"block 1 could not be checked: {problem.message}" in feedback
     assert result.clean

@@ -38,6 +38,7 @@ _LANG_EXTENSIONS = {
 }  # fmt: skip
 _DIFF_LANGS = ("diff", "patch", "udiff")
 _HUNK_HEADER = re.compile(r"^@@.*$")
+Reader = Callable[[str], str | None]  # a repository path -> its current text, or None
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,7 +276,7 @@ def build_changes(blocks: list[CodeBlock], read: Callable[[str], str | None]) ->
     return changes
 
 
-def _apply_diff(changes: ChangeSet, block: CodeBlock, current: Callable) -> None:
+def _apply_diff(changes: ChangeSet, block: CodeBlock, current: Reader) -> None:
     text, unplaced = normalise_diff(block.text, current)
     if unplaced:
         raise InputError("; ".join(unplaced), "copy the context lines exactly from the file")
@@ -291,7 +292,7 @@ def _apply_diff(changes: ChangeSet, block: CodeBlock, current: Callable) -> None
         changes.deleted.add(path)
 
 
-def _apply_code(changes: ChangeSet, block: CodeBlock, current: Callable) -> bool:
+def _apply_code(changes: ChangeSet, block: CodeBlock, current: Reader) -> bool:
     """Lay a code block over its file; False when astrag cannot check its language."""
     if block.path is not None:
         path = safe_path(block.path)

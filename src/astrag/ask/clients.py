@@ -11,7 +11,6 @@ message is scrubbed of the API key, whatever the server echoed.
 
 from __future__ import annotations
 
-import email.utils
 import http.client
 import json
 import random
@@ -25,6 +24,7 @@ from typing import Any, Literal, Protocol
 
 from astrag.ask.config import ENV_API_KEY, ENV_BASE_URL, ENV_MODEL, LLMSettings
 from astrag.errors import AstragError
+from astrag.httperrors import error_detail, retry_after
 
 ANTHROPIC_VERSION = "2023-06-01"
 _BACKOFF_START = 1.0  # seconds; doubles per retry
@@ -210,12 +210,12 @@ class _Transport:
                     raise self.shape_error("a JSON object")
                 return reply
             except urllib.error.HTTPError as exc:
-                detail = self.scrub(_error_detail(exc))
+                detail = self.scrub(error_detail(exc))
                 if exc.code not in _RETRY_STATUS and exc.code < 500:
                     raise self._refused(exc.code, detail) from None
                 failure = "rate limited (HTTP 429)" if exc.code == 429 else f"HTTP {exc.code}"
                 failure += detail
-                wait = _retry_after(exc.headers.get("Retry-After"))
+                wait = retry_after(exc.headers.get("Retry-After"))
             except TimeoutError:
                 failure = f"no answer within {self.timeout:g} s"
             except urllib.error.URLError as exc:
@@ -270,38 +270,3 @@ class _Transport:
         if self.key:
             text = text.replace(self.key, "***")
         return _KEY_LIKE.sub("***", text)
-
-
-def _error_detail(exc: urllib.error.HTTPError) -> str:
-    """``: <the server's message>`` from an OpenAI or Anthropic error body, short."""
-    try:
-        body = exc.read(4096).decode("utf-8", "replace")
-    except OSError:
-        return ""
-    try:
-        parsed = json.loads(body)
-        error = parsed.get("error") if isinstance(parsed, dict) else None
-        message = (
-            (error.get("message") if isinstance(error, dict) else error)
-            or parsed.get("message")
-            or ""
-        )
-    except (ValueError, AttributeError):
-        message = body
-    message = " ".join(str(message).split())[:300]
-    return f": {message}" if message else ""
-
-
-def _retry_after(value: str | None) -> float | None:
-    """Seconds to wait from a Retry-After header (delta-seconds or an HTTP date)."""
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())

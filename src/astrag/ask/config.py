@@ -24,7 +24,7 @@ from __future__ import annotations
 import difflib
 import os
 import urllib.parse
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -207,7 +207,9 @@ def _provider(flag: str | None, env: str | None, table: str | None, root: Path) 
     return None
 
 
-def _infer_provider(model: str | None, table: dict[str, Any], var: Any) -> str:
+def _infer_provider(
+    model: str | None, table: dict[str, Any], var: Callable[[str], str | None]
+) -> str:
     """No provider named: a Claude model, or only an Anthropic key, means Anthropic."""
     if model and model.lower().startswith("claude"):
         return "anthropic"

@@ -10,7 +10,7 @@ exactly what the final report describes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -143,8 +143,8 @@ def check_json(check: AnswerCheck) -> dict[str, object]:
     }
 
 
-def _total(values: object) -> int | None:
-    known = [v for v in values if v is not None]  # type: ignore[attr-defined]
+def _total(values: Iterable[int | None]) -> int | None:
+    known = [v for v in values if v is not None]
     return sum(known) if known else None
 
 

@@ -23,7 +23,6 @@ error message is scrubbed of the API key.
 
 from __future__ import annotations
 
-import email.utils
 import http.client
 import json
 import os
@@ -38,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from astrag.embed.base import EmbeddingError, normalise_rows
+from astrag.httperrors import error_detail, retry_after
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 DEFAULT_MODEL = "text-embedding-3-small"
@@ -179,10 +179,10 @@ class OpenAICompatEmbedder:
                 with urllib.request.urlopen(request, timeout=self.timeout) as response:
                     return json.loads(response.read().decode("utf-8"))
             except urllib.error.HTTPError as exc:
-                detail = self._scrub(_error_detail(exc))
+                detail = self._scrub(error_detail(exc, 200))
                 if exc.code in _RETRY_STATUS or exc.code >= 500:
                     failure = f"HTTP {exc.code}{detail}"
-                    wait = _retry_after(exc.headers.get("Retry-After"))
+                    wait = retry_after(exc.headers.get("Retry-After"))
                 else:
                     raise self._http_error(exc.code, detail) from None
             except TimeoutError as exc:
@@ -227,33 +227,3 @@ class OpenAICompatEmbedder:
         if self._key:
             text = text.replace(self._key, "***")
         return _KEY_LIKE.sub("***", text)
-
-
-def _error_detail(exc: urllib.error.HTTPError) -> str:
-    """``: <the server's message>`` from an OpenAI-style error body, short; else empty."""
-    try:
-        body = exc.read(4096).decode("utf-8", "replace")
-    except OSError:
-        return ""
-    try:
-        parsed = json.loads(body)
-        message = parsed.get("error", {}).get("message") or parsed.get("message") or ""
-    except (ValueError, AttributeError):
-        message = body
-    message = " ".join(str(message).split())[:200]
-    return f": {message}" if message else ""
-
-
-def _retry_after(value: str | None) -> float | None:
-    """Seconds to wait from a Retry-After header (delta-seconds or an HTTP date)."""
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
