@@ -590,3 +590,12 @@ def test_index_and_check_work_with_the_network_off(tmp_path: Path) -> None:
         capture_output=True,
     )
     assert checked.returncode == 1 and b"unknown-function" in checked.stdout
+
+
+def test_error_messages_keep_their_brackets(tmp_path: Path) -> None:
+    # rich would read "[index]" as markup and print "unknown key .exlude"
+    (tmp_path / ".astrag.toml").write_text('[index]\nexlude = ["x"]\n')
+    result = astrag("index", str(tmp_path))
+    assert result.returncode == 2
+    assert "unknown key [index].exlude" in result.stderr
+    assert "Did you mean 'exclude'?" in " ".join(result.stderr.split())
