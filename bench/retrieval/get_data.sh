@@ -3,7 +3,8 @@
 # bench/retrieval/tasks_manifest.json:
 #   git/<name>   its history: a link to $MIRRORS/<owner>+<repo>/repo when that bare mirror
 #                exists (MIRRORS defaults to /work/.mirror), else a bare clone of the URL;
-#   <name>/      the files of the base commit (git archive), which the benchmark indexes.
+#   <name>/      the files of the base commit (git archive), which the benchmark indexes; only
+#                the entry's "subdir" when it has one (paths stay relative to the repository).
 # Idempotent: a checkout with a .stamp naming its base is kept.
 set -euo pipefail
 
@@ -15,9 +16,9 @@ mkdir -p "$DATA/git"
 python3 - "$HERE/tasks_manifest.json" <<'PY' |
 import json, sys
 for repo in json.load(open(sys.argv[1]))["repos"]:
-    print(repo["name"], repo["url"], repo["base"])
+    print(repo["name"], repo["url"], repo["base"], repo.get("subdir", ""))
 PY
-while read -r name url base; do
+while read -r name url base subdir; do
     gdir="$DATA/git/$name"
     if [[ ! -e "$gdir" ]]; then
         slug=${url#https://github.com/}; slug=${slug%.git}
@@ -33,8 +34,8 @@ while read -r name url base; do
     if [[ -f "$dest/.stamp" && "$(cat "$dest/.stamp")" == "$base" ]]; then
         continue
     fi
-    echo "checking out $name @ $base" >&2
+    echo "checking out $name @ $base${subdir:+ ($subdir)}" >&2
     rm -rf "$dest"; mkdir -p "$dest"
-    git --git-dir="$gdir" archive "$base" | tar -x -C "$dest"
+    git --git-dir="$gdir" archive "$base" ${subdir:+"$subdir"} | tar -x -C "$dest"
     printf '%s\n' "$base" > "$dest/.stamp"
 done

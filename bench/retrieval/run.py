@@ -7,12 +7,17 @@
 
 Run from the repository root. Everything derived is cached under bench/data/retrieval/
 (tasks JSON, chunks, chunk embeddings per embedder), so a rerun costs the queries only.
+
+Aggregates are macro averages over tasks: per repository, over all tasks ("all"), and per
+split ("tune": the repositories astrag's retrieval constants were tuned on, "heldout": the
+others); the ratio and target tables are given for each.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import statistics
 import sys
 import time
@@ -33,6 +38,14 @@ LABELS = {
     "mrr": "MRR",
 }
 RATIO_BUDGET = "4000"
+GROUPS = ("all", *task_set.SPLITS)  # pooled aggregates, before the per-repository ones
+# the targets at RATIO_BUDGET: (metric, baseline, minimum ratio astrag / baseline)
+TARGETS = (
+    ("needed_coverage", "vector", 2.5),
+    ("needed_coverage", "bm25", 1.5),
+    ("function_recall", "bm25", 1.3),
+)
+BOOTSTRAP = 2000  # task resamples for the targets' 95 % intervals (seeded: reproducible)
 
 
 def _targets(rows: list[dict[str, Any]]) -> list[Target]:
@@ -47,7 +60,11 @@ def indexed_paths(root: Path) -> list[str]:
         return sorted(store.file_records())
 
 
-def run_repo(entry: dict[str, Any], args: argparse.Namespace) -> list[dict[str, Any]]:
+def run_repo(
+    entry: dict[str, Any], args: argparse.Namespace
+) -> tuple[list[dict[str, Any]], dict[str, list[float]]]:
+    """Per-task scores of every system and budget, and each system's query times (seconds;
+    astrag: one per context call, i.e. per budget; baselines: one ranking per task)."""
     name = entry["name"]
     root = task_set.checkout_dir(name)
     stamp = root / ".stamp"
@@ -85,12 +102,14 @@ def run_repo(entry: dict[str, Any], args: argparse.Namespace) -> list[dict[str, 
                 rows.append(
                     {
                         "repo": name,
+                        "split": entry["split"],
                         "commit": task["commit"],
                         "system": run,
                         "budget": label if label != "top10" else "-",
                         **score(task["gold_files"], gold, needed, items),
                     }
                 )
+    seconds = {system.name: list(system.seconds) for system in systems}
     for system in systems:
         if system.seconds:
             print(
@@ -100,15 +119,16 @@ def run_repo(entry: dict[str, Any], args: argparse.Namespace) -> list[dict[str, 
             )
         if isinstance(system, AstragSystem):
             system.close()
-    return rows
+    return rows, seconds
 
 
 def aggregate(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Macro averages per (repo, system, budget), and over all repos as repo "all"."""
+    """Macro averages per (repo, system, budget), and over the tasks of all repos and of each
+    split as repos "all", "tune", "heldout" (listed first, in that order)."""
     groups: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
-        groups[(r["repo"], r["system"], r["budget"])].append(r)
-        groups[("all", r["system"], r["budget"])].append(r)
+        for repo in (r["repo"], "all", r["split"]):
+            groups[(repo, r["system"], r["budget"])].append(r)
     out = []
     for (repo, system, budget), members in groups.items():
         agg: dict[str, Any] = {
@@ -122,11 +142,12 @@ def aggregate(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             agg[m], agg[f"{m}_n"] = value, n
         out.append(agg)
     order = {"astrag": 0, "vector": 1, "bm25": 2, "vector top-10": 3}
+    repos = list(dict.fromkeys(r["repo"] for r in rows))  # first seen = manifest order
+    rank = {name: i for i, name in enumerate((*GROUPS, *repos))}
     return sorted(
         out,
         key=lambda a: (
-            a["repo"] != "all",
-            a["repo"],
+            rank[a["repo"]],
             order.get(a["system"], 9),
             int(a["budget"]) if a["budget"] != "-" else 10**9,
         ),
@@ -137,7 +158,33 @@ def _pct(v: float | None) -> str:
     return "—" if v is None else f"{100 * v:.1f}"
 
 
-def markdown(aggs: list[dict[str, Any]]) -> str:
+def median_ms(seconds: dict[str, dict[str, list[float]]]) -> dict[str, dict[str, float]]:
+    """Median query time in ms per repo and system (``seconds``: repo -> system -> times)."""
+    return {
+        repo: {system: 1000 * statistics.median(t) for system, t in by_system.items() if t}
+        for repo, by_system in seconds.items()
+    }
+
+
+def timing_table(ms: dict[str, dict[str, float]]) -> str:
+    systems = list(dict.fromkeys(s for by_system in ms.values() for s in by_system))
+    out = [
+        "Median query time, ms (astrag: per context call; baselines: one ranking per task):",
+        "",
+        "| repo | " + " | ".join(systems) + " |",
+        "| --- |" + " ---: |" * len(systems),
+    ]
+    for repo, by_system in ms.items():
+        cells = [f"{by_system[s]:.1f}" if s in by_system else "—" for s in systems]
+        out.append(f"| {repo} | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
+def markdown(
+    aggs: list[dict[str, Any]],
+    ms: dict[str, dict[str, float]] | None = None,
+    rows: list[dict[str, Any]] | None = None,
+) -> str:
     lines = []
     for repo in dict.fromkeys(a["repo"] for a in aggs):
         members = [a for a in aggs if a["repo"] == repo]
@@ -156,12 +203,77 @@ def markdown(aggs: list[dict[str, Any]]) -> str:
                 f"{a['mrr']:.3f} | {a['tokens']:.0f} |"
             )
         lines.append("")
-    lines.append(ratios(aggs))
+    lines += [ratios(aggs), "", targets(aggs, rows)]
+    if ms:
+        lines += ["", timing_table(ms)]
     return "\n".join(lines)
 
 
-def ratios(aggs: list[dict[str, Any]]) -> str:
+def _ratio(aggs: list[dict[str, Any]], repo: str, metric: str, base: str) -> float | None:
     at = {(a["repo"], a["system"]): a for a in aggs if a["budget"] == RATIO_BUDGET}
+    mine, other = at.get((repo, "astrag")), at.get((repo, base))
+    if mine is None or other is None or not other[metric] or mine[metric] is None:
+        return None
+    return float(mine[metric] / other[metric])
+
+
+def ratio_interval(
+    rows: list[dict[str, Any]], group: str, metric: str, base: str, seed: int = 0
+) -> tuple[float, float] | None:
+    """95 % percentile-bootstrap interval of astrag's macro ``metric`` over ``base``'s at
+    RATIO_BUDGET, resampling the tasks of ``group`` ("all", a split or a repo)."""
+    per_task: dict[tuple[str, str], dict[str, Any]] = defaultdict(dict)
+    for r in rows:
+        if r["budget"] == RATIO_BUDGET and group in ("all", r["split"], r["repo"]):
+            per_task[(r["repo"], r["commit"])][r["system"]] = r[metric]
+    pairs = [
+        (t["astrag"], t[base])
+        for t in per_task.values()
+        if t.get("astrag") is not None and t.get(base) is not None
+    ]
+    if not pairs:
+        return None
+    rnd, ratios_ = random.Random(seed), []
+    for _ in range(BOOTSTRAP):
+        sample = [pairs[rnd.randrange(len(pairs))] for _ in pairs]
+        other = sum(b for _, b in sample)
+        if other:
+            ratios_.append(sum(a for a, _ in sample) / other)
+    ratios_.sort()
+    if not ratios_:
+        return None
+    return ratios_[int(0.025 * len(ratios_))], ratios_[int(0.975 * len(ratios_)) - 1]
+
+
+def targets(aggs: list[dict[str, Any]], rows: list[dict[str, Any]] | None = None) -> str:
+    """Which targets hold at RATIO_BUDGET, for "all" and each split present; with ``rows``
+    (per-task scores) each ratio has its 95 % bootstrap interval over tasks."""
+    groups = [g for g in GROUPS if any(a["repo"] == g for a in aggs)]
+    out = [
+        f"Targets at {RATIO_BUDGET} tokens (astrag ÷ baseline ≥ minimum"
+        + (f"; [95 % interval, {BOOTSTRAP} task resamples]" if rows else "")
+        + "):",
+        "",
+        "| target | " + " | ".join(groups) + " |",
+        "| --- |" + " ---: |" * len(groups),
+    ]
+    for metric, base, minimum in TARGETS:
+        cells = []
+        for group in groups:
+            r = _ratio(aggs, group, metric, base)
+            ci = ratio_interval(rows, group, metric, base) if rows and r is not None else None
+            span = f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else ""
+            cells.append(
+                "—" if r is None else f"{r:.2f}×{span} {'met' if r >= minimum else 'missed'}"
+            )
+        name = "BM25" if base == "bm25" else base
+        out.append(f"| {LABELS[metric]} ≥ {minimum}× {name} | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
+def ratios(aggs: list[dict[str, Any]]) -> str:
+    if not any(a["system"] == "astrag" and a["budget"] == RATIO_BUDGET for a in aggs):
+        return "(no astrag run: no ratios)"
     out = [
         f"Ratios at {RATIO_BUDGET} tokens (astrag ÷ baseline):",
         "",
@@ -169,17 +281,11 @@ def ratios(aggs: list[dict[str, Any]]) -> str:
         "| --- | --- | ---: | ---: |",
     ]
     for repo in dict.fromkeys(a["repo"] for a in aggs):
-        mine = at.get((repo, "astrag"))
-        if mine is None:
-            return "(no astrag run: no ratios)"
         for m in METRICS:
             cells = []
             for base in ("vector", "bm25"):
-                other = at.get((repo, base))
-                if other is None or not other[m] or mine[m] is None:
-                    cells.append("—")
-                else:
-                    cells.append(f"{mine[m] / other[m]:.2f}×")
+                r = _ratio(aggs, repo, m, base)
+                cells.append("—" if r is None else f"{r:.2f}×")
             out.append(f"| {repo} | {LABELS[m]} | {cells[0]} | {cells[1]} |")
     return "\n".join(out)
 
@@ -197,11 +303,14 @@ def main(argv: list[str] | None = None) -> None:
     args = p.parse_args(argv)
     wanted = set(filter(None, args.repos.split(",")))
     rows: list[dict[str, Any]] = []
+    seconds: dict[str, dict[str, list[float]]] = {}
     for entry in task_set.load_manifest():
         if not wanted or entry["name"] in wanted:
-            rows.extend(run_repo(entry, args))
+            repo_rows, seconds[entry["name"]] = run_repo(entry, args)
+            rows.extend(repo_rows)
     aggs = aggregate(rows)
-    text = markdown(aggs)
+    ms = median_ms(seconds)
+    text = markdown(aggs, ms, rows)
     print(text)
     if args.markdown:
         args.markdown.write_text(text + "\n")
@@ -214,6 +323,7 @@ def main(argv: list[str] | None = None) -> None:
             "budgets": args.budgets,
             "date": time.strftime("%Y-%m-%d"),
             "systems": args.systems,
+            "median_query_ms": ms,
         }
         args.json.write_text(
             json.dumps({"meta": meta, "aggregates": aggs, "tasks": rows}, indent=1)

@@ -10,9 +10,12 @@ not a task.
 
 Selection (``select``) walks the first-parent chain back from the mirror's HEAD and keeps the
 newest ``count`` commits :func:`gitlog.rejection` accepts; the base is the first parent of the
-oldest. The result is pinned in ``tasks_manifest.json`` (committed), from which ``build``
-rebuilds the same tasks on any machine; derived tasks are cached as JSON under
-``bench/data/retrieval/tasks/``.
+oldest. A repository too large to index whole is restricted to a ``subdir``: only that folder
+of the base is checked out and indexed, and a commit qualifies only if all its source files
+lie under it. Each repository is in a ``split``: ``"tune"`` (astrag's retrieval constants were
+tuned on its tasks) or ``"heldout"`` (never looked at while tuning). The result is pinned in
+``tasks_manifest.json`` (committed), from which ``build`` rebuilds the same tasks on any
+machine; derived tasks are cached as JSON under ``bench/data/retrieval/tasks/``.
 """
 
 from __future__ import annotations
@@ -47,14 +50,32 @@ class RepoSpec:
     name: str  # directory name under bench/data/retrieval/
     url: str  # clone URL
     language: str
+    split: str = "tune"  # "tune": retrieval constants were tuned on it; "heldout": never
+    subdir: str = ""  # only this folder is checked out, indexed and allowed to hold changes
     count: int = 50  # qualifying commits to take after the base
 
 
+SPLITS = ("tune", "heldout")
 REPOS = (
     RepoSpec("click", "https://github.com/pallets/click.git", "python"),
     RepoSpec("nestjs-graphql", "https://github.com/nestjs/graphql.git", "typescript"),
     RepoSpec("typeorm", "https://github.com/typeorm/typeorm.git", "typescript"),
+    RepoSpec("black", "https://github.com/psf/black.git", "python", "heldout"),
+    RepoSpec(
+        "angular-cdk",
+        "https://github.com/angular/components.git",
+        "typescript",
+        "heldout",
+        subdir="src/cdk",
+        count=70,  # 50 gave 32 tasks: a series of decorator-only refactors has no gold function
+    ),
 )
+
+
+def in_subdir(commit: Commit, subdir: str) -> bool:
+    """Whether every source file the commit touches lies under ``subdir`` ("" = anywhere)."""
+    prefix = subdir.rstrip("/") + "/"
+    return not subdir or all(p.startswith(prefix) for p in commit.source_files)
 
 
 def git_dir(name: str) -> Path:
@@ -72,20 +93,25 @@ def select(spec: RepoSpec, gdir: Path, head: str = "HEAD", scan: int = 1500) -> 
     head_sha = git(gdir, "rev-parse", head).strip()
     chosen: list[Commit] = []
     for commit in first_parent_commits(gdir, head_sha, scan):
-        if commit.parent and rejection(commit) is None:
+        if commit.parent and rejection(commit) is None and in_subdir(commit, spec.subdir):
             chosen.append(commit)
             if len(chosen) == spec.count:
                 break
     chosen.reverse()  # oldest first
-    return {
-        "name": spec.name, "url": spec.url, "language": spec.language,
-        "base": chosen[0].parent, "head": head_sha,
-        "tasks": [c.sha for c in chosen],
+    entry: dict[str, Any] = {
+        "name": spec.name, "url": spec.url, "language": spec.language, "split": spec.split,
     }  # fmt: skip
+    if spec.subdir:
+        entry["subdir"] = spec.subdir
+    return entry | {"base": chosen[0].parent, "head": head_sha, "tasks": [c.sha for c in chosen]}
 
 
 def load_manifest(path: Path = MANIFEST) -> list[dict[str, Any]]:
-    return json.loads(path.read_text())["repos"]
+    entries = json.loads(path.read_text())["repos"]
+    for entry in entries:
+        if entry.get("split") not in SPLITS:
+            raise ValueError(f"{entry['name']}: split must be one of {SPLITS}")
+    return entries
 
 
 def write_manifest(entries: list[dict[str, Any]], path: Path = MANIFEST) -> None:
