@@ -133,10 +133,15 @@ def _prepared(text: str) -> str:
 def _block(entry: _Entry) -> str:
     if not entry.content:
         return _header(entry)
+    return f"{_header(entry)}\n{_fenced(entry.content, entry.symbol.language)}"
+
+
+@lru_cache(maxsize=4096)
+def _fenced(content: str, language: str) -> str:
     # a fence longer than any backtick run inside, so markdown in docstrings cannot close it
-    longest = max((len(run) for run in re.findall(r"`+", entry.content)), default=0)
+    longest = max((len(run) for run in re.findall(r"`+", content)), default=0)
     fence = "`" * max(3, longest + 1)
-    return f"{_header(entry)}\n{fence}{entry.symbol.language}\n{entry.content}\n{fence}"
+    return f"{fence}{language}\n{content}\n{fence}"
 
 
 def _grouped(entries: Sequence[_Entry]) -> list[_Entry]:
@@ -311,10 +316,15 @@ def assemble(
     costs: dict[tuple[str, bool], int] = {}
 
     def cost(e: _Entry) -> int:
-        # an entry's content follows from its symbol and form, so they key the cache
+        # an entry's content follows from its symbol and form, so they key the cache. The
+        # header (it carries this query's reason) and the fenced code are counted apart: the
+        # code's count is then the same for every query and count()'s cache serves it. The
+        # sum can differ from the joint count by a token at the seam; the final text is
+        # counted for real below.
         key = (e.symbol.id, e.full)
         if key not in costs:
-            costs[key] = count(_block(e))
+            fenced = _fenced(e.content, e.symbol.language) if e.content else ""
+            costs[key] = count(_header(e)) + (count(fenced) if fenced else 0)
         return costs[key]
 
     ranked = _ranked(candidates)

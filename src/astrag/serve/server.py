@@ -210,9 +210,7 @@ def build_server(worker: Worker) -> MCPServer:
         ] = None,
         path: Annotated[
             str | None,
-            Field(
-                description="Repository-relative file the code goes into.", max_length=4096
-            ),
+            Field(description="Repository-relative file the code goes into.", max_length=4096),
         ] = None,
         lang: Annotated[
             Literal["python", "typescript", "javascript", "tsx"] | None,

@@ -29,7 +29,7 @@ from astrag.serve.freshness import (
     scan,
     take_baseline,
 )
-from astrag.store.base import IndexLocked, IndexMissing
+from astrag.store.base import IndexCorrupt, IndexIncompatible, IndexLocked, IndexMissing
 from astrag.verify.session import CheckSession
 
 # At or above this many changed files (a branch switch, a big rebase) the update runs as a
@@ -60,8 +60,9 @@ class RepoState:
         started = time.perf_counter()
         try:
             self._index = api.open_index(self.root)
-        except IndexMissing:
-            self._run_update(SUBPROCESS_MIN_CHANGES)  # a first index: on every core
+        except (IndexMissing, IndexCorrupt, IndexIncompatible):
+            # no index yet, or one the indexer must rebuild: build it, on every core
+            self._run_update(SUBPROCESS_MIN_CHANGES)
             self._index = api.open_index(self.root)
         self._rebaseline()
         status = self.ensure_fresh()  # catch up with edits made while no one was watching

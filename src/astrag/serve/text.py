@@ -17,8 +17,9 @@ def freshness(status: Status) -> str:
         return f"index: STALE ({status.note})"
     line = f"index: fresh (checked in {status.checked_ms:.0f} ms"
     if status.updated_files:
-        shown = ", ".join(status.updated_files[:10])
-        more = f" and {len(status.updated_files) - 10} more" if len(status.updated_files) > 10 else ""
+        files = status.updated_files
+        shown = ", ".join(files[:10])
+        more = f" and {len(files) - 10} more" if len(files) > 10 else ""
         line += f"; re-indexed {shown}{more}"
     return line + f"; last indexed {status.indexed_at or 'unknown'})"
 
