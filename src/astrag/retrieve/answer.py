@@ -78,6 +78,7 @@ def answer(
         key=lambda c: (-c.score, c.symbol.id),
     )[:_ASSEMBLE]  # beyond the best few hundred, nothing fits even the largest budget used
     source = sources or SourceCache(root)
+    source.begin()
     context = assemble(
         query, plan.intent.value, candidates, budget, source=source, full_share=full_share
     )
@@ -128,6 +129,11 @@ class SourceCache:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.files: dict[str, tuple[tuple[int, int], list[str]]] = {}
+        self.checked: set[str] = set()  # files stat()ed during the current answer
+
+    def begin(self) -> None:
+        """A new answer: each file is checked against the disk again, once."""
+        self.checked.clear()
 
     def __call__(self, symbol: Symbol) -> str:
         if not symbol.path:
@@ -135,6 +141,9 @@ class SourceCache:
         return "\n".join(self._lines(symbol.path)[symbol.start_line - 1 : symbol.end_line])
 
     def _lines(self, path: str) -> list[str]:
+        if path in self.checked and path in self.files:
+            return self.files[path][1]
+        self.checked.add(path)
         full = self.root / path
         try:
             st = full.stat()
