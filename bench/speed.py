@@ -100,12 +100,14 @@ def run_floor(root: Path) -> Run:
     return measure([sys.executable, str(BENCH / "floor.py"), str(root), "--phase", "tags"])
 
 
-def run_index(root: Path, rebuild: bool, jobs: int | None) -> Run:
+def run_index(root: Path, rebuild: bool, jobs: int | None, embedder: str | None = None) -> Run:
     cmd = ["astrag", "index", "--format", "json", str(root)]
     if rebuild:
         cmd.insert(2, "--rebuild")
     if jobs:
         cmd[2:2] = ["--jobs", str(jobs)]
+    if embedder:
+        cmd[2:2] = ["--embedder", embedder]
     return measure(cmd)
 
 
@@ -149,17 +151,19 @@ def appended(path: Path, text: str) -> Iterator[None]:
         path.write_bytes(original)
 
 
-def incremental(root: Path, probe: Path, jobs: int | None) -> dict[str, Run]:
+def incremental(
+    root: Path, probe: Path, jobs: int | None, embedder: str | None = None
+) -> dict[str, Run]:
     """Re-index with nothing changed, after a body edit, after an interface edit; each edit is
     followed by a re-index of the restored file."""
     key = PROBE_SUFFIXES[probe.suffix]
-    runs = {"unchanged": run_index(root, rebuild=False, jobs=jobs)}
+    runs = {"unchanged": run_index(root, rebuild=False, jobs=jobs, embedder=embedder)}
     with appended(probe, COMMENT[key]):
-        runs["body_edit"] = run_index(root, rebuild=False, jobs=jobs)
-    runs["body_restore"] = run_index(root, rebuild=False, jobs=jobs)
+        runs["body_edit"] = run_index(root, rebuild=False, jobs=jobs, embedder=embedder)
+    runs["body_restore"] = run_index(root, rebuild=False, jobs=jobs, embedder=embedder)
     with appended(probe, FUNCTION[key]):
-        runs["interface_edit"] = run_index(root, rebuild=False, jobs=jobs)
-    runs["interface_restore"] = run_index(root, rebuild=False, jobs=jobs)
+        runs["interface_edit"] = run_index(root, rebuild=False, jobs=jobs, embedder=embedder)
+    runs["interface_restore"] = run_index(root, rebuild=False, jobs=jobs, embedder=embedder)
     return runs
 
 
@@ -170,7 +174,9 @@ def _median_run(runs: list[Run]) -> Run:
     return ordered[(len(ordered) - 1) // 2]
 
 
-def benchmark(root: Path, repeat: int, jobs: int | None, ts_oracle: bool) -> dict:
+def benchmark(
+    root: Path, repeat: int, jobs: int | None, ts_oracle: bool, embedder: str | None = None
+) -> dict:
     files = floor.list_source_files(root)
     if not files:
         raise SystemExit(f"speed: no source files under {root}")
@@ -182,7 +188,7 @@ def benchmark(root: Path, repeat: int, jobs: int | None, ts_oracle: bool) -> dic
     colds: list[Run] = []
     for _ in range(repeat):  # interleaved: a burst of load hits both series
         floors.append(run_floor(root))
-        colds.append(run_index(root, rebuild=True, jobs=jobs))
+        colds.append(run_index(root, rebuild=True, jobs=jobs, embedder=embedder))
     result = {
         "root": str(root),
         "repeat": repeat,
@@ -194,7 +200,10 @@ def benchmark(root: Path, repeat: int, jobs: int | None, ts_oracle: bool) -> dic
         "cold_runs": [asdict(r) for r in colds],
         "floor": asdict(_median_run(floors)),
         "cold": asdict(_median_run(colds)),
-        "incremental": {k: asdict(v) for k, v in incremental(root, probe, jobs).items()},
+        "embedder": embedder or "default",
+        "incremental": {
+            k: asdict(v) for k, v in incremental(root, probe, jobs, embedder).items()
+        },
     }
     if ts_oracle:
         result["ts_oracle"] = asdict(run_ts_oracle(root))
@@ -292,6 +301,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("root", type=Path, help="corpus directory (edited and restored)")
     parser.add_argument("--repeat", type=int, default=3, help="floor/cold-index pairs (median)")
     parser.add_argument("--jobs", type=int, help="astrag index --jobs (default: astrag's)")
+    parser.add_argument(
+        "--embedder", help="astrag index --embedder (default: astrag's; 'none': graph only)"
+    )
     parser.add_argument("--name", help="corpus name in the table row (default: DIR's last two)")
     parser.add_argument("--json", type=Path, help="write the full result as JSON here")
     parser.add_argument(
@@ -306,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
-    result = benchmark(root, args.repeat, args.jobs, args.baseline_ts_oracle)
+    result = benchmark(root, args.repeat, args.jobs, args.baseline_ts_oracle, args.embedder)
     name = args.name or "/".join(root.parts[-2:])
     if not args.no_header:
         print(MARKDOWN_HEADER)

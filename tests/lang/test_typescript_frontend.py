@@ -344,6 +344,38 @@ def test_js_commonjs_exports() -> None:
     assert facts.definitions[3].value == ("other", "thing")
 
 
+def test_js_functions_attached_to_a_top_level_definition() -> None:
+    # express's style: the API is functions assigned onto an object or a prototype
+    facts = js(
+        """
+        var send = require('send');
+        var res = Object.create(null);
+        res.send = function send(body) {
+          return this.end(body);
+        };
+        function Router() {}
+        Router.prototype.handle = (req) => req;
+        other.thing = function () {};
+        res.a.b = function () {};
+        """
+    )
+    assert kinds(facts) == [
+        ("res", DefKind.VARIABLE),
+        ("res.send", DefKind.FUNCTION),
+        ("Router", DefKind.FUNCTION),
+        ("Router.handle", DefKind.FUNCTION),
+    ]
+    send = defs(facts)["res.send"]
+    assert (send.parent, send.start_line, send.end_line) == ("res", 3, 5)
+    assert send.signature == "res.send = function send(body)"
+    # the body is its scope; the module-level `send` import is not shadowed by it
+    assert refs(facts, RefKind.CALL) == [
+        (("Object", "create"), "", 2, 18),
+        (("this", "end"), "res.send", 4, 15),
+    ]
+    assert facts.imports[0].alias == "send"
+
+
 def test_js_module_exports_assignments() -> None:
     assert js("module.exports = X;\n").exports == (("X", "="),)
     assert js("module.exports = { a, b: c };\n").exports == (("a", "a"), ("c", "b"))

@@ -946,8 +946,10 @@ class _Extractor:
         span: tuple[Node, Node],
         outer_info: tuple[Node, bool, bool, bool],
         declared_type: Chain | None = None,
+        owner: str | None = None,
     ) -> None:
-        """A FUNCTION whose body is an arrow function or function expression."""
+        """A FUNCTION whose body is an arrow function or function expression; ``owner`` is
+        the definition it is attached to, when it is not the enclosing scope."""
         outer, exported, default, declare = outer_info
         mods, _ = self.modifiers(fn)
         mods += ["arrow"] * (fn.type == "arrow_function") + ["generator"] * (
@@ -960,7 +962,7 @@ class _Extractor:
         self.emit(
             DefKind.FUNCTION,
             name,
-            self.parent(),
+            self.parent() if owner is None else owner,
             span,
             fn,
             signature=self.signature(span[0].start_byte, body.start_byte if body else fn.end_byte),
@@ -1407,6 +1409,22 @@ class _Extractor:
             len(chain) == 3 and chain[:2] == ["module", "exports"]
         ):
             self.commonjs_export(node, chain[-1], right, statement)
+        elif right.type in _FUNCTION_VALUES and (
+            len(chain) == 2 or (len(chain) == 3 and chain[1] == "prototype")
+        ):
+            self.attached_function(node, chain[0], chain[-1], right, statement)
+
+    def attached_function(
+        self, node: Node, owner: str, name: str, fn: Node, statement: Node
+    ) -> None:
+        """``res.json = function json() {}`` / ``Foo.prototype.bar = function () {}``: how a
+        module written before classes defines its API. Only onto an owner this file defines
+        at top level, as ``owner.name``: a dotted qualname never shadows a module-level name
+        (``res.send`` beside an imported ``send``)."""
+        if self.parents.get(owner) != "":
+            return  # not a top-level definition of this file (an import, a global, a typo)
+        outer_info = (statement, True, False, False)
+        self.function_value_def(fn, name, (node, node), outer_info, owner=owner)
 
     def module_exports(self, node: Node, right: Node, statement: Node) -> None:
         """``module.exports = X`` / ``= { a, b: c }`` / ``= class Foo {}``."""
