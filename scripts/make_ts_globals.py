@@ -2,7 +2,8 @@
 use without declaring it, read from the ``typescript`` package's own lib declarations
 (``lib.es*.d.ts``, ``lib.dom*.d.ts``, decorators, scripthost).
 
-    npm install --prefix bench && python3 scripts/make_ts_globals.py bench/node_modules/typescript/lib
+    npm install --prefix bench
+    python3 scripts/make_ts_globals.py bench/node_modules/typescript/lib
 """
 
 from __future__ import annotations

@@ -24,8 +24,8 @@ from astrag.retrieve.answer import Answer, Planner, SourceCache, answer
 from astrag.retrieve.assemble import Context
 from astrag.retrieve.plan import plan_query
 from astrag.search.engine import Hit, Searcher
-from astrag.store.base import IndexMissing
-from astrag.store.sqlite import SqliteStore
+from astrag.store.base import GraphStore
+from astrag.store.open import open_store
 from astrag.verify.findings import CheckReport
 from astrag.verify.inputs import (
     ChangedFile,
@@ -96,34 +96,32 @@ def index(
     jobs: int | None = None,
     progress: ProgressFn | None = None,
     embedder: str | None = None,
+    store: str | None = None,
 ) -> IndexSummary:
     """Create or incrementally update the index of ``root``. ``embedder`` overrides the
-    configured one (``"none"`` skips embeddings: search is then lexical and exact only)."""
+    configured one (``"none"`` skips embeddings: search is then lexical and exact only);
+    ``store`` the configured store (``"sqlite"`` or a ``postgresql://`` URL)."""
     if not root.is_dir():
         raise AstragError(f"{root} is not a directory", "pass the repository's root directory")
     return index_repository(
-        root, rebuild=rebuild, jobs=jobs, progress=progress, embedder=embedder
+        root, rebuild=rebuild, jobs=jobs, progress=progress, embedder=embedder, store_url=store
     )
 
 
-def open_index(root: Path) -> Index:
+def open_index(root: Path, *, store: str | None = None) -> Index:
+    """The index of ``root``, read-only, from the configured store (or ``store``)."""
     root = root.resolve()
-    return Index(root, _open_store(root))
+    return Index(root, _open_store(root, store))
 
 
-def _open_store(root: Path) -> SqliteStore:
-    index_dir = root / load_config(root).index_dir
-    if not (index_dir / "index.db").is_file():
-        raise IndexMissing(f"no astrag index in {root}", f"run `astrag index {root}` first")
-    store = SqliteStore(index_dir, readonly=True)
-    store.open()
-    return store
+def _open_store(root: Path, url: str | None = None) -> GraphStore:
+    return open_store(root, load_config(root), readonly=True, url=url)
 
 
 class Index:
     """A read-only view of one repository's index."""
 
-    def __init__(self, root: Path, store: SqliteStore) -> None:
+    def __init__(self, root: Path, store: GraphStore) -> None:
         self.root = root
         self.store = store
         self.searcher = Searcher(store)
@@ -320,10 +318,10 @@ def check(
             session.store.close()
 
 
-def open_check_session(root: Path) -> CheckSession:
+def open_check_session(root: Path, *, store: str | None = None) -> CheckSession:
     """The index of ``root`` loaded for checking; reuse it for many :func:`check` calls."""
     root = root.resolve()
-    return CheckSession(root, _open_store(root))
+    return CheckSession(root, _open_store(root, store))  # type: ignore[arg-type]
 
 
 def _code_change(root: Path, text: str, path: str | None, lang: str | None) -> ChangedFile:

@@ -110,6 +110,9 @@ def index(
         str | None,
         typer.Option(help="local (default) | minilm | openai[:model] | none."),
     ] = None,
+    store: Annotated[
+        str | None, typer.Option(help="sqlite | postgresql://user@host/db (see README).")
+    ] = None,
     fmt: FormatOpt = Fmt.text,
 ) -> None:
     """Index (or incrementally update) a repository."""
@@ -121,6 +124,7 @@ def index(
                 jobs=jobs,
                 progress=progress,
                 embedder="none" if no_embed else embedder,
+                store=store,
             )
         if fmt == Fmt.json:
             _emit_json(present.summary_json(summary))
@@ -423,6 +427,10 @@ cli_ask.register(app)
 from astrag import cli_serve  # noqa: E402  (mcp and watch live in their own module)
 
 cli_serve.register(app)
+
+from astrag import cli_store  # noqa: E402  (--store and migrate live in their own module)
+
+cli_store.register(app)
 
 
 def main() -> None:

@@ -20,7 +20,8 @@ A missing file means defaults. Unknown ``[index]`` keys, wrong types and invalid
 ignored typo (``exlude = [...]``) would index the wrong files without anyone noticing.
 
 Environment: ``ASTRAG_MAX_FILE_BYTES`` overrides ``max_file_bytes``, ``ASTRAG_EMBEDDER``
-overrides ``embedder``.
+overrides ``embedder``. The top-level ``store`` and ``repo`` keys choose where the index lives
+(``store/open.py``; ``ASTRAG_STORE`` and ``ASTRAG_REPO`` override them).
 """
 
 from __future__ import annotations
@@ -115,7 +116,24 @@ def _parse(path: Path, text: str) -> Config:
         if not isinstance(value, str) or not value.strip():
             raise _type_error(path, text, INDEX_TABLE, "embedder", "a non-empty string", value)
         values["embedder"] = value.strip()
+    _check_store_keys(path, text, data)
     return Config(**values, extra=data)
+
+
+def _check_store_keys(path: Path, text: str, data: dict[str, Any]) -> None:
+    """``store = "sqlite" | "postgresql://..."`` and ``repo = "name[@branch]"`` stay in
+    ``extra`` (store/open.py reads them) but a typo must fail here, with the line."""
+    for key in ("store", "repo"):
+        if key in data and (not isinstance(data[key], str) or not data[key].strip()):
+            raise _type_error(path, text, None, key, "a non-empty string", data[key])
+    store = data.get("store", "sqlite").strip()
+    if store.lower() != "sqlite" and not store.lower().startswith(("postgresql://", "postgres://")):
+        raise ConfigError(
+            f"{_where(path, text, None, 'store')}: store must be \"sqlite\" or a "
+            f"postgresql:// URL, got {store.split('://', 1)[0]!r}",
+            hint=f"Change store in {path}; put the password in PGPASSWORD or ~/.pgpass, "
+            "not in the file.",
+        )
 
 
 def _patterns(path: Path, text: str, key: str, value: object) -> tuple[str, ...]:

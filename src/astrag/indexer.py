@@ -15,6 +15,8 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
+from functools import cache
+from importlib import resources
 from multiprocessing import get_context
 from pathlib import Path, PurePosixPath
 
@@ -31,16 +33,21 @@ from astrag.graph.resolve import (
 from astrag.lang import extract_facts, extractor_fingerprint
 from astrag.project_layout import layout_fingerprint, read_layout
 from astrag.search.documents import (
-    DOCUMENTS_VERSION,
     SearchDoc,
     decode_documents,
     documents,
     encode_documents,
 )
 from astrag.search.vectors import embed_missing
-from astrag.store.base import FileRecord, IndexCorrupt, IndexIncompatible, IndexUpdate
+from astrag.store.base import (
+    FileRecord,
+    GraphStore,
+    IndexCorrupt,
+    IndexIncompatible,
+    IndexUpdate,
+)
 from astrag.store.codec import LazyFacts, decode_facts, encode_facts
-from astrag.store.sqlite import SqliteStore
+from astrag.store.open import make_store, reset_store
 
 ProgressFn = Callable[[str, int, int], None]  # (stage, done, total)
 
@@ -148,17 +155,17 @@ def parse_files(
                 progress("parse", done, total)
 
 
-def _open_store(store: SqliteStore, index_dir: Path, rebuild: bool) -> str:
+def _open_store(store: GraphStore, rebuild: bool) -> str:
     """Open the store under the writer lock; an incompatible or corrupt index (or --rebuild)
-    starts from a fresh file. Returns why the index was rebuilt, if it was."""
+    starts from a fresh one. Returns why the index was rebuilt, if it was."""
     if rebuild:
-        SqliteStore.reset(index_dir)
+        reset_store(store)
     try:
         store.open()
         return ""
     except (IndexIncompatible, IndexCorrupt) as err:
         store.close()
-        SqliteStore.reset(index_dir)
+        reset_store(store)
         store.open()
         return str(err)
 
@@ -171,24 +178,27 @@ def index_repository(
     jobs: int | None = None,
     progress: ProgressFn | None = None,
     embedder: str | None = None,
+    store_url: str | None = None,
 ) -> IndexSummary:
     """Index ``root``; ``embedder`` (a :func:`astrag.embed.load_embedder` spec, default the
-    config's) embeds the search documents that have no cached vector yet; "none" skips it."""
+    config's) embeds the search documents that have no cached vector yet; "none" skips it.
+    ``store_url`` overrides the configured store (see store/open.py)."""
     started = time.perf_counter()
     root = root.resolve()
     config = config or load_config(root)
-    index_dir = root / config.index_dir
-    index_dir.mkdir(parents=True, exist_ok=True)
-    store = SqliteStore(index_dir)
+    store = make_store(root, config, readonly=False, url=store_url)
     summary = IndexSummary(root=str(root))
     try:
         # the lock comes first: resetting a database another run is writing would lose it
         with store.acquire_writer():
-            summary.rebuilt_because = _open_store(store, index_dir, rebuild)
+            summary.rebuilt_because = _open_store(store, rebuild)
             _run(root, config, store, jobs or os.cpu_count() or 1, progress, summary)
             clock = _Clock(summary.timings)
             spec = embedder or config.embedder
             summary.embedder, summary.embedded = embed_missing(store, spec, progress)
+            index_vectors = getattr(store, "index_vectors", None)  # the server's ANN index
+            if index_vectors is not None:
+                index_vectors()
             clock.lap("embed")
             _summarise(store, summary)
     finally:
@@ -200,7 +210,7 @@ def index_repository(
 def _run(
     root: Path,
     config: Config,
-    store: SqliteStore,
+    store: GraphStore,
     jobs: int,
     progress: ProgressFn | None,
     summary: IndexSummary,
@@ -339,10 +349,15 @@ class _Clock:
         self.last = now
 
 
+@cache
 def _parse_fingerprint() -> str:
-    """What decides whether stored facts and documents are still valid: the parsers' and the
-    search documents' versions."""
-    return f"{extractor_fingerprint()}+docs{DOCUMENTS_VERSION}"
+    """What decides whether stored facts and documents are still valid: the parsers, and the
+    code that makes search documents (any edit to it re-makes them, as for the parsers)."""
+    digest = hashlib.blake2b(digest_size=12)
+    search = resources.files("astrag.search")
+    for name in ("documents.py", "text.py"):
+        digest.update(search.joinpath(name).read_bytes())
+    return f"{extractor_fingerprint()}+docs{digest.hexdigest()}"
 
 
 def _refresh(record: FileRecord, sf: SourceFile) -> FileRecord:
@@ -350,7 +365,7 @@ def _refresh(record: FileRecord, sf: SourceFile) -> FileRecord:
 
 
 def _affected(
-    store: SqliteStore,
+    store: GraphStore,
     facts: Mapping[str, FileFacts],
     changed: dict[str, tuple[FileRecord, bytes]],
     removed: set[str],
@@ -389,7 +404,7 @@ def _files_naming_modules(facts: Mapping[str, FileFacts], paths: Iterable[str]) 
     return hits
 
 
-def _summarise(store: SqliteStore, summary: IndexSummary) -> None:
+def _summarise(store: GraphStore, summary: IndexSummary) -> None:
     counts = store.counts()
     summary.files = int(counts.get("files", 0))
     summary.lines = int(counts.get("lines", 0))

@@ -79,8 +79,14 @@ def write_project(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
+@pytest.fixture(autouse=True)
+def _both_stores(use_store: str) -> str:
+    """Every search and context test runs on SQLite and on PostgreSQL."""
+    return use_store
+
+
 @pytest.fixture(scope="session")
-def shop(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def shop(tmp_path_factory: pytest.TempPathFactory, store_url: str) -> Path:
     root = write_project(tmp_path_factory.mktemp("shop"), SHOP)
-    api.index(root)
+    api.index(root, store=store_url or "sqlite")
     return root

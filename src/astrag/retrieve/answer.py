@@ -87,7 +87,8 @@ def answer(
 
 def _prior(symbol: Symbol) -> float:
     """Tests explain code but are rarely what a question or change is about: they come after
-    the code itself (retrieval benchmark: function recall 46 -> 49 % at 4k tokens)."""
+    the code itself (retrieval benchmark at 4k tokens, tune split: function recall 46 -> 47 %,
+    needed definitions 57 -> 63 %)."""
     return TEST_WEIGHT if is_test_path(symbol.path) else 1.0
 
 

@@ -18,9 +18,7 @@ from astrag.graph.facts import Definition, DefKind, FileFacts, RefKind
 from astrag.graph.symbols import file_symbols
 from astrag.search.text import code_words, distinct_words, name_words, path_words, unique
 
-DOCUMENTS_VERSION = "2"  # part of the extractor fingerprint: a change re-makes every document
-
-_BODY_BYTES = 20000  # identifiers of a body beyond this add little and cost index size
+_BODY_BYTES = 8000  # identifiers of a body beyond this add little and cost index size
 _BODY_WORDS = 400
 _DOC_CHARS = 600
 _EMBED_BODY_WORDS = 48  # a static embedding is a mean: a long tail of words drowns the name

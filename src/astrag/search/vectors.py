@@ -52,10 +52,6 @@ def embed_missing(
             if progress:
                 progress("embed", done, total)
         store.put_vectors(rows, meta=meta)
-    if not total and previous == embedder.name:
-        return embedder.name, 0
-    if not total:
-        store.put_vectors([], meta=meta)
     return embedder.name, total
 
 

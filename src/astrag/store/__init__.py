@@ -1,6 +1,7 @@
 """Persistence of the index behind one small interface (:class:`GraphStore`).
 
-``sqlite.py`` is the default embedded store; a PostgreSQL store will implement the same protocol.
+``sqlite.py`` is the default embedded store; ``postgres.py`` the server store (imported only when
+used, so psycopg stays optional); ``open.py`` picks one from ``--store`` / env / config.
 """
 
 from astrag.store.base import (

@@ -8,12 +8,13 @@ change can be propagated to dependents), and a small string ``meta`` map.
 
 Writes arrive as one :class:`IndexUpdate` and are applied atomically: a reader sees the index
 before the update or after it, never in between. The embedded implementation is
-``store/sqlite.py``; a server store (PostgreSQL) implements the same :class:`GraphStore`.
+``store/sqlite.py``; the server store ``store/postgres.py`` (PostgreSQL + pgvector) implements the
+same :class:`GraphStore` with the same results; ``store/open.py`` chooses between them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -107,6 +108,8 @@ class GraphStore(Protocol):
     def file_records(self) -> dict[str, FileRecord]: ...
 
     def load_facts(self, paths: Iterable[str] | None = None) -> dict[str, FileFacts]: ...
+
+    def lazy_facts(self, paths: Iterable[str] | None = None) -> Mapping[str, FileFacts]: ...
 
     def dependents(self, paths: Iterable[str]) -> set[str]: ...
 

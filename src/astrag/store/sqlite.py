@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from astrag.graph.facts import Edge, FileFacts, Symbol
+from astrag.search.documents import SearchDoc
 from astrag.store.base import (
     FileRecord,
     IndexCorrupt,
@@ -651,6 +652,26 @@ class SqliteStore:
         if row is None:
             raise IndexCorrupt(f"no stored facts for {path} in {self.db_path}", _REBUILD_HINT)
         return row[0]
+
+    @_translate_errors
+    def facts_blob(self, path: str) -> bytes:
+        """The stored (codec-encoded) facts of ``path``, for copying an index."""
+        return self._facts_blob(path)
+
+    @_translate_errors
+    def all_depends(self) -> dict[str, frozenset[str]]:
+        """Every file's dependency row (for copying an index)."""
+        rows = self._db.execute("SELECT file, deps FROM depends ORDER BY file")
+        return {f: frozenset(marshal.loads(d)) for f, d in rows}
+
+    @_translate_errors
+    def all_docs(self) -> list[SearchDoc]:
+        """Every search document, fields as written (for copying an index)."""
+        rows = self._db.execute(
+            "SELECT n.name, d.path, f.name, f.qual, f.sig, f.doc, f.body, d.text FROM docs d "
+            "JOIN docs_fts f ON f.rowid = d.nid JOIN names n ON n.nid = d.nid ORDER BY d.nid"
+        )
+        return [SearchDoc(*r) for r in rows]
 
     @_translate_errors
     def dependents(self, paths: Iterable[str]) -> set[str]:
