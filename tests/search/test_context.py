@@ -40,8 +40,10 @@ def test_implementations_follow_inheritance_inwards(shop: Path) -> None:
     with api.open_index(shop) as idx:
         answer = idx.answer("implementations of TokenProvider", 8000)
     got = {i.id: i.reason for i in answer.context.items}
+    reached = {r.symbol.id: r.reason for r in answer.reached}
     assert answer.plan.intent == "implementations"
     assert got["shop/auth.py::JWTTokenProvider"] == "extends TokenProvider"
+    assert reached["shop/auth.py::JWTTokenProvider.issue"] == "overrides TokenProvider.issue"
 
 
 def test_usages_of_a_type_reach_who_refers_to_it(shop: Path) -> None:
@@ -59,7 +61,12 @@ def test_change_task_seeds_every_named_symbol(shop: Path) -> None:
     got = {i.id: i.reason for i in answer.context.items}
     assert got["shop/auth.py::AuthService"] == "seed: named in the query (AuthService)"
     assert got["shop/auth.py::JWTTokenProvider"] == "seed: named in the query (JWTTokenProvider)"
-    assert got["shop/auth.py::TokenProvider"] == "base of JWTTokenProvider"
+    assert "shop/auth.py::TokenProvider" in got
+    # the two named symbols rank first, whatever else shares their words
+    assert [r.symbol.id for r in answer.reached[:2]] == [
+        "shop/auth.py::AuthService",
+        "shop/auth.py::JWTTokenProvider",
+    ]
 
 
 def test_a_question_in_words_is_explained(shop: Path) -> None:

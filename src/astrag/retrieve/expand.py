@@ -1,14 +1,17 @@
-"""From seed symbols to everything an answer needs: a weighted best-first walk of typed edges.
+"""From seed symbols to everything an answer needs: personalized PageRank over typed edges.
 
-Each step of the plan names an edge kind, a direction and a weight. A symbol reached from
-``x`` over a step scores ``score(x) * weight * decay``; it keeps its best score and the reason
-that gave it ("calls AuthService.login"). Each hop expands only the best ``fanout`` symbols
-of the previous one, so a hub (a logger everyone calls) cannot flood the context. Both
-directions of a hop are read in one query each, which keeps a 2-hop walk to four queries, and
-only the best few hundred symbols reached are loaded.
+The neighbourhood is read first: the edges of the plan's steps from every seed (hop 1), then
+from the best ``FANOUT`` symbols of hop 1 (hop 2), both directions of a hop in one query each.
+Each edge is weighted by its step's weight, and may be walked back at half that weight. Then
+PageRank with restart to the seeds (in proportion to their search scores) ranks every symbol
+of the neighbourhood: a symbol many seeds reach, or reaches over strong steps, ranks above
+one a single weak path leads to. Each symbol keeps as its reason the edge that brought it the
+most rank ("calls AuthService.login").
 
-Personalized PageRank was the alternative; on a 2-hop budgeted context it ranks hubs first
-(many paths lead to them) where a best-first walk keeps what is close to the question.
+Measured against the weighted best-first walk this replaced (a symbol's score was the best
+``seed score x step weight x decay`` over its paths) on the retrieval benchmark at 4k tokens:
+function recall 57.2 -> 59.3 %, needed definitions 48.4 -> 56.4 %, MRR 0.515 -> 0.585 over
+232 tasks, with the same gain on the held-out repositories (docs/BENCHMARKS.md section 4).
 """
 
 from __future__ import annotations
@@ -16,12 +19,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from astrag.graph.facts import CLASS_KINDS, Symbol
 from astrag.retrieve.plan import EdgeStep, Plan
-from astrag.store.sqlite import SqliteStore
+from astrag.store.base import GraphStore
 
-FANOUT = 20  # symbols expanded per hop (20 and 40 gave the same retrieval benchmark; 12 lost)
-MAX_CANDIDATES = 200
+FANOUT = 20  # hop-1 symbols whose own edges are read for hop 2
+MAX_CANDIDATES = 200  # the best symbols loaded and returned
+RESTART = 0.5  # PageRank's probability of jumping back to the seeds at each step
+ITERATIONS = 30  # power iterations; the ranks have settled to ~1e-9 by then
+BACK_WEIGHT = 0.5  # an edge walked against its direction, relative to its step's weight
 
 # What the reached symbol is to the one it was reached from, by (edge kind, direction).
 _REASONS = {
@@ -41,7 +49,6 @@ _REASONS = {
     ("contains", "out"): "member of {}",
 }
 
-
 @dataclass(frozen=True, slots=True)
 class Seed:
     symbol: Symbol
@@ -57,51 +64,106 @@ class Reached:
     hop: int  # 0 for seeds
 
 
-def expand(store: SqliteStore, seeds: Sequence[Seed], plan: Plan) -> list[Reached]:
-    best: dict[str, Reached] = {}
+def expand(store: GraphStore, seeds: Sequence[Seed], plan: Plan) -> list[Reached]:
+    restart: dict[str, float] = {}
+    known: dict[str, Symbol] = {}
+    seed_reason: dict[str, str] = {}
     for seed in seeds:
-        if seed.symbol.id not in best or best[seed.symbol.id].score < seed.score:
-            best[seed.symbol.id] = Reached(seed.symbol, seed.score, seed.reason, 0)
-    frontier = sorted(best.values(), key=_rank)[:FANOUT]
-    steps_by_dir = {
-        d: {s.kind: s for s in plan.steps if s.direction == d} for d in ("in", "out")
-    }
+        sid = seed.symbol.id
+        if seed.score > restart.get(sid, -1.0):
+            restart[sid], known[sid], seed_reason[sid] = seed.score, seed.symbol, seed.reason
+    if not restart:
+        return []
+    edges, hops = _neighbourhood(store, restart, plan)
+    nodes = list(hops)
+    rank = _pagerank(nodes, edges, restart)
+    order = sorted(range(len(nodes)), key=lambda i: (-rank[i], nodes[i]))[:MAX_CANDIDATES]
+    chosen = [nodes[i] for i in order]
+    origins = _best_origins(edges, rank, {n: i for i, n in enumerate(nodes)})
+    wanted = set(chosen) | {origins[c][0] for c in chosen if c in origins}
+    known.update(store.get_symbols(w for w in wanted if w not in known))
+    out: list[Reached] = []
+    for i, sid in zip(order, chosen, strict=True):
+        symbol = known.get(sid)
+        if symbol is None or not symbol.path:
+            continue
+        if sid in seed_reason:
+            reason = seed_reason[sid]
+        else:
+            origin, step = origins[sid]
+            reason = _reason(step, known[origin]) if origin in known else step.kind
+        out.append(Reached(symbol, float(rank[i]), reason, hops[sid]))
+    return out
+
+
+_Edge = tuple[str, str, EdgeStep]  # (from, to, the step that followed it)
+
+
+def _neighbourhood(
+    store: GraphStore, restart: dict[str, float], plan: Plan
+) -> tuple[list[_Edge], dict[str, int]]:
+    """The edges of the plan's steps around the seeds, and each symbol's hop distance."""
+    by_dir = {d: {s.kind: s for s in plan.steps if s.direction == d} for d in ("in", "out")}
+    hops = dict.fromkeys(restart, 0)
+    edges: list[_Edge] = []
+    frontier = list(restart)
+    weight = dict(restart)  # how strongly a symbol is reached so far: picks the hop-2 frontier
     for hop in range(1, plan.depth + 1):
-        if not frontier:
-            break
-        reached: dict[str, tuple[float, str]] = {}
-        by_id = {r.symbol.id: r for r in frontier}
-        for direction, steps in steps_by_dir.items():
-            if not steps:
+        reached: dict[str, float] = {}
+        for direction, steps in by_dir.items():
+            if not steps or not frontier:
                 continue
-            rows = store.neighbours(list(by_id), list(steps), incoming=direction == "in")
+            rows = store.neighbours(frontier, list(steps), incoming=direction == "in")
             for here, there, kind in rows:
                 step = steps[kind]
-                origin = by_id[here]
-                score = origin.score * step.weight * plan.decay
-                if there in best and best[there].score >= score:
-                    continue
-                if there in reached and reached[there][0] >= score:
-                    continue
-                reached[there] = (score, _reason(step, origin.symbol))
-        # only the best can make it into a context: load those, not every neighbour
-        kept = sorted(reached, key=lambda sid: (-reached[sid][0], sid))[:MAX_CANDIDATES]
-        loaded = store.get_symbols(sid for sid in kept if sid not in best)
-        new: list[Reached] = []
-        for sid in kept:
-            score, reason = reached[sid]
-            symbol = best[sid].symbol if sid in best else loaded.get(sid)
-            if symbol is None:
-                continue
-            item = Reached(symbol, score, reason, hop)
-            best[sid] = item
-            new.append(item)
-        frontier = sorted(new, key=_rank)[:FANOUT]
-    return sorted(best.values(), key=_rank)[:MAX_CANDIDATES]
+                edges.append((here, there, step))
+                if there not in hops:
+                    reached[there] = reached.get(there, 0.0) + weight[here] * step.weight
+        for sid, w in reached.items():
+            hops[sid] = hop
+            weight[sid] = w
+        frontier = sorted(reached, key=lambda sid: (-reached[sid], sid))[:FANOUT]
+    return edges, hops
 
 
-def _rank(r: Reached) -> tuple[float, int, str]:
-    return (-r.score, r.hop, r.symbol.id)
+def _pagerank(nodes: list[str], edges: list[_Edge], restart: dict[str, float]) -> np.ndarray:
+    index = {n: i for i, n in enumerate(nodes)}
+    src, dst, w = [], [], []
+    for here, there, step in edges:
+        a, b = index[here], index[there]
+        src += (a, b)
+        dst += (b, a)
+        w += (step.weight, step.weight * BACK_WEIGHT)
+    n = len(nodes)
+    source = np.array(src, dtype=np.int64)
+    target = np.array(dst, dtype=np.int64)
+    weights = np.array(w, dtype=np.float64)
+    out_weight = np.bincount(source, weights=weights, minlength=n)
+    share = weights / np.where(out_weight[source] > 0, out_weight[source], 1.0)
+    r = np.zeros(n)
+    for sid, score in restart.items():
+        r[index[sid]] = score
+    r /= r.sum() or 1.0
+    dangling = out_weight == 0
+    rank = r.copy()
+    for _ in range(ITERATIONS):
+        moved = np.bincount(target, weights=rank[source] * share, minlength=n)
+        # a symbol with no edges hands its rank back to the seeds rather than losing it
+        rank = (1 - RESTART) * (moved + rank[dangling].sum() * r) + RESTART * r
+    return rank
+
+
+def _best_origins(
+    edges: list[_Edge], rank: np.ndarray, index: dict[str, int]
+) -> dict[str, tuple[str, EdgeStep]]:
+    """For each symbol, the neighbour and step that sent it the most rank: its reason."""
+    best: dict[str, tuple[float, str, EdgeStep]] = {}
+    for here, there, step in edges:
+        flow = float(rank[index[here]]) * step.weight
+        current = best.get(there)
+        if current is None or flow > current[0]:
+            best[there] = (flow, here, step)
+    return {sid: (origin, step) for sid, (_, origin, step) in best.items()}
 
 
 def _reason(step: EdgeStep, origin: Symbol) -> str:
