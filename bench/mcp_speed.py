@@ -152,13 +152,16 @@ async def run(root: Path, calls: int, edits: int) -> dict[str, Any]:
 
 async def edit_rounds(client: Client, root: Path, edits: int) -> dict[str, Any]:
     """Time from a write to the first answer that reflects it."""
-    util = root / "src/util/StringUtils.ts"
+    # typeorm's string helpers, whether DIR is the repository or its src/ folder
+    candidates = ("src/util/StringUtils.ts", "util/StringUtils.ts")
+    rel = next(r for r in candidates if (root / r).is_file())
+    util = root / rel
     original = util.read_text()
     body_ms: list[float] = []
     added_ms: list[float] = []
     updates: list[float] = []
     try:
-        target = "src/util/StringUtils.ts::camelCase"
+        target = f"{rel}::camelCase"
         _, shown = await timed(client, "get_symbol", {"symbol": target})
         before = shown["source"]
         for i in range(edits):
