@@ -3,8 +3,9 @@
 The neighbourhood is read first: the edges of the plan's steps from every seed (hop 1), then
 from the best ``FANOUT`` symbols of hop 1 (hop 2), both directions of a hop in one query each.
 Each edge is weighted by its step's weight, and may be walked back at half that weight. Then
-PageRank with restart to the seeds (in proportion to their search scores) ranks every symbol
-of the neighbourhood: a symbol many seeds reach, or reaches over strong steps, ranks above
+PageRank with restart to the seeds (in proportion to their search scores; at each step the
+walk goes on with the plan's decay, 0.5, and jumps back otherwise) ranks every symbol of the
+neighbourhood: a symbol many seeds reach, or reaches over strong steps, ranks above
 one a single weak path leads to. Each symbol keeps as its reason the edge that brought it the
 most rank ("calls AuthService.login").
 
@@ -27,7 +28,6 @@ from astrag.store.base import GraphStore
 
 FANOUT = 20  # hop-1 symbols whose own edges are read for hop 2
 MAX_CANDIDATES = 200  # the best symbols loaded and returned
-RESTART = 0.5  # PageRank's probability of jumping back to the seeds at each step
 ITERATIONS = 30  # power iterations; the ranks have settled to ~1e-9 by then
 BACK_WEIGHT = 0.5  # an edge walked against its direction, relative to its step's weight
 
@@ -76,7 +76,8 @@ def expand(store: GraphStore, seeds: Sequence[Seed], plan: Plan) -> list[Reached
         return []
     edges, hops = _neighbourhood(store, restart, plan)
     nodes = list(hops)
-    rank = _pagerank(nodes, edges, restart)
+    # the plan's per-hop decay is the walk's chance to go on at each step; the rest restarts
+    rank = _pagerank(nodes, edges, restart, 1.0 - plan.decay)
     order = sorted(range(len(nodes)), key=lambda i: (-rank[i], nodes[i]))[:MAX_CANDIDATES]
     chosen = [nodes[i] for i in order]
     origins = _best_origins(edges, rank, {n: i for i, n in enumerate(nodes)})
@@ -126,7 +127,9 @@ def _neighbourhood(
     return edges, hops
 
 
-def _pagerank(nodes: list[str], edges: list[_Edge], restart: dict[str, float]) -> np.ndarray:
+def _pagerank(
+    nodes: list[str], edges: list[_Edge], restart: dict[str, float], jump: float
+) -> np.ndarray:
     index = {n: i for i, n in enumerate(nodes)}
     src, dst, w = [], [], []
     for here, there, step in edges:
@@ -149,7 +152,7 @@ def _pagerank(nodes: list[str], edges: list[_Edge], restart: dict[str, float]) -
     for _ in range(ITERATIONS):
         moved = np.bincount(target, weights=rank[source] * share, minlength=n)
         # a symbol with no edges hands its rank back to the seeds rather than losing it
-        rank = (1 - RESTART) * (moved + rank[dangling].sum() * r) + RESTART * r
+        rank = (1 - jump) * (moved + rank[dangling].sum() * r) + jump * r
     return rank
 
 
