@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -11,12 +10,14 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from astrag import api, present
+from astrag.cli_shared import Fmt, RepoOpt, err, out
+from astrag.cli_shared import emit_json as _emit_json
+from astrag.cli_shared import errors as _errors
+from astrag.cli_shared import repo_root as _root
 from astrag.errors import AstragError
 from astrag.export import render
 from astrag.indexer import IndexSummary
@@ -27,15 +28,6 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-out = Console()
-err = Console(stderr=True)
-
-
-class Fmt(StrEnum):
-    text = "text"
-    json = "json"
-
-
 class CtxFmt(StrEnum):
     md = "md"
     json = "json"
@@ -54,48 +46,9 @@ class ExportFmt(StrEnum):
     cypher = "cypher"
 
 
-RepoOpt = Annotated[
-    Path | None,
-    typer.Option("--repo", help="Repository root (default: nearest indexed or git directory)."),
-]
 FormatOpt = Annotated[Fmt, typer.Option("--format", "-f", help="Output format.")]
 DepthOpt = Annotated[int, typer.Option("--depth", min=1, max=20, help="Hops to follow.")]
 SymbolArg = Annotated[str, typer.Argument(help="Symbol id, qualified name, or plain name.")]
-
-
-def _emit_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-
-
-@contextmanager
-def _errors(fmt: Fmt = Fmt.text) -> Iterator[None]:
-    """Turn astrag's own errors into a clear message and exit status 2, never a traceback."""
-    try:
-        yield
-    except api.AmbiguousSymbol as e:
-        if fmt == Fmt.json:
-            _emit_json(present.candidates_json(e.query, e.candidates))
-        else:
-            err.print(f"[yellow]{escape(e.message)}[/]; candidates:")
-            for s in e.candidates:
-                err.print(f"  {s.id}  [dim]{s.kind} {s.path}:{s.start_line}[/]")
-        raise typer.Exit(2) from None
-    except AstragError as e:
-        if fmt == Fmt.json:
-            _emit_json({"error": type(e).__name__, "message": e.message, "hint": e.hint})
-        else:
-            # escaped: messages quote user input and TOML keys such as [index].exlude,
-            # which rich would take for markup and drop
-            err.print(f"[red]error:[/] {escape(e.message)}")
-            if e.hint:
-                err.print(f"[dim]hint:[/] {escape(e.hint)}")
-        raise typer.Exit(2) from None
-
-
-def _root(repo: Path | None) -> Path:
-    if repo is not None and not repo.is_dir():
-        raise AstragError(f"{repo} is not a directory", "pass --repo with a repository root")
-    return api.find_root(repo) if repo is None else repo.resolve()
 
 
 @app.command()

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
-from rich.console import Console
 from rich.markdown import Markdown
 from rich.markup import escape
 from rich.rule import Rule
@@ -19,15 +18,8 @@ from astrag import api
 from astrag.ask import AskResult, Round, load_llm_settings, run_ask
 from astrag.ask.blocks import extract_blocks
 from astrag.ask.loop import AnswerCheck
+from astrag.cli_shared import Fmt, err, out
 from astrag.errors import AstragError
-
-out = Console()
-err = Console(stderr=True)
-
-
-class AskFmt(StrEnum):
-    text = "text"
-    json = "json"
 
 
 class Provider(StrEnum):
@@ -60,7 +52,7 @@ def ask(
             "--max-retries", min=0, max=10, help="Times to send findings back (default 2)."
         ),
     ] = None,
-    fmt: Annotated[AskFmt, typer.Option("--format", "-f", help="Output format.")] = AskFmt.text,
+    fmt: Annotated[Fmt, typer.Option("--format", "-f", help="Output format.")] = Fmt.text,
 ) -> None:
     """Ask an LLM to do TASK with the repository's context, check the code in its answer
     against the index and send findings back. Exit 0 clean, 1 findings remain, 2 errors."""
@@ -71,7 +63,7 @@ def ask(
         settings = load_llm_settings(
             root, provider=provider.value if provider else None, model=model
         )
-        progress = _progress if fmt == AskFmt.text else None
+        progress = _progress if fmt == Fmt.text else None
         if progress is not None:
             err.print(f"[dim]asking {escape(settings.model)} ({settings.provider}) …[/]")
         result = run_ask(
@@ -79,7 +71,7 @@ def ask(
         )
     except AstragError as e:
         _fail(e, fmt)
-    if fmt == AskFmt.json:
+    if fmt == Fmt.json:
         sys.stdout.write(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
     else:
         _print(result)
@@ -87,10 +79,10 @@ def ask(
         raise typer.Exit(1)
 
 
-def _fail(e: AstragError, fmt: AskFmt) -> NoReturn:
+def _fail(e: AstragError, fmt: Fmt) -> NoReturn:
     """The error and what to do, status 2. Printed without markup: the hints quote TOML
     tables like [llm], which rich would take for style tags (the same shape as cli.py's)."""
-    if fmt == AskFmt.json:
+    if fmt == Fmt.json:
         error = {"error": type(e).__name__, "message": e.message, "hint": e.hint}
         sys.stdout.write(json.dumps(error, indent=2, ensure_ascii=False) + "\n")
     else:

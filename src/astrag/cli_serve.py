@@ -11,18 +11,13 @@ from typing import Annotated
 
 import typer
 
-from astrag import api
+from astrag.cli_shared import Fmt, repo_root
 from astrag.errors import AstragError
 
 
 class Transport(StrEnum):
     stdio = "stdio"
     http = "http"
-
-
-class WatchFmt(StrEnum):
-    text = "text"
-    json = "json"
 
 
 def _fail(error: AstragError, as_json: bool = False) -> typer.Exit:
@@ -34,14 +29,6 @@ def _fail(error: AstragError, as_json: bool = False) -> typer.Exit:
         if error.hint:
             sys.stderr.write(f"hint: {error.hint}\n")
     return typer.Exit(2)
-
-
-def _root(path: Path | None) -> Path:
-    if path is None:
-        return api.find_root(None)
-    if not path.is_dir():
-        raise AstragError(f"{path} is not a directory", "pass the repository's root directory")
-    return path.resolve()
 
 
 def mcp(
@@ -68,7 +55,7 @@ def mcp(
     from astrag.serve.server import serve  # the MCP SDK loads only for this command
 
     try:
-        root = _root(repo)
+        root = repo_root(repo)
         serve(root, transport=transport.value, host=host, port=port, token=token)
     except AstragError as error:
         raise _fail(error) from None
@@ -78,8 +65,8 @@ def mcp(
 
 def watch(
     path: Annotated[Path, typer.Argument(help="Repository root.")] = Path("."),
-    fmt: Annotated[WatchFmt, typer.Option("--format", "-f", help="Output format.")] = (
-        WatchFmt.text
+    fmt: Annotated[Fmt, typer.Option("--format", "-f", help="Output format.")] = (
+        Fmt.text
     ),
     interval: Annotated[
         float, typer.Option("--interval", min=0.05, max=3600, help="Seconds between checks.")
@@ -90,14 +77,14 @@ def watch(
     from astrag.serve.watch import describe
     from astrag.serve.watch import watch as run
 
-    as_json = fmt == WatchFmt.json
+    as_json = fmt == Fmt.json
 
     def emit(event: dict[str, object]) -> None:
         line = json.dumps(event, ensure_ascii=False) if as_json else describe(event)
         print(line, flush=True)
 
     try:
-        run(_root(path), emit, interval=interval)
+        run(repo_root(path), emit, interval=interval)
     except AstragError as error:
         raise _fail(error, as_json) from None
     except KeyboardInterrupt:
