@@ -38,6 +38,10 @@ _POOL = 200  # candidates each ranker contributes to the fusion
 # one file answer less than ten files would (semble's benchmark: NDCG@10 0.748 -> 0.790;
 # demoting fields, variables and tests on top of that did not help, so it is not done).
 SAME_FILE_DECAY = 0.5
+# ...and a hit gains a tenth of what the other hits from its file scored: a file where many
+# symbols match is likelier the one asked about (0.804 -> 0.819 on the same benchmark; 0.15,
+# 0.2, 0.3 and 0.6 measured lower). Both apply to people's searches, not to seeding a context.
+FILE_EVIDENCE = 0.1
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,12 +98,17 @@ class Searcher:
         per_file: dict[str, int] = {}
         window = ranked[: max(limit * 4, 40)]
         symbols = self.store.get_symbols(window)
+        file_sum: dict[str, float] = {}
+        for sid in window:
+            if (sym := symbols.get(sid)) is not None:
+                file_sum[sym.path] = file_sum.get(sym.path, 0.0) + fused[sid]
         for sid in window:
             symbol = symbols.get(sid)
             if symbol is None or not symbol.path:
                 continue  # a stale row of a symbol that no longer exists, or a placeholder
             seen = per_file.get(symbol.path, 0) if diversify else 0
-            score = fused[sid] * SAME_FILE_DECAY**seen
+            evidence = FILE_EVIDENCE * (file_sum[symbol.path] - fused[sid]) if diversify else 0.0
+            score = (fused[sid] + evidence) * SAME_FILE_DECAY**seen
             per_file[symbol.path] = per_file.get(symbol.path, 0) + 1
             scored.append((score, sid, symbol))
         scored.sort(key=lambda t: (-t[0], t[1]))
