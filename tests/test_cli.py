@@ -11,6 +11,7 @@ import sys
 import textwrap
 import xml.etree.ElementTree as ET
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -204,10 +205,19 @@ def fixture_text(rel: str) -> str:
     return textwrap.dedent(FILES[rel]).lstrip("\n")
 
 
+@pytest.fixture(autouse=True)
+def _both_stores(store_url: str) -> Iterator[None]:
+    """Every CLI test runs against SQLite and against PostgreSQL (``--store`` through the
+    environment, as a user would set ``ASTRAG_STORE``)."""
+    _ENV["ASTRAG_STORE"] = store_url or "sqlite"
+    yield
+
+
 @pytest.fixture(scope="module")
-def indexed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+def indexed(tmp_path_factory: pytest.TempPathFactory, store_url: str) -> tuple[Path, dict]:
     """The fixture repository, indexed once by ``astrag index --format json``; queries only
     read the index, so the tests share it."""
+    _ENV["ASTRAG_STORE"] = store_url or "sqlite"
     root = tmp_path_factory.mktemp("repo").resolve()
     for rel in FILES:
         path = root / rel
@@ -219,7 +229,8 @@ def indexed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
 
 
 @pytest.fixture(scope="module")
-def repo(indexed: tuple[Path, dict]) -> Path:
+def repo(indexed: tuple[Path, dict], store_url: str) -> Path:
+    _ENV["ASTRAG_STORE"] = store_url or "sqlite"  # module fixtures run before _both_stores
     return indexed[0]
 
 

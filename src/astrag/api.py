@@ -25,7 +25,7 @@ from astrag.retrieve.assemble import Context
 from astrag.retrieve.plan import plan_query
 from astrag.search.engine import Hit, Searcher
 from astrag.store.base import GraphStore
-from astrag.store.open import open_store
+from astrag.store.open import MARKER, open_store
 from astrag.verify.findings import CheckReport
 from astrag.verify.inputs import (
     ChangedFile,
@@ -81,7 +81,9 @@ def find_root(start: Path | None = None) -> Path:
     here = (start or Path.cwd()).resolve()
     candidates = [here, *here.parents]
     for directory in candidates:
-        if (directory / ".astrag" / "index.db").is_file():
+        index_dir = directory / ".astrag"
+        # a SQLite index, or the marker an index run into a server store leaves
+        if (index_dir / "index.db").is_file() or (index_dir / MARKER).is_file():
             return directory
     for directory in candidates:
         if (directory / ".git").exists():

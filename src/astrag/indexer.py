@@ -47,7 +47,7 @@ from astrag.store.base import (
     IndexUpdate,
 )
 from astrag.store.codec import LazyFacts, decode_facts, encode_facts
-from astrag.store.open import make_store, reset_store
+from astrag.store.open import make_store, mark_indexed, reset_store
 
 ProgressFn = Callable[[str, int, int], None]  # (stage, done, total)
 
@@ -201,6 +201,7 @@ def index_repository(
                 index_vectors()
             clock.lap("embed")
             _summarise(store, summary)
+        mark_indexed(root, config, store_url)
     finally:
         store.close()
     summary.seconds = time.perf_counter() - started

@@ -70,14 +70,20 @@ TS = {
 }
 
 
+@pytest.fixture(autouse=True)
+def _both_stores(use_store: str) -> str:
+    """Every check runs against an index in SQLite and in PostgreSQL."""
+    return use_store
+
+
 @pytest.fixture(scope="module")
-def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def repo(tmp_path_factory: pytest.TempPathFactory, store_url: str) -> Path:
     root = tmp_path_factory.mktemp("checked")
     for rel, text in {**PY, **TS}.items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
-    api.index(root)
+    api.index(root, store=store_url or "sqlite")
     return root
 
 

@@ -81,8 +81,31 @@ def open_store(root: Path, config: Config, *, readonly: bool, url: str | None = 
     store = make_store(root, config, readonly=readonly, url=url)
     if isinstance(store, SqliteStore) and readonly and not (store.index_dir / DB_NAME).is_file():
         raise IndexMissing(f"no astrag index in {root}", f"run `astrag index {root}` first")
-    store.open()
+    try:
+        store.open()
+    except IndexMissing:
+        # the same words as for SQLite, naming the repository rather than the server
+        server = redact(store_url(config, url))
+        raise IndexMissing(
+            f"no astrag index in {root} (store {server})",
+            f"run `astrag index {root}` first, with the same store",
+        ) from None
     return store
+
+
+MARKER = "store"  # <root>/<index_dir>/store: "this repository is indexed in that server"
+
+
+def mark_indexed(root: Path, config: Config, url: str | None = None) -> None:
+    """Leave ``<root>/.astrag/store`` (the server's URL without credentials) after indexing
+    into a server store, so that commands run inside the repository find its root the way
+    they find a SQLite index (``api.find_root``)."""
+    chosen = store_url(config, url)
+    if not chosen:
+        return
+    directory = root / config.index_dir
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / MARKER).write_text(redact(chosen) + "\n", encoding="utf-8")
 
 
 def reset_store(store: GraphStore) -> None:
