@@ -120,3 +120,21 @@ def test_no_embed_then_embed_catches_up(tmp_path: Path) -> None:
     with api.open_index(root) as idx:
         assert idx.store.texts_without_vectors() == []
         assert len(idx.search("webhook signature", 3, mode="dense")) == 3
+
+
+def test_an_older_version_tree_beside_a_newer_one_ranks_below_it(tmp_path: Path) -> None:
+    root = write_project(
+        tmp_path,
+        {
+            "lib/v1/parse.py": 'def parse_config(text):\n    """Parse the config file."""\n',
+            "lib/v2/parse.py": 'def parse_config(text):\n    """Parse the config file."""\n',
+            "api/v1/routes.py": 'def list_users():\n    """List users."""\n',
+        },
+    )
+    api.index(root)
+    with api.open_index(root) as idx:
+        hits = ids(idx.search("parse the config file", 2))
+        alone = ids(idx.search("list users", 1))
+    assert hits == ["lib/v2/parse.py::parse_config", "lib/v1/parse.py::parse_config"]
+    # a version directory with no newer sibling is the current code
+    assert alone == ["api/v1/routes.py::list_users"]

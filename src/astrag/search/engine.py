@@ -17,7 +17,8 @@ comparable, ranks are. The weights and k were chosen on the retrieval benchmarks
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from astrag.embed import Embedder
@@ -42,6 +43,10 @@ SAME_FILE_DECAY = 0.5
 # symbols match is likelier the one asked about (0.804 -> 0.819 on the same benchmark; 0.15,
 # 0.2, 0.3 and 0.6 measured lower). Both apply to people's searches, not to seeding a context.
 FILE_EVIDENCE = 0.1
+# ...and code under an older version directory kept beside a newer one (``v3/`` next to
+# ``v4/``) counts half: zod 0.571 -> 0.636, mean 0.825 -> 0.830 on the same benchmark.
+SUPERSEDED_WEIGHT = 0.5
+_VERSION_DIR = re.compile(r"v(\d+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +66,7 @@ class Searcher:
     _dense: DenseIndex | None = None
     _embedder: Embedder | None = None
     _loaded: bool = False
+    _superseded: list[str] | None = None
 
     def search(
         self,
@@ -110,6 +116,8 @@ class Searcher:
             seen = per_file.get(symbol.path, 0) if diversify else 0
             evidence = FILE_EVIDENCE * (file_sum[symbol.path] - fused[sid]) if diversify else 0.0
             score = (fused[sid] + evidence) * SAME_FILE_DECAY**seen
+            if diversify and self._superseded_path(symbol.path):
+                score *= SUPERSEDED_WEIGHT
             per_file[symbol.path] = per_file.get(symbol.path, 0) + 1
             scored.append((score, sid, symbol))
         scored.sort(key=lambda t: (-t[0], t[1]))
@@ -174,6 +182,12 @@ class Searcher:
         self._dense = None
         self._embedder = None
         self._loaded = False
+        self._superseded = None
+
+    def _superseded_path(self, path: str) -> bool:
+        if self._superseded is None:
+            self._superseded = _superseded_dirs(self.store.file_records())
+        return any(path.startswith(prefix) for prefix in self._superseded)
 
     def _load(self) -> None:
         if self._loaded:
@@ -183,3 +197,23 @@ class Searcher:
         if self._embedder is not None:
             self._dense = DenseIndex.load(self.store)
 
+
+
+def _superseded_dirs(paths: Iterable[str]) -> list[str]:
+    """Directory prefixes of an older version kept beside a newer one (``src/v3/`` next to
+    ``src/v4/``): a question is about the current code unless it says otherwise."""
+    versions: dict[str, list[tuple[int, str]]] = {}
+    for path in paths:
+        parts = path.split("/")
+        for i, part in enumerate(parts[:-1]):
+            m = _VERSION_DIR.fullmatch(part)
+            if m:
+                parent = "/".join(parts[:i])
+                versions.setdefault(parent, []).append((int(m.group(1)), part))
+    out: list[str] = []
+    for parent, found in versions.items():
+        newest = max(n for n, _ in found)
+        for n, part in set(found):
+            if n < newest:
+                out.append(f"{parent}/{part}/" if parent else f"{part}/")
+    return sorted(out)
