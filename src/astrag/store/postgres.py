@@ -479,6 +479,25 @@ class PostgresStore:
                 conn.execute("ROLLBACK")
 
     @contextmanager
+    def _writing(self) -> Iterator[psycopg.Connection]:
+        """The run's write transaction (begun here unless a rebuild already began it):
+        committed when the block ends, rolled back if it raises."""
+        conn = self._db
+        try:
+            if not self._run_tx:
+                conn.execute("BEGIN")
+                self._run_tx = True
+            yield conn
+            conn.execute("COMMIT")
+            self._run_tx = False
+        except psycopg.Error as err:
+            self._rollback()
+            raise self._store_error(err) from None
+        except BaseException:
+            self._rollback()
+            raise
+
+    @contextmanager
     def snapshot(self) -> Iterator[None]:
         """Make all reads inside the block see one consistent state of the index."""
         conn = self._db
@@ -516,13 +535,9 @@ class PostgresStore:
     def _apply_locked(
         self, update: IndexUpdate, then: Callable[[], Iterable[IndexUpdate]] | None
     ) -> None:
-        conn = self._db
         if self._in_tx() and not self._run_tx:
             raise RuntimeError("apply() cannot run inside snapshot()")
-        try:
-            if not self._run_tx:
-                conn.execute("BEGIN")
-                self._run_tx = True
+        with self._writing() as conn:
             nids = dict(conn.execute("SELECT name, nid FROM names WHERE repo = %s", (self._repo,)))
             self._apply_parts(update, nids)
             if then is not None:
@@ -534,14 +549,6 @@ class PostgresStore:
                     self._apply_parts(part, nids, fresh_edges=bool(empty and empty[0]))
             self._collect_garbage()
             self._update_doc_stats()
-            conn.execute("COMMIT")
-            self._run_tx = False
-        except psycopg.Error as err:
-            self._rollback()
-            raise self._store_error(err) from None
-        except BaseException:
-            self._rollback()
-            raise
 
     def _apply_parts(
         self, update: IndexUpdate, nids: dict[str, int], fresh_edges: bool = False
@@ -1004,39 +1011,27 @@ class PostgresStore:
         index is built by :meth:`index_vectors` once the batches are in: one build instead of
         graph inserts row by row (typeorm: 35 s of inserts vs a 4.5 s build)."""
         self._check_meta(IndexUpdate(meta=meta))
-        with self.acquire_writer():
-            conn = self._db
-            conn.execute("BEGIN")
-            self._run_tx = True
-            try:
-                if clear:
-                    conn.execute("DELETE FROM vectors WHERE repo = %s", (self._repo,))
-                    self._drop_ann_indexes()
-                batch = [
-                    (self._repo, h, len(v) // 2, np.frombuffer(v, dtype=np.float16))
-                    for h, v in rows
-                ]
-                if batch:
-                    conn.cursor().executemany(
-                        "INSERT INTO vectors (repo, hash, dims, vec) VALUES (%s, %s, %s, %b) "
-                        "ON CONFLICT (repo, hash) DO UPDATE SET dims = excluded.dims, "
-                        "vec = excluded.vec",
-                        batch,
-                    )
-                conn.execute(
-                    "DELETE FROM vectors v WHERE v.repo = %(repo)s AND NOT EXISTS "
-                    "(SELECT 1 FROM docs d WHERE d.repo = %(repo)s AND d.hash = v.hash)",
-                    {"repo": self._repo},
+        with self.acquire_writer(), self._writing() as conn:
+            if clear:
+                conn.execute("DELETE FROM vectors WHERE repo = %s", (self._repo,))
+                self._drop_ann_indexes()
+            batch = [
+                (self._repo, h, len(v) // 2, np.frombuffer(v, dtype=np.float16))
+                for h, v in rows
+            ]
+            if batch:
+                conn.cursor().executemany(
+                    "INSERT INTO vectors (repo, hash, dims, vec) VALUES (%s, %s, %s, %b) "
+                    "ON CONFLICT (repo, hash) DO UPDATE SET dims = excluded.dims, "
+                    "vec = excluded.vec",
+                    batch,
                 )
-                self._set_meta(meta)
-                conn.execute("COMMIT")
-                self._run_tx = False
-            except psycopg.Error as err:
-                self._rollback()
-                raise self._store_error(err) from None
-            except BaseException:
-                self._rollback()
-                raise
+            conn.execute(
+                "DELETE FROM vectors v WHERE v.repo = %(repo)s AND NOT EXISTS "
+                "(SELECT 1 FROM docs d WHERE d.repo = %(repo)s AND d.hash = v.hash)",
+                {"repo": self._repo},
+            )
+            self._set_meta(meta)
 
     @_translate_errors
     def index_vectors(self) -> None:

@@ -164,6 +164,27 @@ def _edges_from_rows(rows: Iterable[tuple[Any, ...]]) -> list[Edge]:
         return [new_edge(s, t, kinds.get(k, k), p, line, col) for s, t, k, p, line, col in rows]
 
 
+@contextmanager
+def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
+    """One write transaction: committed when the block ends, rolled back if it raises."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
+def _set_meta(conn: sqlite3.Connection, meta: dict[str, str]) -> None:
+    conn.executemany(
+        "INSERT INTO meta (key, value) VALUES (?, ?) "
+        "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        meta.items(),
+    )
+
+
 def _placeholders(n: int) -> str:
     return ",".join("?" * n)
 
@@ -266,8 +287,7 @@ class SqliteStore:
         self._check_versions(dict(conn.execute("SELECT key, value FROM meta").fetchall()))
 
     def _create_schema(self, conn: sqlite3.Connection) -> None:
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with _transaction(conn):
             for statement in [*_SCHEMA.split(";"), *_EDGE_INDEXES.values()]:
                 if statement.strip():
                     conn.execute(statement)
@@ -275,10 +295,6 @@ class SqliteStore:
                 "INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)",
                 [("schema_version", str(SCHEMA_VERSION)), ("facts_format", FACTS_FORMAT)],
             )
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
 
     def _check_versions(self, meta: dict[str, str]) -> None:
         raw = meta.get("schema_version", "")
@@ -419,8 +435,7 @@ class SqliteStore:
         conn = self._db
         if conn.in_transaction:
             raise RuntimeError("apply() cannot run inside snapshot()")
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with _transaction(conn):
             nids = dict(conn.execute("SELECT name, nid FROM names"))
             self._apply_parts(conn, update, nids)
             if then is not None:
@@ -437,11 +452,6 @@ class SqliteStore:
                     for statement in _EDGE_INDEXES.values():
                         conn.execute(statement)
             self._collect_garbage(conn)
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
 
     def _apply_parts(
         self,
@@ -457,11 +467,7 @@ class SqliteStore:
         self._replace_edges(conn, update, nids, indexes_managed)
         self._replace_depends(conn, update.depends)
         self._replace_docs(conn, update, nids)
-        conn.executemany(
-            "INSERT INTO meta (key, value) VALUES (?, ?) "
-            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            update.meta.items(),
-        )
+        _set_meta(conn, update.meta)
 
     # ------------------------------------------------------------------ apply steps
 
@@ -791,8 +797,7 @@ class SqliteStore:
         self._check_meta(IndexUpdate(meta=meta))
         with self.acquire_writer():
             conn = self._db
-            conn.execute("BEGIN IMMEDIATE")
-            try:
+            with _transaction(conn):
                 if clear:
                     conn.execute("DELETE FROM vectors")
                 conn.executemany("INSERT OR REPLACE INTO vectors (hash, vec) VALUES (?, ?)", rows)
@@ -800,16 +805,7 @@ class SqliteStore:
                     "DELETE FROM vectors WHERE NOT EXISTS "
                     "(SELECT 1 FROM docs d WHERE d.hash = vectors.hash)"
                 )
-                conn.executemany(
-                    "INSERT INTO meta (key, value) VALUES (?, ?) "
-                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                    meta.items(),
-                )
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
+                _set_meta(conn, meta)
 
     @_translate_errors
     def neighbours(
