@@ -25,7 +25,7 @@ from astrag.embed import Embedder
 from astrag.graph.facts import Symbol
 from astrag.search.text import looks_like_path, query_words
 from astrag.search.vectors import DenseIndex, query_embedder
-from astrag.store.sqlite import SqliteStore
+from astrag.store.base import GraphStore
 
 MODES = ("hybrid", "lexical", "dense", "exact")
 FIELD_WEIGHTS = (10.0, 4.0, 2.0, 2.0, 3.0)  # name, qual, sig, doc, body
@@ -62,7 +62,7 @@ class Searcher:
     """Search over one open index. Loads the vectors and the query embedder on first use and
     keeps them: a long-lived process (the MCP server) pays for that once."""
 
-    store: SqliteStore
+    store: GraphStore
     _dense: DenseIndex | None = None
     _embedder: Embedder | None = None
     _loaded: bool = False

@@ -10,7 +10,7 @@ both sides made it the same way.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from functools import lru_cache
 
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
@@ -18,7 +18,6 @@ _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 # what a path or dotted name is made of, for targets such as src/auth/service.ts
 _SEPARATORS = re.compile(r"[_$\-]+")
-_PATHLIKE = re.compile(r"[\w$@.\-]*[/.][\w$@.\-/]*\w")
 
 # English glue and question words: they carry no meaning for code search. Intent words such
 # as "call" or "implement" are kept: they are also identifier parts ("callback", "impl").
@@ -44,10 +43,6 @@ def split_identifier(word: str) -> list[str]:
 def _split(word: str) -> tuple[str, ...]:
     # cached: a codebase repeats its identifiers, and splitting is most of a document's cost
     return tuple(m.group(0).lower() for m in _CAMEL.finditer(_SEPARATORS.sub(" ", word)))
-
-
-def identifiers(text: str) -> Iterator[str]:
-    yield from (m.group(0) for m in _IDENT.finditer(text))
 
 
 def code_words(text: str, *, keep_joined: bool = True) -> list[str]:
@@ -114,11 +109,6 @@ def path_words(path: str) -> list[str]:
 
 def looks_like_path(token: str) -> bool:
     return "/" in token or bool(re.search(r"\.(py|pyi|ts|tsx|js|jsx|mjs|cjs|mts|cts)$", token))
-
-
-def path_tokens(query: str) -> list[str]:
-    """Path-like spans of a query (``auth/service.ts``, ``src/x.py``), as written."""
-    return unique(m.group(0) for m in _PATHLIKE.finditer(query) if looks_like_path(m.group(0)))
 
 
 _TEST_PATH = re.compile(

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from astrag.embed import Embedder, load_embedder
-from astrag.store.sqlite import SqliteStore
+from astrag.store.base import GraphStore
 
 ProgressFn = Callable[[str, int, int], None]
 _BATCH = 512
@@ -24,7 +24,7 @@ _DTYPE = np.float16
 
 
 def embed_missing(
-    store: SqliteStore, spec: str, progress: ProgressFn | None = None
+    store: GraphStore, spec: str, progress: ProgressFn | None = None
 ) -> tuple[str, int]:
     """Embed every document text without a cached vector; returns (embedder name, count).
     With the spec "none" nothing is embedded and existing vectors stay as they are."""
@@ -64,7 +64,7 @@ class DenseIndex:
     embedder_name: str
 
     @classmethod
-    def load(cls, store: SqliteStore) -> DenseIndex | None:
+    def load(cls, store: GraphStore) -> DenseIndex | None:
         name = store.meta().get("embedder", "")
         if not name or name == "none":
             return None

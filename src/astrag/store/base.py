@@ -65,6 +65,12 @@ class IndexUpdate:
     meta: dict[str, str] = field(default_factory=dict)
 
 
+def suffix_pattern(path: str) -> str:
+    """A LIKE pattern (escape character ``\\``) for the paths that end with ``/path``; LIKE
+    ignores ASCII case, so callers keep the rows whose path really ends with it."""
+    return "%/" + path.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
 class StoreError(AstragError):
     """The index could not be read or written (a database error that is not corruption)."""
 

@@ -53,6 +53,7 @@ from astrag.store.base import (
     IndexMissing,
     IndexUpdate,
     StoreError,
+    suffix_pattern,
 )
 from astrag.store.codec import (
     EDGE_KINDS,
@@ -922,7 +923,7 @@ class PostgresStore:
 
     @_translate_errors
     def all_modules_ending(self, path: str) -> list[Symbol]:
-        pattern = "%/" + path.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        pattern = suffix_pattern(path)
         rows = self._db.execute(
             _SYMBOL_SELECT + " AND s.kind = 'module' AND (s.path = %(p)s OR s.path LIKE %(l)s)",
             {"repo": self._repo, "p": path, "l": pattern},

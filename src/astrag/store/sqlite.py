@@ -43,6 +43,7 @@ from astrag.store.base import (
     IndexMissing,
     IndexUpdate,
     StoreError,
+    suffix_pattern,
 )
 from astrag.store.codec import (
     EDGE_KINDS,
@@ -743,7 +744,7 @@ class SqliteStore:
     @_translate_errors
     def all_modules_ending(self, path: str) -> list[Symbol]:
         """Module symbols whose path is ``path`` or ends with ``/path``."""
-        pattern = "%/" + path.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        pattern = suffix_pattern(path)
         rows = self._db.execute(
             f"{_SYMBOL_SELECT} WHERE s.kind = 'module' AND (s.path = ? OR s.path LIKE ? "
             "ESCAPE '\\')",

@@ -16,7 +16,7 @@ from astrag.graph.facts import FileFacts
 from astrag.graph.resolve import FileTables, Resolver, TableCache
 from astrag.lang import extract_facts, language_of
 from astrag.project_layout import read_layout
-from astrag.store.sqlite import SqliteStore
+from astrag.store.base import GraphStore
 from astrag.verify.check import Checker
 from astrag.verify.findings import CheckReport
 from astrag.verify.inputs import ChangedFile
@@ -70,7 +70,7 @@ class _OverlayTables(TableCache):
 
 
 class CheckSession:
-    def __init__(self, root: Path, store: SqliteStore) -> None:
+    def __init__(self, root: Path, store: GraphStore) -> None:
         self.root = root
         self.store = store
         self.facts = store.lazy_facts()
