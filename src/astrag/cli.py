@@ -161,14 +161,9 @@ def show(symbol: SymbolArg, repo: RepoOpt = None, fmt: FormatOpt = Fmt.text) -> 
             out.print(f"[green]{s.signature}[/]", highlight=False)
         if s.docstring:
             out.print(f"[dim]{s.docstring}[/]", highlight=False)
-        for title, edges, attr in (("→", outgoing, "target"), ("←", incoming, "source")):
-            counts: dict[str, set[str]] = {}
-            for e in edges:
-                if e.kind != "contains":
-                    counts.setdefault(str(e.kind), set()).add(getattr(e, attr))
-            for kind, ids in sorted(counts.items()):
-                shown = ", ".join(sorted(ids)[:8]) + (" …" if len(ids) > 8 else "")
-                out.print(f"  {title} {kind} ({len(ids)}): {shown}", highlight=False)
+        for title, edges, inward in (("→", outgoing, False), ("←", incoming, True)):
+            for line in present.relation_summary(edges, incoming=inward):
+                out.print(f"  {title} {line}", highlight=False)
         if source:
             out.print(source, highlight=False, markup=False)
 

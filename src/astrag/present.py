@@ -6,6 +6,8 @@ paths are repository-relative, lines 1-based inclusive.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from astrag.api import Answer, Hit, Related
 from astrag.graph.facts import Edge, Symbol
 from astrag.indexer import IndexSummary
@@ -36,6 +38,20 @@ def symbol_json(s: Symbol) -> dict[str, object]:
 
 def site_json(e: Edge) -> dict[str, object]:
     return {"kind": str(e.kind), "path": e.path, "line": e.line, "column": e.column}
+
+
+def relation_summary(edges: Iterable[Edge], *, incoming: bool, shown: int = 8) -> list[str]:
+    """``"calls (3): a, b, c"`` per edge kind (``contains`` left out: it is the outline, not a
+    relation), the other ends sorted and cut after ``shown``; for a person or a model."""
+    ends: dict[str, set[str]] = {}
+    for e in edges:
+        if e.kind != "contains":
+            ends.setdefault(str(e.kind), set()).add(e.source if incoming else e.target)
+    lines = []
+    for kind, ids in sorted(ends.items()):
+        more = " …" if len(ids) > shown else ""
+        lines.append(f"{kind} ({len(ids)}): {', '.join(sorted(ids)[:shown])}{more}")
+    return lines
 
 
 def related_json(r: Related) -> dict[str, object]:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from astrag.api import Answer as ContextAnswer
 from astrag.api import Hit, Related
 from astrag.graph.facts import Edge, Symbol
+from astrag.present import relation_summary
 from astrag.serve.freshness import Status
 from astrag.verify.findings import CheckReport
 
@@ -53,14 +54,8 @@ def symbol(
         lines.append(f"signature: {s.signature}")
     if s.docstring:
         lines.append(f"doc: {s.docstring.strip().splitlines()[0]}")
-    for arrow, edges, attr in (("->", outgoing, "target"), ("<-", incoming, "source")):
-        kinds: dict[str, set[str]] = {}
-        for e in edges:
-            if e.kind != "contains":
-                kinds.setdefault(str(e.kind), set()).add(getattr(e, attr))
-        for kind, ids in sorted(kinds.items()):
-            shown = ", ".join(sorted(ids)[:8]) + (" …" if len(ids) > 8 else "")
-            lines.append(f"{arrow} {kind} ({len(ids)}): {shown}")
+    for arrow, edges, inward in (("->", outgoing, False), ("<-", incoming, True)):
+        lines.extend(f"{arrow} {line}" for line in relation_summary(edges, incoming=inward))
     source = str(data.get("source") or "")
     if source:
         fence = "```"
