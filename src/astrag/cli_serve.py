@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from enum import StrEnum
@@ -11,24 +12,13 @@ from typing import Annotated
 
 import typer
 
-from astrag.cli_shared import Fmt, repo_root
+from astrag.cli_shared import Fmt, errors, repo_root
 from astrag.errors import AstragError
 
 
 class Transport(StrEnum):
     stdio = "stdio"
     http = "http"
-
-
-def _fail(error: AstragError, as_json: bool = False) -> typer.Exit:
-    if as_json:
-        line = {"event": "error", "message": error.message, "hint": error.hint}
-        sys.stdout.write(json.dumps(line) + "\n")
-    else:
-        sys.stderr.write(f"error: {error.message}\n")
-        if error.hint:
-            sys.stderr.write(f"hint: {error.hint}\n")
-    return typer.Exit(2)
 
 
 def mcp(
@@ -54,13 +44,8 @@ def mcp(
     the index fresh before every answer."""
     from astrag.serve.server import serve  # the MCP SDK loads only for this command
 
-    try:
-        root = repo_root(repo)
-        serve(root, transport=transport.value, host=host, port=port, token=token)
-    except AstragError as error:
-        raise _fail(error) from None
-    except KeyboardInterrupt:
-        pass
+    with errors(), contextlib.suppress(KeyboardInterrupt):
+        serve(repo_root(repo), transport=transport.value, host=host, port=port, token=token)
 
 
 def watch(
@@ -83,12 +68,16 @@ def watch(
         line = json.dumps(event, ensure_ascii=False) if as_json else describe(event)
         print(line, flush=True)
 
-    try:
-        run(repo_root(path), emit, interval=interval)
-    except AstragError as error:
-        raise _fail(error, as_json) from None
-    except KeyboardInterrupt:
-        pass
+    with errors(), contextlib.suppress(KeyboardInterrupt):
+        try:
+            run(repo_root(path), emit, interval=interval)
+        except AstragError as error:
+            if not as_json:
+                raise
+            # a watcher's JSON output is a stream of events: its error is one of them
+            line = {"event": "error", "message": error.message, "hint": error.hint}
+            sys.stdout.write(json.dumps(line) + "\n")
+            raise typer.Exit(2) from None
 
 
 def register(app: typer.Typer) -> None:

@@ -19,7 +19,8 @@ from astrag import api, present
 from astrag.errors import AstragError
 
 out = Console()
-err = Console(stderr=True)
+# soft wrap: an error or hint stays one line, whole, for whoever greps a log or a pipe
+err = Console(stderr=True, soft_wrap=True)
 
 
 class Fmt(StrEnum):

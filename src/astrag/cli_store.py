@@ -16,6 +16,7 @@ from typing import Annotated
 import typer
 
 from astrag import api
+from astrag.cli_shared import errors
 from astrag.config import load_config
 from astrag.errors import AstragError
 from astrag.store.base import GraphStore
@@ -36,18 +37,9 @@ StoreOpt = Annotated[
 def choose_store(store: StoreOpt = None) -> None:
     """A symbol-graph map of your codebase for AI coding agents."""
     if store:
-        try:
+        with errors():
             check_url(store)
-        except AstragError as e:
-            _fail(e)
         os.environ[ENV_STORE] = store
-
-
-def _fail(e: AstragError) -> None:
-    sys.stderr.write(f"error: {e.message}\n")
-    if e.hint:
-        sys.stderr.write(f"hint: {e.hint}\n")
-    raise typer.Exit(2)
 
 
 def migrate(
@@ -65,7 +57,7 @@ def migrate(
     """Copy an index between stores (SQLite <-> PostgreSQL), replacing the destination's."""
     from astrag.store.migrate import copy_index
 
-    try:
+    with errors():
         root = (repo or api.find_root(None)).resolve()
         if not root.is_dir():
             raise AstragError(f"{root} is not a directory", "pass --repo with a repository root")
@@ -76,8 +68,6 @@ def migrate(
         finally:
             src.close()
             dst.close()
-    except AstragError as e:
-        _fail(e)
     sys.stdout.write(
         f"copied {copied.files} files, {copied.symbols} symbols, {copied.edges} edges, "
         f"{copied.docs} search documents, {copied.vectors} vectors "
