@@ -7,19 +7,17 @@ import json
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated
 
 import typer
 from rich.markdown import Markdown
 from rich.markup import escape
 from rich.rule import Rule
 
-from astrag import api
 from astrag.ask import AskResult, Round, load_llm_settings, run_ask
 from astrag.ask.blocks import extract_blocks
 from astrag.ask.loop import AnswerCheck
-from astrag.cli_shared import Fmt, err, out
-from astrag.errors import AstragError
+from astrag.cli_shared import Fmt, err, errors, out, repo_root
 
 
 class Provider(StrEnum):
@@ -56,10 +54,8 @@ def ask(
 ) -> None:
     """Ask an LLM to do TASK with the repository's context, check the code in its answer
     against the index and send findings back. Exit 0 clean, 1 findings remain, 2 errors."""
-    try:
-        if repo is not None and not repo.is_dir():
-            raise AstragError(f"{repo} is not a directory", "pass --repo with a repository root")
-        root = api.find_root() if repo is None else repo.resolve()
+    with errors(fmt):
+        root = repo_root(repo)
         settings = load_llm_settings(
             root, provider=provider.value if provider else None, model=model
         )
@@ -69,27 +65,12 @@ def ask(
         result = run_ask(
             root, task, settings, budget=budget, max_retries=max_retries, on_round=progress
         )
-    except AstragError as e:
-        _fail(e, fmt)
     if fmt == Fmt.json:
         sys.stdout.write(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
     else:
         _print(result)
     if not result.clean:
         raise typer.Exit(1)
-
-
-def _fail(e: AstragError, fmt: Fmt) -> NoReturn:
-    """The error and what to do, status 2. Printed without markup: the hints quote TOML
-    tables like [llm], which rich would take for style tags (the same shape as cli.py's)."""
-    if fmt == Fmt.json:
-        error = {"error": type(e).__name__, "message": e.message, "hint": e.hint}
-        sys.stdout.write(json.dumps(error, indent=2, ensure_ascii=False) + "\n")
-    else:
-        err.print("error: " + e.message, style="red", markup=False, highlight=False)
-        if e.hint:
-            err.print("hint: " + e.hint, markup=False, highlight=False)
-    raise typer.Exit(2)
 
 
 def _progress(r: Round) -> None:
