@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-import textwrap
 
 import numpy as np
 import pytest
 
 from astrag.embed import load_embedder
 from astrag.embed.static import MAX_TOKENS, StaticEmbedder, prepare
+from tests.offline import run_offline
 
 
 @pytest.fixture(scope="module")
@@ -80,26 +78,16 @@ def test_name_is_stable_and_describes_the_model(embedder: StaticEmbedder) -> Non
 
 def test_default_works_with_the_network_off() -> None:
     # Any connection attempt raises; the default embedder must not need one.
-    prelude = textwrap.dedent(
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HF_", "TRANSFORMERS_"))}
+    run = run_offline(
         """
-        import socket
-
-        def refuse(*args, **kwargs):
-            raise OSError("network is off in this test")
-
-        socket.socket.connect = refuse
-        socket.socket.connect_ex = refuse
-        socket.create_connection = refuse
-
         from astrag.embed import load_embedder
 
         vectors = load_embedder("local").embed(["open a file", "draw a table"])
         print(vectors.shape, round(float((vectors ** 2).sum()), 3))
-        """
-    )
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("HF_", "TRANSFORMERS_"))}
-    run = subprocess.run(
-        [sys.executable, "-c", prelude], env=env, capture_output=True, text=True, timeout=60
+        """,
+        env,
+        timeout=60,
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["(2,", f"{load_embedder().dim})", "2.0"]

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 
 from astrag.retrieve.tokens import count_tokens, truncate_to_tokens
+from tests.offline import run_offline
 
 CODE = textwrap.dedent(
     '''
@@ -88,18 +87,10 @@ def test_truncate_never_splits_a_character() -> None:
 def test_tokens_work_without_network(tmp_path: Path) -> None:
     # a fresh interpreter, sockets that refuse to connect, and an empty tiktoken cache: the
     # encoding must come from the installed package, not a download
-    script = textwrap.dedent(
+    env = {**os.environ, "TIKTOKEN_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("DATA_GYM_CACHE_DIR", None)
+    done = run_offline(
         """
-        import socket
-
-        def refuse(*args, **kwargs):
-            raise OSError("network access attempted")
-
-        socket.socket.connect = refuse
-        socket.socket.connect_ex = refuse
-        socket.create_connection = refuse
-        socket.getaddrinfo = refuse
-
         import tiktoken
 
         try:  # the harness works: the ordinary encoding needs a download, and cannot have it
@@ -111,12 +102,8 @@ def test_tokens_work_without_network(tmp_path: Path) -> None:
         from astrag.retrieve.tokens import count_tokens, truncate_to_tokens
 
         print(count_tokens("hello world"), repr(truncate_to_tokens("a\\nb c d e", 2)))
-        """
-    )
-    env = {**os.environ, "TIKTOKEN_CACHE_DIR": str(tmp_path / "cache")}
-    env.pop("DATA_GYM_CACHE_DIR", None)
-    done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120
+        """,
+        env,
     )
     assert done.stderr == ""
     assert done.stdout == "2 'a'\n"
