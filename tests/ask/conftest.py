@@ -3,18 +3,17 @@ OpenAI chat-completions and Anthropic messages wire formats with scripted replie
 
 from __future__ import annotations
 
-import json
 import textwrap
-import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from astrag import api
+from tests.json_server import json_server
 
 KEY = "sk-test-0123456789abcdefSECRETKEY"
 
@@ -141,40 +140,17 @@ def _wire(path: str, reply: Reply, model: str) -> dict[str, object]:
 def llm() -> Iterator[LLMServer]:
     state = LLMServer("", [], [])
 
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            raw = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-            body = json.loads(raw or b"{}")
-            headers = {k.lower(): v for k, v in self.headers.items()}  # HTTP names are case-free
-            state.requests.append(Seen(self.path, headers, body))
-            if self.path not in ("/v1/chat/completions", "/v1/messages"):
-                reply = Reply(status=404, body={"error": {"message": "no such route"}})
-            elif state.script:
-                reply = state.script.pop(0)
-            else:
-                reply = Reply(status=500, body={"error": {"message": "the script ran out"}})
-            time.sleep(reply.delay)
-            data = json.dumps(_wire(self.path, reply, str(body.get("model")))).encode()
-            try:
-                self.send_response(reply.status)
-                for name, value in reply.headers.items():
-                    self.send_header(name, value)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-            except (BrokenPipeError, ConnectionResetError):
-                pass  # the client timed out and left
+    def respond(path: str, headers: Mapping[str, str], body: Any) -> tuple[int, Any, Any]:
+        state.requests.append(Seen(path, dict(headers), body))
+        if path not in ("/v1/chat/completions", "/v1/messages"):
+            reply = Reply(status=404, body={"error": {"message": "no such route"}})
+        elif state.script:
+            reply = state.script.pop(0)
+        else:
+            reply = Reply(status=500, body={"error": {"message": "the script ran out"}})
+        time.sleep(reply.delay)
+        return reply.status, reply.headers, _wire(path, reply, str(body.get("model")))
 
-        def log_message(self, format: str, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    state.url = f"http://127.0.0.1:{server.server_address[1]}"
-    try:
+    with json_server(respond) as url:
+        state.url = url
         yield state
-    finally:
-        server.shutdown()
-        server.server_close()

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import json
 import socket
-import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
 
 import numpy as np
 import pytest
 
 from astrag.embed import EmbeddingError, load_embedder
 from astrag.embed.openai_compat import OpenAICompatEmbedder
+from tests.json_server import json_server
 
 KEY = "sk-test-0123456789abcdefSECRET"
 
@@ -42,42 +41,24 @@ def fake_vector(text: str) -> list[float]:
 def endpoint() -> Iterator[Endpoint]:
     state = Endpoint("", [], [], [])
 
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            payload = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-            state.requests.append(payload)
-            state.auth.append(self.headers.get("Authorization", ""))
-            reply = state.script.pop(0) if state.script else Reply()
-            if self.path != "/v1/embeddings":
-                reply = Reply(404, {"error": {"message": "no such route"}})
-            body = reply.body
-            if body is None:
-                data = [
-                    {"object": "embedding", "index": i, "embedding": fake_vector(t)}
-                    for i, t in enumerate(payload["input"])
-                ]
-                body = {"object": "list", "data": data[::-1], "model": payload["model"]}
-            raw = json.dumps(body).encode()
-            self.send_response(reply.status)
-            for name, value in reply.headers.items():
-                self.send_header(name, value)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(raw)))
-            self.end_headers()
-            self.wfile.write(raw)
+    def respond(path: str, headers: Mapping[str, str], payload: Any) -> tuple[int, Any, Any]:
+        state.requests.append(payload)
+        state.auth.append(headers.get("authorization", ""))
+        reply = state.script.pop(0) if state.script else Reply()
+        if path != "/v1/embeddings":
+            reply = Reply(404, {"error": {"message": "no such route"}})
+        body = reply.body
+        if body is None:
+            data = [
+                {"object": "embedding", "index": i, "embedding": fake_vector(t)}
+                for i, t in enumerate(payload["input"])
+            ]
+            body = {"object": "list", "data": data[::-1], "model": payload["model"]}
+        return reply.status, reply.headers, body
 
-        def log_message(self, format: str, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    state.base_url = f"http://127.0.0.1:{server.server_address[1]}/v1"
-    try:
+    with json_server(respond) as url:
+        state.base_url = f"{url}/v1"
         yield state
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def make(endpoint: Endpoint, **kwargs: object) -> OpenAICompatEmbedder:
