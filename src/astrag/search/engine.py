@@ -101,35 +101,46 @@ class Searcher:
             fused[sid] = fused.get(sid, 0.0) + (EXACT_BONUS if pinned else 1 / RRF_K)
             rankers.setdefault(sid, []).insert(0, "exact")
         ranked = sorted(fused, key=lambda sid: (-fused[sid], sid))
-        scored: list[tuple[float, str, Symbol]] = []
-        per_file: dict[str, int] = {}
         window = ranked[: max(limit * 4, 40)]
         symbols = self.store.get_symbols(window)
-        file_sum: dict[str, float] = {}
-        for sid in window:
-            if (sym := symbols.get(sid)) is not None:
-                file_sum[sym.path] = file_sum.get(sym.path, 0.0) + fused[sid]
-        for sid in window:
-            symbol = symbols.get(sid)
-            if symbol is None or not symbol.path:
-                continue  # a stale row of a symbol that no longer exists, or a placeholder
-            seen = per_file.get(symbol.path, 0) if diversify else 0
-            evidence = FILE_EVIDENCE * (file_sum[symbol.path] - fused[sid]) if diversify else 0.0
-            score = (fused[sid] + evidence) * SAME_FILE_DECAY**seen
-            if diversify and self._superseded_path(symbol.path):
-                score *= SUPERSEDED_WEIGHT
-            per_file[symbol.path] = per_file.get(symbol.path, 0) + 1
-            scored.append((score, sid, symbol))
-        scored.sort(key=lambda t: (-t[0], t[1]))
+        # a stale row of a symbol that no longer exists, or a placeholder, is not a hit
+        kept = [sid for sid in window if sid in symbols and symbols[sid].path]
+        scores = (
+            self._for_people(kept, fused, symbols)
+            if diversify
+            else {sid: fused[sid] for sid in kept}
+        )
+        best = sorted(kept, key=lambda sid: (-scores[sid], sid))[:limit]
         return [
             Hit(
-                symbol,
-                round(score, 6),
+                symbols[sid],
+                round(scores[sid], 6),
                 tuple(rankers[sid]),
                 exact[sid][1] if sid in exact else " ".join(words),
             )
-            for score, sid, symbol in scored[:limit]
+            for sid in best
         ]
+
+    def _for_people(
+        self, kept: list[str], fused: dict[str, float], symbols: dict[str, Symbol]
+    ) -> dict[str, float]:
+        """Fused scores reshaped for a list a person reads: file evidence, same-file decay
+        in rank order, older version trees down (see the constants)."""
+        file_sum: dict[str, float] = {}
+        for sid in kept:
+            path = symbols[sid].path
+            file_sum[path] = file_sum.get(path, 0.0) + fused[sid]
+        seen: dict[str, int] = {}
+        scores: dict[str, float] = {}
+        for sid in kept:
+            path = symbols[sid].path
+            evidence = FILE_EVIDENCE * (file_sum[path] - fused[sid])
+            score = (fused[sid] + evidence) * SAME_FILE_DECAY ** seen.get(path, 0)
+            if self._superseded_path(path):
+                score *= SUPERSEDED_WEIGHT
+            seen[path] = seen.get(path, 0) + 1
+            scores[sid] = score
+        return scores
 
     # ------------------------------------------------------------------ rankers
 
@@ -196,7 +207,6 @@ class Searcher:
         self._embedder = query_embedder(self.store.meta())
         if self._embedder is not None:
             self._dense = DenseIndex.load(self.store)
-
 
 
 def _superseded_dirs(paths: Iterable[str]) -> list[str]:
