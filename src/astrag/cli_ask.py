@@ -7,17 +7,17 @@ import json
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.markdown import Markdown
 from rich.markup import escape
 from rich.rule import Rule
 
-from astrag.ask import AskResult, Round, load_llm_settings, run_ask
-from astrag.ask.blocks import extract_blocks
-from astrag.ask.loop import AnswerCheck
 from astrag.cli_shared import Fmt, err, errors, out, repo_root
+
+if TYPE_CHECKING:  # the LLM clients and markdown rendering load only when ask runs
+    from astrag.ask import AskResult, Round
+    from astrag.ask.loop import AnswerCheck
 
 
 class Provider(StrEnum):
@@ -54,6 +54,8 @@ def ask(
 ) -> None:
     """Ask an LLM to do TASK with the repository's context, check the code in its answer
     against the index and send findings back. Exit 0 clean, 1 findings remain, 2 errors."""
+    from astrag.ask import load_llm_settings, run_ask
+
     with errors(fmt):
         root = repo_root(repo)
         settings = load_llm_settings(
@@ -86,6 +88,8 @@ def _print(result: AskResult) -> None:
     # Markdown for a person at a terminal; the raw answer when piped, so its blocks can be
     # saved or applied as they are.
     if out.is_terminal:
+        from rich.markdown import Markdown
+
         out.print(Markdown(_with_paths(result.answer)))
         out.print(Rule("astrag check", style="dim"))
     else:
@@ -106,6 +110,8 @@ def _with_paths(answer: str) -> str:
     """The answer with each block's path written above it: rich shows a fence's language,
     not the rest of its info line, and which file a block goes into matters."""
     lines = answer.splitlines()
+    from astrag.ask.blocks import extract_blocks
+
     for block in reversed(extract_blocks(answer)):
         if block.path:
             lines.insert(block.answer_line - 2, f"**`{block.path}`**\n")
