@@ -8,7 +8,13 @@ import pytest
 
 from astrag import api
 from astrag.errors import AstragError
-from astrag.search.text import code_words, query_words, split_identifier
+from astrag.search.text import (
+    code_words,
+    path_match,
+    path_query_words,
+    query_words,
+    split_identifier,
+)
 from tests.search.conftest import SHOP, write_project
 
 
@@ -138,3 +144,64 @@ def test_an_older_version_tree_beside_a_newer_one_ranks_below_it(tmp_path: Path)
     assert hits == ["lib/v2/parse.py::parse_config", "lib/v1/parse.py::parse_config"]
     # a version directory with no newer sibling is the current code
     assert alone == ["api/v1/routes.py::list_users"]
+
+
+def test_a_lone_version_tree_that_copies_the_code_around_it_ranks_below_it(
+    tmp_path: Path,
+) -> None:
+    # the old copy matches the question better, as an old copy often does
+    current = 'def parse_config(text):\n    """Parse the config file into settings."""\n'
+    old = 'def parse_config(text):\n    """Parse the config file."""\n'
+    names = ("fields", "main", "types")
+    root = write_project(
+        tmp_path,
+        {
+            **{f"lib/{name}.py": current for name in names},
+            **{f"lib/v1/{name}.py": old for name in names},
+        },
+    )
+    api.index(root)
+    with api.open_index(root) as idx:
+        paths = [h.symbol.path for h in idx.search("parse the config file", 6)]
+        named = [h.symbol.path for h in idx.search("v1 parse the config file", 6)]
+    assert [p.startswith("lib/v1/") for p in paths] == [False] * 3 + [True] * 3
+    # a question that names the old version gets it on equal terms
+    assert [p.startswith("lib/v1/") for p in named] == [True] * 3 + [False] * 3
+
+
+def test_file_names_are_matched_by_whole_words_and_prefixes() -> None:
+    words = path_query_words("How is the configuration of validators loaded?")
+    assert words == {"configuration", "validators", "loaded"}
+    assert path_match(words, "pkg/config.py") == pytest.approx(1 / 3)
+    assert path_match(words, "pkg/validators/functional_validator.py") == pytest.approx(1 / 3)
+    assert path_match(words, "pkg/load/config.ts") == pytest.approx(2 / 3)
+    assert path_match(words, "pkg/loader.ts") == 0.0  # loaded and loader: neither is a prefix
+    assert path_match(words, "pkg/main.py") == 0.0
+    # two letters of a word are not evidence (``co`` is not ``configuration``)
+    assert path_match({"configuration"}, "co.py") == 0.0
+
+
+def first_files(root: Path, files: dict[str, str], *queries: str) -> list[str]:
+    """Index ``files`` under ``root`` and give the file of each query's best hit."""
+    api.index(write_project(root, files))
+    with api.open_index(root) as idx:
+        return [idx.search(q, 1)[0].symbol.path for q in queries]
+
+
+def test_a_file_filed_under_the_question_s_words_ranks_first(tmp_path: Path) -> None:
+    files = {
+        "app/hooks/registry.py": 'def on_response(r):\n    """Run what is kept."""\n',
+        "app/sessions.py": 'def run_event_hooks(r):\n    """The event hooks system."""\n',
+    }
+    assert first_files(tmp_path, files, "event hooks system") == ["app/hooks/registry.py"]
+
+
+def test_tests_rank_below_the_code_unless_the_question_is_about_tests(tmp_path: Path) -> None:
+    files = {
+        "tests/test_cart.py": 'def test_cart_totals():\n    """Cart totals add prices."""\n',
+        "shop/cart.py": 'def totals(items):\n    """Add the prices of the items."""\n',
+    }
+    assert first_files(tmp_path, files, "add up cart totals", "tests of cart totals") == [
+        "shop/cart.py",
+        "tests/test_cart.py",
+    ]

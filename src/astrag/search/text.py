@@ -107,6 +107,42 @@ def path_words(path: str) -> list[str]:
     return code_words(stem.replace("/", " "))
 
 
+# English glue only: a file name may well be "config" or "utils", which STOPWORDS drops
+_PATH_STOPWORDS = frozenset(
+    """a an and are as at be by do does for from has have how if in is it not of on or the to
+    was what when where which who why with""".split()
+)
+_MIN_PREFIX = 3
+
+
+def path_query_words(query: str) -> set[str]:
+    """The words of a question to look for in file names: whole words, lower-cased, longer
+    than two letters, without English glue."""
+    return {
+        w.lower() for w in _IDENT.findall(query) if len(w) > 2 and w.lower() not in _PATH_STOPWORDS
+    }
+
+
+def path_match(words: set[str], path: str) -> float:
+    """The share of ``words`` found in the file's name or its directory's name, a word
+    matching when one is a prefix of the other (``configuration`` ~ ``config``,
+    ``validators`` ~ ``validator``); below a tenth counts as none."""
+    if not words:
+        return 0.0
+    parts = path.split("/")
+    names = set(_split(parts[-1].split(".", 1)[0]))
+    if len(parts) > 1:
+        names.update(_split(parts[-2]))
+    found = sum(1 for w in words if w in names or any(_prefixed(w, n) for n in names))
+    share = found / len(words)
+    return share if share >= 0.1 else 0.0
+
+
+def _prefixed(a: str, b: str) -> bool:
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    return len(short) >= _MIN_PREFIX and long.startswith(short)
+
+
 def looks_like_path(token: str) -> bool:
     return "/" in token or bool(re.search(r"\.(py|pyi|ts|tsx|js|jsx|mjs|cjs|mts|cts)$", token))
 
