@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
+import random
 import textwrap
 from pathlib import Path
 
 import pytest
 
-from astrag.retrieve.tokens import count_tokens, truncate_to_tokens
+from astrag.retrieve.tokens import count_joined, count_tokens, truncate_to_tokens
 from tests.offline import run_offline
 
 CODE = textwrap.dedent(
@@ -32,6 +33,27 @@ def test_count_tokens() -> None:
     assert count_tokens("hello world") == 2
     assert count_tokens("def login(self):") == 4
     assert count_tokens(CODE) == 67
+
+
+def test_count_joined_is_the_count_of_the_joined_text() -> None:
+    # pieces cut after line breaks, as a context is rendered, and pieces meeting elsewhere:
+    # blanks, punctuation and letters on both sides of each seam
+    pool = [
+        "Files:\n- a.py (1 item)\n\n",
+        "a.py:1-9  class AuthService — seed\n",
+        "```python\n" + CODE + "```\n\n",
+        "x = 1  \n",
+        "  indented\n",
+        "\n\n",
+        "'s\n",
+        "tail)",
+        "é中文\n",
+        "",
+    ]
+    rng = random.Random(7)
+    for _ in range(3000):
+        pieces = [rng.choice(pool) for _ in range(rng.randint(0, 6))]
+        assert count_joined(pieces) == count_tokens("".join(pieces)), pieces
 
 
 def test_special_token_text_is_ordinary_text() -> None:
@@ -99,7 +121,7 @@ def test_tokens_work_without_network(tmp_path: Path) -> None:
         except Exception:
             pass
 
-        from astrag.retrieve.tokens import count_tokens, truncate_to_tokens
+        from astrag.retrieve.tokens import count_joined, count_tokens, truncate_to_tokens
 
         print(count_tokens("hello world"), repr(truncate_to_tokens("a\\nb c d e", 2)))
         """,

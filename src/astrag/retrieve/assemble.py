@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from astrag.graph.facts import Symbol
-from astrag.retrieve.tokens import count_tokens
+from astrag.retrieve.tokens import count_joined, count_tokens
 
 DOC_CHARS = 400  # a docstring's first paragraph, at most this long, in a signature form
 MODULE = "module"
@@ -136,6 +136,15 @@ def _block(entry: _Entry) -> str:
     return f"{_header(entry)}\n{_fenced(entry.content, entry.symbol.language)}"
 
 
+def _block_tokens(entry: _Entry, count: Callable[[str], int]) -> int:
+    """``count(_block(entry))`` without tokenizing the code again: the header's line break
+    ends a pre-token of cl100k's splitter and the fence cannot join it, so the two parts
+    count apart exactly, and the code's count is cached across queries."""
+    if not entry.content:
+        return count(_header(entry))
+    return count(_header(entry) + "\n") + count(_fenced(entry.content, entry.symbol.language))
+
+
 @lru_cache(maxsize=4096)
 def _fenced(content: str, language: str) -> str:
     # a fence longer than any backtick run inside, so markdown in docstrings cannot close it
@@ -174,11 +183,26 @@ def _file_map(ordered: Sequence[_Entry]) -> str:
 
 
 def _render(entries: Sequence[_Entry], with_map: bool = True) -> tuple[list[_Entry], str]:
+    ordered, pieces = _pieces(entries, with_map)
+    return ordered, "".join(pieces)
+
+
+def _pieces(entries: Sequence[_Entry], with_map: bool = True) -> tuple[list[_Entry], list[str]]:
+    """The text in pieces that join to it, cut after line breaks: each code block is one
+    piece whatever the query (its header, which carries the query's reason, is another), so
+    ``count_joined`` finds most of them counted already."""
     ordered = _grouped(entries)
-    parts = [_block(e) for e in ordered]
+    pieces: list[str] = []
     if with_map and ordered:
-        parts.insert(0, _file_map(ordered))
-    return ordered, "\n\n".join(parts)
+        pieces.append(_file_map(ordered) + "\n\n")
+    for e in ordered:
+        if e.content:
+            pieces += [_header(e) + "\n", _fenced(e.content, e.symbol.language) + "\n\n"]
+        else:
+            pieces.append(_header(e) + "\n\n")
+    if pieces:
+        pieces[-1] = pieces[-1][:-2]  # the blocks are joined by a blank line, not ended by one
+    return ordered, pieces
 
 
 # ------------------------------------------------------------------------------------ content
@@ -385,15 +409,22 @@ def assemble(
         if budget - (blocks + len(selected) + map_tokens) < _SMALLEST_BLOCK:
             break  # nothing more fits: stop instead of trying every remaining candidate
 
-    ordered, text = _render(selected)
+    def rendered(entries: list[_Entry]) -> tuple[list[_Entry], str, int]:
+        ordered, pieces = _pieces(entries)
+        text = "".join(pieces)
+        # the joint count from the pieces' counts is exact for cl100k only (see count_joined)
+        return ordered, text, count_joined(pieces) if count is count_tokens else count(text)
+
+    ordered, text, tokens = rendered(selected)
     # the estimate can be short of the real count at seams; drop the least relevant until the
     # real text fits, keeping the top candidate whatever happens
-    while selected and count(text) > budget and len(selected) > 1:
+    while selected and tokens > budget and len(selected) > 1:
         selected.remove(max(selected, key=lambda e: e.rank))
-        ordered, text = _render(selected)
-    if ranked and (not selected or count(text) > budget):
+        ordered, text, tokens = rendered(selected)
+    if ranked and (not selected or tokens > budget):
         top = ranked[0]
         ordered, text = _cut_to_fit(top, _signature_form(top.symbol, source_of), budget, count)
+        tokens = count(text)
 
     items = tuple(
         ContextItem(
@@ -408,8 +439,8 @@ def assemble(
             content=e.content,
             full=e.full,
             # a header cut to fit (the smallest budgets) is shorter than its block
-            tokens=count(block) if (block := _block(e)) in text else count(text),
+            tokens=_block_tokens(e, count) if _block(e) in text else count(text),
         )
         for e in ordered
     )
-    return Context(query, intent, budget, count(text), items, text)
+    return Context(query, intent, budget, tokens, items, text)

@@ -49,6 +49,7 @@ _REASONS = {
     ("contains", "out"): "member of {}",
 }
 
+
 @dataclass(frozen=True, slots=True)
 class Seed:
     symbol: Symbol

@@ -11,6 +11,7 @@ must work on machines without network access (CI sandboxes, air-gapped repositor
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache, lru_cache
 
 import tiktoken
@@ -35,6 +36,27 @@ def count_tokens(text: str) -> int:
     """The number of ``cl100k_base`` tokens in ``text``. Cached: a warm process assembles
     the same symbols' blocks for many queries, and tokenizing is most of assembly's cost."""
     return len(_encode(text))
+
+
+def count_joined(pieces: Sequence[str]) -> int:
+    """``count_tokens("".join(pieces))``, exactly, from the pieces' own cached counts.
+
+    cl100k's pre-tokenizer never joins a run of line breaks to the non-blank character after
+    it, so text cut right after a line break that precedes non-blank text counts as the sum of
+    its parts (BPE merges stay inside pre-tokens). Pieces meeting anywhere else are counted
+    together. An assembled context is mostly code blocks seen by earlier queries: this counts
+    only what is new, where tokenizing the whole text again cost ~6 ms a query.
+    """
+    total = 0
+    run = ""
+    for piece in pieces:
+        if run and not (run.endswith("\n") and piece[:1].strip()):
+            run += piece
+            continue
+        if run:
+            total += count_tokens(run)
+        run = piece
+    return total + (count_tokens(run) if run else 0)
 
 
 def truncate_to_tokens(text: str, limit: int) -> str:
