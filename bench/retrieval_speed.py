@@ -26,9 +26,7 @@ from astrag.search.text import split_identifier
 
 
 def make_queries(idx: api.Index, n: int) -> list[str]:
-    symbols = [
-        s for s in idx.graph()[0] if s.path and s.kind in ("function", "method", "class")
-    ]
+    symbols = [s for s in idx.graph()[0] if s.path and s.kind in ("function", "method", "class")]
     symbols.sort(key=lambda s: s.id)
     step = max(len(symbols) // n, 1)
     queries: list[str] = []

@@ -201,9 +201,7 @@ def benchmark(
         "floor": asdict(_median_run(floors)),
         "cold": asdict(_median_run(colds)),
         "embedder": embedder or "default",
-        "incremental": {
-            k: asdict(v) for k, v in incremental(root, probe, jobs, embedder).items()
-        },
+        "incremental": {k: asdict(v) for k, v in incremental(root, probe, jobs, embedder).items()},
     }
     if ts_oracle:
         result["ts_oracle"] = asdict(run_ts_oracle(root))

@@ -28,6 +28,8 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
 class CtxFmt(StrEnum):
     md = "md"
     json = "json"

@@ -50,9 +50,7 @@ def mcp(
 
 def watch(
     path: Annotated[Path, typer.Argument(help="Repository root.")] = Path("."),
-    fmt: Annotated[Fmt, typer.Option("--format", "-f", help="Output format.")] = (
-        Fmt.text
-    ),
+    fmt: Annotated[Fmt, typer.Option("--format", "-f", help="Output format.")] = (Fmt.text),
     interval: Annotated[
         float, typer.Option("--interval", min=0.05, max=3600, help="Seconds between checks.")
     ] = 0.5,

@@ -129,7 +129,7 @@ def _check_store_keys(path: Path, text: str, data: dict[str, Any]) -> None:
     store = data.get("store", "sqlite").strip()
     if store.lower() != "sqlite" and not store.lower().startswith(("postgresql://", "postgres://")):
         raise ConfigError(
-            f"{_where(path, text, None, 'store')}: store must be \"sqlite\" or a "
+            f'{_where(path, text, None, "store")}: store must be "sqlite" or a '
             f"postgresql:// URL, got {store.split('://', 1)[0]!r}",
             hint=f"Change store in {path}; put the password in PGPASSWORD or ~/.pgpass, "
             "not in the file.",

@@ -124,8 +124,7 @@ def context_json(answer: Answer, explain: bool) -> dict[str, object]:
     if explain:
         data["plan"] = answer.plan.to_json()
         data["seeds"] = [
-            {"id": h.symbol.id, "score": h.score, "rankers": list(h.rankers)}
-            for h in answer.seeds
+            {"id": h.symbol.id, "score": h.score, "rankers": list(h.rankers)} for h in answer.seeds
         ]
     return data
 

@@ -1017,8 +1017,7 @@ class PostgresStore:
                 conn.execute("DELETE FROM vectors WHERE repo = %s", (self._repo,))
                 self._drop_ann_indexes()
             batch = [
-                (self._repo, h, len(v) // 2, np.frombuffer(v, dtype=np.float16))
-                for h, v in rows
+                (self._repo, h, len(v) // 2, np.frombuffer(v, dtype=np.float16)) for h, v in rows
             ]
             if batch:
                 conn.cursor().executemany(
