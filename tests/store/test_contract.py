@@ -23,9 +23,9 @@ from test_store_sqlite import base_update, full_facts, placeholder, record, snap
 
 import astrag
 from astrag.config import Config
-from astrag.graph.facts import Edge, EdgeKind
+from astrag.graph.facts import DefKind, Edge, EdgeKind, RefKind
 from astrag.search.documents import SearchDoc
-from astrag.store import GraphStore, IndexLocked, IndexUpdate
+from astrag.store import SCHEMA_VERSION, GraphStore, IndexLocked, IndexUpdate
 from astrag.store.open import make_store
 
 SRC_DIR = str(Path(astrag.__file__).resolve().parent.parent)
@@ -59,6 +59,12 @@ def test_every_field_round_trips(tmp_path: Path, store_url: str) -> None:
         signature="def f(self)", docstring="Doc ✓", decorators=("property", "x\ny"),
         exported=False, visibility="protected", modifiers=("static",),
     )  # fmt: skip
+    # A field left at its default would round-trip even if a store dropped it: guard the inputs.
+    exercised = (facts, *facts.definitions, facts.definitions[0].params[1], *facts.references)
+    for obj in (*exercised, *facts.imports, *facts.bindings, symbol):
+        for f in dataclasses.fields(obj):
+            default = f.default if f.default is not dataclasses.MISSING else object()
+            assert getattr(obj, f.name) != default, f"{type(obj).__name__}.{f.name} not exercised"
     edge = Edge(symbol.id, "external::os.path.join", EdgeKind.CALLS, "src/a.py", 7, 12)
     update = IndexUpdate(
         files=((record("src/a.py"), facts),),
@@ -70,10 +76,17 @@ def test_every_field_round_trips(tmp_path: Path, store_url: str) -> None:
         writer.apply(update)
     with new_store(tmp_path, store_url, readonly=True) as reader:  # type: ignore[attr-defined]
         assert reader.file_records() == {"src/a.py": record("src/a.py")}
-        assert reader.load_facts(["src/a.py", "nope.py"]) == {"src/a.py": facts}
+        loaded = reader.load_facts(["src/a.py", "nope.py"])
+        assert loaded == {"src/a.py": facts}
+        # StrEnum members compare equal to plain strings, so == alone would not catch a decoder
+        # that hands back str; callers dispatch on the enum type.
+        assert type(loaded["src/a.py"].definitions[0].kind) is DefKind
+        assert type(loaded["src/a.py"].references[0].kind) is RefKind
+        assert hash(loaded["src/a.py"]) == hash(facts)  # hashable all the way down, as built
         assert reader.get_symbol(symbol.id) == symbol
         assert reader.all_edges() == [edge]
         assert type(reader.all_edges()[0].kind) is EdgeKind
+        assert reader.edges_from([symbol.id]) == [edge]
         assert reader.get_symbol("external::os.path.join") == placeholder("os.path.join")
 
 
@@ -92,9 +105,11 @@ def test_queries_and_counts(store: GraphStore) -> None:
     assert [e.target for e in store.edges_from([a_f.id])] == [b_g.id, "external::os.getcwd"]
     assert store.edges_from([b_g.id], kinds=[EdgeKind.REFERENCES]) == [update.edges[3]]
     assert store.edges_to([b_g.id, "external::json"]) == [update.edges[0], update.edges[3]]
+    assert store.edges_to([b_g.id], kinds=["inherits"]) == []
     assert store.neighbours([a_f.id], ["calls"], incoming=False) == [(a_f.id, b_g.id, "calls")]
     assert store.get_symbols([b_g.id, "nope", a_f.id]) == {a_f.id: a_f, b_g.id: b_g}
     assert store.meta()["repo"] == "demo"
+    assert store.schema_version() == SCHEMA_VERSION
     assert store.counts() == {
         "files": 2,
         "lines": 84,
@@ -132,15 +147,44 @@ def test_removed_file_takes_everything_it_owns(store: GraphStore) -> None:
         )
     )
     assert set(store.file_records()) == {"a.py"}
+    assert set(store.load_facts()) == {"a.py"}
+    assert store.symbols_in_file("b.py") == []
     assert {s.id for s in store.all_symbols()} == {"a.py::f", "external::os.getcwd"}
+    assert [e.path for e in store.all_edges()] == ["a.py"]
+    # json and frob were only targeted by b.py's edges: collected; os.getcwd is still used.
     assert store.get_symbol("external::json") is None
+    assert store.get_symbol("unresolved::frob") is None
     assert store.dependents(["b.py"]) == set()
+    assert store.counts()["placeholders"] == {"external": 1}
 
 
 def test_dependents_and_upserts(store: GraphStore) -> None:
+    store.apply(
+        IndexUpdate(
+            depends={
+                "a.py": frozenset({"b.py", "c.py"}),
+                "b.py": frozenset({"c.py"}),
+                "d.py": frozenset({"a.py"}),
+            }
+        )
+    )
+    assert store.dependents(["c.py"]) == {"a.py", "b.py"}
+    assert store.dependents(["a.py", "b.py"]) == {"a.py", "d.py"}
+    assert store.dependents([]) == set()
+    store.apply(IndexUpdate(depends={"a.py": frozenset({"b.py"})}))  # replaces a.py's rows only
+    assert store.dependents(["c.py"]) == {"b.py"}
+
     store.apply(base_update())
+    new_g = dataclasses.replace(sym("b.py", "g"), start_line=10, end_line=20)
+    store.apply(IndexUpdate(symbols_for=("b.py",), symbols=(new_g,)))
+    # a.py was not re-resolved; its edge into b.py must still resolve to the new symbol.
+    assert [e.source for e in store.edges_to(["b.py::g"], kinds=["calls"])] == ["a.py::f"]
+    assert store.get_symbol("b.py::g") == new_g
+    assert len(store.all_edges()) == 4
+
     store.apply(IndexUpdate(removed=("b.py",)))
     assert store.dependents(["b.py"]) == {"a.py"}  # how the indexer finds what to re-resolve
+    assert store.get_symbol("external::json") is None  # b.py's edges went, so did its targets
     facts = dataclasses.replace(full_facts("a.py"), lines=7, references=())
     store.apply(IndexUpdate(files=((record("a.py", "h2"), facts),)))
     assert store.file_records()["a.py"].hash == "h2"
@@ -331,6 +375,9 @@ def test_sigkill_mid_apply_leaves_previous_index_and_frees_lock(
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+    # A reader that opens after the crash (SQLite: recovers the WAL) sees the previous index.
+    with new_store(tmp_path, store_url, readonly=True) as reader:  # type: ignore[attr-defined]
+        assert snapshot_of(reader) == before
     after = new_store(tmp_path, store_url)
     deadline = 50
     while True:  # the server notices the dead client's socket at once; allow it a moment
