@@ -38,6 +38,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # checker_cases beside this file
 
 from checker_cases import Case, Corpus, build_cases, build_speed_diff, load_corpus
+from percentiles import percentile
 
 CheckFn = Callable[..., Any]  # astrag.api.check(root, text, *, path, lang, diff) -> CheckReport
 DEFAULT_CORPORA = {
@@ -164,13 +165,6 @@ def with_session(check: CheckFn, root: Path) -> tuple[CheckFn, float, Callable[[
 # ---------------------------------------------------------------------------- metrics
 
 
-def percentile(values: list[float], q: float) -> float | None:
-    if not values:
-        return None
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
-
-
 def summarize(results: list[CaseResult]) -> dict[str, Any]:
     positives = [r for r in results if r.case.positive]
     negatives = [r for r in results if not r.case.positive]
@@ -190,8 +184,8 @@ def summarize(results: list[CaseResult]) -> dict[str, Any]:
         "errors": sum(1 for r in results if r.error),
         "wrong_rule": sum(1 for r in positives if r.wrong_rule),
         "checks": len(times),
-        "p50_ms": percentile(times, 0.5),
-        "p95_ms": percentile(times, 0.95),
+        "p50_ms": percentile(times, 0.5) if times else None,
+        "p95_ms": percentile(times, 0.95) if times else None,
     }
 
 

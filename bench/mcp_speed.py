@@ -35,6 +35,7 @@ from typing import Any
 import anyio
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+from percentiles import percentile
 
 from astrag import api
 from astrag.serve.state import RepoState
@@ -52,16 +53,11 @@ CONTEXT_QUERIES = [
 ]
 
 
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
-
-
 def summary(values: list[float]) -> dict[str, float]:
     return {
         "n": len(values),
         "p50_ms": round(statistics.median(values), 1),
-        "p95_ms": round(pct(values, 0.95), 1),
+        "p95_ms": round(percentile(values, 0.95), 1),
         "max_ms": round(max(values), 1),
     }
 

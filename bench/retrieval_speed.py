@@ -21,6 +21,8 @@ import sys
 import time
 from pathlib import Path
 
+from percentiles import percentile
+
 from astrag import api
 from astrag.search.text import split_identifier
 
@@ -42,11 +44,6 @@ def make_queries(idx: api.Index, n: int) -> list[str]:
         else:
             queries.append(f"{words} {s.kind}")
     return queries
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(int(q * len(ordered)), len(ordered) - 1)]
 
 
 def warm(root: Path, queries: list[str], budget: int) -> dict[str, dict[str, float]]:

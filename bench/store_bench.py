@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from percentiles import percentile
 
 from astrag import api
 
@@ -39,12 +40,6 @@ QUERIES = (
     "lazy relation loading",
     "column metadata transformer",
 )
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    k = max(0, min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1))))
-    return ordered[k]
 
 
 def _client(args: tuple[str, str, str, int, Any]) -> dict[str, list[float]]:
@@ -79,8 +74,8 @@ def latency(root: Path, store: str, clients: int, rounds: int) -> dict[str, Any]
         values = [v for p in parts for v in p[what]]
         result[what] = {
             "n": len(values),
-            "p50_ms": round(percentile(values, 50) * 1000, 1),
-            "p95_ms": round(percentile(values, 95) * 1000, 1),
+            "p50_ms": round(percentile(values, 0.5) * 1000, 1),
+            "p95_ms": round(percentile(values, 0.95) * 1000, 1),
             "mean_ms": round(statistics.fmean(values) * 1000, 1),
         }
     return result
@@ -160,7 +155,7 @@ def server_facts(url: str, root: Path) -> dict[str, Any]:
                 times.append(time.perf_counter() - t)
                 recalls.append(len(exact & got) / 10)
             out[f"recall@10_ef{ef}"] = round(statistics.fmean(recalls), 3)
-            out[f"ann_p50_ms_ef{ef}"] = round(percentile(times, 50) * 1000, 2)
+            out[f"ann_p50_ms_ef{ef}"] = round(percentile(times, 0.5) * 1000, 2)
         t = time.perf_counter()
         for _ in range(20):
             scores = matrix @ matrix[picks[0]]
@@ -211,9 +206,9 @@ def walks(store: Any, url: str) -> dict[str, Any]:
         "hubs": len(hubs),
         "reached_mean": round(statistics.fmean(s for s, _ in sizes), 1),
         "same_sets": all(a == b for a, b in sizes),
-        "on_demand_p50_ms": round(percentile(on_demand, 50) * 1000, 2),
+        "on_demand_p50_ms": round(percentile(on_demand, 0.5) * 1000, 2),
         "on_demand_max_ms": round(max(on_demand) * 1000, 2),
-        "cte_p50_ms": round(percentile(cte, 50) * 1000, 2),
+        "cte_p50_ms": round(percentile(cte, 0.5) * 1000, 2),
         "cte_max_ms": round(max(cte) * 1000, 2),
     }
 
