@@ -158,15 +158,22 @@ def test_a_lone_version_tree_that_copies_the_code_around_it_ranks_below_it(
         {
             **{f"lib/{name}.py": current for name in names},
             **{f"lib/v1/{name}.py": old for name in names},
+            # a lone v2/ beside unversioned code is the newer one (Go modules do this)
+            **{f"pkg/{name}.py": current for name in names},
+            **{f"pkg/v2/{name}.py": old for name in names},
         },
     )
     api.index(root)
     with api.open_index(root) as idx:
-        paths = [h.symbol.path for h in idx.search("parse the config file", 6)]
-        named = [h.symbol.path for h in idx.search("v1 parse the config file", 6)]
-    assert [p.startswith("lib/v1/") for p in paths] == [False] * 3 + [True] * 3
+        paths = [h.symbol.path for h in idx.search("parse the config file", 12)]
+        named = [h.symbol.path for h in idx.search("v1 parse the config file", 12)]
+    lib = [p for p in paths if p.startswith("lib/")]
+    assert [p.startswith("lib/v1/") for p in lib] == [False] * 3 + [True] * 3
+    assert all(p.startswith("pkg/v2/") for p in paths[:3])
     # a question that names the old version gets it on equal terms
-    assert [p.startswith("lib/v1/") for p in named] == [True] * 3 + [False] * 3
+    assert [p.startswith("lib/v1/") for p in named if p.startswith("lib/")] == [True] * 3 + [
+        False
+    ] * 3
 
 
 def test_file_names_are_matched_by_whole_words_and_prefixes() -> None:

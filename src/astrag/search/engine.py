@@ -242,8 +242,8 @@ class Searcher:
 
 def _superseded_dirs(paths: Iterable[str]) -> list[str]:
     """Directory prefixes of an older version kept beside a newer one: ``src/v3/`` next to
-    ``src/v4/``, or a lone ``pydantic/v1/`` that repeats the file names of the current code
-    around it. A question is about the current code unless it names the version. A lone
+    ``src/v4/``, or a lone ``pydantic/v1/`` that repeats the file names of the code around
+    it. A question is about the current code unless it names the version. A lone
     ``api/v1/`` that repeats nothing is the current code and stays."""
     versions: dict[str, list[tuple[int, str]]] = {}
     names: dict[str, set[str]] = {}  # directory -> file names directly in it
@@ -260,7 +260,10 @@ def _superseded_dirs(paths: Iterable[str]) -> list[str]:
         newest = max(n for n, _ in found)
         for n, part in set(found):
             prefix = f"{parent}/{part}" if parent else part
-            if n < newest or _repeats(names.get(prefix, set()), names.get(parent, set())):
+            # a lone copy is older only as v1 (or v0): the unversioned code beside it is then
+            # at least v2, where a lone v2/ beside unversioned code is the newer one (Go)
+            lone_old = n <= 1 and _repeats(names.get(prefix, set()), names.get(parent, set()))
+            if n < newest or lone_old:
                 out.append(prefix + "/")
     return sorted(out)
 
