@@ -30,6 +30,7 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
@@ -593,13 +594,18 @@ class SqliteStore:
     @staticmethod
     def _replace_docs(conn: sqlite3.Connection, update: IndexUpdate, nids: dict[str, int]) -> None:
         SqliteStore._delete_docs(conn, update.docs_for)
+        # in rowid order: FTS5 flushes its pending terms to a new segment whenever a rowid is
+        # lower than the last one it took, and nids come out of _intern in set order. Unsorted,
+        # a full index flushed every few documents and then merged the segments (django's 60k
+        # documents: 3.7 s CPU for the FTS5 insert, 1.5 s sorted).
+        docs = sorted(((nids[d.id], d) for d in update.docs), key=itemgetter(0))
         conn.executemany(
             "INSERT OR REPLACE INTO docs (nid, path, hash, text) VALUES (?, ?, ?, ?)",
-            [(nids[d.id], d.path, d.hash, d.text) for d in update.docs],
+            [(nid, d.path, d.hash, d.text) for nid, d in docs],
         )
         conn.executemany(
             "INSERT INTO docs_fts (rowid, name, qual, sig, doc, body) VALUES (?, ?, ?, ?, ?, ?)",
-            [(nids[d.id], d.name, d.qual, d.sig, d.doc, d.body) for d in update.docs],
+            [(nid, d.name, d.qual, d.sig, d.doc, d.body) for nid, d in docs],
         )
 
     @staticmethod
