@@ -518,7 +518,9 @@ class SqliteStore:
             names.add(e.source)
             names.add(e.target)
             names.add(e.path)
-        new = [(n,) for n in names if n not in nids]
+        # sorted: ids then follow names, so each file's symbols get neighbouring ids and the
+        # tables keyed by id are written in order instead of at random pages
+        new = [(n,) for n in sorted(names) if n not in nids]
         if not new:
             return
         (before,) = conn.execute("SELECT coalesce(max(nid), 0) FROM names").fetchone()
@@ -532,7 +534,8 @@ class SqliteStore:
     ) -> None:
         conn.executemany("DELETE FROM symbols WHERE path = ?", [(p,) for p in update.symbols_for])
         insert = "INSERT INTO symbols VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-        conn.executemany(insert, [_symbol_row(nids[s.id], s) for s in update.symbols])
+        rows = sorted((_symbol_row(nids[s.id], s) for s in update.symbols), key=itemgetter(0))
+        conn.executemany(insert, rows)
         for p in update.placeholders:
             if p.path:
                 raise ValueError(f"placeholder {p.id!r} has a path ({p.path!r})")
