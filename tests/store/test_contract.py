@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import select
 import signal
 import subprocess
 import sys
@@ -19,7 +18,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_store_sqlite import base_update, full_facts, placeholder, record, snapshot_of, sym
+from test_store_sqlite import (
+    base_update,
+    full_facts,
+    placeholder,
+    read_line,
+    record,
+    snapshot_of,
+    sym,
+)
 
 import astrag
 from astrag.config import Config
@@ -337,13 +344,6 @@ CHILD = textwrap.dedent(
     print("FINISHED", flush=True)
     """
 )
-
-
-def read_line(proc: subprocess.Popen[str], timeout: float = 60) -> str:
-    assert proc.stdout is not None
-    ready, _, _ = select.select([proc.stdout], [], [], timeout)
-    assert ready, f"child printed nothing for {timeout} s"
-    return proc.stdout.readline().strip()
 
 
 def test_sigkill_mid_apply_leaves_previous_index_and_frees_lock(
