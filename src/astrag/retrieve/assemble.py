@@ -130,19 +130,22 @@ def _prepared(text: str) -> str:
     return textwrap.dedent(text).strip("\n").rstrip()
 
 
+def _block_pieces(entry: _Entry) -> list[str]:
+    """An item's block as the pieces ``count_joined`` counts apart: the header, which carries
+    this query's reason, and the fenced code, the same for every query."""
+    if not entry.content:
+        return [_header(entry)]
+    return [_header(entry) + "\n", _fenced(entry.content, entry.symbol.language)]
+
+
 def _block(entry: _Entry) -> str:
-    if not entry.content:
-        return _header(entry)
-    return f"{_header(entry)}\n{_fenced(entry.content, entry.symbol.language)}"
+    return "".join(_block_pieces(entry))
 
 
-def _block_tokens(entry: _Entry, count: Callable[[str], int]) -> int:
-    """``count(_block(entry))`` without tokenizing the code again: the header's line break
-    ends a pre-token of cl100k's splitter and the fence cannot join it, so the two parts
-    count apart exactly, and the code's count is cached across queries."""
-    if not entry.content:
-        return count(_header(entry))
-    return count(_header(entry) + "\n") + count(_fenced(entry.content, entry.symbol.language))
+def _counted(pieces: list[str], count: Callable[[str], int]) -> int:
+    """``count("".join(pieces))``; for cl100k from the pieces' cached counts (exact, see
+    ``count_joined``), for any other counter on the joined text."""
+    return count_joined(pieces) if count is count_tokens else count("".join(pieces))
 
 
 @lru_cache(maxsize=4096)
@@ -188,18 +191,16 @@ def _render(entries: Sequence[_Entry], with_map: bool = True) -> tuple[list[_Ent
 
 
 def _pieces(entries: Sequence[_Entry], with_map: bool = True) -> tuple[list[_Entry], list[str]]:
-    """The text in pieces that join to it, cut after line breaks: each code block is one
-    piece whatever the query (its header, which carries the query's reason, is another), so
+    """The text in pieces that join to it, cut after line breaks (see ``_block_pieces``), so
     ``count_joined`` finds most of them counted already."""
     ordered = _grouped(entries)
     pieces: list[str] = []
     if with_map and ordered:
         pieces.append(_file_map(ordered) + "\n\n")
     for e in ordered:
-        if e.content:
-            pieces += [_header(e) + "\n", _fenced(e.content, e.symbol.language) + "\n\n"]
-        else:
-            pieces.append(_header(e) + "\n\n")
+        block = _block_pieces(e)
+        block[-1] += "\n\n"
+        pieces += block
     if pieces:
         pieces[-1] = pieces[-1][:-2]  # the blocks are joined by a blank line, not ended by one
     return ordered, pieces
@@ -411,9 +412,7 @@ def assemble(
 
     def rendered(entries: list[_Entry]) -> tuple[list[_Entry], str, int]:
         ordered, pieces = _pieces(entries)
-        text = "".join(pieces)
-        # the joint count from the pieces' counts is exact for cl100k only (see count_joined)
-        return ordered, text, count_joined(pieces) if count is count_tokens else count(text)
+        return ordered, "".join(pieces), _counted(pieces, count)
 
     ordered, text, tokens = rendered(selected)
     # the estimate can be short of the real count at seams; drop the least relevant until the
@@ -439,7 +438,7 @@ def assemble(
             content=e.content,
             full=e.full,
             # a header cut to fit (the smallest budgets) is shorter than its block
-            tokens=_block_tokens(e, count) if _block(e) in text else count(text),
+            tokens=_counted(_block_pieces(e), count) if _block(e) in text else count(text),
         )
         for e in ordered
     )
