@@ -121,7 +121,7 @@ class Searcher:
         # a stale row of a symbol that no longer exists, or a placeholder, is not a hit
         kept = [sid for sid in window if sid in symbols and symbols[sid].path]
         scores = (
-            self._for_people(kept, fused, symbols, query)
+            self._for_people(kept, fused, symbols, query, words)
             if diversify
             else {sid: fused[sid] for sid in kept}
         )
@@ -137,23 +137,28 @@ class Searcher:
         ]
 
     def _for_people(
-        self, kept: list[str], fused: dict[str, float], symbols: dict[str, Symbol], query: str
+        self,
+        kept: list[str],
+        fused: dict[str, float],
+        symbols: dict[str, Symbol],
+        query: str,
+        words: list[str],
     ) -> dict[str, float]:
         """Fused scores reshaped for a list a person reads: files named like the question up,
         file evidence, same-file decay in rank order, older version trees down (see the
         constants)."""
         fused = {sid: fused[sid] for sid in kept}
-        words = path_query_words(query) if len(query.split()) > 1 else []
-        if words and fused:
+        in_names = path_query_words(query) if len(query.split()) > 1 else set()
+        if in_names and fused:
             # relative to the best ranked score, not to a pinned name's bonus
             lift = PATH_MATCH * max(
                 v - EXACT_BONUS if v >= EXACT_BONUS else v for v in fused.values()
             )
             for sid in kept:
-                fused[sid] += lift * path_match(words, symbols[sid].path)
+                fused[sid] += lift * path_match(in_names, symbols[sid].path)
             kept = sorted(kept, key=lambda sid: (-fused[sid], sid))
-        superseded = self._superseded_dirs(query)
-        demote_tests = not _TEST_WORDS & set(query_words(query))
+        superseded = self._older_trees(query)
+        demote_tests = not _TEST_WORDS.intersection(words)
         file_sum: dict[str, float] = {}
         for sid in kept:
             path = symbols[sid].path
@@ -225,7 +230,8 @@ class Searcher:
         self._loaded = False
         self._superseded = None
 
-    def _superseded_dirs(self, query: str) -> list[str]:
+    def _older_trees(self, query: str) -> list[str]:
+        """The older version trees of this index, less those the query names."""
         if self._superseded is None:
             self._superseded = _superseded_dirs(self.store.file_records())
         named = set(re.findall(r"\bv\d+\b", query.lower()))
