@@ -107,7 +107,7 @@ def test_cli_json_shapes(shop: Path) -> None:
     data = json.loads(found.stdout)
     assert list(data) == ["query", "results"]
     assert list(data["results"][0]) == [
-        "id", "path", "start_line", "end_line", "symbol", "kind", "score",
+        "id", "path", "start_line", "end_line", "symbol", "kind", "score", "signature", "snippet",
     ]  # fmt: skip
     assert data["results"][0]["id"] == "shop/webhooks.py::check_hmac"
     assert (data["results"][0]["start_line"], data["results"][0]["end_line"]) == (5, 8)
