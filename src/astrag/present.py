@@ -228,6 +228,7 @@ def search_json(
 
 def context_json(answer: Answer, explain: bool) -> dict[str, object]:
     data = answer.context.to_json()
+    data["notes"] = list(answer.notes)
     if explain:
         data["plan"] = answer.plan.to_json()
         data["seeds"] = [

@@ -37,7 +37,8 @@ def search(query: str, hits: Sequence[Hit], snippets: dict[str, str]) -> str:
 def context(answer: ContextAnswer) -> str:
     c = answer.context
     if not c.items:
-        return "nothing in the index matches this query"
+        found = "\n".join(f"Note: {n}" for n in answer.notes)
+        return found or "nothing in the index matches this query"
     return c.text
 
 
