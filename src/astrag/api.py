@@ -131,6 +131,7 @@ class Index:
         self.store = store
         self.searcher = Searcher(store)
         self.sources = SourceCache(root)
+        self._ranks: tuple[str, repomap.Ranked] | None = None  # (indexed_at, what maps cut)
 
     def __enter__(self) -> Index:
         return self
@@ -145,6 +146,7 @@ class Index:
         """Forget cached vectors and symbols after the index was updated (by another run or
         by :func:`index` in this process); the next query reads the new state."""
         self.searcher.forget()
+        self._ranks = None
 
     # ------------------------------------------------------------------ lookup
 
@@ -238,8 +240,17 @@ class Index:
             raise AstragError(
                 f"budget must be a positive number of tokens, not {budget}", "pass --budget 4000"
             )
-        symbols, edges = self.graph()
-        return repomap.repo_map(symbols, edges, budget)
+        return repomap.cut(self._ranked(), budget)
+
+    def _ranked(self) -> repomap.Ranked:
+        """The ranked repository, computed once per version of the index (a large one takes
+        seconds to load and rank; a server answers many maps and overviews from it)."""
+        stamp = self.store.meta().get("indexed_at", "")
+        if self._ranks is None or self._ranks[0] != stamp:
+            with self.store.snapshot():
+                symbols, edges = self.store.all_symbols(), self.store.all_edges()
+            self._ranks = (stamp, repomap.ranked(symbols, edges))
+        return self._ranks[1]
 
     # ------------------------------------------------------------------ code
 
@@ -325,7 +336,15 @@ class Index:
             raise AstragError(
                 f"budget must be a positive number of tokens, not {budget}", "pass --budget 8000"
             )
-        return answer(self.searcher, self.root, query, budget, llm=llm, sources=self.sources)
+        return answer(
+            self.searcher,
+            self.root,
+            query,
+            budget,
+            llm=llm,
+            sources=self.sources,
+            overview=self.repo_map,
+        )
 
     def context(self, query: str, budget: int = 8000) -> Context:
         """A token-budgeted, explained context for ``query`` (see :meth:`answer`)."""

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import re
 
-from astrag.graph.facts import Edge, Symbol
-from astrag.query.repomap import definition_line, repo_map
+from astrag.query.repomap import RepoMap, definition_line
 from astrag.retrieve.assemble import Context, ContextItem
 from astrag.retrieve.plan import Plan
 from astrag.retrieve.tokens import count_tokens
@@ -47,9 +46,8 @@ def asks_for_overview(plan: Plan) -> bool:
     return all(w in _NOT_A_SUBJECT for w in query_words(query))
 
 
-def overview_context(query: str, symbols: list[Symbol], edges: list[Edge], budget: int) -> Context:
-    """The repository map as a context: its text, its definitions as items."""
-    m = repo_map(symbols, edges, budget)
+def overview_context(query: str, m: RepoMap) -> Context:
+    """The repository map ``m`` as a context: its text, its definitions as items."""
     items = tuple(
         ContextItem(
             id=e.symbol.id,
@@ -67,4 +65,4 @@ def overview_context(query: str, symbols: list[Symbol], edges: list[Edge], budge
         for f in m.files
         for e in f.entries
     )
-    return Context(query, INTENT, budget, m.tokens, items, m.text)
+    return Context(query, INTENT, m.budget, m.tokens, items, m.text)

@@ -13,6 +13,7 @@ from pathlib import Path
 from astrag.graph.facts import Symbol
 from astrag.query.call_context import call_evidence, notes_budget, with_notes
 from astrag.query.overview import asks_for_overview, overview_context
+from astrag.query.repomap import RepoMap, repo_map
 from astrag.retrieve.assemble import Candidate, Context, assemble
 from astrag.retrieve.expand import Reached, Seed, expand
 from astrag.retrieve.plan import Intent, Plan, plan_query
@@ -63,12 +64,16 @@ def answer(
     *,
     llm: Planner | None = None,
     sources: SourceCache | None = None,
+    overview: Callable[[int], RepoMap] | None = None,
 ) -> Answer:
+    """``overview(budget)`` makes the repository map an overview question is answered with
+    (default: ranked from the store, each time)."""
     if budget <= 0:
         raise ValueError(f"budget must be a positive number of tokens, not {budget}")
     plan = plan_query(query, llm=llm)
     if asks_for_overview(plan):
-        return _overview(searcher, plan, budget)
+        repo_map = (overview or (lambda b: _repo_map(searcher, b)))(budget)
+        return Answer(plan, (), (), overview_context(plan.query, repo_map))
     seeds_wanted, full_share = _SHAPES.get(plan.intent, _DEFAULT_SHAPE)
     # more hits than seeds: tests that match the words best are pushed down, not out
     hits = searcher.search(
@@ -94,11 +99,10 @@ def answer(
     return Answer(plan, tuple(hits), tuple(reached), context, tuple(notes))
 
 
-def _overview(searcher: Searcher, plan: Plan, budget: int) -> Answer:
-    """A question about the whole repository is answered by its map."""
+def _repo_map(searcher: Searcher, budget: int) -> RepoMap:
     with searcher.store.snapshot():
         symbols, edges = searcher.store.all_symbols(), searcher.store.all_edges()
-    return Answer(plan, (), (), overview_context(plan.query, symbols, edges, budget))
+    return repo_map(symbols, edges, budget)
 
 
 def _call_evidence(
