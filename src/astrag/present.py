@@ -56,8 +56,8 @@ def relation_summary(edges: Iterable[Edge], *, incoming: bool, shown: int = 8) -
     return lines
 
 
-def related_json(r: Related) -> dict[str, object]:
-    s = r.symbol
+def _brief(s: Symbol) -> dict[str, object]:
+    """What names and locates a symbol in a list: the first keys of every listed result."""
     return {
         "id": s.id,
         "kind": s.kind,
@@ -66,6 +66,12 @@ def related_json(r: Related) -> dict[str, object]:
         "path": s.path,
         "start_line": s.start_line,
         "end_line": s.end_line,
+    }
+
+
+def related_json(r: Related) -> dict[str, object]:
+    return {
+        **_brief(r.symbol),
         "depth": r.depth,
         "via": site_json(r.edge),
         # direct: an edge of the graph; dispatch: a call of a method it overrides (callers) or
@@ -131,13 +137,8 @@ def outline_json(o: Outline) -> dict[str, object]:
         "docstring": m.docstring,
         "symbols": [
             {
-                "id": e.symbol.id,
-                "kind": e.symbol.kind,
-                "name": e.symbol.name,
-                "qualname": e.symbol.qualname,
+                **_brief(e.symbol),
                 "signature": e.symbol.signature,
-                "start_line": e.symbol.start_line,
-                "end_line": e.symbol.end_line,
                 "depth": e.depth,
                 "parent": e.symbol.parent,
             }
@@ -160,12 +161,8 @@ def map_json(m: RepoMap) -> dict[str, object]:
                 "score": round(f.score, 6),
                 "symbols": [
                     {
-                        "id": e.symbol.id,
-                        "kind": e.symbol.kind,
-                        "qualname": e.symbol.qualname,
+                        **_brief(e.symbol),
                         "signature": e.symbol.signature,
-                        "start_line": e.symbol.start_line,
-                        "end_line": e.symbol.end_line,
                         "depth": e.depth,
                         "score": round(e.score, 6),
                         "context": e.context,

@@ -13,12 +13,12 @@
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
 
 from astrag import api
+from tests.search.conftest import write_project as write
 
 ROUTING: dict[str, str] = {
     "app/__init__.py": "",
@@ -186,14 +186,6 @@ STORES: dict[str, str] = {
         }
         """,
 }
-
-
-def write(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
-    return root
 
 
 def _indexed(
