@@ -183,10 +183,12 @@ def _traversal(
         if fmt == Fmt.json:
             _emit_json(present.traversal_json(s, relation, depth, found))
             return
-        for note in idx.call_notes(s, relation, found):
+        notes = idx.call_notes(s, relation, found)
+        for note in notes:
             out.print(f"[yellow]note:[/] {escape(note)}", highlight=False, soft_wrap=True)
         if not found:
-            out.print(f"no {relation} of {s.id} in the index")
+            if not notes:
+                out.print(f"no {relation} of {s.id} in the index")
             return
         shown = _shown_calls(found)
         table = Table(title=f"{relation} of {s.id} ({len(found)})", title_justify="left")

@@ -99,14 +99,16 @@ def references(s: Symbol, found: Sequence[Use]) -> str:
 
 
 def search(query: str, hits: Sequence[Hit], snippets: dict[str, str]) -> str:
-    """Each hit's rank, kind, name, location and score, then its code indented below."""
+    """Each hit's rank, kind, name, location, score and the rankers that found it, then its
+    code indented below."""
     if not hits:
         return f"no symbol matches {query!r}"
     lines = [f"{len(hits)} symbols for {query!r}:"]
     for i, h in enumerate(hits, 1):
         s = h.symbol
         where = f"{s.path}:{s.start_line}-{s.end_line}" if s.path else s.kind
-        lines.append(f"{i}. {s.kind} {s.qualname or s.path}  {where}  (score {h.score:.3f})")
+        found = f"score {h.score:.3f}; {', '.join(h.rankers)}"
+        lines.append(f"{i}. {s.kind} {s.qualname or s.path}  {where}  ({found})")
         code = snippets.get(s.id, "")
         lines += [f"     {line}" for line in code.splitlines()]
     return "\n".join(lines)

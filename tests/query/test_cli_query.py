@@ -229,7 +229,7 @@ def test_search_carries_each_hits_signature_and_code(repo: Path) -> None:
     text = ok("search", "Router.app", "-n", "1", "--repo", str(repo))
     assert text.splitlines() == [
         "1 symbols for 'Router.app':",
-        f"1. method Router.app  app/routing.py:35-39  (score {hit['score']:.3f})",
+        f"1. method Router.app  app/routing.py:35-39  (score {hit['score']:.3f}; exact, lexical)",
         "     def app(self, scope: dict) -> None:",
         "         for route in self.routes:",
         "             if route.matches(scope):",

@@ -54,6 +54,11 @@ def test_who_calls_with_no_caller_says_so_at_the_top_within_a_small_budget(
             assert answer.context.text.startswith(f"Note: {note}")
             assert answer.context.tokens == count_tokens(answer.context.text) <= budget
             assert answer.context.to_json()["text"] == answer.context.text
+        # a budget too small for both: the context alone, cut to fit; the notes still returned
+        tiny = idx.answer("who calls Settings.setup", 3)
+        assert tiny.notes == (note,)
+        assert not tiny.context.text.startswith("Note")
+        assert tiny.context.tokens <= 3
 
 
 def test_express_who_calls_names_the_unverified_callers(response: Path, store_url: str) -> None:

@@ -18,7 +18,7 @@ from dataclasses import replace
 from astrag.graph.facts import Symbol
 from astrag.query import calls
 from astrag.retrieve.assemble import Candidate, Context
-from astrag.retrieve.tokens import count_tokens, truncate_to_tokens
+from astrag.retrieve.tokens import count_tokens
 from astrag.store.base import GraphStore
 
 NAMED = 3  # the named symbols of a question looked at: "who calls A or B" names two
@@ -61,14 +61,19 @@ def _reason(r: calls.Related, asked: Symbol) -> str:
 
 
 def notes_budget(notes: Sequence[str], budget: int) -> tuple[str, int]:
-    """The notes' block for the top of a context and what it leaves of ``budget``."""
-    if not notes:
+    """The notes' block for the top of a context (whole notes, as many as fit in a share of
+    the budget) and what it leaves of ``budget``."""
+    lines: list[str] = []
+    for note in notes:
+        block = "\n".join([*lines, f"Note: {note}"])
+        if count_tokens(block) > budget * NOTE_SHARE:
+            break
+        lines.append(f"Note: {note}")
+    block = "\n".join(lines)
+    room = budget - count_tokens(block + "\n\n")
+    if not block or room < 1:  # the smallest budgets: the context itself comes first
         return "", budget
-    block = "\n".join(f"Note: {n}" for n in notes)
-    block = truncate_to_tokens(block, int(budget * NOTE_SHARE))
-    if not block:
-        return "", budget
-    return block, budget - count_tokens(block + "\n\n")
+    return block, room
 
 
 def with_notes(context: Context, block: str) -> Context:
