@@ -3,6 +3,7 @@ repository with exact answers, then edits, additions and deletions seen by the n
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -29,8 +30,12 @@ TOOLS = {
 
 @asynccontextmanager
 async def connect(repo: Path) -> AsyncIterator[Client]:
+    # the whole environment: the SDK passes only HOME, PATH, SHELL and TERM by default, and
+    # without PYTHONPATH the server would import whichever astrag is installed, not this one
     params = StdioServerParameters(
-        command=sys.executable, args=["-m", "astrag.cli", "mcp", "--repo", str(repo)]
+        command=sys.executable,
+        args=["-m", "astrag.cli", "mcp", "--repo", str(repo)],
+        env=dict(os.environ),
     )
     async with Client(params) as client:
         yield client
