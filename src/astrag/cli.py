@@ -455,6 +455,10 @@ from astrag import cli_store  # noqa: E402  (--store and migrate live in their o
 
 cli_store.register(app)
 
+from astrag import cli_agents  # noqa: E402  (install-agent lives in its own module)
+
+cli_agents.register(app)
+
 
 def main() -> None:
     from astrag.cli_main import run
