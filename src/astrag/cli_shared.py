@@ -118,6 +118,12 @@ def error_json(e: AstragError) -> dict[str, object]:
     return data
 
 
+def query_index(repo: Path | None) -> api.Index:
+    """The index every query command reads: of ``--repo``, else of the enclosing project.
+    The one place a query command opens it, so a step every query needs goes here."""
+    return api.open_index(repo_root(repo))
+
+
 def repo_root(repo: Path | None) -> Path:
     if repo is None:
         return api.find_root(None)
