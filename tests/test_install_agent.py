@@ -104,7 +104,12 @@ def test_codex_project_and_user(project: Path, home: Path) -> None:
     config = tomllib.loads((project / ".codex" / "config.toml").read_text())
     assert config == {
         "mcp_servers": {
-            "astrag": {"command": sys.executable, "args": ARGS, "tool_timeout_sec": 300}
+            "astrag": {
+                "command": sys.executable,
+                "args": ARGS,
+                "startup_timeout_sec": 30,
+                "tool_timeout_sec": 300,
+            }
         }
     }
     instructions_block(project / "AGENTS.md")
@@ -188,6 +193,7 @@ def test_codex_merge_replaces_only_its_own_tables(project: Path, home: Path) -> 
     assert merged["mcp_servers"]["astrag"] == {
         "command": sys.executable,
         "args": ARGS,
+        "startup_timeout_sec": 30,
         "tool_timeout_sec": 300,
     }
     # an entry written as an inline table cannot be rewritten line by line: refused, kept
@@ -265,3 +271,41 @@ def test_the_written_entry_starts_a_working_server(agent: str, project: Path, ho
 
     data = anyio.run(scenario)
     assert [r["id"] for r in data["results"]] == ["pkg/shapes.py::describe"]
+
+
+def readme_blocks() -> list[tuple[str, str]]:
+    """The (language, text) of each fenced block in the README's agent set-up section."""
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    section = readme[readme.index("**Set up an agent**") : readme.index("Over HTTP instead")]
+    parts = section.split("```")[1::2]
+    return [(p.split("\n", 1)[0], p.split("\n", 1)[1]) for p in parts]
+
+
+def test_the_readme_shows_what_install_agent_writes(project: Path, home: Path) -> None:
+    """Each snippet in the README is what install-agent writes (so it follows each agent's
+    documented format as the tests above check it), parsed, not compared as text."""
+    shown = {}
+    for agent in ("claude", "cursor", "vscode", "gemini", "codex", "continue"):
+        result = run(
+            "install-agent",
+            agent,
+            "--repo",
+            str(project),
+            "--print",
+            "-f",
+            "json",
+            "--command",
+            "/home/me/.local/bin/astrag",
+            env={**ENV, "HOME": str(home)},
+        )
+        assert result.returncode == 0, result.stderr
+        files = json.loads(result.stdout)["files"]
+        shown[agent] = next(f["text"] for f in files if f["what"] == "MCP server")
+    blocks = readme_blocks()
+    as_json = [json.loads(text) for lang, text in blocks if lang == "json"]
+    agents = ("claude", "cursor", "vscode", "gemini")
+    assert as_json == [json.loads(shown[a]) for a in agents]
+    [toml_block] = [text for lang, text in blocks if lang == "toml"]
+    assert tomllib.loads(toml_block) == tomllib.loads(shown["codex"])
+    [yaml_block] = [text for lang, text in blocks if lang == "yaml"]
+    assert yaml_block.split("\n", 1)[1] == shown["continue"]

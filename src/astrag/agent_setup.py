@@ -33,6 +33,7 @@ SERVER = "astrag"
 BEGIN = "<!-- astrag:begin (written by `astrag install-agent`; edit outside these lines) -->"
 END = "<!-- astrag:end -->"
 WORKSPACE = "${workspaceFolder}"
+CODEX_TIMEOUTS = {"startup_timeout_sec": 30, "tool_timeout_sec": 300}
 
 
 class Agent(StrEnum):
@@ -267,13 +268,15 @@ def merge_codex(existing: str | None, launch: Launch, path: Path) -> str:
         if not ours:
             kept.append(line)
     body = "\n".join(kept).rstrip("\n")
-    entry = {"command": launch.command, "args": launch.args(), "tool_timeout_sec": 300}
+    entry = {**CODEX_TIMEOUTS, "command": launch.command, "args": launch.args()}
     table = (
         f"[mcp_servers.{SERVER}]\n"
         f"command = {json.dumps(launch.command)}\n"
         f"args = {json.dumps(launch.args())}\n"
-        "# the first call waits for the first index of a large repository\n"
-        f"tool_timeout_sec = {entry['tool_timeout_sec']}\n"
+        "# Codex's defaults are 10 s to start and 60 s a call: a loaded machine can take longer\n"
+        "# to start Python, and the first call waits for the first index of a large repository\n"
+        f"startup_timeout_sec = {CODEX_TIMEOUTS['startup_timeout_sec']}\n"
+        f"tool_timeout_sec = {CODEX_TIMEOUTS['tool_timeout_sec']}\n"
     )
     merged = (body + "\n\n" if body else "") + table
     try:
