@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from astrag.arguments import path_argument, text_argument
+from astrag.arguments import path_argument, resolved_within, text_argument
 from astrag.config import load_config
 from astrag.errors import AstragError
 from astrag.graph.facts import CLASS_KINDS, Edge, EdgeKind, Symbol
@@ -364,9 +364,7 @@ def _code_change(root: Path, text: str, path: str | None, lang: str | None) -> C
 
 def _read(root: Path, rel: str) -> str | None:
     """A repository file's text, or None; never follows a path out of the repository."""
-    full = (root / safe_path(path_argument(rel, "the path"))).resolve()
-    if not full.is_relative_to(root):
-        raise AstragError(f"{rel} resolves outside the repository", "check a file inside it")
+    full = resolved_within(root, safe_path(path_argument(rel, "the path")))
     try:
         return full.read_text("utf-8", errors="replace")
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):

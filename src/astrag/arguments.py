@@ -9,6 +9,8 @@ that shows the value escaped rather than raw, since the raw value is what cannot
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from astrag.errors import AstragError
 
 MAX_PATH_BYTES = 4096  # PATH_MAX on Linux; longer paths fail in every system call
@@ -60,3 +62,18 @@ def path_argument(value: str, what: str) -> str:
                 "pass a path whose file and folder names are shorter",
             )
     return value
+
+
+def resolved_within(root: Path, rel: str) -> Path:
+    """``root / rel`` with its links resolved, if that stays inside ``root``: a path out of
+    the repository and a symlink loop are refused, not followed or raised as a crash."""
+    try:
+        full = (root / rel).resolve()
+    except (OSError, RuntimeError) as e:  # RuntimeError: a symlink loop, before Python 3.13
+        raise ArgumentError(
+            f"{rel} cannot be resolved: {getattr(e, 'strerror', None) or e}",
+            "pass the path of a file, not of a loop of symbolic links",
+        ) from None
+    if not full.is_relative_to(root):
+        raise ArgumentError(f"{rel!r} resolves outside the repository", "use a path inside it")
+    return full

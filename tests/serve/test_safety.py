@@ -82,6 +82,9 @@ def test_refusals_keep_the_server_serving(repo: Path) -> None:
             assert "depth" in await refused(client, "find_callees", symbol="main", depth=11)
             assert "symbol" in await refused(client, "get_symbol")
             assert "no symbol matches" in await refused(client, "get_symbol", symbol="nothing")
+            typo = await client.call_tool("get_symbol", {"symbol": "describ"})
+            assert typo.is_error and typo.structured_content is not None
+            assert typo.structured_content["suggestions"] == ["describe"]
             result = await client.call_tool("get_symbol", {"symbol": "area"})
             assert result.is_error
             assert result.structured_content is not None
@@ -100,6 +103,9 @@ def test_refusals_keep_the_server_serving(repo: Path) -> None:
 def test_arguments_no_tool_can_use_get_one_line_refusals(repo: Path) -> None:
     """NUL characters anywhere, values of the wrong type or range: an error result of one line
     and a hint (never "internal error", never pydantic's report), and the server serves on."""
+
+    (repo / "loop1").symlink_to("loop2")  # a cycle of links: resolving it raises
+    (repo / "loop2").symlink_to("loop1")
 
     async def scenario() -> None:
         async with connect(repo) as client:
@@ -123,6 +129,9 @@ def test_arguments_no_tool_can_use_get_one_line_refusals(repo: Path) -> None:
                 assert hint.startswith("hint: send arguments of the types and ranges")
             long_name = await refused(client, "check_code", code="x\n", path="p/" + "n" * 300)
             assert "a name longer than 255 bytes" in long_name
+            for path in ("loop1", "loop1/x.py"):
+                text = await refused(client, "check_code", code="x = 1\n", path=path)
+                assert text.startswith(f"error: {path} cannot be resolved"), text
 
     anyio.run(scenario)
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from astrag import api, present
-from astrag.arguments import path_argument, text_argument
+from astrag.arguments import path_argument, resolved_within, text_argument
 from astrag.errors import AstragError
 from astrag.serve import text
 from astrag.serve.freshness import Status
@@ -89,9 +89,7 @@ def confined(root: Path, path: str) -> str:
     """``path`` as a repository-relative path that stays inside ``root`` once symlinks are
     resolved; refuses ``..``, absolute paths and links that point out."""
     rel = safe_path(path_argument(path, "the path"))
-    full = (root / rel).resolve()
-    if not full.is_relative_to(root):
-        raise ToolInputError(f"{path!r} resolves outside the repository", "use a path inside it")
+    resolved_within(root, rel)
     return rel
 
 
