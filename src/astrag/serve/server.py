@@ -84,6 +84,8 @@ def _failure(error: AstragError) -> CallToolResult:
         "hint": error.hint,
     }
     body = f"error: {error.message}"
+    if getattr(error, "suggestions", None):  # an unknown symbol's "did you mean"
+        data["suggestions"] = list(error.suggestions)  # type: ignore[attr-defined]
     if isinstance(error, api.AmbiguousSymbol):
         data.update(present.candidates_json(error.query, error.candidates))
         data["error"] = "ambiguous"
