@@ -247,6 +247,11 @@ def test_outside_a_project_it_asks_for_one(home: Path) -> None:
     result = run("install-agent", "claude", cwd=home, env={**ENV, "HOME": str(home)})
     assert result.returncode == 2
     assert result.stderr.startswith(f"error: {home} is your home directory, not a project")
+    # the user scope needs no project: it writes under the home folder, wherever it runs
+    assert written(install("gemini", "--scope", "user", home=home, cwd=home)) == {
+        "MCP server": str(home / ".gemini" / "settings.json"),
+        "instructions": str(home / ".gemini" / "GEMINI.md"),
+    }
 
 
 @pytest.mark.parametrize("agent", ["claude", "cursor"])

@@ -56,7 +56,12 @@ def install_agent(
     astrag) and a short instructions file saying when to use which tool. Other servers,
     settings and text in those files are kept."""
     with errors(fmt):
-        project = checked_dir(repo, "--repo") if repo else api.find_project()
+        if repo is not None:
+            project = checked_dir(repo, "--repo")
+        elif scope == Scope.project:
+            project = api.find_project()
+        else:  # user scope writes under the home folder and names no project
+            project = Path.cwd()
         launch = given_launch(command) if command else installed_launch()
         setup = plan(
             agent,
