@@ -12,7 +12,6 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from astrag import __version__, api, present
 from astrag.arguments import path_argument
@@ -171,15 +170,7 @@ def _print_summary(s: IndexSummary) -> None:
     ]
     if s.rebuilt_because:
         rows.append(("rebuilt", s.rebuilt_because))
-    if piped():
-        table("", ("key", "value"), rows)
-        return
-    grid = Table(title=f"astrag index · {s.root}", show_header=False, title_justify="left")
-    grid.add_column(style="bold", no_wrap=True)
-    grid.add_column(overflow="fold")
-    for key, value in rows:
-        grid.add_row(key, escape(value))
-    out.print(grid)
+    table(f"astrag index · {s.root}", ("key", "value"), rows, header=False, styles={"key": "bold"})
 
 
 _NAMED = 5  # paths named in the summary per list; the JSON summary lists every one

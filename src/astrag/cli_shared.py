@@ -70,7 +70,7 @@ def table(
             sys.stdout.write("\t".join(field.replace("\t", " ") for field in row) + "\n")
         return
     styles = styles or {}
-    grid = Table(title=title, title_justify="left", show_header=header)
+    grid = Table(title=escape(title), title_justify="left", show_header=header)
     for name in columns:
         justify = "right" if name in right else "left"
         grid.add_column(name, style=styles.get(name), overflow="fold", justify=justify)
