@@ -21,9 +21,9 @@ from astrag.cli_shared import (
     decoded,
     err,
     note,
+    open_index,
     out,
     piped,
-    query_index,
     table,
     writable_file,
     write_atomically,
@@ -196,7 +196,7 @@ def _skipped_text(s: IndexSummary) -> str:
 @app.command()
 def show(symbol: SymbolArg, repo: RepoOpt = None, fmt: FormatOpt = Fmt.text) -> None:
     """A symbol's definition, signature, source and direct relations."""
-    with _errors(fmt), query_index(repo) as idx:
+    with _errors(fmt), open_index(repo) as idx:
         s = idx.resolve(symbol)
         outgoing = idx.edges(s.id, incoming=False)
         incoming = idx.edges(s.id, incoming=True)
@@ -228,7 +228,7 @@ def show(symbol: SymbolArg, repo: RepoOpt = None, fmt: FormatOpt = Fmt.text) -> 
 def _traversal(
     symbol: str, repo: Path | None, fmt: Fmt, relation: str, depth: int, walk: str
 ) -> None:
-    with _errors(fmt), query_index(repo) as idx:
+    with _errors(fmt), open_index(repo) as idx:
         s = idx.resolve(symbol)
         if walk == "implementations":
             found = idx.implementations(s.id)
@@ -279,7 +279,7 @@ def implementations(symbol: SymbolArg, repo: RepoOpt = None, fmt: FormatOpt = Fm
 @app.command()
 def stats(repo: RepoOpt = None, fmt: FormatOpt = Fmt.text) -> None:
     """Counts of files, symbols and edges in the index."""
-    with _errors(fmt), query_index(repo) as idx:
+    with _errors(fmt), open_index(repo) as idx:
         data = idx.stats()
         if fmt == Fmt.json:
             _emit_json(data)
@@ -303,7 +303,7 @@ def export(
     """The whole graph as JSON Lines, GraphML, or Cypher (Neo4j / Memgraph)."""
     with _errors():
         target = None if output is None else writable_file(output)
-        with query_index(repo) as idx:
+        with open_index(repo) as idx:
             symbols, edges = idx.graph()
             lines = render(fmt.value, symbols, edges)
             if target is None:
@@ -381,7 +381,7 @@ def search(
     fmt: FormatOpt = Fmt.text,
 ) -> None:
     """Symbols ranked for a query: named ones first, then BM25 + embeddings fused."""
-    with _errors(fmt), query_index(repo) as idx:
+    with _errors(fmt), open_index(repo) as idx:
         hits = idx.search(query, limit, mode=mode.value)
         if fmt == Fmt.json:
             _emit_json(present.search_json(query, hits))
@@ -421,7 +421,7 @@ def context(
 ) -> None:
     """A token-budgeted, explained context for an LLM: definitions, callers, callees, types."""
     json_out = Fmt.json if fmt == CtxFmt.json else Fmt.text
-    with _errors(json_out), query_index(repo) as idx:
+    with _errors(json_out), open_index(repo) as idx:
         result = idx.answer(query, budget)
         if fmt == CtxFmt.json:
             _emit_json(present.context_json(result, explain))

@@ -118,8 +118,8 @@ def error_json(e: AstragError) -> dict[str, object]:
     return data
 
 
-def query_index(repo: Path | None) -> api.Index:
-    """The index every query command reads: of ``--repo``, else of the enclosing project.
+def open_index(repo: Path | None) -> api.Index:
+    """The index a query command answers from: of ``--repo``, else of the enclosing project.
     The one place a query command opens it, so a step every query needs goes here."""
     return api.open_index(repo_root(repo))
 
