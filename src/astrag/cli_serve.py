@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from astrag import api
-from astrag.cli_shared import Fmt, checked_dir, err, errors
+from astrag.cli_shared import Fmt, checked_dir, errors, note
 from astrag.errors import AstragError
 from astrag.project_root import refuse_non_project
 
@@ -94,7 +94,7 @@ def served_root(repo: Path | None, what: str) -> Path:
     editor may start it in and which would index everything below."""
     if repo is not None and "${" in str(repo):
         # a client that does not expand ${workspaceFolder} passes it through as written
-        err.print(f"astrag: {repo} was not expanded by the client; serving the current project")
+        note(f"astrag: {repo} was not expanded by the client; serving the current project")
         repo = None
     if repo is None:
         return api.find_project()
