@@ -77,6 +77,7 @@ class IndexSummary:
     embedded: int = 0  # texts embedded by this run (the rest came from the vector cache)
     embedder: str = ""
     files_with_errors: int = 0
+    error_files: list[str] = field(default_factory=list)  # paths with syntax errors, sorted
     parsed: int = 0
     removed: int = 0
     resolved_files: int = 0
@@ -414,3 +415,6 @@ def _summarise(store: GraphStore, summary: IndexSummary) -> None:
     summary.calls = dict(counts.get("calls", {}))
     summary.parse_errors = int(counts.get("parse_errors", 0))
     summary.files_with_errors = int(counts.get("files_with_errors", 0))
+    if summary.files_with_errors:
+        records = store.file_records().values()
+        summary.error_files = sorted(r.path for r in records if r.errors)

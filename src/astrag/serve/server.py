@@ -21,12 +21,13 @@ from typing import Annotated, Any, Literal
 
 import anyio
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from astrag import __version__, api, present
 from astrag.errors import AstragError
-from astrag.serve import tools
+from astrag.serve import guard, tools
 from astrag.serve.auth import BearerToken, is_loopback
 from astrag.serve.state import RepoState
 
@@ -86,6 +87,8 @@ def _failure(error: AstragError) -> CallToolResult:
         "hint": error.hint,
     }
     body = f"error: {error.message}"
+    if getattr(error, "suggestions", None):  # an unknown symbol's "did you mean"
+        data["suggestions"] = list(error.suggestions)  # type: ignore[attr-defined]
     if isinstance(error, api.AmbiguousSymbol):
         data.update(present.candidates_json(error.query, error.candidates))
         data["error"] = "ambiguous"
@@ -144,9 +147,26 @@ Depth = Annotated[
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
 
+class GuardedServer(MCPServer):
+    """The SDK's server with astrag's refusals: arguments no tool can use (see
+    :mod:`astrag.serve.guard`) and arguments outside a tool's schema are answered with an
+    error result of one line and a hint, like every other refusal."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        refused = guard.argument_problem(arguments)
+        if refused is not None:
+            return _failure(refused)
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as error:
+            if isinstance(error.__cause__, ValidationError):
+                return _failure(guard.schema_problem(name, error.__cause__))
+            raise
+
+
 def build_server(worker: Worker) -> MCPServer:
     """The MCP server with astrag's eleven tools registered."""
-    server = MCPServer(
+    server = GuardedServer(
         name="astrag",
         version=__version__,
         instructions=INSTRUCTIONS,
