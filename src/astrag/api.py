@@ -20,10 +20,12 @@ from astrag.config import load_config
 from astrag.errors import AstragError
 from astrag.graph.facts import CLASS_KINDS, Edge, EdgeKind, Symbol
 from astrag.indexer import IndexSummary, ProgressFn, index_repository
+from astrag.redact import counts as redaction_counts
 from astrag.retrieve.answer import Answer, Planner, SourceCache, answer
 from astrag.retrieve.assemble import Context
 from astrag.retrieve.plan import plan_query
 from astrag.search.engine import Hit, Searcher
+from astrag.sources import read_lines
 from astrag.store.base import GraphStore
 from astrag.store.open import MARKER, open_store
 from astrag.verify.findings import CheckReport
@@ -179,14 +181,10 @@ class Index:
         return self.store.get_symbol(symbol_id)
 
     def source(self, symbol: Symbol) -> str:
-        """The symbol's source lines as they are on disk now."""
+        """The symbol's source lines as they are on disk now (credentials masked)."""
         if not symbol.path:
             return ""
-        try:
-            text = (self.root / symbol.path).read_text("utf-8", errors="replace")
-        except OSError:
-            return ""
-        lines = text.splitlines()
+        lines = read_lines(self.root, symbol.path)
         return "\n".join(lines[symbol.start_line - 1 : symbol.end_line])
 
     # ------------------------------------------------------------------ traversals
@@ -265,7 +263,13 @@ class Index:
     # ------------------------------------------------------------------ whole graph
 
     def stats(self) -> dict[str, object]:
-        return {"root": str(self.root), **self.store.counts(), "meta": self.store.meta()}
+        redacted = redaction_counts(r.note for r in self.store.file_records().values())
+        return {
+            "root": str(self.root),
+            **self.store.counts(),
+            "redacted": redacted,
+            "meta": self.store.meta(),
+        }
 
     def graph(self) -> tuple[list[Symbol], list[Edge]]:
         """All symbols and edges, read from one consistent version of the index."""
