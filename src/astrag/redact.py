@@ -124,6 +124,13 @@ _FORMATS = (
         random=True,
     ),
 )
+# every kind a secret can be reported as (formats, the private key, named values)
+KINDS = tuple(
+    sorted(
+        {r.kind for r in _FORMATS}
+        | {"private-key", "aws-secret-key", "password", "secret", "token", "api-key", "key"}
+    )
+)
 _TOKEN_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
 _KEY_BEGIN = re.compile(rb"-----BEGIN[A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?-----")
