@@ -27,8 +27,8 @@ def _load(name: str):  # type: ignore[no-untyped-def]
     return module
 
 
-fixture = _load("secrets_fixture")
-bench = _load("secrets")
+fixture = _load("secret_fixture")
+bench = _load("secret_leaks")
 
 
 @pytest.fixture(scope="module")

@@ -1,8 +1,8 @@
 """Secrets never leave the file: a seeded repository, everything astrag stores and emits.
 
-    python3 bench/secrets.py [--seed 7] [--postgres] [--speed DIR] [--repeat 3] [--json FILE]
+    python3 bench/secret_leaks.py [--seed 7] [--postgres] [--speed DIR] [--repeat 3] [--json FILE]
 
-1. **Detection** on the fixture (``bench/secrets_fixture.py``: 43 credential values of 24
+1. **Detection** on the fixture (``bench/secret_fixture.py``: 43 credential values of 24
    kinds in Python, TypeScript, JavaScript, JSON, YAML and .env-style strings, and 42
    look-alikes): recall over the secrets, false redactions over the look-alikes, for astrag's
    rules and, when the ``detect-secrets`` package is importable, for its default plugins.
@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib.util
 import json
 import os
 import re
@@ -40,25 +39,16 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-# This file's name shadows the standard library's ``secrets`` (which starlette imports) while
-# its folder is on sys.path, as Python puts it there: take it off, and load the fixture by path.
-_HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
-sys.path.insert(0, str(_HERE.parent))  # tests.json_server
-_spec = importlib.util.spec_from_file_location("secrets_fixture", _HERE / "secrets_fixture.py")
-assert _spec is not None and _spec.loader is not None
-secrets_fixture = importlib.util.module_from_spec(_spec)
-sys.modules["secrets_fixture"] = secrets_fixture  # its dataclass looks its module up by name
-_spec.loader.exec_module(secrets_fixture)
-Plant, write = secrets_fixture.Plant, secrets_fixture.write
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.json_server
 
-from typer.testing import CliRunner  # noqa: E402
+from secret_fixture import Plant, write
+from typer.testing import CliRunner
 
-from astrag import api  # noqa: E402
-from astrag.cli import app  # noqa: E402
-from astrag.redact import KINDS, find, redact_text  # noqa: E402
-from astrag.search.text import code_words  # noqa: E402
-from tests.json_server import json_server  # noqa: E402
+from astrag import api
+from astrag.cli import app
+from astrag.redact import KINDS, find, redact_text
+from astrag.search.text import code_words
+from tests.json_server import json_server
 
 CODE_SUFFIXES = (".py", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs")
 QUESTIONS = (
@@ -156,17 +146,20 @@ def recording_embedder() -> Iterator[list[Any]]:
         ]
         return 200, {}, {"object": "list", "data": data, "model": body.get("model")}
 
-    with json_server(respond) as url:
-        saved = {k: os.environ.get(k) for k in ("ASTRAG_EMBED_BASE_URL", "ASTRAG_EMBEDDER")}
+    with json_server(respond) as url, environment():
         os.environ.update(ASTRAG_EMBED_BASE_URL=f"{url}/v1", ASTRAG_EMBEDDER="openai:recorder")
-        try:
-            yield requests
-        finally:
-            for key, value in saved.items():
-                if value is None:
-                    os.environ.pop(key, None)
-                else:
-                    os.environ[key] = value
+        yield requests
+
+
+@contextmanager
+def environment() -> Iterator[None]:
+    """Restore the environment afterwards (the CLI's --store sets ASTRAG_STORE)."""
+    saved = dict(os.environ)
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
 
 
 def cli_outputs(
@@ -178,7 +171,8 @@ def cli_outputs(
     prefix = ["--store", store] if store else []
 
     def run(*args: str) -> bytes:
-        result = runner.invoke(app, [*prefix, *args])
+        with environment():
+            result = runner.invoke(app, [*prefix, *args])
         assert result.exit_code == 0, (args, result.output)
         return result.stdout_bytes
 
