@@ -67,6 +67,7 @@ def test_every_format_is_masked_with_its_kind(kind: str, value: str, template: s
 NAMED = [
     ("aws-secret-key", 'AWS_SECRET_ACCESS_KEY = "{}"', rand(40, ALNUM + "/+")),
     ("aws-secret-key", "aws_secret_access_key={}\n", rand(40, ALNUM + "/+")),
+    ("aws-secret-key", 'AWS_SECRET = "{}"', "/K7MDENG/bPxRfiCY" + rand(23, ALNUM)),
     ("password", 'DB_PASSWORD = "{}"', rand(12, ALNUM + "!#%&")),
     ("password", "password: str = '{}'", "Tr0ub4dor&3x"),
     ("password", '{{ user: "app", password: "{}" }}', rand(14)),
@@ -120,6 +121,8 @@ LOOKALIKES = [
     'tokenGetter = "getAccessTokenSilently"',
     'TOKEN_BACKEND = "myapp.auth.backends.TokenBackend"',
     'KEY_FILE = "/etc/ssl/private/server.key"',
+    'TOKEN_CACHE_DIR = "/var/lib/app2/tokens"',
+    'private_key = "keys/deploy_2024.pem"',
     'password = "test_password"',
     'monkey = "x9Qw2Lm7Rt5Zp3Kd8Vb6Nc4"',
     'password_field = "password"',

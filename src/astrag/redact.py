@@ -191,7 +191,12 @@ _PLACEHOLDER_WORDS = frozenset(
 _WORDS_ONLY = re.compile(
     rb"(?:[A-Z]?[a-z]+|[A-Z]+)(?:[_.:\-]?(?:[A-Z]?[a-z]+|[A-Z]+))*"  # camel/snake/kebab/dotted
 )
-_PATH_LIKE = re.compile(rb"(?:[~.]?/|[A-Za-z]:\\)|.*\.[a-z]{2,4}$|.*/[\w.\-]+\.[a-z]{1,5}")
+# a file name or path (matched whole): random key material holds "/" too, but in mixed case
+_PATH_LIKE = re.compile(
+    rb"(?:~|\.{1,2})?/?(?:[\w.\-]+/)*[\w\-]+\.[a-z]{1,5}"  # ends in a file name: x/y.pem
+    rb"|(?:~|\.{1,2})?/[a-z0-9_\-./]+"  # an absolute path in lower case: /var/lib/app
+    rb"|[A-Za-z]:\\[\w\\. \-]+"  # C:\\keys\\server.key
+)
 
 
 # ----------------------------------------------------------------------------------- finding
@@ -304,7 +309,7 @@ def _is_compound(word: str) -> bool:
 
 
 def _value_is_secret(value: bytes, kind: str, *, bare: bool) -> bool:
-    if _is_placeholder(value) or b"://" in value or _PATH_LIKE.match(value):
+    if _is_placeholder(value) or b"://" in value or _PATH_LIKE.fullmatch(value):
         return False
     if _WORDS_ONLY.fullmatch(value):
         return False  # an identifier, a dotted name, words: written, not a credential
