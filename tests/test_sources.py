@@ -74,3 +74,19 @@ def test_a_fifo_a_directory_and_a_missing_file_are_not_read(tmp_path: Path) -> N
     assert read_text(tmp_path, "pkg") is None
     assert read_lines(tmp_path, "gone.py") == []
     assert read_text(tmp_path, "a\0b.py") is None
+
+
+def test_show_and_context_print_the_symbols_lines_after_odd_separators(tmp_path: Path) -> None:
+    from astrag import api
+
+    (tmp_path / "m.py").write_text(
+        '"""Module."""\n\f\nS = "a\u2028b\x85c"\n\n\ndef target():\n    return S\n'
+    )
+    api.index(tmp_path, jobs=1, embedder="none")
+    with api.open_index(tmp_path) as idx:
+        target = idx.resolve("target")
+        assert (target.start_line, target.end_line) == (6, 7)
+        assert idx.source(target) == "def target():\n    return S"
+        assert idx.source(idx.resolve("S")) == 'S = "a\u2028b\x85c"'
+        items = {i.id: i for i in idx.context("target", 2000).items}
+        assert items["m.py::target"].content == "def target():\n    return S"
