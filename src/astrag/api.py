@@ -28,10 +28,12 @@ from astrag.query.calls import Related
 from astrag.query.outline import Outline
 from astrag.query.repomap import RepoMap
 from astrag.query.uses import Use
+from astrag.redact import counts as redaction_counts
 from astrag.retrieve.answer import Answer, Planner, SourceCache, answer
 from astrag.retrieve.assemble import Context
 from astrag.retrieve.plan import plan_query
 from astrag.search.engine import Hit, Searcher
+from astrag.sources import read_lines
 from astrag.store.base import GraphStore
 from astrag.store.open import MARKER, open_store
 from astrag.suggest import close_symbols
@@ -204,14 +206,10 @@ class Index:
         return self.store.get_symbol(symbol_id)
 
     def source(self, symbol: Symbol) -> str:
-        """The symbol's source lines as they are on disk now."""
+        """The symbol's source lines as they are on disk now (credentials masked)."""
         if not symbol.path:
             return ""
-        try:
-            text = (self.root / symbol.path).read_text("utf-8", errors="replace")
-        except OSError:
-            return ""
-        lines = text.splitlines()
+        lines = read_lines(self.root, symbol.path)
         return "\n".join(lines[symbol.start_line - 1 : symbol.end_line])
 
     # ------------------------------------------------------------------ traversals
@@ -294,7 +292,7 @@ class Index:
             return "\n".join(symbol.docstring.strip().splitlines()[:lines])
         end = min(symbol.end_line or symbol.start_line, symbol.start_line + lines - 1)
         text = self.sources(dataclasses.replace(symbol, end_line=end))
-        shown = [ln if len(ln) <= 200 else ln[:199] + "…" for ln in text.splitlines()]
+        shown = [ln if len(ln) <= 200 else ln[:199] + "…" for ln in text.split("\n")]
         return textwrap.dedent("\n".join(shown)).strip("\n")
 
     def implementations(self, symbol_id: str) -> list[Related]:
@@ -373,7 +371,13 @@ class Index:
     # ------------------------------------------------------------------ whole graph
 
     def stats(self) -> dict[str, object]:
-        return {"root": str(self.root), **self.store.counts(), "meta": self.store.meta()}
+        redacted = redaction_counts(r.note for r in self.store.file_records().values())
+        return {
+            "root": str(self.root),
+            **self.store.counts(),
+            "redacted": redacted,
+            "meta": self.store.meta(),
+        }
 
     def graph(self) -> tuple[list[Symbol], list[Edge]]:
         """All symbols and edges, read from one consistent version of the index."""

@@ -32,6 +32,8 @@ from astrag.graph.resolve import (
 )
 from astrag.lang import extract_facts, extractor_fingerprint
 from astrag.project_layout import layout_fingerprint, read_layout
+from astrag.redact import note as redaction_note
+from astrag.redact import redact
 from astrag.search.documents import (
     SearchDoc,
     decode_documents,
@@ -106,8 +108,10 @@ def _parse_one(root: str, sf: SourceFile, known_hash: str | None) -> _Parsed:
     digest = content_hash(result.source)
     if digest == known_hash:
         return _Parsed(sf.path, None, None, unchanged=True)
+    # credentials masked in place before anything is made of the text (see astrag.redact)
+    source, secrets = redact(result.source)
     try:
-        facts = extract_facts(sf.path, result.source)
+        facts = extract_facts(sf.path, source)
     except Exception as exc:  # a frontend bug on one file must not cost the whole index
         reason = f"parse_failed: {type(exc).__name__}: {exc}"[:200]
         return _Parsed(sf.path, None, None, skipped=Skipped(sf.path, reason))
@@ -119,11 +123,9 @@ def _parse_one(root: str, sf: SourceFile, known_hash: str | None) -> _Parsed:
         mtime_ns=sf.mtime_ns,
         lines=facts.lines,
         errors=facts.errors,
-        note=result.note or "",
+        note="; ".join(filter(None, (result.note, redaction_note(secrets)))),
     )
-    return _Parsed(
-        sf.path, record, encode_facts(facts), encode_documents(documents(facts, result.source))
-    )
+    return _Parsed(sf.path, record, encode_facts(facts), encode_documents(documents(facts, source)))
 
 
 def _parse_chunk(root: str, items: list[tuple[SourceFile, str | None]]) -> list[_Parsed]:
@@ -353,12 +355,14 @@ class _Clock:
 
 @cache
 def _parse_fingerprint() -> str:
-    """What decides whether stored facts and documents are still valid: the parsers, and the
-    code that makes search documents (any edit to it re-makes them, as for the parsers)."""
+    """What decides whether stored facts and documents are still valid: the parsers, the
+    code that makes search documents and the redaction rules (any edit to them re-makes
+    them, as for the parsers)."""
     digest = hashlib.blake2b(digest_size=12)
     search = resources.files("astrag.search")
     for name in ("documents.py", "text.py"):
         digest.update(search.joinpath(name).read_bytes())
+    digest.update(resources.files("astrag").joinpath("redact.py").read_bytes())
     return f"{extractor_fingerprint()}+docs{digest.hexdigest()}"
 
 

@@ -28,12 +28,13 @@ from pydantic import Field, ValidationError
 from astrag import __version__, api, present
 from astrag.errors import AstragError
 from astrag.serve import guard, tools
-from astrag.serve.auth import BearerToken, is_loopback
+from astrag.serve.auth import BearerToken, check_token, is_loopback, security_settings
 from astrag.serve.state import RepoState
 
 log = logging.getLogger("astrag.serve")
 
 TOKEN_ENV = "ASTRAG_MCP_TOKEN"
+HOSTS_ENV = "ASTRAG_MCP_ALLOWED_HOSTS"  # more Host names clients use (a DNS name, a proxy)
 DEFAULT_PORT = 8765
 
 INSTRUCTIONS = """\
@@ -298,13 +299,20 @@ def build_server(worker: Worker) -> MCPServer:
     return server
 
 
-def check_http_options(host: str, token: str | None) -> None:
-    """Refuse to expose the server beyond this machine without a token."""
-    if not is_loopback(host) and not token:
+def check_http_options(host: str, token: str | None) -> str | None:
+    """Refuse to expose the server beyond this machine without a token, and a token no
+    client could send; return a warning for a weak one."""
+    warning = check_token(token) if token is not None else None
+    if not is_loopback(host) and token is None:
         raise AstragError(
             f"refusing to serve on {host} without a bearer token",
             f"pass --token or set {TOKEN_ENV}, or bind 127.0.0.1",
         )
+    return warning
+
+
+def _extra_hosts() -> list[str]:
+    return [h for h in os.environ.get(HOSTS_ENV, "").split(",") if h.strip()]
 
 
 def serve(
@@ -315,10 +323,15 @@ def serve(
     port: int = DEFAULT_PORT,
     token: str | None = None,
 ) -> None:
-    """Run the server until the client hangs up (stdio) or the process is stopped (HTTP)."""
-    token = token or os.environ.get(TOKEN_ENV) or None
+    """Run the server until the client hangs up (stdio) or the process is stopped (HTTP).
+    ``token`` (else ``ASTRAG_MCP_TOKEN``; an empty variable is unset, an empty option an
+    error) is the bearer token HTTP clients must send."""
+    if token is None:
+        token = os.environ.get(TOKEN_ENV) or None
     if transport == "http":
-        check_http_options(host, token)
+        warning = check_http_options(host, token)
+        if warning:
+            print(f"astrag mcp: warning: {warning}", file=sys.stderr, flush=True)
     worker = Worker(RepoState(root))
     server = build_server(worker)
     worker.warm_up()
@@ -335,14 +348,17 @@ async def _serve_http(
 ) -> None:
     import uvicorn  # only the HTTP transport needs it
 
-    # on a loopback host the SDK also turns on DNS-rebinding protection (Host/Origin checks)
-    app: Any = server.streamable_http_app(host=host)
+    # Host/Origin checked for every bind address, not only the loopback ones the SDK covers
+    security = security_settings(host, _extra_hosts())
+    app: Any = server.streamable_http_app(host=host, transport_security=security)
     if token:
         app = BearerToken(app, token)
     shown = f"[{host}]" if ":" in host else host
     auth = "bearer token required" if token else "no token (loopback only)"
+    names = ", ".join(h for h in security.allowed_hosts if not h.endswith(":*"))
     print(
-        f"astrag mcp: serving {root} on http://{shown}:{port}/mcp ({auth})",
+        f"astrag mcp: serving {root} on http://{shown}:{port}/mcp ({auth}; Host must be one "
+        f"of {names}; add names clients use with {HOSTS_ENV}=name,name)",
         file=sys.stderr,
         flush=True,
     )

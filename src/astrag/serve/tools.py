@@ -123,7 +123,7 @@ def get_symbol(state: RepoState, symbol: str) -> Answer:
     s = index.resolve(query)
     outgoing = index.edges(s.id, incoming=False)
     incoming = index.edges(s.id, incoming=True)
-    lines = index.source(s).splitlines()
+    lines = index.source(s).split("\n")
     cut = len(lines) > MAX_SOURCE_LINES
     data: dict[str, object] = {
         "symbol": present.symbol_json(s),
