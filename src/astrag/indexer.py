@@ -20,6 +20,7 @@ from importlib import resources
 from multiprocessing import get_context
 from pathlib import Path, PurePosixPath
 
+from astrag import lifeline  # noqa: F401  (forked workers die with this process)
 from astrag.config import Config, load_config
 from astrag.discover import Skipped, SourceFile, discover, read_source
 from astrag.graph import resolver_fingerprint
@@ -47,7 +48,7 @@ from astrag.store.base import (
     IndexUpdate,
 )
 from astrag.store.codec import LazyFacts, decode_facts, encode_facts
-from astrag.store.open import make_store, mark_indexed, reset_store
+from astrag.store.open import make_store, mark_indexed
 
 ProgressFn = Callable[[str, int, int], None]  # (stage, done, total)
 
@@ -155,19 +156,27 @@ def parse_files(
                 progress("parse", done, total)
 
 
-def _open_store(store: GraphStore, rebuild: bool) -> str:
-    """Open the store under the writer lock; an incompatible or corrupt index (or --rebuild)
-    starts from a fresh one. Returns why the index was rebuilt, if it was."""
+def _open_store(store: GraphStore, rebuild: bool) -> tuple[str, bool]:
+    """Open the store under the writer lock. A first index, ``--rebuild`` and an index astrag
+    cannot read are written aside, as a new generation that readers see only once it is
+    published. Returns why the index was rebuilt, if it was, and whether the previous index is
+    still serving readers meanwhile (then publishing waits until the new one is whole)."""
+    if not store.exists():
+        store.start_fresh()
+        store.open()
+        return "", False
     if rebuild:
-        reset_store(store)
+        store.start_fresh()
+        store.open()
+        return "", True
     try:
         store.open()
-        return ""
+        return "", False
     except (IndexIncompatible, IndexCorrupt) as err:
         store.close()
-        reset_store(store)
+        store.start_fresh()
         store.open()
-        return str(err)
+        return str(err), False
 
 
 def index_repository(
@@ -191,8 +200,10 @@ def index_repository(
     try:
         # the lock comes first: resetting a database another run is writing would lose it
         with store.acquire_writer():
-            summary.rebuilt_because = _open_store(store, rebuild)
+            summary.rebuilt_because, serving = _open_store(store, rebuild)
             _run(root, config, store, jobs or os.cpu_count() or 1, progress, summary)
+            if not serving:
+                store.publish()  # nothing whole to keep serving: the graph is usable now
             clock = _Clock(summary.timings)
             spec = embedder or config.embedder
             summary.embedder, summary.embedded = embed_missing(store, spec, progress)
@@ -200,7 +211,9 @@ def index_repository(
             if index_vectors is not None:
                 index_vectors()
             clock.lap("embed")
+            store.publish()  # a rebuild of a working index: swapped in with its embeddings
             _summarise(store, summary)
+            summary.notes.extend(store.notes)
         mark_indexed(root, config, store_url)
     finally:
         store.close()
