@@ -18,6 +18,7 @@ from pathlib import Path
 
 from astrag.config import load_config
 from astrag.errors import AstragError
+from astrag.fresh import Freshness, bring_up_to_date
 from astrag.graph.facts import CLASS_KINDS, Edge, EdgeKind, Symbol
 from astrag.indexer import IndexSummary, ProgressFn, index_repository
 from astrag.retrieve.answer import Answer, Planner, SourceCache, answer
@@ -41,6 +42,7 @@ __all__ = [
     "Answer",
     "CheckReport",
     "Context",
+    "Freshness",
     "Hit",
     "Index",
     "IndexSummary",
@@ -49,6 +51,7 @@ __all__ = [
     "check",
     "find_root",
     "index",
+    "open_fresh",
     "open_index",
 ]
 
@@ -114,6 +117,23 @@ def open_index(root: Path, *, store: str | None = None) -> Index:
     """The index of ``root``, read-only, from the configured store (or ``store``)."""
     root = root.resolve()
     return Index(root, _open_store(root, store))
+
+
+def open_fresh(
+    root: Path, *, refresh: bool | None = None, store: str | None = None
+) -> tuple[Index, Freshness]:
+    """The index of ``root`` brought up to date with the disk first (an incremental run when
+    files changed), or, with ``refresh=False`` (default: on unless ``ASTRAG_NO_REFRESH`` is
+    set), as it is, with the paths it does not reflect: what every query face answers from."""
+    idx = open_index(root, store=store)
+    try:
+        status = bring_up_to_date(idx.root, idx.store, refresh=refresh, store_url=store)
+    except BaseException:
+        idx.close()
+        raise
+    if status.updated:
+        idx.refresh()
+    return idx, status
 
 
 def _open_store(root: Path, url: str | None = None) -> GraphStore:

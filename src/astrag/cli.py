@@ -14,7 +14,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from astrag import api, present
-from astrag.cli_shared import Fmt, RepoOpt, err, out
+from astrag.cli_shared import Fmt, RepoOpt, err, open_index, out
 from astrag.cli_shared import emit_json as _emit_json
 from astrag.cli_shared import errors as _errors
 from astrag.cli_shared import repo_root as _root
@@ -143,7 +143,7 @@ def _skipped_text(s: IndexSummary) -> str:
 @app.command()
 def show(symbol: SymbolArg, repo: RepoOpt = None, fmt: FormatOpt = Fmt.text) -> None:
     """A symbol's definition, signature, source and direct relations."""
-    with _errors(fmt), api.open_index(_root(repo)) as idx:
+    with _errors(fmt), open_index(repo) as idx:
         s = idx.resolve(symbol)
         outgoing = idx.edges(s.id, incoming=False)
         incoming = idx.edges(s.id, incoming=True)
@@ -173,7 +173,7 @@ def show(symbol: SymbolArg, repo: RepoOpt = None, fmt: FormatOpt = Fmt.text) -> 
 def _traversal(
     symbol: str, repo: Path | None, fmt: Fmt, relation: str, depth: int, walk: str
 ) -> None:
-    with _errors(fmt), api.open_index(_root(repo)) as idx:
+    with _errors(fmt), open_index(repo) as idx:
         s = idx.resolve(symbol)
         if walk == "implementations":
             found = idx.implementations(s.id)
@@ -223,7 +223,7 @@ def implementations(symbol: SymbolArg, repo: RepoOpt = None, fmt: FormatOpt = Fm
 @app.command()
 def stats(repo: RepoOpt = None, fmt: FormatOpt = Fmt.text) -> None:
     """Counts of files, symbols and edges in the index."""
-    with _errors(fmt), api.open_index(_root(repo)) as idx:
+    with _errors(fmt), open_index(repo) as idx:
         data = idx.stats()
         if fmt == Fmt.json:
             _emit_json(data)
@@ -245,7 +245,7 @@ def export(
     output: Annotated[Path | None, typer.Option("--output", "-o")] = None,
 ) -> None:
     """The whole graph as JSON Lines, GraphML, or Cypher (Neo4j / Memgraph)."""
-    with _errors(), api.open_index(_root(repo)) as idx:
+    with _errors(), open_index(repo) as idx:
         symbols, edges = idx.graph()
         lines = render(fmt.value, symbols, edges)
         if output is None:
@@ -280,6 +280,7 @@ def check(
     with _errors(error_fmt):
         root = _root(repo)
         text, target = _read_check_input(source, root)
+        open_index(repo).close()  # checked against a fresh index (or told it is stale)
         report = api.check(root, text, path=path or target, lang=lang, diff=diff)
         if fmt == CheckFmt.json:
             _emit_json(present.check_json(report))
@@ -323,7 +324,7 @@ def search(
     fmt: FormatOpt = Fmt.text,
 ) -> None:
     """Symbols ranked for a query: named ones first, then BM25 + embeddings fused."""
-    with _errors(fmt), api.open_index(_root(repo)) as idx:
+    with _errors(fmt), open_index(repo) as idx:
         hits = idx.search(query, limit, mode=mode.value)
         if fmt == Fmt.json:
             _emit_json(present.search_json(query, hits))
@@ -356,7 +357,7 @@ def context(
 ) -> None:
     """A token-budgeted, explained context for an LLM: definitions, callers, callees, types."""
     json_out = Fmt.json if fmt == CtxFmt.json else Fmt.text
-    with _errors(json_out), api.open_index(_root(repo)) as idx:
+    with _errors(json_out), open_index(repo) as idx:
         result = idx.answer(query, budget)
         if fmt == CtxFmt.json:
             _emit_json(present.context_json(result, explain))

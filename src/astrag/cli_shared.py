@@ -63,6 +63,15 @@ def errors(fmt: Fmt = Fmt.text) -> Iterator[None]:
         raise typer.Exit(2) from None
 
 
+def open_index(repo: Path | None) -> api.Index:
+    """The index a query command answers from: brought up to date first, or (refreshing
+    off) as it is, with a warning on stderr naming what it does not reflect."""
+    idx, status = api.open_fresh(repo_root(repo))
+    if status.stale:
+        err.print(f"[yellow]warning:[/] {escape(status.warning())}")
+    return idx
+
+
 def repo_root(repo: Path | None) -> Path:
     if repo is not None and not repo.is_dir():
         raise AstragError(f"{repo} is not a directory", "pass --repo with a repository root")

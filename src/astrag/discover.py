@@ -348,7 +348,8 @@ class _Collector:
         self.config = config
         self.exclude = _Patterns(config.exclude) if config.exclude else None
         self.include = _Patterns(config.include) if config.include else None
-        index_dir = os.path.normpath(config.index_dir).replace(os.sep, "/")
+        index_dir = os.path.relpath(os.path.join(self.root, config.index_dir), self.root)
+        index_dir = index_dir.replace(os.sep, "/")
         self.index_dir = None if index_dir.startswith(("..", "/")) else index_dir
         self.files: dict[str, SourceFile] = {}
         self.links: dict[str, tuple[str, SourceFile]] = {}  # link path -> (real path, file)

@@ -54,6 +54,10 @@ ProgressFn = Callable[[str, int, int], None]  # (stage, done, total)
 
 _PARALLEL_MIN_FILES = 48
 _CHUNK = 16
+# A directory changed this little before the scan may carry an mtime from before it (coarse
+# file-system clocks): record the scan as starting earlier, so such a change still counts.
+_SCAN_MARGIN_NS = 50_000_000
+SCANNED_AT = "scanned_at_ns"  # meta: when the last index run listed the tree (freshness)
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,6 +240,7 @@ def _run(
         records = {}  # another astrag version parsed these files: their facts may differ
         summary.rebuilt_because = summary.rebuilt_because or "the parsers changed"
     clock = _Clock(summary.timings)
+    scanned_at = str(time.time_ns() - _SCAN_MARGIN_NS)
     found = discover(root, config)
     summary.skipped.extend(found.skipped)
     current = {sf.path: sf for sf in found.files}
@@ -266,7 +271,8 @@ def _run(
         or old_meta.get("resolver") != resolver_fingerprint()
     )
     if not (full or changed or removed or touched):
-        return  # nothing to do: the index is current
+        store.set_meta({SCANNED_AT: scanned_at})  # the index is current as of this scan
+        return
     clock.lap("layout")
     affected = set(facts) if full else _affected(store, facts, changed, removed, records)
     if progress:
@@ -291,6 +297,7 @@ def _run(
         "extractor": _parse_fingerprint(),
         "resolver": resolver_fingerprint(),
         "indexed_at": str(time.time()),
+        SCANNED_AT: scanned_at,
         "root": str(root),
     }
 

@@ -109,6 +109,27 @@ def scan(baseline: Baseline) -> Drift:
     return Drift(tuple(modified), tuple(deleted), tuple(dirs))
 
 
+def drift_since(
+    root: Path, records: Mapping[str, FileRecord], since_ns: int, index_dir: str = ".astrag"
+) -> Drift:
+    """What changed on disk since an index run that scanned the tree at ``since_ns`` (for a
+    process that holds no warm baseline, as the CLI): files against their records, and
+    directories whose mtime is later than the scan (entries added or removed). ``since_ns``
+    0 (an index from before the scan time was kept) checks the files only."""
+    files = [(rel, f"{root}{os.sep}{rel}", r.size, r.mtime_ns) for rel, r in records.items()]
+    drift = scan(Baseline(root, files))
+    if not since_ns:
+        return drift
+    changed = []
+    for rel in tracked_dirs(root, records, index_dir):
+        try:
+            if os.stat(os.path.join(root, rel) if rel else root).st_mtime_ns > since_ns:
+                changed.append(rel)
+        except OSError:
+            changed.append(rel)
+    return Drift(drift.modified, drift.deleted, tuple(changed))
+
+
 def tracked_dirs(root: Path, indexed: Iterable[str], index_dir: str = ".astrag") -> list[str]:
     """Repo-relative directories whose mtime reveals an added or removed file: every directory
     a walk enters (skipping what ``discover`` always skips), so new code in a directory that had

@@ -909,6 +909,13 @@ class PostgresStore:
         return self._meta_rows()
 
     @_translate_errors
+    def set_meta(self, meta: dict[str, str]) -> None:
+        """Set ``meta`` keys alone, in one small transaction (a run that changed nothing)."""
+        self._check_meta(IndexUpdate(meta=meta))
+        with self.acquire_writer(), self._writing():
+            self._set_meta(meta)
+
+    @_translate_errors
     def file_records(self) -> dict[str, FileRecord]:
         rows = self._db.execute(
             "SELECT path, language, hash, size, mtime_ns, lines, errors, note FROM files "

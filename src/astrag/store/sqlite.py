@@ -820,6 +820,13 @@ class SqliteStore:
         return dict(self._db.execute("SELECT key, value FROM meta"))
 
     @_translate_errors
+    def set_meta(self, meta: dict[str, str]) -> None:
+        """Set ``meta`` keys alone, in one small transaction (a run that changed nothing)."""
+        self._check_meta(IndexUpdate(meta=meta))
+        with self.acquire_writer(), _transaction(self._db):
+            _set_meta(self._db, meta)
+
+    @_translate_errors
     def file_records(self) -> dict[str, FileRecord]:
         rows = self._db.execute(
             "SELECT path, language, hash, size, mtime_ns, lines, errors, note FROM files"
