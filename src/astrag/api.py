@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from astrag.config import load_config
+from astrag.discover import read_repo_text
 from astrag.errors import AstragError
 from astrag.fresh import Freshness, bring_up_to_date
 from astrag.graph.facts import CLASS_KINDS, Edge, EdgeKind, Symbol
@@ -367,7 +368,4 @@ def _read(root: Path, rel: str) -> str | None:
     full = (root / safe_path(rel)).resolve()
     if not full.is_relative_to(root):
         raise AstragError(f"{rel} resolves outside the repository", "check a file inside it")
-    try:
-        return full.read_text("utf-8", errors="replace")
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-        return None
+    return read_repo_text(root, full.relative_to(root).as_posix())

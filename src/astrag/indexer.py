@@ -103,8 +103,8 @@ def content_hash(source: bytes) -> str:
     return hashlib.blake2b(source, digest_size=16).hexdigest()
 
 
-def _parse_one(root: str, sf: SourceFile, known_hash: str | None) -> _Parsed:
-    result = read_source(Path(root), sf)
+def _parse_one(root: str, sf: SourceFile, known_hash: str | None, max_bytes: int) -> _Parsed:
+    result = read_source(Path(root), sf, max_bytes)
     if result.source is None:
         return _Parsed(sf.path, None, None, skipped=result.skipped)
     digest = content_hash(result.source)
@@ -130,8 +130,10 @@ def _parse_one(root: str, sf: SourceFile, known_hash: str | None) -> _Parsed:
     )
 
 
-def _parse_chunk(root: str, items: list[tuple[SourceFile, str | None]]) -> list[_Parsed]:
-    return [_parse_one(root, sf, known) for sf, known in items]
+def _parse_chunk(
+    root: str, max_bytes: int, items: list[tuple[SourceFile, str | None]]
+) -> list[_Parsed]:
+    return [_parse_one(root, sf, known, max_bytes) for sf, known in items]
 
 
 def parse_files(
@@ -139,13 +141,14 @@ def parse_files(
     items: list[tuple[SourceFile, str | None]],
     jobs: int,
     progress: ProgressFn | None = None,
+    max_bytes: int = Config.max_file_bytes,
 ) -> Iterator[_Parsed]:
     """Read and parse files, on ``jobs`` processes when there are enough of them. Results
     stream in order, so the caller can decode them while later files are still parsing."""
     total = len(items)
     if jobs <= 1 or total < _PARALLEL_MIN_FILES:
         for i, item in enumerate(items, 1):
-            yield _parse_one(str(root), *item)
+            yield _parse_one(str(root), *item, max_bytes)
             if progress and (i % 64 == 0 or i == total):
                 progress("parse", i, total)
         return
@@ -153,7 +156,8 @@ def parse_files(
     done = 0
     # fork: workers inherit the loaded grammars and compiled queries instead of rebuilding them
     with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("fork")) as pool:
-        for parsed in pool.map(_parse_chunk, [str(root)] * len(chunks), chunks):
+        roots, limits = [str(root)] * len(chunks), [max_bytes] * len(chunks)
+        for parsed in pool.map(_parse_chunk, roots, limits, chunks):
             yield from parsed
             done += len(parsed)
             if progress:
@@ -256,7 +260,12 @@ def _run(
     facts = store.lazy_facts(keep) if keep else LazyFacts({})
     tables = TableCache(facts)
     changed, touched, docs = _take_parsed(
-        parse_files(root, to_read, jobs, progress), facts, tables, stored, removed, summary
+        parse_files(root, to_read, jobs, progress, config.max_file_bytes),
+        facts,
+        tables,
+        stored,
+        removed,
+        summary,
     )
     facts.drop(removed)
     summary.parsed = len(changed)

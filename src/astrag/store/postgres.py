@@ -78,9 +78,7 @@ _CONNECT_TIMEOUT_S = 10
 # Every session: an orphaned transaction is ended by the server, a lock wait is bounded.
 # Writers never idle inside a transaction (apply() resolves everything before BEGIN), so a
 # minute only ends a frozen client's; readers' statements are small lookups.
-_SESSION_OPTIONS = (
-    "-c jit=off -c idle_in_transaction_session_timeout=60s -c lock_timeout=10s"
-)
+_SESSION_OPTIONS = "-c jit=off -c idle_in_transaction_session_timeout=60s -c lock_timeout=10s"
 _READER_OPTIONS = " -c statement_timeout=60s"
 _RETIRED_GRACE_S = 600  # a reader still on a replaced generation: ten minutes to move on
 
@@ -560,9 +558,7 @@ class PostgresStore:
             if self._conn is not None and not self._conn.closed and not self._conn.broken:
                 # a failure means the session is gone, and its lock with it
                 with contextlib.suppress(psycopg.Error):
-                    conn.execute(
-                        "SELECT pg_advisory_unlock(%s, %s)", (_LOCK_SPACE, self._repo_id)
-                    )
+                    conn.execute("SELECT pg_advisory_unlock(%s, %s)", (_LOCK_SPACE, self._repo_id))
             if self._close_pending:
                 self.close()
 
@@ -570,8 +566,7 @@ class PostgresStore:
         """Under the lock, an unfinished generation is a run that died holding it (the
         server released its lock with its session): say so; it is deleted next."""
         row = self._db.execute(
-            "SELECT count(*) FROM generations WHERE repo = %s AND state = 'building' "
-            "AND id <> %s",
+            "SELECT count(*) FROM generations WHERE repo = %s AND state = 'building' AND id <> %s",
             (self._repo_id, self._repo or -1),
         ).fetchone()
         if row and row[0]:
