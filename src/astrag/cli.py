@@ -128,6 +128,7 @@ def _print_summary(s: IndexSummary) -> None:
     ]
     if s.rebuilt_because:
         rows.append(("rebuilt", s.rebuilt_because))
+    rows.extend(("note", note) for note in s.notes)
     for key, value in rows:
         table.add_row(key, value)
     out.print(table)
