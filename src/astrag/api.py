@@ -148,7 +148,7 @@ class Index:
         self.root = root
         self.store = store
         self.searcher = Searcher(store)
-        self.sources = SourceCache(root)
+        self.sources = SourceCache(root, store.file_records)
 
     def __enter__(self) -> Index:
         return self
@@ -200,15 +200,9 @@ class Index:
         return self.store.get_symbol(symbol_id)
 
     def source(self, symbol: Symbol) -> str:
-        """The symbol's source lines as they are on disk now."""
-        if not symbol.path:
-            return ""
-        try:
-            text = (self.root / symbol.path).read_text("utf-8", errors="replace")
-        except OSError:
-            return ""
-        lines = text.splitlines()
-        return "\n".join(lines[symbol.start_line - 1 : symbol.end_line])
+        """The symbol's source lines from its file, as indexed (a note when it changed)."""
+        self.sources.begin()  # the text the index was built from, or a note that it changed
+        return self.sources(symbol)
 
     # ------------------------------------------------------------------ traversals
 

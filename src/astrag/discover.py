@@ -34,6 +34,7 @@ from __future__ import annotations
 import codecs
 import errno
 import functools
+import hashlib
 import os
 import re
 import stat
@@ -696,6 +697,11 @@ def read_repo_text(root: Path, rel: str, max_bytes: int = 16_000_000) -> str | N
     if result.source is None:
         return None
     return result.source.decode("utf-8", errors="replace")
+
+
+def content_hash(source: bytes) -> str:
+    """The index's key for a file's content (of the bytes :func:`read_source` returns)."""
+    return hashlib.blake2b(source, digest_size=16).hexdigest()
 
 
 def decode_source(path: str, data: bytes) -> ReadResult:

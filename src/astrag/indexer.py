@@ -22,7 +22,7 @@ from pathlib import Path, PurePosixPath
 
 from astrag import lifeline  # noqa: F401  (forked workers die with this process)
 from astrag.config import Config, load_config
-from astrag.discover import Skipped, SourceFile, discover, read_source
+from astrag.discover import Skipped, SourceFile, content_hash, discover, read_source
 from astrag.graph import resolver_fingerprint
 from astrag.graph.facts import FileFacts
 from astrag.graph.resolve import (
@@ -97,10 +97,6 @@ class IndexSummary:
         total = sum(self.calls.values())
         known = self.calls.get("resolved", 0) + self.calls.get("external", 0)
         return known / total if total else 1.0
-
-
-def content_hash(source: bytes) -> str:
-    return hashlib.blake2b(source, digest_size=16).hexdigest()
 
 
 def _parse_one(root: str, sf: SourceFile, known_hash: str | None, max_bytes: int) -> _Parsed:

@@ -230,6 +230,10 @@ class PostgresStore:
             ) from None
         # a forked worker must not keep this session alive after this process dies
         lifeline.parent_only(conn.pgconn.socket)
+        # and the server notices a dead client within a second even mid-statement (14+;
+        # older servers only notice when they next read or write the socket)
+        with contextlib.suppress(psycopg.Error):
+            conn.execute("SET client_connection_check_interval = '1s'")
         try:
             self._conn = conn
             self._pid = os.getpid()
