@@ -183,3 +183,31 @@ def test_forked_resolution_workers_read_on_their_own_connections(
     with api.open_index(tmp_path, store=pg_url) as idx:
         callers = idx.callers("base.py::helper")
         assert len(callers) == 60
+
+
+def test_sessions_bound_idle_transactions_lock_waits_and_reader_statements(
+    pg_url: str, tmp_path: Path
+) -> None:
+    writer = PostgresStore(pg_url, str(tmp_path))
+    reader = PostgresStore(pg_url, str(tmp_path), readonly=True)
+    with writer:
+        writer.apply(base_update())
+        reader.open()
+        for store, statement in ((writer, "0"), (reader, "1min")):
+            conn = store._db
+            show = {
+                name: conn.execute(f"SHOW {name}").fetchone()[0]  # type: ignore[index]
+                for name in (
+                    "idle_in_transaction_session_timeout",
+                    "lock_timeout",
+                    "statement_timeout",
+                    "client_connection_check_interval",
+                )
+            }
+            assert show == {
+                "idle_in_transaction_session_timeout": "1min",
+                "lock_timeout": "10s",
+                "statement_timeout": statement,
+                "client_connection_check_interval": "1s",
+            }
+        reader.close()
