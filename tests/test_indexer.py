@@ -223,3 +223,25 @@ def test_edges_carry_their_call_site(repo: Path) -> None:
     with api.open_index(repo) as idx:
         edges: list[Edge] = idx.edges("pkg/a.py::run", incoming=False, kinds=["calls"])
     assert [(e.path, e.line, e.column) for e in edges] == [("pkg/a.py", 4, 12)]
+
+
+def test_deleting_a_module_named_with_dots_and_a_js_specifier_re_resolves_its_importers(
+    tmp_path: Path,
+) -> None:
+    """`./input-type.decorator.js` names `input-type.decorator.ts` (found by bench/
+    incremental_clean.py on nestjs-graphql: the importer kept its edge to the deleted file)."""
+    write(tmp_path, "lib/input-type.decorator.ts", "export function InputType() { return 1; }\n")
+    write(tmp_path, "lib/index.ts", "export * from './input-type.decorator.js';\n")
+    api.index(tmp_path, embedder="none")
+
+    def imports() -> set[str]:
+        with api.open_index(tmp_path) as idx:
+            return {e.target for e in idx.edges("lib/index.ts", incoming=False, kinds=["imports"])}
+
+    assert imports() == {"lib/input-type.decorator.ts"}
+    (tmp_path / "lib" / "input-type.decorator.ts").unlink()
+    api.index(tmp_path, embedder="none")
+    assert imports() == {"unresolved::./input-type.decorator.js"}
+    write(tmp_path, "lib/input-type.decorator.ts", "export function InputType() { return 2; }\n")
+    api.index(tmp_path, embedder="none")
+    assert imports() == {"lib/input-type.decorator.ts"}

@@ -412,19 +412,38 @@ def _affected(
     return affected & set(facts)
 
 
+_MODULE_SUFFIXES = (".d.ts", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+_MODULE_SUFFIXES += (".py", ".pyi")
+
+
+def _module_stem(name: str) -> str:
+    for suffix in _MODULE_SUFFIXES:
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
 def _files_naming_modules(facts: Mapping[str, FileFacts], paths: Iterable[str]) -> set[str]:
     """Files with an import that could name one of ``paths`` (a module that appeared or went:
-    its importers' unresolved imports may now resolve, or their resolved ones break)."""
+    its importers' unresolved imports may now resolve, or their resolved ones break). Errs on
+    the side of too many: a file matched needlessly is only re-resolved. Names are compared
+    without extensions, whole: `./input-type.decorator.js` names `input-type.decorator.ts`
+    (cutting at the first dot, as this once did, missed it, and such an importer kept its edge
+    to a deleted file)."""
     stems = set()
     for path in paths:
         p = PurePosixPath(path)
-        stem = p.name.split(".")[0]
+        stem = _module_stem(p.name)
         stems.add(p.parent.name if stem in ("__init__", "index") else stem)
     hits = set()
     for path, f in facts.items():
         for imp in f.imports:
-            last = imp.module.replace("/", ".").rsplit(".", 1)[-1]
-            if last in stems or (imp.name in stems) or (not imp.module and imp.level):
+            if not imp.module and imp.level:
+                hits.add(path)
+                break
+            segments = [_module_stem(s) for s in imp.module.split("/") if s not in ("", ".", "..")]
+            keys = {imp.name, imp.module.rsplit(".", 1)[-1], *segments[-2:]}
+            if keys & stems:
                 hits.add(path)
                 break
     return hits
