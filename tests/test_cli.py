@@ -173,6 +173,7 @@ SUMMARY_KEYS = {
     "seconds",
     "timings",
     "rebuilt_because",
+    "notes",
     "embedder",
     "embedded",
 }

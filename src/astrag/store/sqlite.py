@@ -360,7 +360,7 @@ class SqliteStore:
         previous = self.db_path.resolve() if self.exists() else None
         self._link(aside)
         self._aside = None
-        if previous is not None and previous.parent == self.index_dir.resolve():
+        if previous is not None and _GENERATION.fullmatch(previous.name):  # not a plain file
             _replace_link(self.index_dir / _PREVIOUS_NAME, previous.name)
         self._remove_stale_generations()
 
