@@ -245,3 +245,23 @@ def test_deleting_a_module_named_with_dots_and_a_js_specifier_re_resolves_its_im
     write(tmp_path, "lib/input-type.decorator.ts", "export function InputType() { return 2; }\n")
     api.index(tmp_path, embedder="none")
     assert imports() == {"lib/input-type.decorator.ts"}
+
+
+def test_a_module_restored_behind_a_re_export_resolves_again_for_files_importing_through_it(
+    tmp_path: Path,
+) -> None:
+    """`from pkg import Field` resolves through pkg/__init__'s `from .fields import Field`:
+    deleting fields.py and restoring it must give back the edge (found by bench/
+    incremental_clean.py on pydantic)."""
+    write(tmp_path, "pkg/__init__.py", "from .fields import Field\n")
+    write(tmp_path, "pkg/fields.py", "def Field():\n    return 1\n")
+    write(tmp_path, "pkg/types.py", "from pkg import Field\n\ndef make():\n    return Field()\n")
+    api.index(tmp_path, embedder="none")
+    assert calls_from(tmp_path, "pkg/types.py::make") == {"pkg/fields.py::Field"}
+    saved = (tmp_path / "pkg" / "fields.py").read_text()
+    (tmp_path / "pkg" / "fields.py").unlink()
+    api.index(tmp_path, embedder="none")
+    assert calls_from(tmp_path, "pkg/types.py::make") != {"pkg/fields.py::Field"}
+    write(tmp_path, "pkg/fields.py", saved)
+    api.index(tmp_path, embedder="none")
+    assert calls_from(tmp_path, "pkg/types.py::make") == {"pkg/fields.py::Field"}

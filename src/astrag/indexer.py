@@ -408,7 +408,12 @@ def _affected(
         affected |= store.dependents(reshaped | removed)
     added = [p for p in changed if p not in records]
     if added or removed:
-        affected |= _files_naming_modules(facts, [*added, *removed])
+        naming = _files_naming_modules(facts, [*added, *removed])
+        # an importer that re-exports the module that came or went changes what it exports
+        # without being edited: files that resolved names through it (and recorded it, a
+        # failed lookup included) must be resolved again too. pydantic: deleting and
+        # restoring fields.py left types.py's `from pydantic import Field` unresolved.
+        affected |= naming | store.dependents(naming)
     return affected & set(facts)
 
 
