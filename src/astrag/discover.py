@@ -217,6 +217,12 @@ def _language_of_suffix(suffix: str) -> str | None:
     return language_of("x" + suffix) if suffix else None
 
 
+def is_candidate(name: str) -> bool:
+    """Whether a file of this name is one astrag may index (a language it parses, not a
+    secret)."""
+    return _language(name) is not None and not is_secret(name)
+
+
 def _language(name: str) -> str | None:
     """``language_of`` by file name, memoised on the suffix: it runs once per listed file."""
     dot = name.rfind(".")

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from astrag.discover import OUTPUT_DIR_NAMES, SKIP_DIR_NAMES
+from astrag.discover import OUTPUT_DIR_NAMES, SKIP_DIR_NAMES, is_candidate
 from astrag.store.base import FileRecord
 
 # A walk that would enter more directories than this (a monorepo with generated trees) tracks
@@ -120,12 +120,24 @@ def drift_since(
     drift = scan(Baseline(root, files))
     if not since_ns:
         return drift
+    known: dict[str, set[str]] = {}
+    for rel in records:
+        parent, _, name = rel.rpartition("/")
+        known.setdefault(parent, set()).add(name)
     changed = []
     for rel in tracked_dirs(root, records, index_dir):
+        full = os.path.join(root, rel) if rel else str(root)
         try:
-            if os.stat(os.path.join(root, rel) if rel else root).st_mtime_ns > since_ns:
-                changed.append(rel)
+            if os.stat(full).st_mtime_ns <= since_ns:
+                continue
+            # touched since the scan: did it gain or lose a file astrag would index? (not the
+            # index folder being created, a README, an editor's swap file)
+            with os.scandir(full) as entries:
+                sources = {e.name for e in entries if is_candidate(e.name) and e.is_file()}
         except OSError:
+            changed.append(rel)
+            continue
+        if sources != known.get(rel, set()):
             changed.append(rel)
     return Drift(drift.modified, drift.deleted, tuple(changed))
 
