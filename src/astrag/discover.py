@@ -710,6 +710,9 @@ def content_hash(source: bytes) -> str:
     return hashlib.blake2b(source, digest_size=16).hexdigest()
 
 
+_LONE_CR = re.compile(rb"\r(?!\n)")
+
+
 def decode_source(path: str, data: bytes) -> ReadResult:
     """Apply the content checks to ``data`` and return it as UTF-8 without a BOM."""
     note = None
@@ -745,6 +748,10 @@ def decode_source(path: str, data: bytes) -> ReadResult:
                 continue
             note = f"decoded as {encoding}"
             break
+    if b"\r" in data:
+        # A lone CR ends a line for editors, Python and JavaScript, but not in tree-sitter's
+        # row count: as LF (the same length, so every byte offset holds) all of them agree.
+        data = _LONE_CR.sub(b"\n", data)
     return ReadResult(data, None, note)
 
 

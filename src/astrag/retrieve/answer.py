@@ -15,12 +15,12 @@ from astrag.graph.facts import Symbol
 from astrag.query.call_context import call_evidence, notes_budget, with_notes
 from astrag.query.overview import asks_for_overview, overview_context
 from astrag.query.repomap import RepoMap, repo_map
-from astrag.redact import redact
 from astrag.retrieve.assemble import Candidate, Context, assemble
 from astrag.retrieve.expand import Reached, Seed, expand
 from astrag.retrieve.plan import Intent, Plan, plan_query
 from astrag.search.engine import Hit, Searcher
 from astrag.search.text import code_words, is_test_path, query_words
+from astrag.sources import shown_lines
 from astrag.store.base import FileRecord
 
 TEST_WEIGHT = 0.4
@@ -211,10 +211,7 @@ class SourceCache:
             sf = SourceFile(path, "", st.st_size, st.st_mtime_ns, st.st_dev, st.st_ino, link=True)
             data = read_source(self.root, sf).source
             changed = data is not None and known is not None and content_hash(data) != known
-            # credentials masked as the index masked them; lines split as the parser splits
-            shown = redact(data)[0] if data is not None and not changed else b""
-            text = shown.decode("utf-8", errors="replace")
-            lines = None if changed else [line.removesuffix("\r") for line in text.split("\n")]
+            lines = None if changed else shown_lines(data if data is not None else b"")
             cached = (key, lines)
             self.files[path] = cached
         return cached[1]
