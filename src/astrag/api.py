@@ -21,10 +21,13 @@ from astrag.config import load_config
 from astrag.errors import AstragError
 from astrag.graph.facts import CLASS_KINDS, Edge, EdgeKind, Symbol
 from astrag.indexer import IndexSummary, ProgressFn, index_repository
-from astrag.query import calls, outline, repomap, uses
+from astrag.query import calls, imports, neighbourhood, outline, repomap, report, uses
 from astrag.query.calls import Related
+from astrag.query.imports import FileImports
+from astrag.query.neighbourhood import Neighbourhood
 from astrag.query.outline import Outline
 from astrag.query.repomap import RepoMap
+from astrag.query.report import IndexReport
 from astrag.query.uses import Use
 from astrag.retrieve.answer import Answer, Planner, SourceCache, answer
 from astrag.retrieve.assemble import Context
@@ -47,9 +50,12 @@ __all__ = [
     "Answer",
     "CheckReport",
     "Context",
+    "FileImports",
     "Hit",
     "Index",
+    "IndexReport",
     "IndexSummary",
+    "Neighbourhood",
     "Outline",
     "Related",
     "RepoMap",
@@ -132,6 +138,7 @@ class Index:
         self.searcher = Searcher(store)
         self.sources = SourceCache(root)
         self._ranks: tuple[str, repomap.Ranked] | None = None  # (indexed_at, what maps cut)
+        self._report: tuple[str, IndexReport] | None = None  # (indexed_at, the report)
 
     def __enter__(self) -> Index:
         return self
@@ -147,6 +154,7 @@ class Index:
         by :func:`index` in this process); the next query reads the new state."""
         self.searcher.forget()
         self._ranks = None
+        self._report = None
 
     # ------------------------------------------------------------------ lookup
 
@@ -233,6 +241,39 @@ class Index:
             path = given.resolve().relative_to(self.root).as_posix()
         module = outline.file_module(self.store, path)
         return outline.outline(module, self.store.symbols_in_file(module.path))
+
+    def file_imports(self, path: str) -> FileImports:
+        """What the indexed file ``path`` imports, and the imports of it by other files."""
+        return imports.file_imports(self.store, outline.file_module(self.store, path))
+
+    def neighbourhood(
+        self, symbol_id: str, depth: int = 2, limit: int = neighbourhood.DEFAULT_LIMIT
+    ) -> Neighbourhood:
+        """The symbols within ``depth`` hops of the symbol over the graph's edges (plus the
+        callers that reach it through dispatch or may as candidates), at most ``limit`` of
+        them, and the edges among them: what a diagram of it shows."""
+        symbol = self.store.get_symbol(symbol_id)
+        if symbol is None:
+            raise SymbolNotFound(f"no symbol {symbol_id!r}", "pass an id from the index")
+        return neighbourhood.neighbourhood(self.store, symbol, depth, limit)
+
+    def report(self) -> IndexReport:
+        """Files, languages, symbols and edges by kind, call resolution per language and per
+        top-level folder, files with syntax errors and the lines in their error regions,
+        skipped files and why; computed once per version of the index."""
+        stamp = self.store.meta().get("indexed_at", "")
+        if self._report is None or self._report[0] != stamp:
+            self._report = (stamp, report.report(self.store, self._read_bytes))
+        return self._report[1]
+
+    def _read_bytes(self, path: str) -> bytes | None:
+        full = (self.root / path).resolve()
+        if not full.is_relative_to(self.root):
+            return None
+        try:
+            return full.read_bytes()
+        except OSError:
+            return None
 
     def repo_map(self, budget: int = 4000) -> RepoMap:
         """The repository's most central definitions, by file, within ``budget`` tokens."""
