@@ -14,7 +14,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from astrag import api, present, present_text
+from astrag import api, diagram, present, present_text
 from astrag.cli_shared import Fmt, RepoOpt, err, out
 from astrag.cli_shared import emit_json as _emit_json
 from astrag.cli_shared import errors as _errors
@@ -47,6 +47,8 @@ class ExportFmt(StrEnum):
     jsonl = "jsonl"
     graphml = "graphml"
     cypher = "cypher"
+    mermaid = "mermaid"
+    dot = "dot"
 
 
 FormatOpt = Annotated[Fmt, typer.Option("--format", "-f", help="Output format.")]
@@ -261,11 +263,18 @@ def export(
     repo: RepoOpt = None,
     fmt: Annotated[ExportFmt, typer.Option("--format", "-f")] = ExportFmt.jsonl,
     output: Annotated[Path | None, typer.Option("--output", "-o")] = None,
+    around: Annotated[
+        str | None, typer.Option("--around", help="Only this symbol's neighbourhood.")
+    ] = None,
+    depth: Annotated[int, typer.Option("--depth", min=1, max=4, help="Hops around it.")] = 2,
+    limit: Annotated[
+        int, typer.Option("--limit", min=1, max=5000, help="At most this many symbols around it.")
+    ] = 60,
 ) -> None:
-    """The whole graph as JSON Lines, GraphML, or Cypher (Neo4j / Memgraph)."""
+    """The graph as JSON Lines, GraphML, Cypher (Neo4j / Memgraph), or a Mermaid / Graphviz
+    diagram; --around SYMBOL keeps its neighbourhood only (a diagram for a pull request)."""
     with _errors(), api.open_index(_root(repo)) as idx:
-        symbols, edges = idx.graph()
-        lines = render(fmt.value, symbols, edges)
+        lines = _export_lines(idx, fmt.value, around, depth, limit)
         if output is None:
             for line in lines:
                 sys.stdout.write(line + "\n")
@@ -273,6 +282,24 @@ def export(
             with output.open("w", encoding="utf-8") as fh:
                 for line in lines:
                     fh.write(line + "\n")
+
+
+def _export_lines(
+    idx: api.Index, fmt: str, around: str | None, depth: int, limit: int
+) -> Iterator[str]:
+    if around is None:
+        symbols, edges = idx.graph()
+        if fmt in diagram.FORMATS:
+            nodes, links = diagram.whole_graph(symbols, edges)
+            return diagram.render(fmt, nodes, links)
+        return render(fmt, symbols, edges)
+    hood = idx.neighbourhood(idx.resolve(around).id, depth, limit)
+    note = diagram.neighbourhood_note(hood)
+    if hood.omitted:
+        err.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
+    if fmt in diagram.FORMATS:
+        return diagram.render(fmt, hood.nodes, hood.links, center=hood.center.id, note=note)
+    return render(fmt, [n.symbol for n in hood.nodes], hood.edges)
 
 
 class CheckFmt(StrEnum):
