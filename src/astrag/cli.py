@@ -419,6 +419,10 @@ from astrag import cli_query  # noqa: E402  (map, outline and references live in
 
 cli_query.register(app)
 
+from astrag import cli_web  # noqa: E402  (the web view lives in its own module)
+
+cli_web.register(app)
+
 
 def main() -> None:
     app()
