@@ -15,7 +15,7 @@ ITEM_PRICE = "shop/models.py::Item.price"
 def test_the_first_hop_is_every_edge_and_the_derived_callers(shop: Path) -> None:
     with api.open_index(shop) as idx:
         hood = idx.neighbourhood(ITEM_PRICE, depth=1)
-    assert [(n.symbol.id, n.hop) for n in hood.nodes][0] == (ITEM_PRICE, 0)
+    assert (hood.nodes[0].symbol.id, hood.nodes[0].hop) == (ITEM_PRICE, 0)
     assert {n.symbol.id for n in hood.nodes if n.hop == 1} == {
         "shop/models.py::Item",  # contains it
         "shop/cart.py::Cart.total",  # calls it

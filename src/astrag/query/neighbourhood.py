@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from astrag.graph.facts import Edge, EdgeKind, PlaceholderKind, Symbol
-from astrag.query.calls import CANDIDATE, DIRECT, callers
+from astrag.query.calls import DIRECT, callers
 from astrag.store.base import GraphStore
 
 SEMANTIC = tuple(
@@ -78,6 +78,7 @@ def neighbourhood(
     hops: dict[str, int] = {center.id: 0}
     edges: list[Edge] = []
     frontier = [center.id]
+    by_edge: set[str] = set()  # reached over an edge of the graph, not only as a derived caller
     derived = _derived_callers(store, center)
     for hop in range(1, depth + 1):
         kinds = ALL_KINDS if hop == 1 else SEMANTIC
@@ -86,6 +87,7 @@ def neighbourhood(
         reached = _new_ends(found, hops, frontier)
         if hop > 1:  # a placeholder far out is a shared name (builtins.int), not a neighbour
             reached = [i for i in reached if not i.startswith(_PLACEHOLDER_PREFIXES)]
+        by_edge.update(i for i in reached if i not in hops)
         if hop == 1:
             reached.extend(d.source for d in derived if d.source not in hops)
         for other in dict.fromkeys(reached):
@@ -96,7 +98,7 @@ def neighbourhood(
         if not frontier:
             break
     edges = list(dict.fromkeys(edges))  # an edge between two frontier nodes came twice
-    kept = _keep(hops, edges, derived, limit)
+    kept = _keep(hops, edges, by_edge, limit)
     symbols = store.get_symbols(kept)
     symbols[center.id] = center
     nodes = tuple(Node(symbols[i], hops[i]) for i in kept if i in symbols)
@@ -133,23 +135,15 @@ def _expandable(symbol: Symbol | None) -> bool:
     return symbol is not None and bool(symbol.path) and symbol.kind != "module"
 
 
-def _keep(hops: dict[str, int], edges: list[Edge], derived: list[Link], limit: int) -> list[str]:
-    """Node ids to show: by hop, then most connected (distinct neighbours), then id. Derived
-    candidates come after every resolved neighbour of the same hop."""
+def _keep(hops: dict[str, int], edges: list[Edge], by_edge: set[str], limit: int) -> list[str]:
+    """Node ids to show: by hop; in a hop, those reached over an edge of the graph before the
+    derived (dispatch, candidate) callers, then the most connected (distinct neighbours)."""
     degree: dict[str, set[str]] = {}
     for e in edges:
         degree.setdefault(e.source, set()).add(e.target)
         degree.setdefault(e.target, set()).add(e.source)
-    unverified = {d.source for d in derived if d.link == CANDIDATE}
-    resolved = {e.source for e in edges} | {e.target for e in edges}
     order = sorted(
-        hops,
-        key=lambda i: (
-            hops[i],
-            i in unverified and i not in resolved,
-            -len(degree.get(i, ())),
-            i,
-        ),
+        hops, key=lambda i: (hops[i], hops[i] > 0 and i not in by_edge, -len(degree.get(i, ())), i)
     )
     return order[:limit]
 
