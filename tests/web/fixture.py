@@ -9,6 +9,30 @@ from pathlib import Path
 
 from tests.search.conftest import write_project
 
+ITEM_PRICE = "shop/models.py::Item.price"
+# Item.price's neighbourhood, by hop. Hop 1: its class, its caller, its override, the type it
+# returns, the two unverified callers (t.price() on an untyped t, and on Priced in TS). Hop 2:
+# who calls, imports, annotates with, subclasses or is annotated by those; no placeholders
+# (builtins.sum, ?.reduce), no sibling members (Item.label), nothing through a module.
+ITEM_PRICE_HOPS = (
+    {ITEM_PRICE},
+    {
+        "shop/models.py::Item",
+        "shop/cart.py::Cart.total",
+        "shop/models.py::Book.price",
+        "external::builtins.int",
+        "shop/cart.py::quote",
+        "web/client.ts::sum",
+    },
+    {
+        "shop/cart.py::checkout",
+        "shop/cart.py",
+        "shop/cart.py::Cart.__init__",
+        "shop/cart.py::Cart.add",
+        "shop/models.py::Book",
+        "web/client.ts::Priced",
+    },
+)
 HOSTILE_DOC = '<script>document.title = "pwned"; window.__pwned = 1</script>'
 HOSTILE_FILE = "shop/odd<b>name&.py"
 

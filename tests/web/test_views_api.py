@@ -8,22 +8,14 @@ from pathlib import Path
 from astrag import api
 from astrag.discover import Skipped
 from astrag.query.report import error_spans
-
-ITEM_PRICE = "shop/models.py::Item.price"
+from tests.web.fixture import ITEM_PRICE, ITEM_PRICE_HOPS
 
 
 def test_the_first_hop_is_every_edge_and_the_derived_callers(shop: Path) -> None:
     with api.open_index(shop) as idx:
         hood = idx.neighbourhood(ITEM_PRICE, depth=1)
     assert (hood.nodes[0].symbol.id, hood.nodes[0].hop) == (ITEM_PRICE, 0)
-    assert {n.symbol.id for n in hood.nodes if n.hop == 1} == {
-        "shop/models.py::Item",  # contains it
-        "shop/cart.py::Cart.total",  # calls it
-        "shop/models.py::Book.price",  # overrides it
-        "external::builtins.int",  # its return type
-        "shop/cart.py::quote",  # t.price() on an untyped t
-        "web/client.ts::sum",  # t.price() on Priced, which it does not implement
-    }
+    assert {n.symbol.id for n in hood.nodes if n.hop == 1} == ITEM_PRICE_HOPS[1]
     links = {(k.source, k.target, k.kind, k.link) for k in hood.links}
     assert links == {
         ("shop/models.py::Item", ITEM_PRICE, "contains", "direct"),
@@ -48,18 +40,9 @@ def test_dispatch_callers_are_links_through_the_overridden_method(shop: Path) ->
 def test_further_hops_skip_placeholders_members_and_modules(shop: Path) -> None:
     with api.open_index(shop) as idx:
         hood = idx.neighbourhood(ITEM_PRICE, depth=2)
-    second = {n.symbol.id for n in hood.nodes if n.hop == 2}
-    # no builtins.sum or ?.reduce (placeholders), no Item.label (a sibling member), nothing
-    # reached through the module shop/cart.py (demo, quote's neighbours stay out)
-    assert second == {
-        "shop/cart.py::checkout",
-        "shop/cart.py",
-        "shop/cart.py::Cart.__init__",
-        "shop/cart.py::Cart.add",
-        "shop/models.py::Book",
-        "web/client.ts::Priced",
-    }
-    assert len(hood.nodes) == 13
+    assert [{n.symbol.id for n in hood.nodes if n.hop == h} for h in (0, 1, 2)] == list(
+        ITEM_PRICE_HOPS
+    )
     assert all(e.source in {n.symbol.id for n in hood.nodes} for e in hood.edges)
 
 

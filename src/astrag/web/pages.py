@@ -97,6 +97,7 @@ def symbol(idx: api.Index, status: Status, ref: str) -> Page:
         _calls("Callers", callers),
         _calls("Callees", idx.callees(s.id)),
         _hierarchy(idx, s),
+        _imports(idx.file_imports(s.path)) if s.kind == "module" else "",
         _references(idx, s),
     ]
     source = idx.source(s)
