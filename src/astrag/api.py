@@ -223,15 +223,17 @@ class Index:
         the unresolved call sites that may be what was asked for."""
         return calls.notes(symbol, relation, found)
 
-    def references(self, symbol_id: str) -> list[Use]:
+    def references(self, symbol_id: str, *, code: bool = True) -> list[Use]:
         """Every use of the symbol (calls, constructions, reads, type annotations, imports,
         subclasses, implementations, overrides; then calls that may dispatch to it and
-        unverified candidates), grouped by kind, each with its site and line of code."""
+        unverified candidates), grouped by kind, each with its site and line of code
+        (``code=False``: without it, for a caller that shows only some of the uses and reads
+        their lines with :meth:`line`)."""
         symbol = self.store.get_symbol(symbol_id)
         if symbol is None:
             return []
         self.sources.begin()
-        return uses.uses(self.store, symbol, self.line)
+        return uses.uses(self.store, symbol, self.line if code else None)
 
     def outline(self, path: str) -> Outline:
         """The definitions of the indexed file ``path`` (repository-relative, absolute inside
@@ -247,15 +249,21 @@ class Index:
         return imports.file_imports(self.store, outline.file_module(self.store, path))
 
     def neighbourhood(
-        self, symbol_id: str, depth: int = 2, limit: int = neighbourhood.DEFAULT_LIMIT
+        self,
+        symbol_id: str,
+        depth: int = 2,
+        limit: int = neighbourhood.DEFAULT_LIMIT,
+        *,
+        callers: list[Related] | None = None,
     ) -> Neighbourhood:
         """The symbols within ``depth`` hops of the symbol over the graph's edges (plus the
         callers that reach it through dispatch or may as candidates), at most ``limit`` of
-        them, and the edges among them: what a diagram of it shows."""
+        them, and the edges among them: what a diagram of it shows. ``callers``: what
+        :meth:`callers` (depth 1) gave, when the caller has it already."""
         symbol = self.store.get_symbol(symbol_id)
         if symbol is None:
             raise SymbolNotFound(f"no symbol {symbol_id!r}", "pass an id from the index")
-        return neighbourhood.neighbourhood(self.store, symbol, depth, limit)
+        return neighbourhood.neighbourhood(self.store, symbol, depth, limit, callers)
 
     def report(self) -> IndexReport:
         """Files, languages, symbols and edges by kind, call resolution per language and per

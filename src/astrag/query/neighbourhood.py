@@ -14,11 +14,11 @@ than fit, the nearest hops are kept whole first, and within a hop the most conne
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from astrag.graph.facts import Edge, EdgeKind, PlaceholderKind, Symbol
-from astrag.query.calls import DIRECT, callers
+from astrag.query.calls import DIRECT, Related, callers
 from astrag.store.base import GraphStore
 
 SEMANTIC = tuple(
@@ -69,93 +69,100 @@ class Neighbourhood:
 
 
 def neighbourhood(
-    store: GraphStore, center: Symbol, depth: int = 2, limit: int = DEFAULT_LIMIT
+    store: GraphStore,
+    center: Symbol,
+    depth: int = 2,
+    limit: int = DEFAULT_LIMIT,
+    found_callers: Sequence[Related] | None = None,
 ) -> Neighbourhood:
     """The symbols within ``depth`` hops of ``center`` and the edges among them, at most
-    ``limit`` nodes (the center included)."""
+    ``limit`` nodes (the center included). ``found_callers``: ``callers(store, center, 1)``
+    when the caller already has it (its dispatch and candidate callers are drawn too).
+
+    Hop by hop, only the nodes shown are expanded: a symbol with thousands of callers costs
+    one read of its edges and the few dozen symbols shown, not their neighbourhoods."""
     depth = max(1, min(depth, MAX_DEPTH))
     limit = max(1, limit)
+    derived = _derived(
+        center, found_callers if found_callers is not None else callers(store, center, 1)
+    )
     hops: dict[str, int] = {center.id: 0}
-    edges: list[Edge] = []
+    symbols: dict[str, Symbol] = {center.id: center}
+    left_out: set[str] = set()
     frontier = [center.id]
-    by_edge: set[str] = set()  # reached over an edge of the graph, not only as a derived caller
-    derived = _derived_callers(store, center)
     for hop in range(1, depth + 1):
         kinds = ALL_KINDS if hop == 1 else SEMANTIC
         found = store.edges_from(frontier, kinds) + store.edges_to(frontier, kinds)
-        edges.extend(found)
-        reached = _new_ends(found, hops, frontier)
-        if hop > 1:  # a placeholder far out is a shared name (builtins.int), not a neighbour
-            reached = [i for i in reached if not i.startswith(_PLACEHOLDER_PREFIXES)]
-        by_edge.update(i for i in reached if i not in hops)
+        ranked = _ranked_ends(found, hops, far=hop > 1)
         if hop == 1:
-            reached.extend(d.source for d in derived if d.source not in hops)
-        for other in dict.fromkeys(reached):
-            hops.setdefault(other, hop)
-        frontier = [i for i, h in hops.items() if h == hop]
-        symbols = store.get_symbols(frontier)
-        frontier = [i for i in frontier if _expandable(symbols.get(i))]
-        if not frontier:
+            ranked += [i for i in dict.fromkeys(d.source for d in derived) if i not in ranked]
+        room = limit - len(hops)
+        left_out.update(ranked[room:] if room > 0 else ranked)
+        taken = ranked[: max(room, 0)]
+        symbols.update(store.get_symbols(taken))
+        for i in taken:
+            hops[i] = hop
+        frontier = [i for i in taken if _expandable(symbols.get(i))]
+        if not frontier or len(hops) >= limit:
             break
-    edges = list(dict.fromkeys(edges))  # an edge between two frontier nodes came twice
-    kept = _keep(hops, edges, by_edge, limit)
-    symbols = store.get_symbols(kept)
-    symbols[center.id] = center
-    nodes = tuple(Node(symbols[i], hops[i]) for i in kept if i in symbols)
+    nodes = tuple(Node(symbols[i], h) for i, h in hops.items() if i in symbols)
     shown = {n.symbol.id for n in nodes}
-    among = tuple(e for e in edges if e.source in shown and e.target in shown)
-    links = _links(edges, derived, shown)
-    return Neighbourhood(center, depth, nodes, links, among, omitted=len(hops) - len(nodes))
+    among = _edges_among(store, center.id, shown)
+    links = _links(among, derived, shown)
+    return Neighbourhood(center, depth, nodes, links, among, omitted=len(left_out - shown))
 
 
-def _derived_callers(store: GraphStore, center: Symbol) -> list[Link]:
+def _derived(center: Symbol, found: Sequence[Related]) -> list[Link]:
     """Callers through dispatch and unverified candidates, as links into the center."""
-    out = []
-    for r in callers(store, center, 1):
-        if r.link == DIRECT:
-            continue
-        out.append(
-            Link(r.symbol.id, center.id, str(EdgeKind.CALLS), r.link, 1, r.edge.path,
-                 r.edge.line, r.through)
-        )  # fmt: skip
-    return out
+    return [
+        Link(r.symbol.id, center.id, str(EdgeKind.CALLS), r.link, 1, r.edge.path, r.edge.line,
+             r.through)
+        for r in found
+        if r.link != DIRECT
+    ]  # fmt: skip
 
 
-def _new_ends(found: Iterable[Edge], hops: dict[str, int], frontier: list[str]) -> list[str]:
-    inside = set(frontier)
-    out = []
-    for e in sorted(found, key=lambda e: (e.path, e.line, e.column, e.source, e.target)):
-        for end in (e.source, e.target):
-            if end not in hops and end not in inside:
-                out.append(end)
-    return out
+def _ranked_ends(found: Iterable[Edge], hops: dict[str, int], *, far: bool) -> list[str]:
+    """The other ends of ``found`` not yet shown, most connected first (distinct shown
+    neighbours, then edges), then by id; ``far``: placeholders left out (beyond hop 1 a
+    placeholder is a name many unrelated sites share, ``builtins.int``, not a neighbour)."""
+    neighbours: dict[str, set[str]] = {}
+    sites: dict[str, int] = {}
+    for e in found:
+        for end, other in ((e.source, e.target), (e.target, e.source)):
+            if end in hops or other not in hops:
+                continue
+            if far and end.startswith(_PLACEHOLDER_PREFIXES):
+                continue
+            neighbours.setdefault(end, set()).add(other)
+            sites[end] = sites.get(end, 0) + 1
+    return sorted(neighbours, key=lambda i: (-len(neighbours[i]), -sites[i], i))
 
 
 def _expandable(symbol: Symbol | None) -> bool:
     return symbol is not None and bool(symbol.path) and symbol.kind != "module"
 
 
-def _keep(hops: dict[str, int], edges: list[Edge], by_edge: set[str], limit: int) -> list[str]:
-    """Node ids to show: by hop; in a hop, those reached over an edge of the graph before the
-    derived (dispatch, candidate) callers, then the most connected (distinct neighbours)."""
-    degree: dict[str, set[str]] = {}
-    for e in edges:
-        degree.setdefault(e.source, set()).add(e.target)
-        degree.setdefault(e.target, set()).add(e.source)
-    order = sorted(
-        hops, key=lambda i: (hops[i], hops[i] > 0 and i not in by_edge, -len(degree.get(i, ())), i)
-    )
-    return order[:limit]
+def _edges_among(store: GraphStore, center: str, shown: set[str]) -> tuple[Edge, ...]:
+    """The graph's edges between shown nodes, in site order; ``contains`` only at the center
+    (a class or module shown further out would otherwise draw a line to each member)."""
+    real = sorted(i for i in shown if not i.startswith(_PLACEHOLDER_PREFIXES))
+    contains = (str(EdgeKind.CONTAINS),)
+    edges = {
+        e
+        for e in [
+            *store.edges_from(real, SEMANTIC),
+            *store.edges_from([center], contains),
+            *store.edges_to([center], contains),
+        ]
+        if e.source in shown and e.target in shown and e.source != e.target
+    }
+    return tuple(sorted(edges, key=lambda e: (e.path, e.line, e.column, e.source, e.target)))
 
 
-def _links(edges: list[Edge], derived: list[Link], shown: set[str]) -> tuple[Link, ...]:
+def _links(edges: Sequence[Edge], derived: list[Link], shown: set[str]) -> tuple[Link, ...]:
     merged: dict[tuple[str, str, str, str], Link] = {}
-    ordered = sorted(edges, key=lambda e: (e.path, e.line, e.column, e.source, e.target))
-    plain = [
-        Link(e.source, e.target, str(e.kind), DIRECT, 1, e.path, e.line)
-        for e in ordered
-        if e.source != e.target
-    ]
+    plain = [Link(e.source, e.target, str(e.kind), DIRECT, 1, e.path, e.line) for e in edges]
     for link in [*plain, *derived]:
         if link.source not in shown or link.target not in shown:
             continue

@@ -42,7 +42,8 @@ class Page:
 
 
 SEARCH_LIMIT = 20
-CANDIDATES_SHOWN = 30  # unverified callers listed on a symbol page; the count is of all
+RESOLVED_SHOWN = 200  # callers or callees listed on a symbol page; the counts are of all
+CANDIDATES_SHOWN = 30  # unverified callers listed
 USES_SHOWN = 40  # uses listed per kind
 MAX_INDENT = 8  # outline depths drawn (classes d0..d8 in app.css)
 
@@ -93,7 +94,7 @@ def symbol(idx: api.Index, status: Status, ref: str) -> Page:
     parts = [
         _symbol_head(s, idx.get(s.parent) if s.parent else None),
         _notes(idx.call_notes(s, "callers", callers := idx.callers(s.id))),
-        _graph(idx.neighbourhood(s.id)),
+        _graph(idx.neighbourhood(s.id, callers=callers)),
         _calls("Callers", callers),
         _calls("Callees", idx.callees(s.id)),
         _hierarchy(idx, s),
@@ -212,10 +213,17 @@ def _calls(title: str, found: Sequence[api.Related]) -> str:
             site_link(r.edge.path, r.edge.line),
             f'<span class="link link-{e(r.link)}">{e(link_text(r))}</span>',
         ]
-        for r in [*resolved, *candidates[:CANDIDATES_SHOWN]]
+        for r in [*resolved[:RESOLVED_SHOWN], *candidates[:CANDIDATES_SHOWN]]
     ]
-    more = len(candidates) - CANDIDATES_SHOWN
-    tail = f"<p>… {more} more unverified call sites</p>" if more > 0 else ""
+    tail = "".join(
+        f"<p>… {more:,} more {what} (<code>astrag {title.lower()} --format json</code> lists "
+        "all)</p>"
+        for more, what in (
+            (len(resolved) - RESOLVED_SHOWN, "resolved"),
+            (len(candidates) - CANDIDATES_SHOWN, "unverified call sites"),
+        )
+        if more > 0
+    )
     counts = f"{len(resolved)} resolved, {len(candidates)} unverified" if candidates else ""
     return (
         f'<section id="{title.lower()}"><h2>{title} ({len(found)}) <small>{counts}</small></h2>'
@@ -239,7 +247,7 @@ def _hierarchy(idx: api.Index, s: Symbol) -> str:
 
 
 def _references(idx: api.Index, s: Symbol) -> str:
-    uses = idx.references(s.id)
+    uses = idx.references(s.id, code=False)  # only the shown uses' lines are read, below
     groups: dict[str, list[api.Use]] = {}
     for u in uses:
         groups.setdefault(u.kind, []).append(u)
@@ -252,7 +260,7 @@ def _references(idx: api.Index, s: Symbol) -> str:
             [
                 symbol_link(u.symbol),
                 site_link(u.edge.path, u.edge.line),
-                f"<code>{e(u.code)}</code>",
+                f"<code>{e(idx.line(u.edge.path, u.edge.line).strip())}</code>",
             ]
             for u in members[:USES_SHOWN]
         ]
