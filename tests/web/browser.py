@@ -189,8 +189,10 @@ class Tab:
             time.sleep(0.05)
 
     def goto(self, url: str) -> None:
+        """Open ``url`` and wait until the page it leads to (after any redirect) has loaded."""
+        self.eval("window.__astragLeft = true")  # gone once a new document replaced this one
         self.send("Page.navigate", {"url": url})
-        self.wait_for(f"location.href === {json.dumps(url)} && document.readyState === 'complete'")
+        self.wait_for("window.__astragLeft === undefined && document.readyState === 'complete'")
 
     def center_of(self, selector: str) -> tuple[float, float]:
         box = self.wait_for(

@@ -57,7 +57,7 @@ def test_symbol_page_lists_callers_and_draws_the_neighbourhood(
     ]
     tab.wait_for("document.querySelectorAll('#graph svg a.node').length > 0")
     nodes = tab.eval("[...document.querySelectorAll('#graph svg a.node')].map(a => a.dataset.id)")
-    assert set(nodes) == set().union(*ITEM_PRICE_HOPS) and len(nodes) == 13
+    assert set(nodes) == set().union(*ITEM_PRICE_HOPS) and len(nodes) == 12
     dotted = tab.eval("document.querySelectorAll('#graph path.link-candidate').length")
     assert dotted == 2  # the unverified callers are drawn, and drawn as such
     legend = tab.eval("document.getElementById('legend').textContent")

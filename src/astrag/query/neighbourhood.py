@@ -3,13 +3,15 @@ a number of nodes a person can look at (the web view's picture, ``astrag export 
 
 Hop 1 is every edge into or out of the symbol (its parent and members included), plus the
 callers that reach it through dispatch or may reach it as an unverified candidate
-(:mod:`astrag.query.calls`), labelled so. Further hops follow the semantic edges only
-(``contains`` would add every sibling of every method reached) and never leave a placeholder
+(:mod:`astrag.query.calls`), labelled so. Further hops follow calls, references and the
+class hierarchy only (``contains`` would add every sibling of every method reached, ``imports``
+every file that imports a widely used type) and never leave a placeholder
 (``external::``/``unresolved::`` names are shared by unrelated call sites, so beyond hop 1
 they are not shown at all) or a module (a module imports and contains too much to be a path
-between two symbols). When more nodes are reached
-than fit, the nearest hops are kept whole first, and within a hop the most connected nodes;
-``omitted`` says how many were left out.
+between two symbols). When more nodes are reached than fit, the nearest hops are kept first;
+within a hop the most connected nodes, and further out each shown node in turn brings its own
+(:func:`_ranked_ends`). ``omitted`` counts the nodes reached and left out (the hops past a
+full one are not explored).
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ SEMANTIC = tuple(
     )
 )
 ALL_KINDS = (*SEMANTIC, str(EdgeKind.CONTAINS))
+# beyond hop 1: what uses or is used by a neighbour, not the files that import it
+FAR = tuple(k for k in SEMANTIC if k != EdgeKind.IMPORTS)
 MAX_DEPTH = 4
 _PLACEHOLDER_PREFIXES = tuple(f"{k}::" for k in PlaceholderKind)
 DEFAULT_LIMIT = 60
@@ -91,7 +95,7 @@ def neighbourhood(
     left_out: set[str] = set()
     frontier = [center.id]
     for hop in range(1, depth + 1):
-        kinds = ALL_KINDS if hop == 1 else SEMANTIC
+        kinds = ALL_KINDS if hop == 1 else FAR
         found = store.edges_from(frontier, kinds) + store.edges_to(frontier, kinds)
         ranked = _ranked_ends(found, hops, far=hop > 1)
         if hop == 1:
@@ -123,9 +127,14 @@ def _derived(center: Symbol, found: Sequence[Related]) -> list[Link]:
 
 
 def _ranked_ends(found: Iterable[Edge], hops: dict[str, int], *, far: bool) -> list[str]:
-    """The other ends of ``found`` not yet shown, most connected first (distinct shown
-    neighbours, then edges), then by id; ``far``: placeholders left out (beyond hop 1 a
-    placeholder is a name many unrelated sites share, ``builtins.int``, not a neighbour)."""
+    """The other ends of ``found`` not yet shown, in the order they are kept.
+
+    Next to the center (``far`` false): symbols of the repository before placeholders, the
+    most connected first. Further out, placeholders are left out (there a placeholder is a
+    name many unrelated sites share, ``builtins.int``, not a neighbour); what ties several
+    shown nodes together comes first, then the shown nodes take turns, each bringing its most
+    connected neighbour, so that one widely used type cannot fill the picture with its users.
+    """
     neighbours: dict[str, set[str]] = {}
     sites: dict[str, int] = {}
     for e in found:
@@ -136,7 +145,21 @@ def _ranked_ends(found: Iterable[Edge], hops: dict[str, int], *, far: bool) -> l
                 continue
             neighbours.setdefault(end, set()).add(other)
             sites[end] = sites.get(end, 0) + 1
-    return sorted(neighbours, key=lambda i: (-len(neighbours[i]), -sites[i], i))
+
+    def strength(i: str) -> tuple[bool, int, int, str]:
+        return (i.startswith(_PLACEHOLDER_PREFIXES), -len(neighbours[i]), -sites[i], i)
+
+    if not far:
+        return sorted(neighbours, key=strength)
+    shared = sorted((i for i in neighbours if len(neighbours[i]) > 1), key=strength)
+    order = {node: rank for rank, node in enumerate(hops)}
+    turns: dict[str, list[str]] = {}
+    for i in sorted(neighbours, key=strength):
+        if len(neighbours[i]) == 1:
+            turns.setdefault(next(iter(neighbours[i])), []).append(i)
+    queues = [turns[parent] for parent in sorted(turns, key=order.__getitem__)]
+    rounds = [q[k] for k in range(max(map(len, queues), default=0)) for q in queues if k < len(q)]
+    return shared + rounds
 
 
 def _expandable(symbol: Symbol | None) -> bool:
