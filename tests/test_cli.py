@@ -4,7 +4,6 @@ fixture whose every edge is listed below, checked against the fixture's source b
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -15,6 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.cli_run import BASE_ENV, on_terminal, run
 
 FILES: dict[str, str] = {
     "pkg/__init__.py": "",
@@ -164,8 +165,10 @@ SUMMARY_KEYS = {
     "edges",
     "calls",
     "call_resolution_rate",
+    "call_rates",
     "parse_errors",
     "files_with_errors",
+    "error_files",
     "parsed",
     "removed",
     "resolved_files",
@@ -179,20 +182,11 @@ SUMMARY_KEYS = {
 NODE_KEYS = {"type", "id", "kind", "name", "qualname", "path", "start_line", "end_line"}
 EDGE_KEYS = {"type", "source", "target", "kind", "path", "line", "column"}
 
-# A wide terminal keeps rich from wrapping long ids across table rows; no colour codes.
-_ENV = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
-_ENV.update(COLUMNS="200", NO_COLOR="1")
+_ENV = dict(BASE_ENV)  # its ASTRAG_STORE is set per store by the fixtures below
 
 
 def astrag(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "astrag.cli", *args],
-        cwd=cwd,
-        env=_ENV,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return run(*args, cwd=cwd, env=_ENV)
 
 
 def ok_json(*args: str, cwd: Path | None = None) -> dict:
@@ -255,19 +249,25 @@ def test_index_json_summary_has_the_documented_keys_and_exact_counts(
     # print() and str() are the only calls that leave the repository
     assert summary["calls"] == {"resolved": 7, "external": 2}
     assert summary["call_resolution_rate"] == 1.0
+    assert summary["call_rates"] == {"repository": 0.7778, "external": 0.2222, "unresolved": 0.0}
     assert (summary["parse_errors"], summary["files_with_errors"]) == (0, 0)
+    assert summary["error_files"] == []
     assert (summary["parsed"], summary["removed"], summary["resolved_files"]) == (5, 0, 5)
     assert summary["skipped"] == []
     assert summary["rebuilt_because"] == ""
 
 
 def test_index_text_reports_an_unchanged_rerun(repo: Path) -> None:
-    result = astrag("index", str(repo))
+    result = astrag("index", str(repo))  # piped: one "key<TAB>value" record a line
     assert result.returncode == 0, result.stderr
-    assert f"astrag index · {repo}" in result.stdout
-    assert "5  (0 parsed, 0 removed this run)" in result.stdout
-    assert "100.0% resolved  (external 2, resolved 7)" in result.stdout
-    assert "0 in 0 files" in result.stdout  # parse errors
+    rows = dict(line.split("\t") for line in result.stdout.splitlines())
+    assert rows["files"] == "5  (0 parsed, 0 removed this run)"
+    assert rows["calls"] == (
+        "77.8% to repository symbols, 22.2% external, 0.0% unresolved  (9 calls)"
+    )
+    assert (rows["parse errors"], rows["skipped"]) == ("0 in 0 files", "none")
+    status, shown = on_terminal("index", str(repo), env=_ENV)
+    assert status == 0 and f"astrag index · {repo}" in shown
 
 
 # ---------------------------------------------------------------------------------- show
@@ -330,13 +330,17 @@ def test_callers_depth_one_and_two(repo: Path) -> None:
 
 
 def test_callers_text_table(repo: Path) -> None:
-    result = astrag("callers", "Shape.area", "--depth", "2", "--repo", str(repo))
+    # rows: depth, qualified name, kind, where it is defined, the line of the call, the link
+    args = ("callers", "Shape.area", "--depth", "2", "--repo", str(repo))
+    result = astrag(*args)
     assert result.returncode == 0, result.stderr
-    assert f"callers of {SH}Shape.area (2)" in result.stdout
-    # rows show qualified names, where each is defined, and the line of the call
-    assert "Shape.describe" in result.stdout
-    assert "pkg/shapes.py:8" in result.stdout
-    assert "report" in result.stdout
+    assert result.stdout == (
+        "1\tShape.describe\tmethod\tpkg/shapes.py:8\t9\tdirect\n"
+        "2\treport\tfunction\tpkg/app.py:8\t9\tdirect\n"
+    )
+    status, shown = on_terminal(*args, env=_ENV)
+    assert status == 0 and f"callers of {SH}Shape.area (2)" in shown
+    assert "│ Shape.describe │ method   │ pkg/shapes.py:8" in shown
     assert "pkg/app.py:8" in result.stdout
 
 
@@ -386,12 +390,13 @@ def test_implementations(repo: Path, symbol: str, expected: list[tuple[int, str]
 def test_implementations_text(repo: Path) -> None:
     found = astrag("implementations", "Greeter", "--repo", str(repo))
     assert found.returncode == 0, found.stderr
-    assert f"implementations of {GR}Greeter (1)" in found.stdout
-    assert "Polite" in found.stdout
-    assert "web/greeter.ts:5" in found.stdout
+    assert found.stdout == "1\tPolite\tclass\tweb/greeter.ts:5\t5\n"
+    status, shown = on_terminal("implementations", "Greeter", "--repo", str(repo), env=_ENV)
+    assert status == 0 and f"implementations of {GR}Greeter (1)" in shown
     none = astrag("implementations", "Cube", "--repo", str(repo))
     assert none.returncode == 0, none.stderr
-    assert none.stdout == f"no implementations of {SH}Cube in the index\n"
+    assert none.stdout == ""
+    assert none.stderr == f"no implementations of {SH}Cube in the index\n"
 
 
 # ---------------------------------------------------------------------------------- stats
@@ -410,8 +415,10 @@ def test_stats_json_counts(repo: Path) -> None:
 def test_stats_text(repo: Path) -> None:
     result = astrag("stats", "--repo", str(repo))
     assert result.returncode == 0, result.stderr
-    assert f"astrag stats · {repo}" in result.stdout
-    assert "class 4, field 1, function 4, interface 1, method 8, module 5" in result.stdout
+    rows = dict(line.split("\t") for line in result.stdout.splitlines())
+    assert rows["symbols"] == "class 4, field 1, function 4, interface 1, method 8, module 5"
+    status, shown = on_terminal("stats", "--repo", str(repo), env=_ENV)
+    assert status == 0 and f"astrag stats · {repo}" in shown
 
 
 # ---------------------------------------------------------------------------------- export

@@ -17,10 +17,12 @@ import textwrap
 from collections.abc import Iterable
 from pathlib import Path
 
+from astrag.arguments import path_argument, resolved_within, text_argument
 from astrag.config import load_config
 from astrag.errors import AstragError
 from astrag.graph.facts import CLASS_KINDS, Edge, EdgeKind, Symbol
 from astrag.indexer import IndexSummary, ProgressFn, index_repository
+from astrag.project_root import nearest_project
 from astrag.query import calls, imports, neighbourhood, outline, repomap, report, uses
 from astrag.query.calls import Related
 from astrag.query.imports import FileImports
@@ -29,12 +31,15 @@ from astrag.query.outline import Outline
 from astrag.query.repomap import RepoMap
 from astrag.query.report import IndexReport
 from astrag.query.uses import Use
+from astrag.redact import counts as redaction_counts
 from astrag.retrieve.answer import Answer, Planner, SourceCache, answer
 from astrag.retrieve.assemble import Context
 from astrag.retrieve.plan import plan_query
 from astrag.search.engine import Hit, Searcher
+from astrag.sources import read_lines
 from astrag.store.base import GraphStore
 from astrag.store.open import MARKER, open_store
+from astrag.suggest import close_symbols
 from astrag.verify.findings import CheckReport
 from astrag.verify.inputs import (
     ChangedFile,
@@ -62,6 +67,7 @@ __all__ = [
     "SymbolNotFound",
     "Use",
     "check",
+    "find_project",
     "find_root",
     "index",
     "open_index",
@@ -72,7 +78,9 @@ SNIPPET_LINES = 5  # a search hit's code: a definition's head, its signature and
 
 
 class SymbolNotFound(AstragError):
-    pass
+    def __init__(self, message: str, hint: str = "", suggestions: list[str] | None = None):
+        super().__init__(message, hint)
+        self.suggestions = suggestions or []
 
 
 class AmbiguousSymbol(AstragError):
@@ -98,6 +106,13 @@ def find_root(start: Path | None = None) -> Path:
         if (directory / ".git").exists():
             return directory
     return here
+
+
+def find_project(start: Path | None = None) -> Path:
+    """The project a server started in ``start`` serves when none is named: the nearest
+    enclosing index, work tree or folder with a project file; never the home directory or
+    the filesystem root (raises :class:`astrag.project_root.NotAProject`)."""
+    return nearest_project(start or Path.cwd())
 
 
 def index(
@@ -160,7 +175,7 @@ class Index:
 
     def lookup(self, query: str) -> list[Symbol]:
         """Symbols an id, a qualified name, a plain name or a file path denotes (best first)."""
-        query = query.strip()
+        query = text_argument(query, "the symbol").strip()
         if not query:
             raise SymbolNotFound("empty symbol name", "pass a symbol id, qualified name or name")
         exact = self.store.get_symbol(query)
@@ -180,26 +195,29 @@ class Index:
         """Exactly one symbol, or SymbolNotFound / AmbiguousSymbol listing the candidates."""
         found = self.lookup(query)
         if not found:
-            raise SymbolNotFound(
-                f"no symbol matches {query!r}",
-                "check the spelling, or run `astrag index` if the code is new",
-            )
+            close = self.close_names(query)
+            hint = "check the spelling, or run `astrag index` if the code is new"
+            if close:
+                hint = f"did you mean {', '.join(close)}? (or run `astrag index` if it is new)"
+            raise SymbolNotFound(f"no symbol matches {query!r}", hint, close)
         if len(found) > 1:
             raise AmbiguousSymbol(query, found)
         return found[0]
+
+    def close_names(self, query: str, limit: int = 5) -> list[str]:
+        """Indexed names most like ``query`` (ids for an id, else qualified names), for a
+        "did you mean" when it matches nothing."""
+        symbols = (s for s in self.store.all_symbols() if s.path)
+        return close_symbols(query.strip(), symbols, limit)
 
     def get(self, symbol_id: str) -> Symbol | None:
         return self.store.get_symbol(symbol_id)
 
     def source(self, symbol: Symbol) -> str:
-        """The symbol's source lines as they are on disk now."""
+        """The symbol's source lines as they are on disk now (credentials masked)."""
         if not symbol.path:
             return ""
-        try:
-            text = (self.root / symbol.path).read_text("utf-8", errors="replace")
-        except OSError:
-            return ""
-        lines = text.splitlines()
+        lines = read_lines(self.root, symbol.path)
         return "\n".join(lines[symbol.start_line - 1 : symbol.end_line])
 
     # ------------------------------------------------------------------ traversals
@@ -275,12 +293,10 @@ class Index:
         return self._report[1]
 
     def _read_bytes(self, path: str) -> bytes | None:
-        full = (self.root / path).resolve()
-        if not full.is_relative_to(self.root):
-            return None
+        """A file's bytes for parsing only (never shown), None when it is gone or outside."""
         try:
-            return full.read_bytes()
-        except OSError:
+            return resolved_within(self.root, path).read_bytes()
+        except (AstragError, OSError):
             return None
 
     def repo_map(self, budget: int = 4000) -> RepoMap:
@@ -323,7 +339,7 @@ class Index:
             return "\n".join(symbol.docstring.strip().splitlines()[:lines])
         end = min(symbol.end_line or symbol.start_line, symbol.start_line + lines - 1)
         text = self.sources(dataclasses.replace(symbol, end_line=end))
-        shown = [ln if len(ln) <= 200 else ln[:199] + "…" for ln in text.splitlines()]
+        shown = [ln if len(ln) <= 200 else ln[:199] + "…" for ln in text.split("\n")]
         return textwrap.dedent("\n".join(shown)).strip("\n")
 
     def implementations(self, symbol_id: str) -> list[Related]:
@@ -402,7 +418,13 @@ class Index:
     # ------------------------------------------------------------------ whole graph
 
     def stats(self) -> dict[str, object]:
-        return {"root": str(self.root), **self.store.counts(), "meta": self.store.meta()}
+        redacted = redaction_counts(r.note for r in self.store.file_records().values())
+        return {
+            "root": str(self.root),
+            **self.store.counts(),
+            "redacted": redacted,
+            "meta": self.store.meta(),
+        }
 
     def graph(self) -> tuple[list[Symbol], list[Edge]]:
         """All symbols and edges, read from one consistent version of the index."""
@@ -411,7 +433,7 @@ class Index:
 
 
 def _check_query(query: str) -> str:
-    query = (query or "").strip()
+    query = text_argument(query or "", "the query").strip()
     if not query:
         raise AstragError("the query is empty", "ask a question or name a symbol")
     if len(query) > 10_000:
@@ -481,10 +503,10 @@ def _code_change(root: Path, text: str, path: str | None, lang: str | None) -> C
 
 def _read(root: Path, rel: str) -> str | None:
     """A repository file's text, or None; never follows a path out of the repository."""
-    full = (root / safe_path(rel)).resolve()
-    if not full.is_relative_to(root):
-        raise AstragError(f"{rel} resolves outside the repository", "check a file inside it")
+    full = resolved_within(root, safe_path(path_argument(rel, "the path")))
     try:
         return full.read_text("utf-8", errors="replace")
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         return None
+    except OSError as e:  # unreadable (permissions, a name the filesystem refuses)
+        raise AstragError(f"cannot read {rel}: {e.strerror or e}", "check a readable file") from e

@@ -34,8 +34,8 @@ StoreOpt = Annotated[
 ]
 
 
-def choose_store(store: StoreOpt = None) -> None:
-    """A symbol-graph map of your codebase for AI coding agents."""
+def choose_store(store: str | None) -> None:
+    """Apply the global ``--store`` option (the main callback in ``cli.py`` takes it)."""
     if store:
         with errors():
             check_url(store)
@@ -91,5 +91,4 @@ def _shown(spec: str) -> str:
 
 
 def register(app: typer.Typer) -> None:
-    app.callback()(choose_store)
     app.command()(migrate)

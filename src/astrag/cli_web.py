@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from astrag.cli_shared import RepoOpt, errors, repo_root
+from astrag.cli_serve import served_root
+from astrag.cli_shared import RepoOpt, errors
 
 
 def web(
@@ -33,7 +34,8 @@ def web(
     from astrag.web.server import serve  # starlette and uvicorn load only for this command
 
     with errors(), contextlib.suppress(KeyboardInterrupt):
-        serve(repo_root(repo), host=host, port=port, token=token, open_browser=open_browser)
+        root = served_root(repo, "--repo")  # a server's rules: never the home folder or /
+        serve(root, host=host, port=port, token=token, open_browser=open_browser)
 
 
 def register(app: typer.Typer) -> None:

@@ -33,6 +33,8 @@ from astrag.graph.resolve import (
 )
 from astrag.lang import extract_facts, extractor_fingerprint
 from astrag.project_layout import layout_fingerprint, read_layout
+from astrag.redact import note as redaction_note
+from astrag.redact import redact
 from astrag.search.documents import (
     SearchDoc,
     decode_documents,
@@ -78,6 +80,7 @@ class IndexSummary:
     embedded: int = 0  # texts embedded by this run (the rest came from the vector cache)
     embedder: str = ""
     files_with_errors: int = 0
+    error_files: list[str] = field(default_factory=list)  # paths with syntax errors, sorted
     parsed: int = 0
     removed: int = 0
     resolved_files: int = 0
@@ -111,8 +114,10 @@ def _parse_one(root: str, sf: SourceFile, known_hash: str | None) -> _Parsed:
     digest = content_hash(result.source)
     if digest == known_hash:
         return _Parsed(sf.path, None, None, unchanged=True)
+    # credentials masked in place before anything is made of the text (see astrag.redact)
+    source, secrets = redact(result.source)
     try:
-        facts = extract_facts(sf.path, result.source)
+        facts = extract_facts(sf.path, source)
     except Exception as exc:  # a frontend bug on one file must not cost the whole index
         reason = f"parse_failed: {type(exc).__name__}: {exc}"[:200]
         return _Parsed(sf.path, None, None, skipped=Skipped(sf.path, reason))
@@ -124,11 +129,9 @@ def _parse_one(root: str, sf: SourceFile, known_hash: str | None) -> _Parsed:
         mtime_ns=sf.mtime_ns,
         lines=facts.lines,
         errors=facts.errors,
-        note=result.note or "",
+        note="; ".join(filter(None, (result.note, redaction_note(secrets)))),
     )
-    return _Parsed(
-        sf.path, record, encode_facts(facts), encode_documents(documents(facts, result.source))
-    )
+    return _Parsed(sf.path, record, encode_facts(facts), encode_documents(documents(facts, source)))
 
 
 def _parse_chunk(root: str, items: list[tuple[SourceFile, str | None]]) -> list[_Parsed]:
@@ -387,12 +390,14 @@ class _Clock:
 
 @cache
 def _parse_fingerprint() -> str:
-    """What decides whether stored facts and documents are still valid: the parsers, and the
-    code that makes search documents (any edit to it re-makes them, as for the parsers)."""
+    """What decides whether stored facts and documents are still valid: the parsers, the
+    code that makes search documents and the redaction rules (any edit to them re-makes
+    them, as for the parsers)."""
     digest = hashlib.blake2b(digest_size=12)
     search = resources.files("astrag.search")
     for name in ("documents.py", "text.py"):
         digest.update(search.joinpath(name).read_bytes())
+    digest.update(resources.files("astrag").joinpath("redact.py").read_bytes())
     return f"{extractor_fingerprint()}+docs{digest.hexdigest()}"
 
 
@@ -449,3 +454,6 @@ def _summarise(store: GraphStore, summary: IndexSummary) -> None:
     summary.calls = dict(counts.get("calls", {}))
     summary.parse_errors = int(counts.get("parse_errors", 0))
     summary.files_with_errors = int(counts.get("files_with_errors", 0))
+    if summary.files_with_errors:
+        records = store.file_records().values()
+        summary.error_files = sorted(r.path for r in records if r.errors)

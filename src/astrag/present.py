@@ -42,16 +42,17 @@ def site_json(e: Edge) -> dict[str, object]:
     return {"kind": str(e.kind), "path": e.path, "line": e.line, "column": e.column}
 
 
-def relation_summary(edges: Iterable[Edge], *, incoming: bool, shown: int = 8) -> list[str]:
+def relation_summary(edges: Iterable[Edge], *, incoming: bool, shown: int | None = 8) -> list[str]:
     """``"calls (3): a, b, c"`` per edge kind (``contains`` left out: it is the outline, not a
-    relation), the other ends sorted and cut after ``shown``; for a person or a model."""
+    relation), the other ends sorted and cut after ``shown`` (``None``: all of them); for a
+    person or a model."""
     ends: dict[str, set[str]] = {}
     for e in edges:
         if e.kind != "contains":
             ends.setdefault(str(e.kind), set()).add(e.source if incoming else e.target)
     lines = []
     for kind, ids in sorted(ends.items()):
-        more = " …" if len(ids) > shown else ""
+        more = " …" if shown is not None and len(ids) > shown else ""
         lines.append(f"{kind} ({len(ids)}): {', '.join(sorted(ids)[:shown])}{more}")
     return lines
 
@@ -185,8 +186,10 @@ def summary_json(s: IndexSummary) -> dict[str, object]:
         "edges": dict(sorted(s.edges.items())),
         "calls": s.calls,
         "call_resolution_rate": round(s.call_resolution_rate, 4),
+        "call_rates": {k: round(v, 4) for k, v in call_rates(s.calls).items()},
         "parse_errors": s.parse_errors,
         "files_with_errors": s.files_with_errors,
+        "error_files": list(s.error_files),
         "parsed": s.parsed,
         "removed": s.removed,
         "resolved_files": s.resolved_files,
@@ -197,6 +200,18 @@ def summary_json(s: IndexSummary) -> dict[str, object]:
         "embedder": s.embedder,
         "embedded": s.embedded,
     }
+
+
+def call_rates(calls: dict[str, int]) -> dict[str, float]:
+    """Shares of call edges by where they land: a repository symbol, an external package's
+    (a placeholder named after it), or nothing known (unresolved, or a dangling target)."""
+    total = sum(calls.values())
+    if not total:
+        return {"repository": 0.0, "external": 0.0, "unresolved": 0.0}
+    repository = calls.get("resolved", 0) / total
+    external = calls.get("external", 0) / total
+    unresolved = max(0.0, 1.0 - repository - external)  # unresolved and dangling targets
+    return {"repository": repository, "external": external, "unresolved": unresolved}
 
 
 def search_json(

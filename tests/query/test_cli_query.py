@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from astrag import api
 from astrag.cli import app
+from tests.cli_run import on_terminal
 from tests.query.conftest import RESPONSE, ROUTING, write
 
 R = "app/routing.py::"
@@ -71,9 +72,10 @@ def test_callers_json_tells_direct_dispatch_and_candidate_apart(repo: Path) -> N
 
 
 def test_callers_text_says_how_each_was_found_and_what_is_unverified(repo: Path) -> None:
-    text = ok("callers", "Route.matches", "--repo", str(repo))
-    lines = text.splitlines()
-    assert lines[0] == (
+    result = astrag("callers", "Route.matches", "--repo", str(repo))
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()  # records on stdout, remarks on stderr
+    assert result.stderr.splitlines()[0] == (
         "note: 2 more call sites with an unknown receiver call `.matches(` (unverified): "
         "app/routing.py:43, tests/test_routing.py:5"
     )
@@ -85,8 +87,13 @@ def test_express_callers_are_never_a_silent_none(express: Path) -> None:
     data = ok_json("callers", "res.send", "--repo", str(express))
     assert data["counts"] == {"direct": 0, "dispatch": 0, "candidate": 3}
     assert [r["qualname"] for r in data["results"]] == ["res.json", "res.sendStatus", "hello"]
-    text = ok("callers", "res.send", "--repo", str(express))
-    assert text.splitlines()[:2] == [f"note: {n}" for n in data["notes"]]
+    result = astrag("callers", "res.send", "--repo", str(express))
+    assert result.stderr.splitlines()[:2] == [f"note: {n}" for n in data["notes"]]
+    assert [line.split("\t")[1] for line in result.stdout.splitlines()] == [
+        "res.json",
+        "res.sendStatus",
+        "hello",
+    ]
     assert data["notes"][0] == "no resolved callers of res.send"
 
 
@@ -226,8 +233,11 @@ def test_search_carries_each_hits_signature_and_code(repo: Path) -> None:
         "            route.handle(scope)\n"
         "            return"
     )
-    text = ok("search", "Router.app", "-n", "1", "--repo", str(repo))
-    assert text.splitlines() == [
+    record = ok("search", "Router.app", "-n", "1", "--repo", str(repo)).splitlines()
+    assert len(record) == 1 and record[0].split("\t")[-1] == hit["signature"]
+    status, shown = on_terminal("search", "Router.app", "-n", "1", "--repo", str(repo))
+    assert status == 0
+    assert shown.splitlines() == [
         "1 symbols for 'Router.app':",
         f"1. method Router.app  app/routing.py:35-39  (score {hit['score']:.3f}; exact, lexical)",
         "     def app(self, scope: dict) -> None:",

@@ -36,6 +36,7 @@ class WebServer:
     """``astrag web`` in a subprocess, once it printed the address it serves."""
 
     def __init__(self, repo: Path, *args: str, log: Path) -> None:
+        self.repo = repo
         self.log = log
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
         command = [sys.executable, "-m", "astrag.cli", "web", "--repo", str(repo)]

@@ -34,6 +34,8 @@ ITEM_PRICE_HOPS = (
 )
 HOSTILE_DOC = '<script>document.title = "pwned"; window.__pwned = 1</script>'
 HOSTILE_FILE = "shop/odd<b>name&.py"
+# a credential in the code: every page shows the file as the index has it, masked
+SECRET = "ghp_" + "x7Kq9LmP2vR8sT4wY6zA1bC3dE5fG0hJ2kN4"
 
 FILES: dict[str, str] = {
     "shop/__init__.py": "",
@@ -119,6 +121,13 @@ FILES: dict[str, str] = {
         }
         """,
     ".env": "API_KEY=sk-not-a-real-key\n",
+    "shop/settings.py": f'''
+        GITHUB_TOKEN = "{SECRET}"
+
+
+        def token() -> str:
+            return GITHUB_TOKEN
+        ''',
 }
 
 

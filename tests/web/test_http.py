@@ -14,6 +14,7 @@ from urllib.parse import quote, urlsplit
 import pytest
 
 from tests.web.conftest import WebServer
+from tests.web.fixture import SECRET
 
 TOKEN = "0123456789abcdef0123"
 
@@ -98,11 +99,18 @@ def start(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
 
 
-def test_beyond_loopback_it_refuses_to_start_without_a_token(shop: Path) -> None:
-    done = start(shop, "--host", "0.0.0.0", "--port", "0")
+@pytest.mark.parametrize("host", ["0.0.0.0", "127.0.0.2"])
+def test_beyond_loopback_it_refuses_to_start_without_a_token(shop: Path, host: str) -> None:
+    done = start(shop, "--host", host, "--port", "0")
     assert done.returncode == 2
-    assert "refusing to serve on 0.0.0.0 without a token" in done.stderr
+    assert f"refusing to serve on {host} without a token" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_token_no_browser_could_send_is_refused(shop: Path) -> None:
+    done = start(shop, "--host", "127.0.0.2", "--port", "0", "--token", "has space")
+    assert done.returncode == 2
+    assert "cannot carry" in done.stderr
 
 
 def test_with_a_token_every_request_must_carry_it(shop: Path, tmp_path: Path) -> None:
@@ -127,3 +135,25 @@ def test_with_a_token_every_request_must_carry_it(shop: Path, tmp_path: Path) ->
     while running.proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
     assert running.proc.returncode is not None
+
+
+def test_a_credential_in_the_code_is_masked_on_every_page(server: WebServer) -> None:
+    pages = [
+        "/file/shop/settings.py",
+        "/symbol/" + quote("shop/settings.py::GITHUB_TOKEN", safe=""),
+        "/symbol/" + quote("shop/settings.py::token", safe=""),
+        "/search?q=GITHUB_TOKEN",
+        "/api/search?q=GITHUB_TOKEN",
+        "/context?q=" + quote("where is the github token"),
+    ]
+    for path in pages:
+        r = get(server.base, path)
+        assert r.status == 200, path
+        assert SECRET not in body(r) and SECRET[4:20] not in body(r), path
+    assert "GITHUB_TOKEN" in body(get(server.base, "/file/shop/settings.py"))
+    export = subprocess.run(
+        [sys.executable, "-m", "astrag.cli", "export", "--repo", str(server.repo),
+         "--format", "mermaid", "--around", "GITHUB_TOKEN"],
+        capture_output=True, text=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )  # fmt: skip
+    assert export.returncode == 0 and SECRET not in export.stdout

@@ -63,14 +63,14 @@ def test_a_limit_keeps_the_nearest_and_counts_the_rest(shop: Path) -> None:
 def test_report_counts_resolution_by_language_and_folder(shop: Path) -> None:
     with api.open_index(shop) as idx:
         r = idx.report()
-    assert (r.files, r.lines) == (6, 71)
+    assert (r.files, r.lines) == (7, 76)
     assert [(s.name, s.files, s.lines, s.calls) for s in r.languages] == [
-        ("python", 5, 58, {"external": 2, "resolved": 6, "unresolved": 2}),
+        ("python", 6, 63, {"external": 2, "resolved": 6, "unresolved": 2}),
         ("typescript", 1, 13, {"unresolved": 2}),
     ]
     assert r.folder_root == ""
     assert [(s.name, s.files, round(s.rate, 3)) for s in r.folders] == [
-        ("shop/", 5, 0.8),
+        ("shop/", 6, 0.8),
         ("web/", 1, 0.0),
     ]
     assert r.calls == {"external": 2, "resolved": 6, "unresolved": 4}

@@ -19,6 +19,7 @@ from astrag.retrieve.expand import Reached, Seed, expand
 from astrag.retrieve.plan import Intent, Plan, plan_query
 from astrag.search.engine import Hit, Searcher
 from astrag.search.text import code_words, is_test_path, query_words
+from astrag.sources import read_lines
 
 TEST_WEIGHT = 0.4
 # How many seeds, and what share of the budget shows full source (the rest: signatures), by
@@ -186,10 +187,6 @@ class SourceCache:
         key = (st.st_size, st.st_mtime_ns)
         cached = self.files.get(path)
         if cached is None or cached[0] != key:
-            try:
-                text = full.read_text("utf-8", errors="replace")
-            except OSError:
-                text = ""
-            cached = (key, text.splitlines())
+            cached = (key, read_lines(self.root, path))
             self.files[path] = cached
         return cached[1]

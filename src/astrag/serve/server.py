@@ -21,18 +21,20 @@ from typing import Annotated, Any, Literal
 
 import anyio
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from astrag import __version__, api, present
 from astrag.errors import AstragError
-from astrag.serve import tools
-from astrag.serve.auth import BearerToken, is_loopback
+from astrag.serve import guard, tools
+from astrag.serve.auth import BearerToken, check_token, is_loopback, security_settings
 from astrag.serve.state import RepoState
 
 log = logging.getLogger("astrag.serve")
 
 TOKEN_ENV = "ASTRAG_MCP_TOKEN"
+HOSTS_ENV = "ASTRAG_MCP_ALLOWED_HOSTS"  # more Host names clients use (a DNS name, a proxy)
 DEFAULT_PORT = 8765
 
 INSTRUCTIONS = """\
@@ -86,6 +88,8 @@ def _failure(error: AstragError) -> CallToolResult:
         "hint": error.hint,
     }
     body = f"error: {error.message}"
+    if getattr(error, "suggestions", None):  # an unknown symbol's "did you mean"
+        data["suggestions"] = list(error.suggestions)  # type: ignore[attr-defined]
     if isinstance(error, api.AmbiguousSymbol):
         data.update(present.candidates_json(error.query, error.candidates))
         data["error"] = "ambiguous"
@@ -144,9 +148,26 @@ Depth = Annotated[
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
 
+class GuardedServer(MCPServer):
+    """The SDK's server with astrag's refusals: arguments no tool can use (see
+    :mod:`astrag.serve.guard`) and arguments outside a tool's schema are answered with an
+    error result of one line and a hint, like every other refusal."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        refused = guard.argument_problem(arguments)
+        if refused is not None:
+            return _failure(refused)
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as error:
+            if isinstance(error.__cause__, ValidationError):
+                return _failure(guard.schema_problem(name, error.__cause__))
+            raise
+
+
 def build_server(worker: Worker) -> MCPServer:
     """The MCP server with astrag's eleven tools registered."""
-    server = MCPServer(
+    server = GuardedServer(
         name="astrag",
         version=__version__,
         instructions=INSTRUCTIONS,
@@ -278,13 +299,20 @@ def build_server(worker: Worker) -> MCPServer:
     return server
 
 
-def check_http_options(host: str, token: str | None) -> None:
-    """Refuse to expose the server beyond this machine without a token."""
-    if not is_loopback(host) and not token:
+def check_http_options(host: str, token: str | None) -> str | None:
+    """Refuse to expose the server beyond this machine without a token, and a token no
+    client could send; return a warning for a weak one."""
+    warning = check_token(token) if token is not None else None
+    if not is_loopback(host) and token is None:
         raise AstragError(
             f"refusing to serve on {host} without a bearer token",
             f"pass --token or set {TOKEN_ENV}, or bind 127.0.0.1",
         )
+    return warning
+
+
+def _extra_hosts() -> list[str]:
+    return [h for h in os.environ.get(HOSTS_ENV, "").split(",") if h.strip()]
 
 
 def serve(
@@ -295,10 +323,15 @@ def serve(
     port: int = DEFAULT_PORT,
     token: str | None = None,
 ) -> None:
-    """Run the server until the client hangs up (stdio) or the process is stopped (HTTP)."""
-    token = token or os.environ.get(TOKEN_ENV) or None
+    """Run the server until the client hangs up (stdio) or the process is stopped (HTTP).
+    ``token`` (else ``ASTRAG_MCP_TOKEN``; an empty variable is unset, an empty option an
+    error) is the bearer token HTTP clients must send."""
+    if token is None:
+        token = os.environ.get(TOKEN_ENV) or None
     if transport == "http":
-        check_http_options(host, token)
+        warning = check_http_options(host, token)
+        if warning:
+            print(f"astrag mcp: warning: {warning}", file=sys.stderr, flush=True)
     worker = Worker(RepoState(root))
     server = build_server(worker)
     worker.warm_up()
@@ -315,14 +348,17 @@ async def _serve_http(
 ) -> None:
     import uvicorn  # only the HTTP transport needs it
 
-    # on a loopback host the SDK also turns on DNS-rebinding protection (Host/Origin checks)
-    app: Any = server.streamable_http_app(host=host)
+    # Host/Origin checked for every bind address, not only the loopback ones the SDK covers
+    security = security_settings(host, _extra_hosts())
+    app: Any = server.streamable_http_app(host=host, transport_security=security)
     if token:
         app = BearerToken(app, token)
     shown = f"[{host}]" if ":" in host else host
     auth = "bearer token required" if token else "no token (loopback only)"
+    names = ", ".join(h for h in security.allowed_hosts if not h.endswith(":*"))
     print(
-        f"astrag mcp: serving {root} on http://{shown}:{port}/mcp ({auth})",
+        f"astrag mcp: serving {root} on http://{shown}:{port}/mcp ({auth}; Host must be one "
+        f"of {names}; add names clients use with {HOSTS_ENV}=name,name)",
         file=sys.stderr,
         flush=True,
     )

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from astrag import api, present
+from astrag.arguments import path_argument, resolved_within, text_argument
 from astrag.errors import AstragError
 from astrag.serve import text
 from astrag.serve.freshness import Status
@@ -53,7 +54,7 @@ def _answer(data: dict[str, object], body: str, status: Status) -> Answer:
 
 
 def _query(value: str) -> str:
-    value = (value or "").strip()
+    value = text_argument(value or "", "the query").strip()
     if not value:
         raise ToolInputError("the query is empty", "ask a question or name a symbol")
     if len(value) > MAX_QUERY_CHARS:
@@ -74,7 +75,7 @@ def _int(name: str, value: int, low: int, high: int, hint: str) -> int:
 def _symbol_query(value: str) -> str:
     """A symbol id, qualified name, plain name or file path; a path part must stay inside the
     repository (ids are looked up, never opened, but an escape attempt deserves a clear no)."""
-    value = (value or "").strip()
+    value = text_argument(value or "", "the symbol").strip()
     if not value:
         raise ToolInputError("the symbol is empty", "pass an id, a qualified name or a name")
     if len(value) > MAX_SYMBOL_CHARS:
@@ -88,10 +89,8 @@ def _symbol_query(value: str) -> str:
 def confined(root: Path, path: str) -> str:
     """``path`` as a repository-relative path that stays inside ``root`` once symlinks are
     resolved; refuses ``..``, absolute paths and links that point out."""
-    rel = safe_path(path)
-    full = (root / rel).resolve()
-    if not full.is_relative_to(root):
-        raise ToolInputError(f"{path!r} resolves outside the repository", "use a path inside it")
+    rel = safe_path(path_argument(path, "the path"))
+    resolved_within(root, rel)
     return rel
 
 
@@ -124,7 +123,7 @@ def get_symbol(state: RepoState, symbol: str) -> Answer:
     s = index.resolve(query)
     outgoing = index.edges(s.id, incoming=False)
     incoming = index.edges(s.id, incoming=True)
-    lines = index.source(s).splitlines()
+    lines = index.source(s).split("\n")
     cut = len(lines) > MAX_SOURCE_LINES
     data: dict[str, object] = {
         "symbol": present.symbol_json(s),

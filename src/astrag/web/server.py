@@ -13,33 +13,25 @@ import webbrowser
 from pathlib import Path
 
 from astrag.errors import AstragError
-from astrag.serve.auth import is_loopback
+from astrag.serve.auth import allowed_hosts, check_token, is_loopback
 from astrag.serve.state import RepoState
 from astrag.web.app import Worker, build_app
 
 TOKEN_ENV = "ASTRAG_WEB_TOKEN"
+HOSTS_ENV = "ASTRAG_WEB_ALLOWED_HOSTS"  # more Host names browsers use (a DNS name, a proxy)
 DEFAULT_PORT = 8766
-LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
-WILDCARDS = ("0.0.0.0", "::", "")
 
 
-def check_options(host: str, token: str | None) -> None:
-    """Refuse to show the repository beyond this machine without a token (as ``astrag mcp``)."""
-    if not is_loopback(host) and not token:
+def check_options(host: str, token: str | None) -> str | None:
+    """Refuse to show the repository beyond this machine without a token, and a token no
+    browser could send (``astrag mcp``'s rules); return a warning for a weak one."""
+    warning = check_token(token) if token is not None else None
+    if not is_loopback(host) and token is None:
         raise AstragError(
             f"refusing to serve on {host} without a token",
             f"pass --token or set {TOKEN_ENV}, or bind 127.0.0.1",
         )
-
-
-def allowed_hosts(host: str) -> list[str]:
-    """The names a browser may reach the server by (its ``Host`` header, without the port)."""
-    bare = host.strip().removeprefix("[").removesuffix("]").lower()
-    if bare in WILDCARDS:
-        return [*LOOPBACK_NAMES, socket.gethostname().lower(), socket.getfqdn().lower()]
-    if is_loopback(bare):
-        return list(dict.fromkeys([*LOOPBACK_NAMES, bare]))
-    return [bare]
+    return warning
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -66,8 +58,11 @@ def serve(
     token: str | None = None,
     open_browser: bool = False,
 ) -> None:
-    token = token or os.environ.get(TOKEN_ENV) or None
-    check_options(host, token)
+    if token is None:
+        token = os.environ.get(TOKEN_ENV) or None  # an empty variable is unset
+    warning = check_options(host, token)
+    if warning:
+        print(f"astrag web: warning: {warning}", file=sys.stderr, flush=True)
     sock = bind(host, port)
     worker = Worker(RepoState(root))
     try:
@@ -80,7 +75,8 @@ def serve(
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{sock.getsockname()[1]}/" + (f"?token={token}" if token else "")
     print(f"astrag web: serving {root} on {url}", file=sys.stderr, flush=True)
-    app = build_app(worker, hosts=allowed_hosts(host), token=token)
+    extra = [h for h in os.environ.get(HOSTS_ENV, "").split(",") if h.strip()]
+    app = build_app(worker, hosts=allowed_hosts(host, extra), token=token)
     if open_browser:
         webbrowser.open(url)
     import uvicorn  # only this command needs it
