@@ -7,6 +7,7 @@
 #   ts-speed/effect    npm effect@4.1.0, its shipped src/   - >= 300k lines TS, speed
 #   py-acc/rich        PyPI sdist rich==13.9.4, rich/       - class-heavy typed Python, accuracy
 #   py-speed/django    PyPI sdist Django==5.1.4, django/ + tests/ - >= 300k lines Python, speed
+#   py-incr/pydantic   PyPI sdist pydantic==2.10.4, pydantic/  - re-exporting Python, incremental
 # GitHub-only corpus (fetched only when you provide it; see DATA.md):
 #   ts-di/nestjs-graphql  github.com/nestjs/graphql @ 5f53531469b19af85c9c60cb853428852d2caebd,
 #                         packages/graphql (lib/ + tests/) - NestJS DI-style TS, accuracy.
@@ -231,6 +232,7 @@ main() {
     fetch_npm effect@4.1.0 "$DATA/ts-speed/effect" src
     fetch_sdist rich 13.9.4 "$DATA/py-acc/rich" rich
     fetch_sdist Django 5.1.4 "$DATA/py-speed/django" django tests
+    fetch_sdist pydantic 2.10.4 "$DATA/py-incr/pydantic" pydantic
     fetch_nestjs_graphql
     fetch_typeorm
 

@@ -176,6 +176,7 @@ SUMMARY_KEYS = {
     "seconds",
     "timings",
     "rebuilt_because",
+    "notes",
     "embedder",
     "embedded",
 }

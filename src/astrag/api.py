@@ -19,7 +19,9 @@ from pathlib import Path
 
 from astrag.arguments import path_argument, resolved_within, text_argument
 from astrag.config import load_config
+from astrag.discover import read_repo_text
 from astrag.errors import AstragError
+from astrag.fresh import Freshness, bring_up_to_date
 from astrag.graph.facts import CLASS_KINDS, Edge, EdgeKind, Symbol
 from astrag.indexer import IndexSummary, ProgressFn, index_repository
 from astrag.project_root import nearest_project
@@ -36,7 +38,6 @@ from astrag.retrieve.answer import Answer, Planner, SourceCache, answer
 from astrag.retrieve.assemble import Context
 from astrag.retrieve.plan import plan_query
 from astrag.search.engine import Hit, Searcher
-from astrag.sources import read_lines
 from astrag.store.base import GraphStore
 from astrag.store.open import MARKER, open_store
 from astrag.suggest import close_symbols
@@ -56,6 +57,7 @@ __all__ = [
     "CheckReport",
     "Context",
     "FileImports",
+    "Freshness",
     "Hit",
     "Index",
     "IndexReport",
@@ -70,6 +72,7 @@ __all__ = [
     "find_project",
     "find_root",
     "index",
+    "open_fresh",
     "open_index",
 ]
 
@@ -140,6 +143,23 @@ def open_index(root: Path, *, store: str | None = None) -> Index:
     return Index(root, _open_store(root, store))
 
 
+def open_fresh(
+    root: Path, *, refresh: bool | None = None, store: str | None = None
+) -> tuple[Index, Freshness]:
+    """The index of ``root`` brought up to date with the disk first (an incremental run when
+    files changed), or, with ``refresh=False`` (default: on unless ``ASTRAG_NO_REFRESH`` is
+    set), as it is, with the paths it does not reflect: what every query face answers from."""
+    idx = open_index(root, store=store)
+    try:
+        status = bring_up_to_date(idx.root, idx.store, refresh=refresh, store_url=store)
+    except BaseException:
+        idx.close()
+        raise
+    if status.updated:
+        idx.refresh()
+    return idx, status
+
+
 def _open_store(root: Path, url: str | None = None) -> GraphStore:
     return open_store(root, load_config(root), readonly=True, url=url)
 
@@ -151,7 +171,7 @@ class Index:
         self.root = root
         self.store = store
         self.searcher = Searcher(store)
-        self.sources = SourceCache(root)
+        self.sources = SourceCache(root, store.file_records)
         self._ranks: tuple[str, repomap.Ranked] | None = None  # (indexed_at, what maps cut)
         self._report: tuple[str, IndexReport] | None = None  # (indexed_at, the report)
 
@@ -214,11 +234,9 @@ class Index:
         return self.store.get_symbol(symbol_id)
 
     def source(self, symbol: Symbol) -> str:
-        """The symbol's source lines as they are on disk now (credentials masked)."""
-        if not symbol.path:
-            return ""
-        lines = read_lines(self.root, symbol.path)
-        return "\n".join(lines[symbol.start_line - 1 : symbol.end_line])
+        """The symbol's source lines from its file, as indexed (a note when it changed)."""
+        self.sources.begin()  # the text the index was built from, or a note that it changed
+        return self.sources(symbol)
 
     # ------------------------------------------------------------------ traversals
 
@@ -504,9 +522,4 @@ def _code_change(root: Path, text: str, path: str | None, lang: str | None) -> C
 def _read(root: Path, rel: str) -> str | None:
     """A repository file's text, or None; never follows a path out of the repository."""
     full = resolved_within(root, safe_path(path_argument(rel, "the path")))
-    try:
-        return full.read_text("utf-8", errors="replace")
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-        return None
-    except OSError as e:  # unreadable (permissions, a name the filesystem refuses)
-        raise AstragError(f"cannot read {rel}: {e.strerror or e}", "check a readable file") from e
+    return read_repo_text(root, full.relative_to(root).as_posix())

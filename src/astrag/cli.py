@@ -31,7 +31,7 @@ from astrag.cli_shared import (
 from astrag.cli_shared import emit_json as _emit_json
 from astrag.cli_shared import errors as _errors
 from astrag.cli_shared import repo_root as _root
-from astrag.cli_store import StoreOpt, choose_store
+from astrag.cli_store import NoRefreshOpt, StoreOpt, choose_store
 from astrag.errors import AstragError
 from astrag.export import render
 from astrag.indexer import IndexSummary
@@ -59,9 +59,10 @@ def _global_options(
         ),
     ] = False,
     store: StoreOpt = None,
+    no_refresh: NoRefreshOpt = False,
 ) -> None:
     """A symbol-graph map of your codebase for AI coding agents."""
-    choose_store(store)
+    choose_store(store, no_refresh)
 
 
 class CtxFmt(StrEnum):
@@ -172,6 +173,7 @@ def _print_summary(s: IndexSummary) -> None:
     ]
     if s.rebuilt_because:
         rows.append(("rebuilt", s.rebuilt_because))
+    rows.extend(("note", text) for text in s.notes)
     table(f"astrag index · {s.root}", ("key", "value"), rows, header=False, styles={"key": "bold"})
 
 
@@ -382,6 +384,7 @@ def check(
     with _errors(error_fmt):
         root = _root(repo)
         text, target = _read_check_input(source, root)
+        open_index(repo).close()  # checked against a fresh index (or told it is stale)
         report = api.check(root, text, path=path or target, lang=lang, diff=diff)
         if fmt == CheckFmt.json:
             _emit_json(present.check_json(report))
