@@ -38,7 +38,7 @@ from astrag.retrieve.answer import Answer, Planner, SourceCache, answer
 from astrag.retrieve.assemble import Context
 from astrag.retrieve.plan import plan_query
 from astrag.search.engine import Hit, Searcher
-from astrag.store.base import GraphStore
+from astrag.store.base import FileRecord, GraphStore
 from astrag.store.open import MARKER, open_store
 from astrag.suggest import close_symbols
 from astrag.verify.findings import CheckReport
@@ -171,7 +171,8 @@ class Index:
         self.root = root
         self.store = store
         self.searcher = Searcher(store)
-        self.sources = SourceCache(root, store.file_records)
+        self.sources = SourceCache(root, self._file_records)
+        self._records: tuple[str, dict[str, FileRecord]] | None = None  # (indexed_at, records)
         self._ranks: tuple[str, repomap.Ranked] | None = None  # (indexed_at, what maps cut)
         self._report: tuple[str, IndexReport] | None = None  # (indexed_at, the report)
 
@@ -190,6 +191,15 @@ class Index:
         self.searcher.forget()
         self._ranks = None
         self._report = None
+        self._records = None
+
+    def _file_records(self) -> dict[str, FileRecord]:
+        """The index's file records, read once per version of the index: every answer that
+        shows source checks the files against them, and a large index has thousands."""
+        stamp = self.store.meta().get("indexed_at", "")
+        if self._records is None or self._records[0] != stamp:
+            self._records = (stamp, self.store.file_records())
+        return self._records[1]
 
     # ------------------------------------------------------------------ lookup
 
