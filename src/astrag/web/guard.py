@@ -1,7 +1,7 @@
 """Who may read the web view: the rules of ``astrag mcp`` (serve/auth.py) for a browser.
 
 - Bound to a loopback address it serves this machine without a token; bound anywhere else it
-  refuses to start without one (:func:`astrag.serve.server.check_http_options`).
+  refuses to start without one (:func:`astrag.serve.auth.check_exposure`).
 - With a token, every request must carry it: ``Authorization: Bearer …`` (scripts), or the
   cookie the server sets when the address it printed (``/?token=…``) is first opened. The
   cookie is HttpOnly and SameSite=Strict; the token is then dropped from the address bar by a

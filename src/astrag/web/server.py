@@ -13,7 +13,7 @@ import webbrowser
 from pathlib import Path
 
 from astrag.errors import AstragError
-from astrag.serve.auth import allowed_hosts, check_token, is_loopback
+from astrag.serve.auth import allowed_hosts, check_exposure
 from astrag.serve.state import RepoState
 from astrag.web.app import Worker, build_app
 
@@ -25,13 +25,7 @@ DEFAULT_PORT = 8766
 def check_options(host: str, token: str | None) -> str | None:
     """Refuse to show the repository beyond this machine without a token, and a token no
     browser could send (``astrag mcp``'s rules); return a warning for a weak one."""
-    warning = check_token(token) if token is not None else None
-    if not is_loopback(host) and token is None:
-        raise AstragError(
-            f"refusing to serve on {host} without a token",
-            f"pass --token or set {TOKEN_ENV}, or bind 127.0.0.1",
-        )
-    return warning
+    return check_exposure(host, token, token_env=TOKEN_ENV, what="a token")
 
 
 def bind(host: str, port: int) -> socket.socket:
