@@ -25,17 +25,20 @@ from astrag.fresh import Freshness, bring_up_to_date
 from astrag.graph.facts import CLASS_KINDS, Edge, EdgeKind, Symbol
 from astrag.indexer import IndexSummary, ProgressFn, index_repository
 from astrag.project_root import nearest_project
-from astrag.query import calls, outline, repomap, uses
+from astrag.query import calls, imports, neighbourhood, outline, repomap, report, uses
 from astrag.query.calls import Related
+from astrag.query.imports import FileImports
+from astrag.query.neighbourhood import Neighbourhood
 from astrag.query.outline import Outline
 from astrag.query.repomap import RepoMap
+from astrag.query.report import IndexReport
 from astrag.query.uses import Use
 from astrag.redact import counts as redaction_counts
 from astrag.retrieve.answer import Answer, Planner, SourceCache, answer
 from astrag.retrieve.assemble import Context
 from astrag.retrieve.plan import plan_query
 from astrag.search.engine import Hit, Searcher
-from astrag.store.base import GraphStore
+from astrag.store.base import FileRecord, GraphStore
 from astrag.store.open import MARKER, open_store
 from astrag.suggest import close_symbols
 from astrag.verify.findings import CheckReport
@@ -53,10 +56,13 @@ __all__ = [
     "Answer",
     "CheckReport",
     "Context",
+    "FileImports",
     "Freshness",
     "Hit",
     "Index",
+    "IndexReport",
     "IndexSummary",
+    "Neighbourhood",
     "Outline",
     "Related",
     "RepoMap",
@@ -165,8 +171,10 @@ class Index:
         self.root = root
         self.store = store
         self.searcher = Searcher(store)
-        self.sources = SourceCache(root, store.file_records)
+        self.sources = SourceCache(root, self._file_records)
+        self._records: tuple[str, dict[str, FileRecord]] | None = None  # (indexed_at, records)
         self._ranks: tuple[str, repomap.Ranked] | None = None  # (indexed_at, what maps cut)
+        self._report: tuple[str, IndexReport] | None = None  # (indexed_at, the report)
 
     def __enter__(self) -> Index:
         return self
@@ -182,6 +190,16 @@ class Index:
         by :func:`index` in this process); the next query reads the new state."""
         self.searcher.forget()
         self._ranks = None
+        self._report = None
+        self._records = None
+
+    def _file_records(self) -> dict[str, FileRecord]:
+        """The index's file records, read once per version of the index: every answer that
+        shows source checks the files against them, and a large index has thousands."""
+        stamp = self.store.meta().get("indexed_at", "")
+        if self._records is None or self._records[0] != stamp:
+            self._records = (stamp, self.store.file_records())
+        return self._records[1]
 
     # ------------------------------------------------------------------ lookup
 
@@ -251,15 +269,17 @@ class Index:
         the unresolved call sites that may be what was asked for."""
         return calls.notes(symbol, relation, found)
 
-    def references(self, symbol_id: str) -> list[Use]:
+    def references(self, symbol_id: str, *, code: bool = True) -> list[Use]:
         """Every use of the symbol (calls, constructions, reads, type annotations, imports,
         subclasses, implementations, overrides; then calls that may dispatch to it and
-        unverified candidates), grouped by kind, each with its site and line of code."""
+        unverified candidates), grouped by kind, each with its site and line of code
+        (``code=False``: without it, for a caller that shows only some of the uses and reads
+        their lines with :meth:`line`)."""
         symbol = self.store.get_symbol(symbol_id)
         if symbol is None:
             return []
         self.sources.begin()
-        return uses.uses(self.store, symbol, self.line)
+        return uses.uses(self.store, symbol, self.line if code else None)
 
     def outline(self, path: str) -> Outline:
         """The definitions of the indexed file ``path`` (repository-relative, absolute inside
@@ -269,6 +289,43 @@ class Index:
             path = given.resolve().relative_to(self.root).as_posix()
         module = outline.file_module(self.store, path)
         return outline.outline(module, self.store.symbols_in_file(module.path))
+
+    def file_imports(self, path: str) -> FileImports:
+        """What the indexed file ``path`` imports, and the imports of it by other files."""
+        return imports.file_imports(self.store, outline.file_module(self.store, path))
+
+    def neighbourhood(
+        self,
+        symbol_id: str,
+        depth: int = 2,
+        limit: int = neighbourhood.DEFAULT_LIMIT,
+        *,
+        callers: list[Related] | None = None,
+    ) -> Neighbourhood:
+        """The symbols within ``depth`` hops of the symbol over the graph's edges (plus the
+        callers that reach it through dispatch or may as candidates), at most ``limit`` of
+        them, and the edges among them: what a diagram of it shows. ``callers``: what
+        :meth:`callers` (depth 1) gave, when the caller has it already."""
+        symbol = self.store.get_symbol(symbol_id)
+        if symbol is None:
+            raise SymbolNotFound(f"no symbol {symbol_id!r}", "pass an id from the index")
+        return neighbourhood.neighbourhood(self.store, symbol, depth, limit, callers)
+
+    def report(self) -> IndexReport:
+        """Files, languages, symbols and edges by kind, call resolution per language and per
+        top-level folder, files with syntax errors and the lines in their error regions,
+        skipped files and why; computed once per version of the index."""
+        stamp = self.store.meta().get("indexed_at", "")
+        if self._report is None or self._report[0] != stamp:
+            self._report = (stamp, report.report(self.store, self._read_bytes))
+        return self._report[1]
+
+    def _read_bytes(self, path: str) -> bytes | None:
+        """A file's bytes for parsing only (never shown), None when it is gone or outside."""
+        try:
+            return resolved_within(self.root, path).read_bytes()
+        except (AstragError, OSError):
+            return None
 
     def repo_map(self, budget: int = 4000) -> RepoMap:
         """The repository's most central definitions, by file, within ``budget`` tokens."""

@@ -13,7 +13,7 @@ import typer
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from astrag import __version__, api, present, present_text
+from astrag import __version__, api, diagram, present, present_text
 from astrag.arguments import path_argument
 from astrag.cli_shared import (
     Fmt,
@@ -82,6 +82,8 @@ class ExportFmt(StrEnum):
     jsonl = "jsonl"
     graphml = "graphml"
     cypher = "cypher"
+    mermaid = "mermaid"
+    dot = "dot"
 
 
 FormatOpt = Annotated[Fmt, typer.Option("--format", "-f", help="Output format.")]
@@ -320,18 +322,43 @@ def export(
     repo: RepoOpt = None,
     fmt: Annotated[ExportFmt, typer.Option("--format", "-f")] = ExportFmt.jsonl,
     output: Annotated[Path | None, typer.Option("--output", "-o")] = None,
+    around: Annotated[
+        str | None, typer.Option("--around", help="Only this symbol's neighbourhood.")
+    ] = None,
+    depth: Annotated[int, typer.Option("--depth", min=1, max=4, help="Hops around it.")] = 2,
+    limit: Annotated[
+        int, typer.Option("--limit", min=1, max=5000, help="At most this many symbols around it.")
+    ] = 60,
 ) -> None:
-    """The whole graph as JSON Lines, GraphML, or Cypher (Neo4j / Memgraph)."""
+    """The graph as JSON Lines, GraphML, Cypher (Neo4j / Memgraph), or a Mermaid / Graphviz
+    diagram; --around SYMBOL keeps its neighbourhood only (a diagram for a pull request)."""
     with _errors():
         target = None if output is None else writable_file(output)
         with open_index(repo) as idx:
-            symbols, edges = idx.graph()
-            lines = render(fmt.value, symbols, edges)
+            lines = _export_lines(idx, fmt.value, around, depth, limit)
             if target is None:
                 for line in lines:
                     sys.stdout.write(line + "\n")
             else:
                 write_atomically(target, (line + "\n" for line in lines))
+
+
+def _export_lines(
+    idx: api.Index, fmt: str, around: str | None, depth: int, limit: int
+) -> Iterator[str]:
+    if around is None:
+        symbols, edges = idx.graph()
+        if fmt in diagram.FORMATS:
+            nodes, links = diagram.whole_graph(symbols, edges)
+            return diagram.render(fmt, nodes, links)
+        return render(fmt, symbols, edges)
+    hood = idx.neighbourhood(idx.resolve(around).id, depth, limit)
+    said = diagram.neighbourhood_note(hood)
+    if hood.omitted:
+        note(f"note: {said}")
+    if fmt in diagram.FORMATS:
+        return diagram.render(fmt, hood.nodes, hood.links, center=hood.center.id, note=said)
+    return render(fmt, [n.symbol for n in hood.nodes], hood.edges)
 
 
 class CheckFmt(StrEnum):
@@ -479,6 +506,10 @@ cli_query.register(app)
 from astrag import cli_agents  # noqa: E402  (install-agent lives in its own module)
 
 cli_agents.register(app)
+
+from astrag import cli_web  # noqa: E402  (the web view lives in its own module)
+
+cli_web.register(app)
 
 
 def main() -> None:

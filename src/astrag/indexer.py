@@ -10,6 +10,7 @@ added module are re-resolved. The previous index stays readable until the single
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -96,10 +97,15 @@ class IndexSummary:
 
     @property
     def call_resolution_rate(self) -> float:
-        """Share of call edges whose target is known: a repository symbol or an external one."""
-        total = sum(self.calls.values())
-        known = self.calls.get("resolved", 0) + self.calls.get("external", 0)
-        return known / total if total else 1.0
+        return resolution_rate(self.calls)
+
+
+def resolution_rate(calls: Mapping[str, int]) -> float:
+    """Share of call edges whose target is known: a repository symbol or an external one
+    (``calls`` counts them by target: resolved / external / unresolved / dangling)."""
+    total = sum(calls.values())
+    known = calls.get("resolved", 0) + calls.get("external", 0)
+    return known / total if total else 1.0
 
 
 def _parse_one(root: str, sf: SourceFile, known_hash: str | None, max_bytes: int) -> _Parsed:
@@ -278,8 +284,10 @@ def _run(
         or old_meta.get("layout") != fingerprint
         or old_meta.get("resolver") != resolver_fingerprint()
     )
+    skipped = skipped_meta(summary.skipped)
     if not (full or changed or removed or touched):
-        store.set_meta({SCANNED_AT: scanned_at})  # the index is current as of this scan
+        # the index is current as of this scan; only a skipped file may have come or gone
+        store.set_meta({SCANNED_AT: scanned_at, "skipped": skipped})
         return
     clock.lap("layout")
     affected = set(facts) if full else _affected(store, facts, changed, removed, records)
@@ -307,6 +315,7 @@ def _run(
         "indexed_at": str(time.time()),
         SCANNED_AT: scanned_at,
         "root": str(root),
+        "skipped": skipped,
     }
 
     def edges() -> Iterator[IndexUpdate]:
@@ -334,6 +343,31 @@ def _run(
     clock.lap("write")
     if progress:
         progress("write", 1, 1)
+
+
+SKIPPED_LISTED = 2000  # skipped files named in the index's meta; the counts are of all
+
+
+def skipped_meta(skipped: Iterable[Skipped]) -> str:
+    """The files a run skipped, for the index's meta (``skipped``): counts by reason and the
+    first SKIPPED_LISTED paths with theirs, as JSON (:func:`read_skipped` reads it back)."""
+    ordered = sorted({(k.path, k.reason) for k in skipped})
+    reasons: dict[str, int] = {}
+    for _path, reason in ordered:
+        reasons[reason] = reasons.get(reason, 0) + 1
+    listed = [list(pair) for pair in ordered[:SKIPPED_LISTED]]
+    return json.dumps({"total": len(ordered), "reasons": reasons, "files": listed})
+
+
+def read_skipped(meta: Mapping[str, str]) -> tuple[int, dict[str, int], list[Skipped]]:
+    """``(total, count by reason, listed files)`` from an index's meta; nothing for an index
+    written before astrag recorded them."""
+    try:
+        data = json.loads(meta.get("skipped") or "{}")
+        files = [Skipped(str(p), str(r)) for p, r in data.get("files", [])]
+        return int(data.get("total", len(files))), dict(data.get("reasons", {})), files
+    except (ValueError, TypeError, AttributeError):
+        return 0, {}, []
 
 
 def _take_parsed(

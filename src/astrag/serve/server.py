@@ -28,7 +28,7 @@ from pydantic import Field, ValidationError
 from astrag import __version__, api, present
 from astrag.errors import AstragError
 from astrag.serve import guard, tools
-from astrag.serve.auth import BearerToken, check_token, is_loopback, security_settings
+from astrag.serve.auth import BearerToken, check_exposure, security_settings
 from astrag.serve.state import RepoState
 
 log = logging.getLogger("astrag.serve")
@@ -302,13 +302,7 @@ def build_server(worker: Worker) -> MCPServer:
 def check_http_options(host: str, token: str | None) -> str | None:
     """Refuse to expose the server beyond this machine without a token, and a token no
     client could send; return a warning for a weak one."""
-    warning = check_token(token) if token is not None else None
-    if not is_loopback(host) and token is None:
-        raise AstragError(
-            f"refusing to serve on {host} without a bearer token",
-            f"pass --token or set {TOKEN_ENV}, or bind 127.0.0.1",
-        )
-    return warning
+    return check_exposure(host, token, token_env=TOKEN_ENV, what="a bearer token")
 
 
 def _extra_hosts() -> list[str]:

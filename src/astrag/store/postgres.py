@@ -1327,6 +1327,23 @@ class PostgresStore:
             "calls": calls,
         }
 
+    @_translate_errors
+    def calls_by_file(self) -> dict[str, dict[str, int]]:
+        """``calls`` edges per file of their site, as SqliteStore.calls_by_file() gives them."""
+        out: dict[str, dict[str, int]] = {}
+        with self.snapshot():
+            rows = self._db.execute(
+                "SELECT pn.name, CASE WHEN s.nid IS NULL THEN 'dangling' WHEN s.path = '' "
+                "THEN s.kind ELSE 'resolved' END COLLATE \"C\" AS k, count(*) FROM edges e "
+                "JOIN names pn ON pn.repo = e.repo AND pn.nid = e.path "
+                "LEFT JOIN symbols s ON s.repo = e.repo AND s.nid = e.dst "
+                "WHERE e.repo = %(repo)s AND e.kind = 'calls' GROUP BY 1, 2 ORDER BY 1, 2",
+                {"repo": self._repo},
+            )
+            for path, target, n in rows:
+                out.setdefault(path, {})[target] = int(n)
+        return out
+
     # ------------------------------------------------------------------ read helpers
 
     def _symbols_where(self, condition: str, value: str) -> list[Symbol]:

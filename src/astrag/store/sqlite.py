@@ -1062,6 +1062,22 @@ class SqliteStore:
             "calls": calls,
         }
 
+    @_translate_errors
+    def calls_by_file(self) -> dict[str, dict[str, int]]:
+        """``calls`` edges per file of their site, split as :meth:`counts` splits them
+        (resolved / external / unresolved / dangling): resolution rates by folder or language."""
+        out: dict[str, dict[str, int]] = {}
+        with self.snapshot():
+            rows = self._db.execute(
+                "SELECT pn.name, CASE WHEN s.nid IS NULL THEN 'dangling' WHEN s.path = '' "
+                "THEN s.kind ELSE 'resolved' END, count(*) FROM edges e "
+                "JOIN names pn ON pn.nid = e.path LEFT JOIN symbols s ON s.nid = e.dst "
+                "WHERE e.kind = 'calls' GROUP BY 1, 2 ORDER BY 1, 2"
+            )
+            for path, target, n in rows:
+                out.setdefault(path, {})[target] = n
+        return out
+
     # ------------------------------------------------------------------ read helpers
 
     def _rows_for(self, query: str, keys: list[str], *extra: str) -> Iterator[tuple[Any, ...]]:
