@@ -35,6 +35,8 @@ from astrag.verify.inputs import (
     safe_path,
 )
 from astrag.verify.session import CheckSession
+from astrag.verify.sources import read_regular_file
+from astrag.verify.worktree import working_tree_changes
 
 __all__ = [
     "AmbiguousSymbol",
@@ -296,21 +298,28 @@ def check(
     path: str | None = None,
     lang: str | None = None,
     diff: bool | None = None,
+    changed: bool = False,
+    base: str | None = None,
     session: CheckSession | None = None,
 ) -> CheckReport:
     """Check code an LLM wrote against the index of ``root``.
 
-    ``text`` is a unified diff (recognised by its headers, or forced with ``diff=True``);
-    otherwise code: with ``path``, a snippet placed at the end of that repository file (its
-    imports and module scope apply; lines are reported in the snippet's numbering), or the
-    whole new version of ``path`` when ``text`` already starts like that file; without
-    ``path``, a standalone snippet in language ``lang``. Pass a ``session``
-    (:func:`open_check_session`) to check many times against one loaded index.
+    ``text`` is a unified diff (recognised by its headers, or forced with ``diff=True``),
+    whether or not it has been applied to the files yet; otherwise code: with ``path``, a
+    snippet placed at the end of that repository file (its imports and module scope apply;
+    lines are reported in the snippet's numbering), or the whole new version of ``path`` when
+    ``text`` already starts like that file; without ``path``, a standalone snippet in language
+    ``lang``. ``changed=True`` ignores ``text`` and checks what the git working tree changed
+    against ``base`` (default ``HEAD``). Pass a ``session`` (:func:`open_check_session`) to
+    check many times against one loaded index.
     """
     root = root.resolve()
     own = session is None
     session = session or open_check_session(root)
     try:
+        if changed:
+            changes, deleted = working_tree_changes(root, base, lambda p: _read(root, p))
+            return session.check(changes, deleted)
         if diff if diff is not None else looks_like_diff(text):
             changes, deleted = changes_from_diff(text, lambda p: _read(root, p))
             return session.check(changes, deleted)
@@ -343,11 +352,9 @@ def _code_change(root: Path, text: str, path: str | None, lang: str | None) -> C
 
 
 def _read(root: Path, rel: str) -> str | None:
-    """A repository file's text, or None; never follows a path out of the repository."""
+    """A repository file's text, or None; never follows a path out of the repository, and
+    never opens what is not a regular file (a FIFO would block the reader forever)."""
     full = (root / safe_path(rel)).resolve()
     if not full.is_relative_to(root):
         raise AstragError(f"{rel} resolves outside the repository", "check a file inside it")
-    try:
-        return full.read_text("utf-8", errors="replace")
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-        return None
+    return read_regular_file(full, rel)

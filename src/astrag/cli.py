@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -21,6 +22,7 @@ from astrag.cli_shared import repo_root as _root
 from astrag.errors import AstragError
 from astrag.export import render
 from astrag.indexer import IndexSummary
+from astrag.verify.sources import decode_utf8
 
 app = typer.Typer(
     help="A symbol-graph map of your codebase for AI coding agents.",
@@ -272,23 +274,38 @@ def check(
     ] = None,
     lang: Annotated[str | None, typer.Option("--lang", help="python|typescript|javascript")] = None,
     diff: Annotated[bool | None, typer.Option("--diff/--no-diff", help="Force diff mode.")] = None,
+    changed: Annotated[
+        bool,
+        typer.Option("--changed", help="Check what the git working tree changed (no input)."),
+    ] = False,
+    base: Annotated[
+        str | None, typer.Option("--base", help="With --changed: compare against REF, not HEAD.")
+    ] = None,
     fmt: Annotated[CheckFmt, typer.Option("--format", "-f")] = CheckFmt.text,
 ) -> None:
-    """Check code an LLM wrote (a diff, a file, a snippet) against the index: calls and
-    imports the codebase cannot back. Exit 0 clean, 1 findings, 2 bad input."""
+    """Check code an LLM wrote (a diff, applied or not; a file; a snippet; or the working
+    tree's changes with --changed) against the index: calls, members, imports, names and
+    syntax the codebase cannot back, here and in the files that use what the change touched.
+    Exit 0 clean, 1 findings, 2 bad input."""
     error_fmt = Fmt.json if fmt != CheckFmt.text else Fmt.text
     with _errors(error_fmt):
         root = _root(repo)
-        text, target = _read_check_input(source, root)
-        report = api.check(root, text, path=path or target, lang=lang, diff=diff)
+        if base is not None and not changed:
+            raise AstragError("--base only applies with --changed", "add --changed")
+        text, target = ("", None) if changed else _read_check_input(source, root)
+        report = api.check(
+            root, text, path=path or target, lang=lang, diff=diff, changed=changed, base=base
+        )
         if fmt == CheckFmt.json:
             _emit_json(present.check_json(report))
         elif fmt == CheckFmt.sarif:
             _emit_json(present.check_sarif(report))
         else:
-            for f in report.findings:
+            for f in report.findings:  # one a line, never wrapped: tools split on newlines
                 out.print(
-                    f"{f.path}:{f.line}:{f.column} [red]{f.rule}[/] {f.message}", highlight=False
+                    f"{f.path}:{f.line}:{f.column} [red]{f.rule}[/] {escape(f.message)}",
+                    highlight=False,
+                    soft_wrap=True,
                 )
             files = len(report.files)
             summary = f"{len(report.findings)} finding(s) in {files} file(s)"
@@ -301,11 +318,11 @@ def _read_check_input(source: str, root: Path) -> tuple[str, str | None]:
     """The text to check, and the repository path it is the new version of (a file inside
     the repository checked as a whole), if any."""
     if source == "-":
-        return sys.stdin.read(), None
+        return decode_utf8(sys.stdin.buffer.read(), "standard input"), None
     file = Path(source)
-    try:
-        text = file.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as e:
+    try:  # a FIFO is fine here: ``astrag check <(git diff)`` names one
+        text = decode_utf8(file.read_bytes(), source)
+    except OSError as e:
         raise AstragError(f"cannot read {source}: {e}", "pass a readable text file or -") from e
     resolved = file.resolve()
     inside = resolved.is_relative_to(root)

@@ -93,5 +93,6 @@ class CheckSession:
         report = CheckReport(files=[c.path for c in changes])
         for change in changes:
             report.findings.extend(checker.check(change, new[change.path]))
+        report.findings.sort(key=lambda f: (f.path, f.line, f.column, f.rule))
         report.seconds = time.perf_counter() - started
         return report
