@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from astrag.config import load_config
@@ -317,12 +318,12 @@ def check(
     own = session is None
     session = session or open_check_session(root)
     try:
-        if changed:
-            changes, deleted = working_tree_changes(root, base, lambda p: _read(root, p))
-            return session.check(changes, deleted)
-        if diff if diff is not None else looks_like_diff(text):
-            changes, deleted = changes_from_diff(text, lambda p: _read(root, p))
-            return session.check(changes, deleted)
+        if changed or (diff if diff is not None else looks_like_diff(text)):
+            read = partial(_read, root)
+            found = (
+                working_tree_changes(root, base, read) if changed else changes_from_diff(text, read)
+            )
+            return session.check(found.changed, found.deleted, found.deleted_texts)
         return session.check([_code_change(root, text, path, lang)])
     finally:
         if own:
@@ -347,7 +348,7 @@ def _code_change(root: Path, text: str, path: str | None, lang: str | None) -> C
     target = safe_path(path)
     existing = _read(root, target)
     if existing is not None and existing.strip() and text.startswith(existing[:200]):
-        return ChangedFile(target, text, None)  # the whole new version of the file
+        return ChangedFile(target, text, None, old=existing)  # the whole new version
     return change_from_snippet(text, target, existing)
 
 

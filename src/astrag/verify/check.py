@@ -19,10 +19,10 @@ import importlib.util
 import posixpath
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from importlib import resources
 from pathlib import Path
-from types import ModuleType
+from types import GetSetDescriptorType, MemberDescriptorType, ModuleType
 
 from astrag.graph.facts import (
     CLASS_KINDS,
@@ -36,10 +36,13 @@ from astrag.graph.facts import (
     RefKind,
 )
 from astrag.graph.modules import resolve_python_module, resolve_ts_module
-from astrag.graph.resolve import JS_GLOBALS, PY_BUILTINS, Resolver, Site, Value
+from astrag.graph.resolve import JS_GLOBALS, PY_BUILTINS, FileTables, Resolver, Site, Value
+from astrag.verify.attributes import Access, attribute_accesses
 from astrag.verify.findings import Finding
 from astrag.verify.inputs import ChangedFile
+from astrag.verify.members import AttributeRule, ClassBodies, scope_at
 from astrag.verify.packages import module_names, ts_package_exports
+from astrag.verify.syntax import syntax_errors
 
 # decorators known to leave a function's call signature alone
 _PLAIN_DECORATORS = frozenset(
@@ -47,6 +50,7 @@ _PLAIN_DECORATORS = frozenset(
      "abc.abstractmethod", "functools.cache", "cache", "lru_cache", "functools.lru_cache"}
 )  # fmt: skip
 _DYNAMIC_HOOKS = frozenset({"__getattr__", "__getattribute__"})
+_UNBOUND_RULES = frozenset({"unknown-function", "undeclared-name", "unknown-type"})
 _PROPERTY_ACCESSORS = frozenset({"setter", "getter", "deleter"})
 # markers by which the code's author already told a type checker to let a line be
 _SUPPRESS = re.compile(
@@ -89,9 +93,18 @@ _AMBIENT = (
 class Checker:
     """Checks changed files with a resolver built over the index plus the changes."""
 
-    def __init__(self, resolver: Resolver, root: Path | None = None) -> None:
+    def __init__(
+        self,
+        resolver: Resolver,
+        root: Path | None = None,
+        texts: Mapping[str, str] | None = None,
+        ambient: frozenset[str] = frozenset(),
+    ) -> None:
         self.r = resolver
         self.root = root  # where node_modules are looked up; None: not at all
+        self.ambient = ambient  # TS globals the repository declares
+        bodies = ClassBodies(resolver, texts or {}, root)  # texts: the changed files' new text
+        self.attributes = AttributeRule(resolver, bodies, self._closed_class)
 
     def check(self, change: ChangedFile, facts: FileFacts) -> list[Finding]:
         if "@ts-nocheck" in change.text[:500]:
@@ -108,6 +121,12 @@ class Checker:
         for ref in facts.references:
             if wanted is None or ref.line in wanted:
                 out.extend(self._check_reference(change, ref))
+        if facts.language != "javascript":  # plain JS classes grow by assignment
+            for access in attribute_accesses(change.path, change.text):
+                if wanted is None or access.line in wanted:
+                    out.extend(self._check_attribute(change, facts, access))
+        if facts.errors:
+            out = _with_syntax_errors(change, wanted, out)
         shifted = [_shift(f, change.line_offset) for f in out]
         return sorted(set(shifted), key=lambda f: (f.path, f.line, f.column, f.rule))
 
@@ -140,6 +159,8 @@ class Checker:
                 return []  # outside the indexed root (one package of a monorepo): not ours
             module = ("mod", target) if target else None
             what = f"{imp.name} from {imp.module!r}" if imp.name else repr(imp.module)
+        if module is not None and module[0] == "mod" and self._damaged_module(module[1]):
+            return []  # the parser lost part of that module: its names are not all known
         candidates = self.r.member_names(module) if module and imp.name else set()
         name = imp.name or imp.module
         message = (
@@ -148,6 +169,25 @@ class Checker:
             else f"cannot import {what}: the module defines no such name"
         )
         return [_finding(change, imp.line, 1, "unknown-import", message, name, candidates)]
+
+    def _damaged_module(self, path: str, seen: set[str] | None = None) -> bool:
+        """Whether the module, or one it re-exports everything from, has syntax errors."""
+        seen = set() if seen is None else seen
+        if path in seen or path not in self.r.tables.facts:
+            return False
+        seen.add(path)
+        t = self.r.tables[path]
+        if t.facts.errors:
+            return True
+        stars = t.star_imports.get("", []) if t.python else t.star_reexports
+        for imp in stars:
+            target = resolve_ts_module(self.r.modules, path, imp.module) if not t.python else None
+            if t.python:
+                module = self.r.import_target(t, imp)
+                target = module[1] if module is not None and module[0] == "mod" else None
+            if target is not None and self._damaged_module(target, seen):
+                return True
+        return False
 
     def _package_import(self, change: ChangedFile, imp: Import) -> list[Finding]:
         """``import { x } from 'pkg'`` where pkg's declarations in node_modules lack x."""
@@ -179,6 +219,21 @@ class Checker:
             return self._check_arguments(change, ref, denot, receiver)
         return []
 
+    def _check_attribute(
+        self, change: ChangedFile, facts: FileFacts, access: Access
+    ) -> list[Finding]:
+        site = Site(self.r.tables[change.path], scope_at(facts, access.byte), access.line)
+        missing = self.attributes.missing(site, access)
+        if missing is None:
+            return []
+        owner, receiver = missing
+        name = access.chain[-1]
+        verb = "declares no member" if access.write else "has no attribute"
+        message = f"{owner} {verb} {name!r}"
+        candidates = self.r.member_names(receiver)
+        line, column = access.line, access.column
+        return [_finding(change, line, column, "unknown-member", message, name, candidates)]
+
     @staticmethod
     def _check_standard_library(change: ChangedFile, ref: Reference, dotted: str) -> list[Finding]:
         """``os.path.joinz(...)``: a call on a standard-library module or class that has no
@@ -203,7 +258,7 @@ class Checker:
         if receiver[0] == "mod":
             if ref.kind == RefKind.READ and not site.t.python:
                 return []
-            if self.r.module_is_dynamic(receiver[1]):
+            if self.r.module_is_dynamic(receiver[1]) or self._damaged_module(receiver[1]):
                 return []
             owner = receiver[1]
         elif receiver[0] in ("inst", "super") or (
@@ -234,6 +289,10 @@ class Checker:
             return []  # plain JS: too many globals come from the host to call a read unbound
         if t.python and name in PY_BUILTINS:
             return []
+        if not t.python and name in self.ambient:
+            return []  # declared by a script ``.d.ts`` of the repository (a global)
+        if t.python and _class_name_in_header(t, site.scope, name, ref.line, change.text):
+            return []
         if self.r.bound_by_import(site, name):
             return []  # an import binds it: any problem is the import's finding
         if ref.kind in (RefKind.CALL, RefKind.NEW):
@@ -255,8 +314,10 @@ class Checker:
         d = self.r.definition(receiver)
         if d is None or d.kind != DefKind.CLASS:
             return False
+        mro, external = self.r.mro(receiver[1], receiver[2])
+        if any(self.r.tables[p].facts.errors for p, _ in mro):
+            return False  # the parser may have lost members of a class in a damaged file
         if self.r.tables[receiver[1]].python:
-            mro, external = self.r.mro(receiver[1], receiver[2])
             if external:
                 return False
             return not any(
@@ -366,6 +427,41 @@ class Checker:
         return None, False  # ``Class.method(obj, ...)``: leave the unbound call alone
 
 
+def _with_syntax_errors(
+    change: ChangedFile, wanted: frozenset[int] | None, found: list[Finding]
+) -> list[Finding]:
+    """``found`` plus the syntax errors on the wanted lines; other findings inside a damaged
+    region are dropped: they describe the parser's recovery, not the code."""
+    spots, every = syntax_errors(change.path, change.text, change.old, wanted)
+    if not every:
+        return found
+    damaged = [(s.line, s.last_line) for s in every]
+    kept = [
+        f
+        for f in found  # a damaged region may have swallowed the definition a name needs
+        if f.rule not in _UNBOUND_RULES and not any(low <= f.line <= high for low, high in damaged)
+    ]
+    errors = [Finding(change.path, s.line, s.column, "syntax-error", s.message) for s in spots]
+    return kept + errors
+
+
+def _class_name_in_header(t: FileTables, scope: str, name: str, line: int, text: str) -> bool:
+    """``def __init__(self, precision=SECONDS)``: a method's defaults and annotations are
+    evaluated in the class body, where the class's own names are bound."""
+    d = t.defs.get(scope)
+    if d is None or d.kind not in FUNCTION_KINDS or name not in t.children.get(d.parent, {}):
+        return False
+    parent = t.defs.get(d.parent)
+    if parent is None or parent.kind not in CLASS_KINDS or line < d.start_line:
+        return False
+    lines = text.split("\n")
+    for number in range(d.start_line, min(d.end_line, len(lines)) + 1):
+        code = lines[number - 1].split("#", 1)[0].rstrip()
+        if code.endswith(":") and not code.lstrip().startswith("@"):
+            return line <= number  # the header ends here
+    return False
+
+
 def _suppressed(text: str) -> frozenset[int]:
     """Lines a suppression comment covers: its own line, and for TS's ``// @ts-ignore`` (on a
     line of its own) the next one."""
@@ -411,6 +507,7 @@ def _shift(f: Finding, offset: int) -> Finding:
 
 # ------------------------------------------------------------------ the standard library
 
+_DESCRIPTORS = (GetSetDescriptorType, MemberDescriptorType, property)
 # standard-library modules that do something when imported
 _IMPORT_SIDE_EFFECTS = frozenset({"antigravity", "this", "idlelib", "turtle", "turtledemo"})
 
@@ -455,6 +552,8 @@ def stdlib_missing_attribute(dotted: str) -> tuple[str | None, str | None]:
         owner = f"{owner}.{attribute}"
         if called and not isinstance(obj, type):
             return None, None  # the result of a function: its type is not known
+        if isinstance(obj, _DESCRIPTORS):
+            return None, None  # an instance attribute (``datetime.tzinfo``): its value unknown
     return None, None
 
 

@@ -7,8 +7,8 @@ Pure functions over text; the caller reads the current file contents (``read_cur
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 
 from astrag.verify.diffs import (
     FilePatch,
@@ -20,6 +20,7 @@ from astrag.verify.diffs import (
 from astrag.verify.patch import NoMatch, Placed, apply_forward, apply_reverse
 
 __all__ = [
+    "ChangeSet",
     "ChangedFile",
     "InputError",
     "change_from_snippet",
@@ -41,29 +42,40 @@ class ChangedFile:
     old_path: str | None = None  # where the old version lived (a rename), default ``path``
 
 
-def changes_from_diff(
-    text: str, read_current: Callable[[str], str | None]
-) -> tuple[list[ChangedFile], list[str]]:
+@dataclass(slots=True)
+class ChangeSet:
+    """What a diff does: new versions of files, and the files it deletes (with what they
+    held, from the diff's own lines). Unpacks as ``changed, deleted``."""
+
+    changed: list[ChangedFile] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    deleted_texts: dict[str, str] = field(default_factory=dict)
+
+    def __iter__(self) -> Iterator[list[ChangedFile] | list[str]]:
+        yield self.changed
+        yield self.deleted
+
+
+def changes_from_diff(text: str, read_current: Callable[[str], str | None]) -> ChangeSet:
     """New versions of the files a diff touches, and the files it deletes.
 
     Each file patch is placed on the file as it is now: when its old side matches, the change
     is still to be made (the new version is computed); when instead its new side matches, the
     change was already made (an agent's ``git diff`` after editing) and the file is checked as
     it stands. Either way the same new text and written lines come out."""
-    changed: list[ChangedFile] = []
-    deleted: list[str] = []
+    out = ChangeSet()
     for steps in _group_repeats(parse_unified_diff(text)):
         first, last = steps[0], steps[-1]
         if last.new_path is None:
-            _check_deletion(steps, read_current)
             if first.old_path is not None:
-                deleted.append(first.old_path)
+                out.deleted.append(first.old_path)
+                out.deleted_texts[first.old_path] = _deleted_text(steps, read_current)
             continue
         new, old = _place(steps, read_current)
-        changed.append(ChangedFile(last.new_path, new.text, new.added, 0, old, first.old_path))
+        out.changed.append(ChangedFile(last.new_path, new.text, new.added, 0, old, first.old_path))
         if first.old_path is not None and first.old_path != last.new_path:
-            deleted.append(first.old_path)  # a rename: the old path is gone
-    return changed, deleted
+            out.deleted.append(first.old_path)  # a rename: the old path is gone
+    return out
 
 
 def _place(
@@ -120,12 +132,15 @@ def _group_repeats(patches: list[FilePatch]) -> list[list[FilePatch]]:
     return groups
 
 
-def _check_deletion(steps: list[FilePatch], read_current: Callable[[str], str | None]) -> None:
-    """A deleted file must still hold what the diff deletes, or be gone already."""
+def _deleted_text(steps: list[FilePatch], read_current: Callable[[str], str | None]) -> str:
+    """What a deleted file held. It must still hold what the diff deletes, or be gone
+    already (the diff was applied); either way its lines are the diff's own."""
     path = steps[0].old_path
     current = read_current(path) if path is not None else None
     if current is not None and any(p.hunks for p in steps):
         apply_forward(current, steps)  # raises NoMatch when the contents differ
+        return current
+    return apply_reverse("", steps).text
 
 
 def _same_text(a: str, b: str) -> bool:

@@ -15,14 +15,14 @@ from pathlib import Path
 
 from astrag.lang import language_of
 from astrag.verify.diffs import InputError
-from astrag.verify.inputs import ChangedFile, changes_from_diff
+from astrag.verify.inputs import ChangedFile, ChangeSet, changes_from_diff
 
 _GIT_TIMEOUT = 60.0
 
 
 def working_tree_changes(
     root: Path, base: str | None, read_current: Callable[[str], str | None]
-) -> tuple[list[ChangedFile], list[str]]:
+) -> ChangeSet:
     """The source files the working tree under ``root`` changed against ``base`` (``HEAD``),
     and those it deleted."""
     ref = base or "HEAD"
@@ -33,17 +33,17 @@ def working_tree_changes(
         root, "diff", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames",
         "--relative", "-U3", ref, "--", ".", what="the working tree's diff",
     )  # fmt: skip
-    changed, deleted = changes_from_diff(diff, read_current) if diff.strip() else ([], [])
-    changed = [c for c in changed if language_of(c.path) is not None]
-    deleted = [d for d in deleted if language_of(d) is not None]
+    found = changes_from_diff(diff, read_current) if diff.strip() else ChangeSet()
+    found.changed = [c for c in found.changed if language_of(c.path) is not None]
+    found.deleted = [d for d in found.deleted if language_of(d) is not None]
     untracked = _git(
         root, "ls-files", "--others", "--exclude-standard", "-z", "--", ".", what="new files"
     )
     for rel in sorted(p for p in untracked.split("\x00") if p and language_of(p) is not None):
         text = read_current(rel)
         if text is not None:
-            changed.append(ChangedFile(rel, text, None, old=None))
-    return changed, deleted
+            found.changed.append(ChangedFile(rel, text, None, old=None))
+    return found
 
 
 def _git(root: Path, *args: str, what: str) -> str:

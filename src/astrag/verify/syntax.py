@@ -1,0 +1,100 @@
+"""Syntax errors in changed code, as tree-sitter reports them.
+
+A MISSING node is a token the parser had to invent to go on (``def f(:`` lacks a ``)``): the
+finding says what was expected, at the place it was expected. An ERROR node is text the parser
+could not fit anywhere; the finding points at its first line (or the first written line inside
+it, when the statement began on an untouched line). Errors the old version of the file had in
+the same words are the grammar's or the file's own, not the change's, and are not reported.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from tree_sitter import Node
+
+from astrag.lang import grammar_of, parser
+
+
+@dataclass(frozen=True, slots=True)
+class SyntaxSpot:
+    line: int  # 1-based
+    column: int  # 1-based, in characters
+    message: str
+    last_line: int  # the last line the damaged region covers
+
+
+def syntax_errors(
+    path: str, text: str, old: str | None, written: frozenset[int] | None
+) -> tuple[list[SyntaxSpot], list[SyntaxSpot]]:
+    """(the syntax errors on the written lines of ``text`` — every line when ``written`` is
+    None — that ``old`` did not have; every damaged region of ``text``)."""
+    every = list(_spots(path, text, written))
+    spots = [s for s in every if written is None or s.line in written]
+    if not spots or not old:
+        return spots, every
+    before = Counter(s.message for s in _spots(path, old, None))
+    kept = []
+    for spot in spots:
+        if before[spot.message] > 0:
+            before[spot.message] -= 1  # the old file had this very error: not the change's
+        else:
+            kept.append(spot)
+    return kept, every
+
+
+def _spots(path: str, text: str, written: frozenset[int] | None) -> Iterator[SyntaxSpot]:
+    grammar = grammar_of(path)
+    if grammar is None:
+        return
+    source = text.encode("utf-8")
+    root = parser(grammar).parse(source).root_node
+    if not root.has_error:
+        return
+    lines = text.split("\n")
+    seen: set[int] = set()
+    for node in _error_nodes(root):
+        if node.start_point.row == node.end_point.row == len(lines) and not node.is_missing:
+            continue  # nothing but the end of the file
+        first, last = node.start_point.row + 1, node.end_point.row + 1
+        line = first
+        if written is not None and first not in written:
+            inside = [n for n in written if first <= n <= last]
+            line = min(inside) if inside else first
+        if line in seen:
+            continue
+        seen.add(line)
+        row_text = lines[line - 1] if line <= len(lines) else ""
+        if node.is_missing:
+            column = _char_column(row_text, node.start_point.column) + 1
+            message = f"the parser expected {_token(node.type)} here"
+        else:
+            column = _char_column(row_text, node.start_point.column) + 1 if line == first else 1
+            message = f"the parser cannot read {_excerpt(source, node)}"
+        yield SyntaxSpot(line, column, message, last)
+
+
+def _error_nodes(node: Node) -> Iterator[Node]:
+    """Outermost ERROR nodes and every MISSING node, in document order."""
+    if node.is_missing or node.type == "ERROR":
+        yield node
+        return
+    if node.has_error:
+        for child in node.children:
+            yield from _error_nodes(child)
+
+
+def _token(kind: str) -> str:
+    return f"'{kind}'" if not kind.isidentifier() or kind in ("def", "class", "in") else kind
+
+
+def _excerpt(source: bytes, node: Node) -> str:
+    text = source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+    first = text.strip().split("\n", 1)[0].strip()
+    return repr(first[:40] + ("..." if len(first) > 40 else ""))
+
+
+def _char_column(line: str, byte_column: int) -> int:
+    return len(line.encode("utf-8")[:byte_column].decode("utf-8", "ignore"))
