@@ -69,6 +69,36 @@ FILES = {
         def handle(request: Request, cache: Cache, loose: Loose) -> None:
             print(request.form, cache.size, loose.anything)
     """,
+    "web/requests.py": """
+        from collections.abc import Mapping
+
+
+        class HTTPConnection(Mapping):
+            def __getitem__(self, key):
+                return key
+
+            def __iter__(self):
+                return iter(())
+
+            def __len__(self):
+                return 0
+
+
+        class Request(HTTPConnection):
+            async def form(self) -> dict:
+                return {}
+    """,
+    "src/schema.ts": """
+        export interface ZodString {
+          min(n: number): ZodString;
+          email(): ZodString;
+        }
+        export interface Loose { [key: string]: () => Loose; }
+        export interface Merged { a(): void; }
+        export interface Merged { b(): void; }
+        export function string(): ZodString { return null as unknown as ZodString; }
+        export function loose(): Loose { return null as unknown as Loose; }
+    """,
     "src/writer.ts": """
         export class Writer {
           write(text: string): void {}
@@ -185,6 +215,50 @@ def test_typescript_member_reads_and_writes(repo: Path) -> None:
         }
     """
     assert rows(repo, good, "src/service.ts") == []
+
+
+# ------------------------------------------------------ closed types named by their own name
+
+
+def test_a_repository_class_over_a_standard_base_is_named_and_suggests_its_members(
+    repo: Path,
+) -> None:
+    code = """
+        from web.requests import Request
+
+
+        async def endpoint(request: Request):
+            return await request.formdata()
+    """
+    report = api.check(repo, textwrap.dedent(code).lstrip("\n"), path="web/routing.py")
+    assert [(f.rule, f.line, f.message) for f in report.findings] == [
+        ("unknown-member", 5, "Request has no member 'formdata' (did you mean form?)")
+    ]
+    assert (
+        rows(repo, code.replace("formdata", "form").replace("form()", "keys()"), "web/routing.py")
+        == []
+    )
+
+
+def test_closed_repository_interfaces_are_judged_through_chained_calls(repo: Path) -> None:
+    bad = """
+        import { string } from './schema';
+        export const a = string().emial();
+        export const b = string().min(1).emial();
+    """
+    report = api.check(repo, textwrap.dedent(bad).lstrip("\n"), path="src/use.ts")
+    assert [(f.rule, f.line, f.suggestions) for f in report.findings] == [
+        ("unknown-member", 2, ("email",)),
+        ("unknown-member", 3, ("email",)),
+    ]
+    assert report.findings[0].message.startswith("ZodString has no member 'emial'")
+    good = """
+        import { string, loose, Merged } from './schema';
+        export const a = string().min(1).email();
+        export const b = loose().anything();
+        export const c = (m: Merged) => m.c();
+    """
+    assert rows(repo, good, "src/use.ts") == []
 
 
 # ------------------------------------------------------------------------- syntax errors

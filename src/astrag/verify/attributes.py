@@ -176,8 +176,8 @@ def _target_of(node: Node) -> str | None:
 
 
 def ts_declared_members(path: str, body: str) -> frozenset[str] | None:
-    """Names a TypeScript class body declares; None when it has an index signature (any name
-    is then a member)."""
+    """Names a TypeScript class or interface body declares; None when it has an index
+    signature (any name is then a member)."""
     name = grammar_of(path)
     if name is None or name == "python":
         return None
@@ -200,9 +200,14 @@ def ts_declared_members(path: str, body: str) -> frozenset[str] | None:
     return frozenset(names)
 
 
+_DECLARATIONS = frozenset(
+    {"class_declaration", "abstract_class_declaration", "class", "interface_declaration"}
+)
+
+
 def _first_class(node: Node) -> Node | None:
     for candidate in _walk(node):
-        if candidate.type in ("class_declaration", "abstract_class_declaration", "class"):
+        if candidate.type in _DECLARATIONS:
             return candidate
     return None
 

@@ -19,7 +19,7 @@ import importlib.util
 import posixpath
 import re
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from importlib import resources
 from pathlib import Path
 from types import GetSetDescriptorType, MemberDescriptorType, ModuleType
@@ -41,6 +41,7 @@ from astrag.verify.attributes import Access, attribute_accesses
 from astrag.verify.findings import Finding
 from astrag.verify.inputs import ChangedFile
 from astrag.verify.members import AttributeRule, ClassBodies, scope_at
+from astrag.verify.narrowing import narrowed
 from astrag.verify.packages import module_names, ts_package_exports
 from astrag.verify.syntax import syntax_errors
 
@@ -99,12 +100,15 @@ class Checker:
         root: Path | None = None,
         texts: Mapping[str, str] | None = None,
         ambient: frozenset[str] = frozenset(),
+        declarations: Callable[[str], int] | None = None,
     ) -> None:
         self.r = resolver
         self.root = root  # where node_modules are looked up; None: not at all
         self.ambient = ambient  # TS globals the repository declares
-        bodies = ClassBodies(resolver, texts or {}, root)  # texts: the changed files' new text
-        self.attributes = AttributeRule(resolver, bodies, self._closed_class)
+        # how many classes/interfaces of a name the repository declares (merging)
+        self.declarations = declarations or (lambda name: 1)
+        self.bodies = ClassBodies(resolver, texts or {}, root)  # texts: changed files' new text
+        self.attributes = AttributeRule(resolver, self.bodies, self._closed_class)
 
     def check(self, change: ChangedFile, facts: FileFacts) -> list[Finding]:
         if "@ts-nocheck" in change.text[:500]:
@@ -212,6 +216,8 @@ class Checker:
         if denot is None:
             return self._unbacked(change, ref, site, receiver)
         if denot[0] == "ext" and t.python and ref.kind == RefKind.CALL and len(ref.chain) > 1:
+            if receiver is not None and self.r.definition(receiver) is not None:
+                return self._missing_on_repository_class(change, ref, receiver)
             return self._check_standard_library(change, ref, denot[1]) or _installed_call(
                 change, ref, denot[1]
             )
@@ -224,7 +230,7 @@ class Checker:
     ) -> list[Finding]:
         site = Site(self.r.tables[change.path], scope_at(facts, access.byte), access.line)
         missing = self.attributes.missing(site, access)
-        if missing is None:
+        if missing is None or self._narrowed(change, site, access.chain):
             return []
         owner, receiver = missing
         name = access.chain[-1]
@@ -233,6 +239,23 @@ class Checker:
         candidates = self.r.member_names(receiver)
         line, column = access.line, access.column
         return [_finding(change, line, column, "unknown-member", message, name, candidates)]
+
+    def _missing_on_repository_class(
+        self, change: ChangedFile, ref: Reference, receiver: Value
+    ) -> list[Finding]:
+        """``request.formdata()`` where Request's repository classes lack the method and its
+        standard-library bases (``Mapping``) do too: named after the receiver's own type."""
+        name = ref.chain[-1]
+        if receiver[0] not in ("inst", "super") and not self.r.is_class(receiver):
+            return []
+        if name in _OBJECT_MEMBERS or not self._closed_class(receiver, name):
+            return []
+        site = Site(self.r.tables[change.path], ref.scope, ref.line)
+        if self._narrowed(change, site, ref.chain):
+            return []
+        message = f"{receiver[2]} has no member {name!r}"
+        candidates = self.r.member_names(receiver)
+        return [_finding(change, ref.line, ref.column, "unknown-member", message, name, candidates)]
 
     @staticmethod
     def _check_standard_library(change: ChangedFile, ref: Reference, dotted: str) -> list[Finding]:
@@ -270,6 +293,8 @@ class Checker:
                 return []  # inherited from object / Object.prototype
             if not site.t.python and name in ("then", "catch", "finally"):
                 return []  # a Promise whose value astrag took for the awaited one
+            if self._narrowed(change, site, ref.chain):
+                return []
             owner = receiver[2]
         else:
             return []
@@ -306,43 +331,62 @@ class Checker:
         candidates = self.r.names_in_scope(site)
         return [_finding(change, ref.line, ref.column, rule, message, name, candidates)]
 
-    def _closed_class(self, receiver: Value) -> bool:
-        """A class whose members can all be seen: every class it extends is in the repository,
-        and none has a dynamic attribute hook. A TS interface is never closed (index signatures
-        and declaration merging are invisible to astrag); what a TS class ``implements`` adds
-        no members. Class decorators are assumed to leave the class's own members alone."""
+    def _narrowed(self, change: ChangedFile, site: Site, chain: tuple[str, ...]) -> bool:
+        """The receiver is tested or cast on the way to the use (``instanceof``, a guard)."""
+        d = site.t.defs.get(site.scope)
+        first = d.start_line if d is not None else 1
+        return narrowed(change.text, first, site.line, ".".join(chain[:-1]))
+
+    def _closed_class(
+        self, receiver: Value, name: str | None = None, attribute: bool = False
+    ) -> bool:
+        """A class whose members can all be seen: every class it extends is in the repository
+        (Python: or a standard-library class that lacks ``name`` too; for an attribute, an
+        abstract one, since a concrete class's instance attributes cannot be seen on the
+        class: ``logging.Handler().formatter``), none has a dynamic
+        attribute hook, and no file it lives in lost code to a syntax error. A TS interface
+        counts when it is the repository's only declaration of that name (no merging or
+        augmentation), has no index signature and extends only such types; what a TS class
+        ``implements`` adds no members. Class decorators are assumed to leave the class's own
+        members alone."""
         d = self.r.definition(receiver)
-        if d is None or d.kind != DefKind.CLASS:
+        python = self.r.tables[receiver[1]].python
+        if d is None or d.kind not in (DefKind.CLASS, DefKind.INTERFACE):
+            return False
+        if d.kind == DefKind.INTERFACE and python:
             return False
         mro, external = self.r.mro(receiver[1], receiver[2])
         if any(self.r.tables[p].facts.errors for p, _ in mro):
             return False  # the parser may have lost members of a class in a damaged file
-        if self.r.tables[receiver[1]].python:
-            if external:
+        if python:
+            if external and not (name and _standard_bases_lack(external, name, attribute)):
                 return False
             return not any(
                 _DYNAMIC_HOOKS.intersection(self.r.tables[p].children.get(q, {})) for p, q in mro
             )
-        return self._closed_ts_class(receiver[1], receiver[2], set())
+        return self._closed_ts_type(receiver[1], receiver[2], set())
 
-    def _closed_ts_class(self, path: str, qual: str, seen: set[tuple[str, str]]) -> bool:
+    def _closed_ts_type(self, path: str, qual: str, seen: set[tuple[str, str]]) -> bool:
         if (path, qual) in seen:
             return True
         seen.add((path, qual))
         t = self.r.tables[path]
         d = t.defs.get(qual)
-        if d is None or d.kind != DefKind.CLASS:
+        if d is None or d.kind not in (DefKind.CLASS, DefKind.INTERFACE):
+            return False
+        if d.kind == DefKind.INTERFACE and not self._closed_interface(path, qual, d.name):
             return False
         site = Site(t, d.parent, d.start_line)
         for chain in d.bases:
             base, _ = self.r.walk(site, chain)
-            if (
-                base is None
-                or base[0] != "sym"
-                or not self._closed_ts_class(base[1], base[2], seen)
-            ):
+            if base is None or base[0] != "sym" or not self._closed_ts_type(base[1], base[2], seen):
                 return False
         return True
+
+    def _closed_interface(self, path: str, qual: str, name: str) -> bool:
+        if self.declarations(name) > 1:
+            return False  # merged with, or augmented by, another declaration of that name
+        return self.bodies.ts_declared(path, qual) is not None  # None: an index signature
 
     # ------------------------------------------------------------------ arguments
 
@@ -445,6 +489,17 @@ def _with_syntax_errors(
     return kept + errors
 
 
+def _standard_bases_lack(external: list[Value], name: str, abstract_only: bool) -> bool:
+    """Every base outside the repository is a standard-library class without ``name`` (an
+    abstract one of ``collections.abc``/``abc``/``numbers``, with ``abstract_only``)."""
+    return all(
+        base[0] == "ext"
+        and (not abstract_only or base[1].startswith(_ABSTRACT_MODULES))
+        and stdlib_missing_attribute(f"{base[1]}.{name}")[1] == name
+        for base in external
+    )
+
+
 def _class_name_in_header(t: FileTables, scope: str, name: str, line: int, text: str) -> bool:
     """``def __init__(self, precision=SECONDS)``: a method's defaults and annotations are
     evaluated in the class body, where the class's own names are bound."""
@@ -507,6 +562,7 @@ def _shift(f: Finding, offset: int) -> Finding:
 
 # ------------------------------------------------------------------ the standard library
 
+_ABSTRACT_MODULES = ("collections.abc.", "abc.", "numbers.")
 _DESCRIPTORS = (GetSetDescriptorType, MemberDescriptorType, property)
 # standard-library modules that do something when imported
 _IMPORT_SIDE_EFFECTS = frozenset({"antigravity", "this", "idlelib", "turtle", "turtledemo"})

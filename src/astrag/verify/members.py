@@ -57,7 +57,7 @@ class ClassBodies:
             self.texts[path] = read or ""
         source = self.texts[path].encode("utf-8")
         body = source[d.start_byte : d.end_byte].decode("utf-8", "replace")
-        return body if "class" in body else None  # the disk moved on from the index
+        return body if "class" in body or "interface" in body else None  # else: disk moved on
 
     def python(self, path: str, qual: str) -> PythonClassBody | None:
         key = (path, qual)
@@ -93,7 +93,10 @@ class AttributeRule:
     method rule's own test), this adds what attributes need on top."""
 
     def __init__(
-        self, resolver: Resolver, bodies: ClassBodies, closed: Callable[[Value], bool]
+        self,
+        resolver: Resolver,
+        bodies: ClassBodies,
+        closed: Callable[[Value, str, bool], bool],
     ) -> None:
         self.r = resolver
         self.bodies = bodies
@@ -112,13 +115,14 @@ class AttributeRule:
             return None
         if name in (_PY_OBJECT if python else _JS_OBJECT):
             return None
-        if denot is not None and not (access.write and not python):
+        inherited = denot is not None and denot[0] == "ext"  # perhaps, from a standard base
+        if denot is not None and not inherited and not (access.write and not python):
             return None
-        if not self._closed(receiver):
+        if not self._closed(receiver, name):
             return None
         if python and self._python_assigns(receiver, name):
             return None
-        if denot is not None and self._ts_declares(receiver, name):
+        if denot is not None and not inherited and self._ts_declares(receiver, name):
             return None
         return receiver[2], receiver
 
@@ -127,8 +131,8 @@ class AttributeRule:
             return True
         return receiver[0] == "sym" and self.r.is_class(receiver)
 
-    def _closed(self, receiver: Value) -> bool:
-        if not self.closed(receiver):
+    def _closed(self, receiver: Value, name: str) -> bool:
+        if not self.closed(receiver, name, True):
             return False
         for path, qual in self._classes(receiver):
             if self.r.tables[path].python:
@@ -136,15 +140,16 @@ class AttributeRule:
                 if body is None or body.dynamic:
                     return False
             elif self.bodies.ts_declared(path, qual) is None or self._merged(path, qual):
-                return False
+                return False  # an index signature, or an interface merged into the class
         return True
 
     def _classes(self, receiver: Value) -> list[tuple[str, str]]:
         mro, _ = self.r.mro(receiver[1], receiver[2])
+        kinds = (DefKind.CLASS, DefKind.INTERFACE)
         return [
             (p, q)
             for p, q in mro
-            if (d := self.r.tables[p].defs.get(q)) is not None and d.kind == DefKind.CLASS
+            if (d := self.r.tables[p].defs.get(q)) is not None and d.kind in kinds
         ]
 
     def _merged(self, path: str, qual: str) -> bool:

@@ -85,6 +85,7 @@ class CheckSession:
         self.tables = TableCache(self.facts)
         self.layout = read_layout(root, self.facts)
         self._ambient: frozenset[str] | None = None
+        self._declared: dict[str, int] = {}
 
     @property
     def ambient(self) -> frozenset[str]:
@@ -132,7 +133,16 @@ class CheckSession:
 
     def _checker(self, overlay: _Overlay, texts: Mapping[str, str]) -> Checker:
         resolver = Resolver(overlay, self.layout, _OverlayTables(overlay, self.tables))
-        return Checker(resolver, self.root, texts, self.ambient)
+        return Checker(resolver, self.root, texts, self.ambient, self._declarations)
+
+    def _declarations(self, name: str) -> int:
+        """How many classes and interfaces named ``name`` the index holds (a TS interface
+        declared twice is merged, or augmented, and astrag does not see the sum)."""
+        if name not in self._declared:
+            kinds = ("class", "interface")
+            found = self.store.symbols_named(name)
+            self._declared[name] = sum(1 for s in found if s.kind in kinds)
+        return self._declared[name]
 
     def _broken_elsewhere(
         self,
