@@ -42,7 +42,10 @@ _TARGET_OF = {
     "for_in_clause": "left",
     "as_pattern_target": "",
 }
-_TS_INDEX_SIGNATURE = re.compile(r"^\s*(?:(?:public|private|protected|readonly|static)\s+)*\[")
+# ``[key: string]: T`` (a computed name ``[Symbol.iterator]()`` has no colon inside)
+_TS_INDEX_SIGNATURE = re.compile(
+    r"^\s*(?:(?:public|private|protected|readonly|static)\s+)*\[\s*[\w$]+\s*:"
+)
 
 
 @dataclass(frozen=True, slots=True)

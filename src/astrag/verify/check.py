@@ -40,7 +40,7 @@ from astrag.graph.resolve import JS_GLOBALS, PY_BUILTINS, FileTables, Resolver, 
 from astrag.verify.attributes import Access, attribute_accesses
 from astrag.verify.findings import Finding
 from astrag.verify.inputs import ChangedFile
-from astrag.verify.members import AttributeRule, ClassBodies, scope_at
+from astrag.verify.members import AttributeRule, ClassBodies, same_kind_mro, scope_at
 from astrag.verify.narrowing import narrowed
 from astrag.verify.packages import module_names, ts_package_exports
 from astrag.verify.syntax import syntax_errors
@@ -163,7 +163,7 @@ class Checker:
                 return []  # outside the indexed root (one package of a monorepo): not ours
             module = ("mod", target) if target else None
             what = f"{imp.name} from {imp.module!r}" if imp.name else repr(imp.module)
-        if module is not None and module[0] == "mod" and self._damaged_module(module[1]):
+        if module is not None and module[0] == "mod" and self._damaged_module(module[1], imp.name):
             return []  # the parser lost part of that module: its names are not all known
         candidates = self.r.member_names(module) if module and imp.name else set()
         name = imp.name or imp.module
@@ -174,14 +174,15 @@ class Checker:
         )
         return [_finding(change, imp.line, 1, "unknown-import", message, name, candidates)]
 
-    def _damaged_module(self, path: str, seen: set[str] | None = None) -> bool:
-        """Whether the module, or one it re-exports everything from, has syntax errors."""
+    def _damaged_module(self, path: str, name: str | None, seen: set[str] | None = None) -> bool:
+        """Whether the module, or one it re-exports everything from, has syntax errors that
+        may have swallowed a definition of ``name`` (its text names it)."""
         seen = set() if seen is None else seen
         if path in seen or path not in self.r.tables.facts:
             return False
         seen.add(path)
         t = self.r.tables[path]
-        if t.facts.errors:
+        if t.facts.errors and (name is None or _names(self.bodies.file_text(path), name)):
             return True
         stars = t.star_imports.get("", []) if t.python else t.star_reexports
         for imp in stars:
@@ -189,7 +190,7 @@ class Checker:
             if t.python:
                 module = self.r.import_target(t, imp)
                 target = module[1] if module is not None and module[0] == "mod" else None
-            if target is not None and self._damaged_module(target, seen):
+            if target is not None and self._damaged_module(target, name, seen):
                 return True
         return False
 
@@ -213,7 +214,7 @@ class Checker:
         if ref.chain[-1].endswith("()") or ref.chain[-1] in _PROPERTY_ACCESSORS:
             return []  # a call's result called; ``@width.setter`` on a property
         denot, receiver = self.r.walk(site, ref.chain)
-        if denot is None:
+        if denot is None or self._implemented_only(denot, receiver):
             return self._unbacked(change, ref, site, receiver)
         if denot[0] == "ext" and t.python and ref.kind == RefKind.CALL and len(ref.chain) > 1:
             if receiver is not None and self.r.definition(receiver) is not None:
@@ -232,6 +233,8 @@ class Checker:
         missing = self.attributes.missing(site, access)
         if missing is None or self._narrowed(change, site, access.chain):
             return []
+        if not self._declared_receiver(site, access.chain):
+            return []
         owner, receiver = missing
         name = access.chain[-1]
         verb = "declares no member" if access.write else "has no attribute"
@@ -239,6 +242,17 @@ class Checker:
         candidates = self.r.member_names(receiver)
         line, column = access.line, access.column
         return [_finding(change, line, column, "unknown-member", message, name, candidates)]
+
+    def _implemented_only(self, denot: Value, receiver: Value | None) -> bool:
+        """A TS class member found only in an external interface the class ``implements``
+        (``class ObservableMap implements Map``): implementing adds no members, so a closed
+        class that does not declare it does not have it."""
+        if denot[0] != "ext" or receiver is None or receiver[0] not in ("inst", "super"):
+            return False
+        if self.r.tables[receiver[1]].python:
+            return False
+        d = self.r.definition(receiver)
+        return d is not None and d.kind == DefKind.CLASS and self._closed_class(receiver)
 
     def _missing_on_repository_class(
         self, change: ChangedFile, ref: Reference, receiver: Value
@@ -281,7 +295,7 @@ class Checker:
         if receiver[0] == "mod":
             if ref.kind == RefKind.READ and not site.t.python:
                 return []
-            if self.r.module_is_dynamic(receiver[1]) or self._damaged_module(receiver[1]):
+            if self.r.module_is_dynamic(receiver[1]) or self._damaged_module(receiver[1], name):
                 return []
             owner = receiver[1]
         elif receiver[0] in ("inst", "super") or (
@@ -295,6 +309,10 @@ class Checker:
                 return []  # a Promise whose value astrag took for the awaited one
             if self._narrowed(change, site, ref.chain):
                 return []
+            interface = self.r.definition(receiver)
+            inferred = not self._declared_receiver(site, ref.chain)
+            if interface is not None and interface.kind == DefKind.INTERFACE and inferred:
+                return []  # an inferred interface type may be the wrong one
             owner = receiver[2]
         else:
             return []
@@ -331,6 +349,27 @@ class Checker:
         candidates = self.r.names_in_scope(site)
         return [_finding(change, ref.line, ref.column, rule, message, name, candidates)]
 
+    def _declared_receiver(self, site: Site, chain: tuple[str, ...]) -> bool:
+        """Whether the receiver's type is written in the code, not inferred: ``self``/``this``,
+        a call (its declared return), or a name whose every binding in scope is annotated (a
+        callback's parameter typed from the array it iterates is not: ``xs.map(m => m.x)``)."""
+        root = chain[0]
+        if root in ("self", "cls", "this", "super", "super()") or root.endswith("()"):
+            return True
+        t, scope = site.t, site.scope
+        while True:
+            bound = t.bindings.get(scope, {}).get(root)
+            if bound:
+                return all(b.type is not None for b in bound)
+            d = t.defs.get(scope) if scope else None
+            if d is not None and d.kind in FUNCTION_KINDS and any(p.name == root for p in d.params):
+                return all(p.annotation is not None for p in d.params if p.name == root)
+            if not scope:
+                break
+            scope = d.parent if d is not None else ""
+        top = t.defs.get(root)
+        return top is None or top.kind in CLASS_KINDS or top.type is not None
+
     def _narrowed(self, change: ChangedFile, site: Site, chain: tuple[str, ...]) -> bool:
         """The receiver is tested or cast on the way to the use (``instanceof``, a guard)."""
         d = site.t.defs.get(site.scope)
@@ -356,8 +395,8 @@ class Checker:
         if d.kind == DefKind.INTERFACE and python:
             return False
         mro, external = self.r.mro(receiver[1], receiver[2])
-        if any(self.r.tables[p].facts.errors for p, _ in mro):
-            return False  # the parser may have lost members of a class in a damaged file
+        if any(self.bodies.damaged(p, q) for p, q in same_kind_mro(self.r, receiver)):
+            return False  # the parser lost part of a class: its members are not all known
         if python:
             if external and not (name and _standard_bases_lack(external, name, attribute)):
                 return False
@@ -487,6 +526,10 @@ def _with_syntax_errors(
     ]
     errors = [Finding(change.path, s.line, s.column, "syntax-error", s.message) for s in spots]
     return kept + errors
+
+
+def _names(text: str, name: str) -> bool:
+    return re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", text) is not None
 
 
 def _standard_bases_lack(external: list[Value], name: str, abstract_only: bool) -> bool:

@@ -17,8 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from astrag.errors import AstragError
 from astrag.graph.facts import CLASS_KINDS, FUNCTION_KINDS, DefKind, FileFacts
 from astrag.graph.resolve import Resolver, Site, Value
+from astrag.lang import grammar_of, parser
 from astrag.verify.attributes import (
     Access,
     PythonClassBody,
@@ -44,18 +46,22 @@ class ClassBodies:
         self.root = root
         self._python: dict[tuple[str, str], PythonClassBody | None] = {}
         self._ts: dict[tuple[str, str], frozenset[str] | None] = {}
+        self._damaged: dict[tuple[str, str], bool] = {}
+
+    def file_text(self, path: str) -> str:
+        if path not in self.texts:
+            try:
+                read = read_regular_file(self.root / path, path) if self.root else None
+            except (OSError, AstragError):
+                read = None
+            self.texts[path] = read or ""
+        return self.texts[path]
 
     def text(self, path: str, qual: str) -> str | None:
         d = self.r.tables[path].defs.get(qual)
         if d is None:
             return None
-        if path not in self.texts:
-            try:
-                read = read_regular_file(self.root / path, path) if self.root else None
-            except OSError:
-                read = None
-            self.texts[path] = read or ""
-        source = self.texts[path].encode("utf-8")
+        source = self.file_text(path).encode("utf-8")
         body = source[d.start_byte : d.end_byte].decode("utf-8", "replace")
         return body if "class" in body or "interface" in body else None  # else: disk moved on
 
@@ -65,6 +71,20 @@ class ClassBodies:
             body = self.text(path, qual)
             self._python[key] = python_class_body(body) if body is not None else None
         return self._python[key]
+
+    def damaged(self, path: str, qual: str) -> bool:
+        """Whether the parser lost part of the class: its own text does not parse cleanly
+        (a file's syntax errors elsewhere leave its classes whole)."""
+        key = (path, qual)
+        if key not in self._damaged:
+            body = self.text(path, qual)
+            grammar = grammar_of(path)
+            self._damaged[key] = (
+                body is None
+                or grammar is None
+                or parser(grammar).parse(body.encode("utf-8")).root_node.has_error
+            )
+        return self._damaged[key]
 
     def ts_declared(self, path: str, qual: str) -> frozenset[str] | None:
         key = (path, qual)
@@ -86,6 +106,15 @@ def scope_at(facts: FileFacts, byte: int) -> str:
         ):
             best, size = d.qualname, d.end_byte - d.start_byte
     return best
+
+
+def same_kind_mro(r: Resolver, receiver: Value) -> list[tuple[str, str]]:
+    """The classes a class is made of (what a TS class ``implements`` adds no members), or
+    the interfaces an interface extends."""
+    own = r.tables[receiver[1]].defs.get(receiver[2])
+    kind = own.kind if own is not None else DefKind.CLASS
+    mro, _ = r.mro(receiver[1], receiver[2])
+    return [(p, q) for p, q in mro if (d := r.tables[p].defs.get(q)) is not None and d.kind == kind]
 
 
 class AttributeRule:
@@ -139,18 +168,14 @@ class AttributeRule:
                 body = self.bodies.python(path, qual)
                 if body is None or body.dynamic:
                     return False
-            elif self.bodies.ts_declared(path, qual) is None or self._merged(path, qual):
-                return False  # an index signature, or an interface merged into the class
+            elif self.bodies.ts_declared(path, qual) is None:
+                return False  # an index signature
+            elif self.r.tables[path].defs[qual].kind == DefKind.CLASS and self._merged(path, qual):
+                return False  # an interface of the same name merged into the class
         return True
 
     def _classes(self, receiver: Value) -> list[tuple[str, str]]:
-        mro, _ = self.r.mro(receiver[1], receiver[2])
-        kinds = (DefKind.CLASS, DefKind.INTERFACE)
-        return [
-            (p, q)
-            for p, q in mro
-            if (d := self.r.tables[p].defs.get(q)) is not None and d.kind in kinds
-        ]
+        return same_kind_mro(self.r, receiver)
 
     def _merged(self, path: str, qual: str) -> bool:
         """A TS class with an interface of the same name in its file gets its members too."""

@@ -164,7 +164,7 @@ class CheckSession:
         created = {c.path for c in changes if c.old is None or (c.old_path or c.path) != c.path}
         before = self._checker(_Overlay(self.facts, old, created - set(old)), {})
         out: list[Finding] = []
-        for path in sorted(self.store.dependents(touched) - touched):
+        for path in sorted(self._users(touched, affected.names) - touched):
             if path not in self.facts or language_of(path) is None:
                 continue
             text = read_regular_file(self.root / path, path)
@@ -179,6 +179,20 @@ class CheckSession:
                     name = renamed_on_line(split[finding.line - 1], affected.renamed)
                     out.append(with_rename(finding, affected.renamed, name))
         return out
+
+    def _users(self, touched: set[str], names: set[str]) -> set[str]:
+        """Files whose resolution consulted a touched file, and through the files among them
+        that pass an affected name on (``export * from``, a package's ``__init__``), theirs."""
+        users = self.store.dependents(touched)
+        hubs = set()
+        for path in users - touched:
+            facts = self.facts.get(path)
+            if facts is not None and any(
+                imp.reexport or imp.name == "*" or (imp.name in names and not imp.scope)
+                for imp in facts.imports
+            ):
+                hubs.add(path)
+        return users | (self.store.dependents(hubs) if hubs else set())
 
     def _old_facts(
         self, changes: list[ChangedFile], deleted: Sequence[str], texts: Mapping[str, str]

@@ -17,6 +17,8 @@ from tree_sitter import Node
 
 from astrag.lang import grammar_of, parser
 
+_LOOKBACK = 2  # lines
+
 
 @dataclass(frozen=True, slots=True)
 class SyntaxSpot:
@@ -59,21 +61,30 @@ def _spots(path: str, text: str, written: frozenset[int] | None) -> Iterator[Syn
         if node.start_point.row == node.end_point.row == len(lines) and not node.is_missing:
             continue  # nothing but the end of the file
         first, last = node.start_point.row + 1, node.end_point.row + 1
-        line = first
-        if written is not None and first not in written:
-            inside = [n for n in written if first <= n <= last]
-            line = min(inside) if inside else first
+        line = first if written is None else _written_line(written, first, last)
         if line in seen:
             continue
         seen.add(line)
         row_text = lines[line - 1] if line <= len(lines) else ""
+        column = _char_column(row_text, node.start_point.column) + 1 if line == first else 1
         if node.is_missing:
-            column = _char_column(row_text, node.start_point.column) + 1
             message = f"the parser expected {_token(node.type)} here"
         else:
-            column = _char_column(row_text, node.start_point.column) + 1 if line == first else 1
             message = f"the parser cannot read {_excerpt(source, node)}"
         yield SyntaxSpot(line, column, message, last)
+
+
+def _written_line(written: frozenset[int], first: int, last: int) -> int:
+    """The line to report a damaged region ``first``..``last`` at: its first line when the
+    change wrote it, else the first written line inside it, else a written line just before
+    it (an unclosed bracket is noticed a line or two after it was left open)."""
+    if first in written:
+        return first
+    inside = [n for n in written if first <= n <= last]
+    if inside:
+        return min(inside)
+    before = [n for n in written if first - _LOOKBACK <= n < first]
+    return max(before) if before else first
 
 
 def _error_nodes(node: Node) -> Iterator[Node]:
