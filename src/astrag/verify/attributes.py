@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from tree_sitter import Node, Query, QueryCursor
+from tree_sitter import Node, Query, QueryCursor, Tree
 
 from astrag.graph.facts import Chain
 from astrag.lang import grammar, grammar_of, parser
@@ -57,15 +57,20 @@ class Access:
     byte: int  # start of the whole access, to find its scope
 
 
-def attribute_accesses(path: str, text: str) -> list[Access]:
-    """Every ``x.y`` in the file that is not a call's callee, with a chain astrag can walk."""
+def attribute_accesses(
+    path: str, text: str, lines: frozenset[int] | None = None, tree: Tree | None = None
+) -> list[Access]:
+    """Every ``x.y`` in the file (on ``lines``, when given) that is not a call's callee, with a
+    chain astrag can walk. ``tree``: the file's parse, when the caller has it."""
     name = grammar_of(path)
     if name is None:
         return []
     source = text.encode("utf-8")
-    root = parser(name).parse(source).root_node
-    query = _query("python" if name == "python" else "typescript", name)
-    found = QueryCursor(query).captures(root).get("access", [])
+    root = (tree or parser(name).parse(source)).root_node
+    cursor = QueryCursor(_query("python" if name == "python" else "typescript", name))
+    if lines:
+        cursor.set_point_range((min(lines) - 1, 0), (max(lines), 0))
+    found = cursor.captures(root).get("access", [])
     lines = text.split("\n")
     out = []
     for node in sorted(found, key=lambda n: n.start_byte):

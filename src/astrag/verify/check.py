@@ -24,6 +24,8 @@ from importlib import resources
 from pathlib import Path
 from types import GetSetDescriptorType, MemberDescriptorType, ModuleType
 
+from tree_sitter import Tree
+
 from astrag.graph.facts import (
     CLASS_KINDS,
     FUNCTION_KINDS,
@@ -37,6 +39,7 @@ from astrag.graph.facts import (
 )
 from astrag.graph.modules import resolve_python_module, resolve_ts_module
 from astrag.graph.resolve import JS_GLOBALS, PY_BUILTINS, FileTables, Resolver, Site, Value
+from astrag.lang import grammar_of, parser
 from astrag.verify.attributes import Access, attribute_accesses
 from astrag.verify.findings import Finding
 from astrag.verify.inputs import ChangedFile
@@ -101,13 +104,15 @@ class Checker:
         texts: Mapping[str, str] | None = None,
         ambient: frozenset[str] = frozenset(),
         declarations: Callable[[str], int] | None = None,
+        shared: dict | None = None,
     ) -> None:
         self.r = resolver
         self.root = root  # where node_modules are looked up; None: not at all
         self.ambient = ambient  # TS globals the repository declares
         # how many classes/interfaces of a name the repository declares (merging)
         self.declarations = declarations or (lambda name: 1)
-        self.bodies = ClassBodies(resolver, texts or {}, root)  # texts: changed files' new text
+        # texts: the changed files' new text; shared: what was read of the others, kept
+        self.bodies = ClassBodies(resolver, texts or {}, root, shared)
         self.attributes = AttributeRule(resolver, self.bodies, self._closed_class)
 
     def check(self, change: ChangedFile, facts: FileFacts) -> list[Finding]:
@@ -125,12 +130,14 @@ class Checker:
         for ref in facts.references:
             if wanted is None or ref.line in wanted:
                 out.extend(self._check_reference(change, ref))
+        tree = None
         if facts.language != "javascript":  # plain JS classes grow by assignment
-            for access in attribute_accesses(change.path, change.text):
+            tree = _parse(change)
+            for access in attribute_accesses(change.path, change.text, wanted, tree):
                 if wanted is None or access.line in wanted:
                     out.extend(self._check_attribute(change, facts, access))
         if facts.errors:
-            out = _with_syntax_errors(change, wanted, out)
+            out = _with_syntax_errors(change, wanted, out, tree)
         shifted = [_shift(f, change.line_offset) for f in out]
         return sorted(set(shifted), key=lambda f: (f.path, f.line, f.column, f.rule))
 
@@ -510,12 +517,17 @@ class Checker:
         return None, False  # ``Class.method(obj, ...)``: leave the unbound call alone
 
 
+def _parse(change: ChangedFile) -> Tree | None:
+    grammar = grammar_of(change.path)
+    return parser(grammar).parse(change.text.encode("utf-8")) if grammar else None
+
+
 def _with_syntax_errors(
-    change: ChangedFile, wanted: frozenset[int] | None, found: list[Finding]
+    change: ChangedFile, wanted: frozenset[int] | None, found: list[Finding], tree: Tree | None
 ) -> list[Finding]:
     """``found`` plus the syntax errors on the wanted lines; other findings inside a damaged
     region are dropped: they describe the parser's recovery, not the code."""
-    spots, every = syntax_errors(change.path, change.text, change.old, wanted)
+    spots, every = syntax_errors(change.path, change.text, change.old, wanted, tree)
     if not every:
         return found
     damaged = [(s.line, s.last_line) for s in every]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import TypeVar
 
 from astrag.errors import AstragError
 from astrag.graph.facts import CLASS_KINDS, FUNCTION_KINDS, DefKind, FileFacts
@@ -29,6 +30,7 @@ from astrag.verify.attributes import (
 )
 from astrag.verify.sources import read_regular_file
 
+T = TypeVar("T")
 _PY_OBJECT = frozenset(dir(object)) | frozenset(dir(type))
 _JS_OBJECT = frozenset(
     {"constructor", "prototype", "name", "length", "call", "apply", "bind", "toString",
@@ -40,21 +42,37 @@ _JS_OBJECT = frozenset(
 class ClassBodies:
     """The source text of classes, read once per class, from the changed files or the disk."""
 
-    def __init__(self, resolver: Resolver, texts: Mapping[str, str], root: Path | None) -> None:
+    def __init__(
+        self,
+        resolver: Resolver,
+        texts: Mapping[str, str],
+        root: Path | None,
+        shared: dict | None = None,
+    ) -> None:
         self.r = resolver
+        self.changed = dict(texts)
         self.texts = dict(texts)
         self.root = root
-        self._python: dict[tuple[str, str], PythonClassBody | None] = {}
-        self._ts: dict[tuple[str, str], frozenset[str] | None] = {}
-        self._damaged: dict[tuple[str, str], bool] = {}
+        # what is learnt about unchanged files outlives one check (a session shares it)
+        self.shared: dict = {} if shared is None else shared
+        self._own: dict = {}  # about the changed files: this check's alone
+
+    def _cached(self, kind: str, path: str, qual: str, compute: Callable[[], T]) -> T:
+        key = (kind, path, qual)
+        store = self.shared if path not in self.changed else self._own
+        if key not in store:
+            store[key] = compute()
+        return store[key]
 
     def file_text(self, path: str) -> str:
+        if path not in self.texts and ("text", path, "") in self.shared:
+            self.texts[path] = self.shared[("text", path, "")]
         if path not in self.texts:
             try:
                 read = read_regular_file(self.root / path, path) if self.root else None
             except (OSError, AstragError):
                 read = None
-            self.texts[path] = read or ""
+            self.texts[path] = self.shared[("text", path, "")] = read or ""
         return self.texts[path]
 
     def text(self, path: str, qual: str) -> str | None:
@@ -66,32 +84,34 @@ class ClassBodies:
         return body if "class" in body or "interface" in body else None  # else: disk moved on
 
     def python(self, path: str, qual: str) -> PythonClassBody | None:
-        key = (path, qual)
-        if key not in self._python:
+        def compute() -> PythonClassBody | None:
             body = self.text(path, qual)
-            self._python[key] = python_class_body(body) if body is not None else None
-        return self._python[key]
+            return python_class_body(body) if body is not None else None
+
+        return self._cached("python", path, qual, compute)
 
     def damaged(self, path: str, qual: str) -> bool:
         """Whether the parser lost part of the class: its own text does not parse cleanly
         (a file's syntax errors elsewhere leave its classes whole)."""
-        key = (path, qual)
-        if key not in self._damaged:
+
+        if not self.r.tables[path].facts.errors:
+            return False  # the whole file parsed cleanly
+
+        def compute() -> bool:
             body = self.text(path, qual)
             grammar = grammar_of(path)
-            self._damaged[key] = (
-                body is None
-                or grammar is None
-                or parser(grammar).parse(body.encode("utf-8")).root_node.has_error
-            )
-        return self._damaged[key]
+            if body is None or grammar is None:
+                return True
+            return parser(grammar).parse(body.encode("utf-8")).root_node.has_error
+
+        return self._cached("damaged", path, qual, compute)
 
     def ts_declared(self, path: str, qual: str) -> frozenset[str] | None:
-        key = (path, qual)
-        if key not in self._ts:
+        def compute() -> frozenset[str] | None:
             body = self.text(path, qual)
-            self._ts[key] = ts_declared_members(path, body) if body is not None else None
-        return self._ts[key]
+            return ts_declared_members(path, body) if body is not None else None
+
+        return self._cached("ts", path, qual, compute)
 
 
 def scope_at(facts: FileFacts, byte: int) -> str:

@@ -14,9 +14,10 @@ from pathlib import Path
 from astrag.errors import AstragError
 from astrag.graph.facts import FileFacts
 from astrag.graph.resolve import FileTables, Resolver, TableCache
+from astrag.indexer import content_hash
 from astrag.lang import extract_facts, language_of
 from astrag.project_layout import read_layout
-from astrag.store.base import GraphStore
+from astrag.store.base import FileRecord, GraphStore
 from astrag.verify.check import Checker
 from astrag.verify.findings import CheckReport, Finding
 from astrag.verify.inputs import ChangedFile
@@ -86,6 +87,8 @@ class CheckSession:
         self.layout = read_layout(root, self.facts)
         self._ambient: frozenset[str] | None = None
         self._declared: dict[str, int] = {}
+        self._records: dict[str, FileRecord] | None = None
+        self._bodies: dict[tuple[str, str, str], object] = {}  # class facts of unchanged files
 
     @property
     def ambient(self) -> frozenset[str]:
@@ -118,7 +121,7 @@ class CheckSession:
                     f"{change.path}: astrag checks Python, TypeScript and JavaScript",
                     "name the file with its extension, or pass --lang",
                 )
-            new[change.path] = extract_facts(change.path, change.text.encode("utf-8"))
+            new[change.path] = self._facts_of(change.path, change.text)
         overlay = _Overlay(self.facts, new, set(deleted))
         checker = self._checker(overlay, {c.path: c.text for c in changes})
         report = CheckReport(files=[c.path for c in changes])
@@ -133,7 +136,7 @@ class CheckSession:
 
     def _checker(self, overlay: _Overlay, texts: Mapping[str, str]) -> Checker:
         resolver = Resolver(overlay, self.layout, _OverlayTables(overlay, self.tables))
-        return Checker(resolver, self.root, texts, self.ambient, self._declarations)
+        return Checker(resolver, self.root, texts, self.ambient, self._declarations, self._bodies)
 
     def _declarations(self, name: str) -> int:
         """How many classes and interfaces named ``name`` the index holds (a TS interface
@@ -194,6 +197,18 @@ class CheckSession:
                 hubs.add(path)
         return users | (self.store.dependents(hubs) if hubs else set())
 
+    def _facts_of(self, path: str, text: str) -> FileFacts:
+        """The facts of ``text`` as ``path``: the index's own when it indexed these very bytes
+        (no parse), else extracted."""
+        source = text.encode("utf-8")
+        if self._records is None:
+            self._records = self.store.file_records()
+        record = self._records.get(path)
+        same = record is not None and record.size == len(source) and path in self.facts
+        if same and record is not None and record.hash == content_hash(source):
+            return self.facts[path]
+        return extract_facts(path, source)
+
     def _old_facts(
         self, changes: list[ChangedFile], deleted: Sequence[str], texts: Mapping[str, str]
     ) -> dict[str, FileFacts]:
@@ -202,12 +217,12 @@ class CheckSession:
         for change in changes:
             path = change.old_path or change.path
             if change.old is not None and language_of(path) is not None:
-                old[path] = extract_facts(path, change.old.encode("utf-8"))
+                old[path] = self._facts_of(path, change.old)
         for path in deleted:
             if path in old or language_of(path) is None:
                 continue
             if path in texts:
-                old[path] = extract_facts(path, texts[path].encode("utf-8"))
+                old[path] = self._facts_of(path, texts[path])
             elif path in self.facts:
                 old[path] = self.facts[path]
         return old

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from tree_sitter import Node
+from tree_sitter import Node, Tree
 
 from astrag.lang import grammar_of, parser
 
@@ -29,11 +29,16 @@ class SyntaxSpot:
 
 
 def syntax_errors(
-    path: str, text: str, old: str | None, written: frozenset[int] | None
+    path: str,
+    text: str,
+    old: str | None,
+    written: frozenset[int] | None,
+    tree: Tree | None = None,
 ) -> tuple[list[SyntaxSpot], list[SyntaxSpot]]:
     """(the syntax errors on the written lines of ``text`` — every line when ``written`` is
-    None — that ``old`` did not have; every damaged region of ``text``)."""
-    every = list(_spots(path, text, written))
+    None — that ``old`` did not have; every damaged region of ``text``). ``tree``: the
+    parse of ``text``, when the caller has it."""
+    every = list(_spots(path, text, written, tree))
     spots = [s for s in every if written is None or s.line in written]
     if not spots or not old:
         return spots, every
@@ -47,12 +52,14 @@ def syntax_errors(
     return kept, every
 
 
-def _spots(path: str, text: str, written: frozenset[int] | None) -> Iterator[SyntaxSpot]:
+def _spots(
+    path: str, text: str, written: frozenset[int] | None, tree: Tree | None = None
+) -> Iterator[SyntaxSpot]:
     grammar = grammar_of(path)
     if grammar is None:
         return
     source = text.encode("utf-8")
-    root = parser(grammar).parse(source).root_node
+    root = (tree or parser(grammar).parse(source)).root_node
     if not root.has_error:
         return
     lines = text.split("\n")
