@@ -9,6 +9,7 @@ the same words are the grammar's or the file's own, not the change's, and are no
 
 from __future__ import annotations
 
+import ast
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,6 +27,9 @@ class SyntaxSpot:
     column: int  # 1-based, in characters
     message: str
     last_line: int  # the last line the damaged region covers
+    # False for TypeScript text the parser could not read that began on a line the change
+    # did not write: more likely a construct the grammar lacks than the change's slip
+    reportable: bool = True
 
 
 def syntax_errors(
@@ -39,7 +43,9 @@ def syntax_errors(
     None — that ``old`` did not have; every damaged region of ``text``). ``tree``: the
     parse of ``text``, when the caller has it."""
     every = list(_spots(path, text, written, tree))
-    spots = [s for s in every if written is None or s.line in written]
+    spots = [s for s in every if (written is None or s.line in written) and s.reportable]
+    if spots and grammar_of(path) == "python" and _python_accepts(text):
+        return [], every  # tree-sitter's grammar lags the language; CPython's parser decides
     if not spots or not old:
         return spots, every
     before = Counter(s.message for s in _spots(path, old, None))
@@ -74,11 +80,22 @@ def _spots(
         seen.add(line)
         row_text = lines[line - 1] if line <= len(lines) else ""
         column = _char_column(row_text, node.start_point.column) + 1 if line == first else 1
+        began_elsewhere = False
         if node.is_missing:
             message = f"the parser expected {_token(node.type)} here"
         else:
             message = f"the parser cannot read {_excerpt(source, node)}"
-        yield SyntaxSpot(line, column, message, last)
+            began_elsewhere = written is not None and line > first
+        reportable = grammar == "python" or not began_elsewhere
+        yield SyntaxSpot(line, column, message, last, reportable)
+
+
+def _python_accepts(text: str) -> bool:
+    try:
+        ast.parse(text)
+    except (SyntaxError, ValueError):
+        return False
+    return True
 
 
 def _written_line(written: frozenset[int], first: int, last: int) -> int:
