@@ -451,6 +451,37 @@ def speed_run(root: Path, check: CheckFn, *, seed: int, target_lines: int = 200)
     }
 
 
+def changed_speed(root: Path, *, seed: int, files: int = 10, runs: int = 5) -> dict[str, Any]:
+    """``astrag check --changed`` as a whole process on a git work tree where ``files``
+    files were just edited (one rename each, written with ``git apply``, undone after)."""
+    diff, mutations, count = build_speed_diff(
+        root, seed=seed, target_lines=10**9, per_file=1, max_files=files
+    )
+    if not _git_apply(root, diff, reverse=False):
+        raise SystemExit(f"the speed diff does not apply to {root}")
+    command = [sys.executable, "-m", "astrag.cli", "check", "--changed", "--repo", str(root)]
+    timings, out = [], ""
+    try:
+        for _ in range(runs + 1):  # the first run warms the disk cache and is not counted
+            started = time.perf_counter()
+            done = subprocess.run(command, capture_output=True, text=True, check=False)
+            timings.append((time.perf_counter() - started) * 1000)
+            out = done.stdout
+    finally:
+        _git_apply(root, diff, reverse=True)
+    counted = sorted(timings[1:])
+    return {
+        "corpus": str(root),
+        "files": count,
+        "diff_lines": len(diff.splitlines()),
+        "mutations": len(mutations),
+        "findings": len(out.splitlines()),
+        "min_ms": counted[0],
+        "median_ms": percentile(counted, 0.5),
+        "max_ms": counted[-1],
+    }
+
+
 # ---------------------------------------------------------------------------- main
 
 
@@ -472,6 +503,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--applied", action="store_true", help="also run every diff case applied")
     ap.add_argument("--fresh", type=int, default=40, help="applied cases re-indexed per corpus")
     ap.add_argument("--no-families", action="store_true", help="only the original categories")
+    ap.add_argument(
+        "--changed-speed", type=Path, help="time `check --changed` on this git work tree"
+    )
     return ap.parse_args(argv)
 
 
@@ -536,6 +570,9 @@ def main(argv: list[str] | None = None) -> int:
             result.corpus = name
         results += corpus_results
     speed = speed_run(args.speed, check, seed=args.seed) if args.speed else None
+    if args.changed_speed:
+        changed = changed_speed(args.changed_speed, seed=args.seed)
+        print(json.dumps(changed))
     data = report_data(results, speed)
     data["session_load_seconds"] = session_seconds
     if applied:
