@@ -259,6 +259,25 @@ def incomplete_refactor_cases(corpus: Corpus, rng: random.Random, quota: int) ->
     return _import_cases(corpus, rng, quota, candidates, plans)
 
 
+def _refactor_case(
+    corpus: Corpus, variant: str, marker: Edit, parts: list[str], rule: str, also: tuple[int, ...]
+) -> Case:
+    """An incomplete refactor: the diff ``parts`` leave ``marker.path`` alone, and the finding
+    belongs at ``marker.line`` there (or at the ``also`` lines, its other uses)."""
+    return Case(
+        id=f"{LANG_TAGS[corpus.lang]}/incomplete-refactor/{variant}/{marker.path}:{marker.line}",
+        lang=corpus.lang,
+        category="incomplete-refactor",
+        variant=variant,
+        path=marker.path,
+        text="".join(parts),
+        diff=True,
+        expected=(rule, marker.line),
+        note=marker.note,
+        also=also,
+    )
+
+
 def _naming_lines(sf: SourceFile, name: str) -> tuple[int, ...]:
     word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
     return tuple(n for n, line in enumerate(sf.lines, 1) if word.search(line))
@@ -272,9 +291,8 @@ def _import_cases(
     plans: dict[int, tuple[str, str, str, list[str], tuple[str, int]]],
 ) -> list[Case]:
     cases = []
-    tag = LANG_TAGS[corpus.lang]
     for _variant, (marker,) in choose(candidates, quota, rng):
-        old, new, _forgotten, edited, (path, line) = plans[id(marker)]
+        old, new, _forgotten, edited, (path, _line) = plans[id(marker)]
         parts = []
         for rel in edited:
             sf = corpus.file(rel)
@@ -283,19 +301,9 @@ def _import_cases(
             changed = _renamed(sf.text, old, new)
             parts.append(make_diff(rel, sf.lines, changed.splitlines(keepends=True)))
         else:
+            also = _naming_lines(corpus.file(path), old)
             cases.append(
-                Case(
-                    id=f"{tag}/incomplete-refactor/rename-import/{path}:{line}",
-                    lang=corpus.lang,
-                    category="incomplete-refactor",
-                    variant="rename-import",
-                    path=path,
-                    text="".join(parts),
-                    diff=True,
-                    expected=("unknown-import", line),
-                    note=marker.note,
-                    also=_naming_lines(corpus.file(path), old),
-                )
+                _refactor_case(corpus, "rename-import", marker, parts, "unknown-import", also)
             )
     return cases
 
@@ -357,7 +365,6 @@ def method_refactor_cases(corpus: Corpus, rng: random.Random, quota: int) -> lis
         plans[id(marker)] = (symbol.name, new, symbol.path, edited, lines_of)
         candidates.append(("rename-method", [marker]))
     cases = []
-    tag = LANG_TAGS[corpus.lang]
     for _variant, (marker,) in choose(candidates, quota, rng):
         old, new, home, edited, lines_of = plans[id(marker)]
         parts = []
@@ -370,19 +377,9 @@ def method_refactor_cases(corpus: Corpus, rng: random.Random, quota: int) -> lis
                 break  # the definition or a call is not written as astrag expects: skip
             parts.append(make_diff(rel, sf.lines, changed))
         else:
+            also = tuple(sorted(lines_of[marker.path]))
             cases.append(
-                Case(
-                    id=f"{tag}/incomplete-refactor/rename-method/{marker.path}:{marker.line}",
-                    lang=corpus.lang,
-                    category="incomplete-refactor",
-                    variant="rename-method",
-                    path=marker.path,
-                    text="".join(parts),
-                    diff=True,
-                    expected=("unknown-member", marker.line),
-                    note=marker.note,
-                    also=tuple(sorted(lines_of[marker.path])),
-                )
+                _refactor_case(corpus, "rename-method", marker, parts, "unknown-member", also)
             )
     return cases
 
