@@ -43,3 +43,13 @@ for pair in py-acc/rich ts-di/nestjs-graphql; do
         printf 'copy of %s\n' "$pair" > "$OUT/$name/.stamp"
     fi
 done
+
+# The speed corpus of `check --changed`: typeorm's src/ (~120k lines) as a git work tree.
+if [[ -d "$DATA/ts-speed/typeorm/src" && ! -f "$OUT/typeorm-src/.stamp" ]]; then
+    rm -rf "$OUT/typeorm-src"; mkdir -p "$OUT/typeorm-src"
+    cp -r "$DATA/ts-speed/typeorm/src" "$OUT/typeorm-src/"
+    git -C "$OUT/typeorm-src" init -q
+    git -C "$OUT/typeorm-src" add -A
+    git -C "$OUT/typeorm-src" -c user.email=bench@localhost -c user.name=bench commit -qm base
+    printf 'copy of ts-speed/typeorm src/\n' > "$OUT/typeorm-src/.stamp"
+fi
