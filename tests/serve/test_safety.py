@@ -64,7 +64,7 @@ def test_refusals_keep_the_server_serving(repo: Path) -> None:
             # oversize and malformed inputs
             huge = "x = 1\n" * 200_000  # 1.2 MB
             assert "1000000" in await refused(client, "check_code", code=huge, lang="python")
-            assert "exactly one of code and diff" in await refused(
+            assert "exactly one of code, diff and changed" in await refused(
                 client, "check_code", code=code, diff="--- a/x\n+++ b/x\n"
             )
             assert "exactly one of code, diff and changed" in await refused(client, "check_code")
