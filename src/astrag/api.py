@@ -15,11 +15,11 @@ from __future__ import annotations
 import dataclasses
 import textwrap
 from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
 
 from astrag.arguments import path_argument, resolved_within, text_argument
 from astrag.config import load_config
-from astrag.discover import read_repo_text
 from astrag.errors import AstragError
 from astrag.fresh import Freshness, bring_up_to_date
 from astrag.graph.facts import CLASS_KINDS, Edge, EdgeKind, Symbol
@@ -50,6 +50,8 @@ from astrag.verify.inputs import (
     safe_path,
 )
 from astrag.verify.session import CheckSession
+from astrag.verify.sources import read_regular_file
+from astrag.verify.worktree import working_tree_changes
 
 __all__ = [
     "AmbiguousSymbol",
@@ -483,24 +485,31 @@ def check(
     path: str | None = None,
     lang: str | None = None,
     diff: bool | None = None,
+    changed: bool = False,
+    base: str | None = None,
     session: CheckSession | None = None,
 ) -> CheckReport:
     """Check code an LLM wrote against the index of ``root``.
 
-    ``text`` is a unified diff (recognised by its headers, or forced with ``diff=True``);
-    otherwise code: with ``path``, a snippet placed at the end of that repository file (its
-    imports and module scope apply; lines are reported in the snippet's numbering), or the
-    whole new version of ``path`` when ``text`` already starts like that file; without
-    ``path``, a standalone snippet in language ``lang``. Pass a ``session``
-    (:func:`open_check_session`) to check many times against one loaded index.
+    ``text`` is a unified diff (recognised by its headers, or forced with ``diff=True``),
+    whether or not it has been applied to the files yet; otherwise code: with ``path``, a
+    snippet placed at the end of that repository file (its imports and module scope apply;
+    lines are reported in the snippet's numbering), or the whole new version of ``path`` when
+    ``text`` already starts like that file; without ``path``, a standalone snippet in language
+    ``lang``. ``changed=True`` ignores ``text`` and checks what the git working tree changed
+    against ``base`` (default ``HEAD``). Pass a ``session`` (:func:`open_check_session`) to
+    check many times against one loaded index.
     """
     root = root.resolve()
     own = session is None
     session = session or open_check_session(root)
     try:
-        if diff if diff is not None else looks_like_diff(text):
-            changes, deleted = changes_from_diff(text, lambda p: _read(root, p))
-            return session.check(changes, deleted)
+        if changed or (diff if diff is not None else looks_like_diff(text)):
+            read = partial(_read, root)
+            found = (
+                working_tree_changes(root, base, read) if changed else changes_from_diff(text, read)
+            )
+            return session.check(found.changed, found.deleted, found.deleted_texts)
         return session.check([_code_change(root, text, path, lang)])
     finally:
         if own:
@@ -525,11 +534,11 @@ def _code_change(root: Path, text: str, path: str | None, lang: str | None) -> C
     target = safe_path(path)
     existing = _read(root, target)
     if existing is not None and existing.strip() and text.startswith(existing[:200]):
-        return ChangedFile(target, text, None)  # the whole new version of the file
+        return ChangedFile(target, text, None, old=existing)  # the whole new version
     return change_from_snippet(text, target, existing)
 
 
 def _read(root: Path, rel: str) -> str | None:
     """A repository file's text, or None; never follows a path out of the repository."""
     full = resolved_within(root, safe_path(path_argument(rel, "the path")))
-    return read_repo_text(root, full.relative_to(root).as_posix())
+    return read_regular_file(full, rel)  # a FIFO or a device is refused, never opened

@@ -376,16 +376,29 @@ def check(
     ] = None,
     lang: Annotated[str | None, typer.Option("--lang", help="python|typescript|javascript")] = None,
     diff: Annotated[bool | None, typer.Option("--diff/--no-diff", help="Force diff mode.")] = None,
+    changed: Annotated[
+        bool,
+        typer.Option("--changed", help="Check what the git working tree changed (no input)."),
+    ] = False,
+    base: Annotated[
+        str | None, typer.Option("--base", help="With --changed: compare against REF, not HEAD.")
+    ] = None,
     fmt: Annotated[CheckFmt, typer.Option("--format", "-f")] = CheckFmt.text,
 ) -> None:
-    """Check code an LLM wrote (a diff, a file, a snippet) against the index: calls and
-    imports the codebase cannot back. Exit 0 clean, 1 findings, 2 bad input."""
+    """Check code an LLM wrote (a diff, applied or not; a file; a snippet; or the working
+    tree's changes with --changed) against the index: calls, members, imports, names and
+    syntax the codebase cannot back, here and in the files that use what the change touched.
+    Exit 0 clean, 1 findings, 2 bad input."""
     error_fmt = Fmt.json if fmt != CheckFmt.text else Fmt.text
     with _errors(error_fmt):
         root = _root(repo)
-        text, target = _read_check_input(source, root)
+        if base is not None and not changed:
+            raise AstragError("--base only applies with --changed", "add --changed")
+        text, target = ("", None) if changed else _read_check_input(source, root)
         open_index(repo).close()  # checked against a fresh index (or told it is stale)
-        report = api.check(root, text, path=path or target, lang=lang, diff=diff)
+        report = api.check(
+            root, text, path=path or target, lang=lang, diff=diff, changed=changed, base=base
+        )
         if fmt == CheckFmt.json:
             _emit_json(present.check_json(report))
         elif fmt == CheckFmt.sarif:
@@ -408,7 +421,7 @@ def _read_check_input(source: str, root: Path) -> tuple[str, str | None]:
         return decoded(sys.stdin.buffer.read(), "stdin"), None
     path_argument(source, "the file to check")
     file = Path(source)
-    try:
+    try:  # a FIFO is fine here: ``astrag check <(git diff)`` names one
         text = decoded(file.read_bytes(), source)
     except OSError as e:
         raise AstragError(

@@ -152,8 +152,10 @@ def decoded(data: bytes, what: str) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
         raise AstragError(
-            f"{what} is not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start:,})",
+            f"{what} is not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start:,}, "
+            f"line {line})",
             "pass UTF-8 text (re-encode it with iconv -t utf-8, or check it is not binary)",
         ) from None
 
