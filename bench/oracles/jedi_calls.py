@@ -292,7 +292,7 @@ def _targets(definitions: list, root: Path, via: str | None = None) -> tuple[lis
         }
         if via:
             target["via"] = via
-        if _is_local(d):
+        if _is_local(d) or d.name == "<lambda>":  # a lambda is anonymous: no graph node
             target["local"] = True
         targets.append(target)
     return targets, external
@@ -470,7 +470,9 @@ def definition_records(root: Path, files: list[Path]) -> list[dict]:
     out: list[dict] = []
     for path in files:
         rel = path.relative_to(root).as_posix()
-        for d in _TABLES.get(path, rel):
+        # @overload stubs share their implementation's id; the implementation comes last.
+        by_id = {d.id: d for d in _TABLES.get(path, rel)}
+        for d in sorted(by_id.values(), key=lambda d: d.line):
             out.append(
                 {
                     "kind": "definition",

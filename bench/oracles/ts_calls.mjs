@@ -333,8 +333,8 @@ function definitionOf(node) {
     const name = propertyNameText(node.name);
     if (name === null) return null;
     if (ts.isObjectLiteralExpression(node.parent)) {
-      const owner = objectLiteralOwner(node.parent);
-      return owner === null ? null : { name: owner ? `${owner}.${name}` : name, source: true, flat: true };
+      const member = memberName(node.parent, name);
+      return member === null ? null : { name: member, source: true };
     }
     return { name, source: true };
   }
@@ -372,15 +372,23 @@ function boundName(fn) {
   if (ts.isExportAssignment(parent) && !parent.isExportEquals) return { name: "default", source: true, via: parent };
   if (ts.isBinaryExpression(parent) && parent.right === node && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
     const name = ts.isPropertyAccessExpression(parent.left) ? dottedName(parent.left) : null;
-    return name ? { name, source: true, flat: true, via: parent.left } : null;
+    return name ? { name, source: true, via: parent.left } : null;
   }
   if (ts.isPropertyAssignment(parent) && parent.initializer === node && ts.isObjectLiteralExpression(parent.parent)) {
-    const owner = objectLiteralOwner(parent.parent);
     const name = propertyNameText(parent.name);
-    if (owner === null || name === null) return null;
-    return { name: owner ? `${owner}.${name}` : name, source: true, flat: true, via: parent };
+    const member = name === null ? null : memberName(parent.parent, name);
+    return member === null ? null : { name: member, source: true, via: parent };
   }
   return null;
+}
+
+// A member of a named object literal, relative to the module-level variable holding it (that
+// variable is a container, so it already qualifies the member): `api.nested.put` -> "nested.put".
+function memberName(obj, name) {
+  const owner = objectLiteralOwner(obj);
+  if (owner === null) return null;
+  const inner = owner.split(".").slice(1).join(".");
+  return inner ? `${inner}.${name}` : name;
 }
 
 const isOverloadSignature = (node) =>
@@ -399,8 +407,6 @@ function definitionTable(sf, relPath) {
     let childPrefix = prefix;
     const def = definitionOf(node);
     if (def) {
-      // `X.m` and `api.get` name their owner themselves: qualify by the enclosing definition,
-      // unless it is that owner (a method assigned inside the function it extends).
       const qual = prefix ? `${prefix}.${def.name}` : def.name;
       let id;
       if (isOverloadSignature(node)) {
@@ -422,6 +428,11 @@ function definitionTable(sf, relPath) {
   visit(sf, "");
   return { byNode, list };
 }
+
+const isAnonymousMember = (decl) =>
+  !!decl.parent &&
+  ts.isObjectLiteralExpression(decl.parent) &&
+  (ts.isPropertyAssignment(decl) || ts.isShorthandPropertyAssignment(decl) || ts.isMethodDeclaration(decl) || ts.isAccessor(decl));
 
 function makeResolver(root, checker) {
   const ownFile = (fileName) => {
@@ -509,8 +520,10 @@ function makeResolver(root, checker) {
         const id = idOf(decl, name);
         const target = { path: relPath(sf.fileName), line, kind: KIND_NAMES.get(decl.kind), name, id };
         if (via) target.via = via;
-        // A local bound to a function is a named definition (a graph node), not a local.
-        if (isLocalDeclaration(decl) && !tableOf(sf).byNode.has(decl)) target.local = true;
+        // A local bound to a function is a named definition (a graph node), not a local; a
+        // member of an object literal that is no named definition's has no node either.
+        const named = tableOf(sf).byNode.has(decl);
+        if (!named && (isLocalDeclaration(decl) || isAnonymousMember(decl))) target.local = true;
         if (!targets.some((t) => t.path === target.path && t.line === target.line)) targets.push(target);
       }
     };
