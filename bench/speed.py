@@ -49,12 +49,19 @@ sys.path.insert(0, str(BENCH))
 import floor  # noqa: E402  (bench/ is not a package; floor.py sits beside this file)
 
 # What the probe edits append: a comment changes no symbol; a function changes the interface.
-COMMENT = {".py": "# astrag speed probe\n", ".ts": "// astrag speed probe\n"}
+COMMENT = {
+    ".py": "# astrag speed probe\n",
+    ".ts": "// astrag speed probe\n",
+    ".js": "// astrag speed probe\n",
+}
 FUNCTION = {
     ".py": "\n\ndef astrag_speed_probe() -> None:\n    return None\n",
     ".ts": "\nexport function astragSpeedProbe(): void {}\n",
+    ".js": "\nfunction astragSpeedProbe() {}\n",  # a top-level function: CommonJS or ESM
 }
 PROBE_SUFFIXES = {".py": ".py", ".ts": ".ts", ".tsx": ".ts"}  # suffix -> key of the above
+# Only for a corpus with more of these than of the above (a JavaScript one).
+JS_PROBE_SUFFIXES = {".js": ".js", ".mjs": ".js", ".cjs": ".js"}
 TEST_PARTS = {"test", "tests", "__tests__", "spec", "fixtures", "testing"}
 
 
@@ -124,18 +131,21 @@ def _is_test(path: Path) -> bool:
 
 
 def pick_probe_file(files: list[Path], root: Path) -> Path:
-    """The median-sized non-test .py/.ts/.tsx file: a typical edit, neither a stub nor a giant.
+    """The median-sized non-test .py/.ts/.tsx file (.js/.mjs/.cjs in a mostly-JavaScript
+    corpus): a typical edit, neither a stub nor a giant.
 
     Tests and fixtures are passed over where possible: nothing imports them, so an interface
     edit there would never show how far invalidation spreads (typeorm's median file overall is
     a 672-byte codemod fixture)."""
-    sources = [f for f in files if f.suffix in PROBE_SUFFIXES]
+    typed = [f for f in files if f.suffix in PROBE_SUFFIXES]
+    plain = [f for f in files if f.suffix in JS_PROBE_SUFFIXES]
+    sources = plain if len(plain) > len(typed) else typed
     candidates = sorted(
         [f for f in sources if not _is_test(f.relative_to(root))] or sources,
         key=lambda f: (f.stat().st_size, f),
     )
     if not candidates:
-        raise SystemExit("speed: no .py/.ts/.tsx file to edit")
+        raise SystemExit("speed: no .py/.ts/.tsx (or .js) file to edit")
     return candidates[len(candidates) // 2]
 
 
@@ -156,7 +166,7 @@ def incremental(
 ) -> dict[str, Run]:
     """Re-index with nothing changed, after a body edit, after an interface edit; each edit is
     followed by a re-index of the restored file."""
-    key = PROBE_SUFFIXES[probe.suffix]
+    key = {**PROBE_SUFFIXES, **JS_PROBE_SUFFIXES}[probe.suffix]
     runs = {"unchanged": run_index(root, rebuild=False, jobs=jobs, embedder=embedder)}
     with appended(probe, COMMENT[key]):
         runs["body_edit"] = run_index(root, rebuild=False, jobs=jobs, embedder=embedder)

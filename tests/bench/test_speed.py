@@ -60,6 +60,15 @@ def test_probe_file_is_the_median_sized_source(tmp_path: Path) -> None:
     assert speed.pick_probe_file(files, tmp_path).name == "c.ts"
 
 
+def test_probe_file_of_a_mostly_javascript_corpus_is_javascript(tmp_path: Path) -> None:
+    files = []
+    for name, size in (("a.ts", 10), ("b.js", 500), ("c.cjs", 100), ("d.mjs", 300)):
+        path = tmp_path / name
+        path.write_bytes(b"x" * size)
+        files.append(path)
+    assert speed.pick_probe_file(files, tmp_path).name == "d.mjs"
+
+
 def test_median_run_keeps_one_runs_fields_together() -> None:
     runs = [speed.Run(w, w * 2, w * 10) for w in (3.0, 1.0, 2.0, 9.0)]
     median = speed._median_run(runs)
