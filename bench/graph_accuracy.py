@@ -161,6 +161,8 @@ def _describe_site(site: OracleSite, ours: list[str], graph: Graph) -> dict:
         "oracle": [f"{t.name or '?'} [{t.kind}] {t.path}:{t.line}" for t in site.targets]
         or (["<external>"] if site.external else []),
         "astrag": described,
+        "source": site.source,
+        "oracle_ids": [t.id for t in site.targets if t.id],
     }
 
 
