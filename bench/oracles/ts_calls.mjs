@@ -218,6 +218,8 @@ function isLocalDeclaration(decl) {
 // a parameter) is `<definition id>.<name>`; `module.exports = function () {}` is the module. A
 // qualname declared twice in one file gets `#2`,
 // `#3`... in document order; overload signatures (no body) share their implementation's id.
+// A decorator's call comes from the member it decorates, a plain field (`@Field() name`, source
+// `C.name`) included, as astrag attributes decorators.
 
 const unwrap = (expr) => {
   while (
@@ -564,6 +566,9 @@ function collectSites(program, root, includeNew) {
     const visit = (node, source) => {
       const entry = byNode.get(node);
       if (entry?.source) source = entry.id;
+      // A decorator is called by the member it decorates (astrag's rule), a plain field too.
+      const field = ts.isDecorator(node) && ts.isPropertyDeclaration(node.parent) && !byNode.has(node.parent);
+      if (field && propertyNameText(node.parent.name) !== null) source = `${source}.${propertyNameText(node.parent.name)}`;
       if (ts.isCallExpression(node) || (includeNew && ts.isNewExpression(node))) {
         const callee = calleeOf(node);
         if (callee) {

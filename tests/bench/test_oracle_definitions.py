@@ -289,3 +289,30 @@ def test_python_definitions_list(py_oracle) -> None:
         ("pkg/mod.py::Router.get", 39),  # the @overload stubs share the implementation's id
         ("pkg/mod.py::run", 43),
     ]
+
+
+def test_ts_decorator_on_a_field_is_called_by_the_field(tmp_path: Path) -> None:
+    if shutil.which("node") is None or not (BENCH / "node_modules" / "typescript").is_dir():
+        pytest.skip("needs node and `npm install --prefix bench` (the TypeScript oracle)")
+    _write(
+        tmp_path,
+        {
+            "d.ts": """
+                function Dec() { return (t: any, k: string) => {}; }
+                function f() { return 1; }
+                export class C {
+                  @Dec() x = f();
+                  @Dec() m() {}
+                }
+            """
+        },
+    )
+    done = subprocess.run(
+        ["node", str(TS_CALLS), str(tmp_path)], capture_output=True, text=True, check=True
+    )
+    sites, _ = _records(done.stdout)
+    assert _edges(sites) == [
+        ("d.ts:4 Dec", "d.ts::C.x", ["d.ts::Dec"]),
+        ("d.ts:4 f", "d.ts::C", ["d.ts::f"]),  # a field's initializer runs in the class
+        ("d.ts:5 Dec", "d.ts::C.m", ["d.ts::Dec"]),
+    ]
