@@ -43,38 +43,24 @@ def canonical(symbol_id: str) -> str:
 
 
 @dataclass
-class EdgeOutcome:
-    judged: int = 0  # distinct edges judged (precision denominator)
-    correct: int = 0
-    expected: int = 0  # distinct oracle edges (recall denominator)
-    found: int = 0
+class Tally:
+    """Precision over what was judged, recall over what was expected: of edges or of sites."""
 
-    def as_dict(self) -> dict[str, float | int | None]:
-        return {
-            "precision": _ratio(self.correct, self.judged),
-            "recall": _ratio(self.found, self.expected),
-            "judged_edges": self.judged,
-            "correct_edges": self.correct,
-            "expected_edges": self.expected,
-            "found_edges": self.found,
-        }
-
-
-@dataclass
-class SiteOutcome:
+    unit: str = "edges"
     judged: int = 0
     correct: int = 0
     expected: int = 0
     found: int = 0
 
     def as_dict(self) -> dict[str, float | int | None]:
+        u = self.unit
         return {
             "precision": _ratio(self.correct, self.judged),
             "recall": _ratio(self.found, self.expected),
-            "judged_sites": self.judged,
-            "correct_sites": self.correct,
-            "expected_sites": self.expected,
-            "found_sites": self.found,
+            f"judged_{u}": self.judged,
+            f"correct_{u}": self.correct,
+            f"expected_{u}": self.expected,
+            f"found_{u}": self.found,
         }
 
 
@@ -84,7 +70,7 @@ def _ratio(num: int, den: int) -> float | None:
 
 @dataclass
 class EdgeReport:
-    outcome: EdgeOutcome = field(default_factory=EdgeOutcome)
+    outcome: Tally = field(default_factory=lambda: Tally("edges"))
     miss_reasons: Counter[str] = field(default_factory=Counter)
     false_positive_reasons: Counter[str] = field(default_factory=Counter)
     misses: list[dict] = field(default_factory=list)
@@ -222,11 +208,11 @@ def baseline_targets(oracle: Oracle) -> dict[tuple[str, int, int], list[str]]:
     return out
 
 
-def score_baseline(oracle: Oracle) -> tuple[EdgeOutcome, SiteOutcome]:
+def score_baseline(oracle: Oracle) -> tuple[Tally, Tally]:
     truth = oracle_edges(oracle.sites.values())
     linked = baseline_targets(oracle)
     pairs: set[Edge] = set()
-    sites = SiteOutcome()
+    sites = Tally("sites")
     for key, candidates in linked.items():
         site = oracle.sites[key]
         right = {canonical(t.id) for t in site.targets if t.id and not t.local}
@@ -238,7 +224,7 @@ def score_baseline(oracle: Oracle) -> tuple[EdgeOutcome, SiteOutcome]:
         if right:
             sites.expected += 1
             sites.found += any(c in right for c in got)
-    edges = EdgeOutcome()
+    edges = Tally("edges")
     for source, target in pairs:
         edges.judged += 1
         edges.correct += target in truth.targets_by_source.get(source, ())

@@ -117,8 +117,8 @@ class Report:
     constructor: Outcome = field(default_factory=Outcome)  # `new X()`, Python calls of a class
     # Definition granularity (edge_scoring.py): None for oracle files without ids.
     edges: edge_scoring.EdgeReport | None = None
-    baseline_edges: edge_scoring.EdgeOutcome | None = None
-    baseline_sites: edge_scoring.SiteOutcome | None = None
+    baseline_edges: edge_scoring.Tally | None = None
+    baseline_sites: edge_scoring.Tally | None = None
 
     def as_dict(self, examples: int) -> dict:
         definition = None

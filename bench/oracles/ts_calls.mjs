@@ -233,6 +233,13 @@ const unwrap = (expr) => {
     expr = expr.expression;
   return expr;
 };
+// `(x)`, `x as T`, `x satisfies T` around an expression: the node its parent sees.
+const outermostWrapper = (expr) => {
+  let node = expr;
+  while (node.parent && (ts.isParenthesizedExpression(node.parent) || ts.isAsExpression(node.parent) || ts.isSatisfiesExpression(node.parent)))
+    node = node.parent;
+  return node;
+};
 const isFunctionValue = (expr) =>
   !!expr && (ts.isArrowFunction(expr) || ts.isFunctionExpression(expr) || ts.isClassExpression(expr));
 
@@ -294,9 +301,7 @@ const isModuleLevel = (node) => {
 // The dotted owner of an object literal whose members are named definitions: a module-level
 // variable (`const api = {...}`), a member of such a literal, or `module.exports = {...}` ("").
 function objectLiteralOwner(obj) {
-  let node = obj;
-  while (node.parent && (ts.isParenthesizedExpression(node.parent) || ts.isAsExpression(node.parent) || ts.isSatisfiesExpression(node.parent)))
-    node = node.parent;
+  const node = outermostWrapper(obj);
   const parent = node.parent;
   if (!parent) return null;
   if (ts.isVariableDeclaration(parent) && parent.initializer === node && ts.isIdentifier(parent.name))
@@ -363,9 +368,7 @@ function definitionOf(node) {
 // The name a function or class expression is bound to: `const f = ...`, `class { f = ... }`
 // (handled by its PropertyDeclaration), `a.b = ...`, `{ f: ... }` in a named object literal.
 function boundName(fn) {
-  let node = fn;
-  while (node.parent && (ts.isParenthesizedExpression(node.parent) || ts.isAsExpression(node.parent) || ts.isSatisfiesExpression(node.parent)))
-    node = node.parent;
+  const node = outermostWrapper(fn);
   const parent = node.parent;
   if (!parent) return null;
   if (ts.isVariableDeclaration(parent) && parent.initializer === node && ts.isIdentifier(parent.name))
