@@ -185,7 +185,12 @@ def _median_run(runs: list[Run]) -> Run:
 
 
 def benchmark(
-    root: Path, repeat: int, jobs: int | None, ts_oracle: bool, embedder: str | None = None
+    root: Path,
+    repeat: int,
+    jobs: int | None,
+    ts_oracle: bool,
+    embedder: str | None = None,
+    cold_only: bool = False,
 ) -> dict:
     files = floor.list_source_files(root)
     if not files:
@@ -211,7 +216,9 @@ def benchmark(
         "floor": asdict(_median_run(floors)),
         "cold": asdict(_median_run(colds)),
         "embedder": embedder or "default",
-        "incremental": {k: asdict(v) for k, v in incremental(root, probe, jobs, embedder).items()},
+        "incremental": {}
+        if cold_only
+        else {k: asdict(v) for k, v in incremental(root, probe, jobs, embedder).items()},
     }
     if ts_oracle:
         result["ts_oracle"] = asdict(run_ts_oracle(root))
@@ -269,10 +276,16 @@ def markdown_row(result: dict, name: str) -> str:
         f"{cold['wall_seconds']:.2f}",
         f"{x(r['wall'])} / {x(r['in_process'])} / {x(r['cpu'])}",
         f"{fl['peak_rss_mb']:.0f} / {cold['peak_rss_mb']:.0f}",
-        f"{inc['unchanged']['wall_seconds']:.2f}",
-        edit(inc["body_edit"], with_parsed=True),
-        f"{inc['body_restore']['wall_seconds']:.2f}",
-        edit(inc["interface_edit"], with_parsed=False),
+        *(
+            [
+                f"{inc['unchanged']['wall_seconds']:.2f}",
+                edit(inc["body_edit"], with_parsed=True),
+                f"{inc['body_restore']['wall_seconds']:.2f}",
+                edit(inc["interface_edit"], with_parsed=False),
+            ]
+            if inc
+            else ["–"] * 4  # --cold-only
+        ),
         tsc,
     ]
     return "| " + " | ".join(cells) + " |"
@@ -285,15 +298,21 @@ def format_details(result: dict) -> str:
     floor_walls = ", ".join(f"{r['wall_seconds']:.2f}" for r in result["floor_runs"])
     timings = ", ".join(f"{k} {v:.2f}" for k, v in cold["output"].get("timings", {}).items())
     inc = result["incremental"]
+    probe = f"probe file: {result['probe_file']} ({result['probe_bytes']:,} bytes); "
+    if inc:
+        probe += (
+            f"interface restore {inc['interface_restore']['wall_seconds']:.2f} s "
+            f"(resolved {inc['interface_restore']['output'].get('resolved_files')})"
+        )
+    else:
+        probe += "re-index runs skipped (--cold-only)"
     return "\n".join(
         [
             f"cold index walls: {walls} (median {cold['wall_seconds']:.2f}); "
             f"astrag-reported {cold['output'].get('seconds')} s: {timings}",
             f"floor walls: {floor_walls} (median {fl['wall_seconds']:.2f}); "
             f"tags phase in-process {fl['output'].get('seconds')} s",
-            f"probe file: {result['probe_file']} ({result['probe_bytes']:,} bytes); "
-            f"interface restore {inc['interface_restore']['wall_seconds']:.2f} s "
-            f"(resolved {inc['interface_restore']['output'].get('resolved_files')})",
+            probe,
             "peak RSS: os.wait4 ru_maxrss, the largest single process in the tree (astrag or "
             "one of its forked workers), not a sum",
         ]
@@ -318,6 +337,9 @@ def main(argv: list[str] | None = None) -> int:
         "--baseline-ts-oracle", action="store_true", help="also time ts_calls.mjs once"
     )
     parser.add_argument("--no-header", action="store_true", help="print the table row only")
+    parser.add_argument(
+        "--cold-only", action="store_true", help="floor and cold index only, no re-index runs"
+    )
     args = parser.parse_args(argv)
 
     root = args.root.resolve()
@@ -326,7 +348,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
-    result = benchmark(root, args.repeat, args.jobs, args.baseline_ts_oracle, args.embedder)
+    result = benchmark(
+        root, args.repeat, args.jobs, args.baseline_ts_oracle, args.embedder, args.cold_only
+    )
     name = args.name or "/".join(root.parts[-2:])
     if not args.no_header:
         print(MARKDOWN_HEADER)
