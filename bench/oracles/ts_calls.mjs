@@ -215,9 +215,9 @@ function isLocalDeclaration(decl) {
 // Containers (never a call's source, only a qualifier and a target): namespaces, interfaces
 // and type aliases (their method/property signatures: I.m), enums, a module-level variable
 // holding an object literal. Anything else declared inside a definition (a variable, a field,
-// a parameter) is `<definition id>.<name>`; `module.exports = function () {}` is the module. A
-// qualname declared twice in one file gets `#2`,
-// `#3`... in document order; overload signatures (no body) share their implementation's id.
+// a parameter) is `<definition id>.<name>`; `module.exports = function () {}` is the module.
+// A qualname declared twice in one file gets `#2`, `#3`... in document order; overload
+// signatures (no body) share their implementation's id.
 // A decorator's call comes from the member it decorates, a plain field (`@Field() name`, source
 // `C.name`) included, as astrag attributes decorators.
 
