@@ -13,7 +13,8 @@ from pathlib import Path
 
 from astrag.errors import AstragError
 from astrag.graph.facts import FileFacts
-from astrag.graph.resolve import FileTables, Resolver, TableCache
+from astrag.graph.resolve import Resolver
+from astrag.graph.tables import FileTables, TableCache
 from astrag.lang import extract_facts, language_of
 from astrag.project_layout import read_layout
 from astrag.store.base import GraphStore
