@@ -56,7 +56,8 @@ from astrag.graph.values import ClassKey, Value
 
 _MAX_DEPTH = 40
 Mro = tuple[list[ClassKey], list[Value]]  # linearised in-repo classes, bases that are not
-_RECEIVER_VALUES = {Receiver.INSTANCE: "inst", Receiver.CLASS: "sym", Receiver.SUPER: "super"}
+# bound once: comparing by identity costs no enum attribute lookup or hash per chain
+_INSTANCE, _CLASS, _SUPER = Receiver.INSTANCE, Receiver.CLASS, Receiver.SUPER
 
 
 class Resolver:
@@ -213,8 +214,9 @@ class Resolver:
         if receiver is not None:
             cls = self._enclosing_class(t, site.scope)
             if cls is not None:
-                return (_RECEIVER_VALUES[receiver], t.path, cls)
-            if receiver is not Receiver.CLASS:
+                kind = "inst" if receiver is _INSTANCE else "super" if receiver is _SUPER else "sym"
+                return (kind, t.path, cls)
+            if receiver is not _CLASS:
                 return None  # ``self`` outside a class; ``cls`` there is an ordinary name
         scope = site.scope
         first = True
