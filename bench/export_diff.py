@@ -18,8 +18,9 @@ were written, and parallel resolution writes each shard's edges when that shard 
 whatever order the workers finish — so two parallel runs of the same code can list the same
 edges in different orders. With ``--jobs N`` (N > 1) the same records in another order count as
 a match. ``--copies DIR`` indexes a hard-linked copy of each root under DIR instead of the root
-itself (no file data is duplicated), so a corpus others index too is never touched and the
-copies' own ``.astrag/`` stay out of the shared tree; the copies are removed afterwards.
+itself (no file data is duplicated when DIR is on the root's file system; elsewhere files are
+copied), so a corpus others index too is never touched and the copies' own ``.astrag/`` stay
+out of the shared tree; the copies are removed afterwards.
 
 The resolution tests build their fixture projects in temporary directories; ``fixtures``
 writes each of them out as a directory of its own (one per test, named after it), so they can
@@ -74,10 +75,18 @@ def _indexed_root(root: Path, copies: Path | None) -> Iterator[Path]:
     # but a root-named package (Python) must still be what it was
     copy = holder / root.resolve().name
     try:
-        shutil.copytree(root, copy, copy_function=os.link, ignore=shutil.ignore_patterns(".astrag"))
+        ignore = shutil.ignore_patterns(".astrag")
+        shutil.copytree(root, copy, copy_function=_link_or_copy, ignore=ignore)
         yield copy
     finally:
         shutil.rmtree(holder, ignore_errors=True)
+
+
+def _link_or_copy(source: str, target: str) -> None:
+    try:
+        os.link(source, target)
+    except OSError:  # another file system: a real copy
+        shutil.copy2(source, target)
 
 
 def export_graph(root: Path, out: Path, copies: Path | None, jobs: int) -> None:
