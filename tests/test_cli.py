@@ -343,17 +343,28 @@ def test_callers_text_table(repo: Path) -> None:
 def test_callees_follow_calls_outwards_including_placeholders(repo: Path) -> None:
     one = ok_json("callees", "report", "--repo", str(repo))
     assert results(one) == [(1, APP + "build"), (1, SH + "Shape.describe")]
+    assert [r["link"] for r in one["results"]] == ["direct", "direct"]
     two = ok_json("callees", "report", "--depth", "2", "--repo", str(repo))
-    # level 2 is sorted by call site: app.py:5 (Square(side)), then shapes.py:9 col 16, col 25
+    # level 2 is sorted by call site: app.py:5 (Square(side)), then shapes.py:9 col 16, col 25;
+    # then what the call of Shape.area may dispatch to, the nearest overrider first
     assert results(two) == [
         (1, APP + "build"),
         (1, SH + "Shape.describe"),
         (2, SH + "Square"),
         (2, "external::builtins.str"),
         (2, SH + "Shape.area"),
+        (2, SH + "Square.area"),
+        (2, SH + "Cube.area"),
     ]
     external = two["results"][3]
     assert (external["kind"], external["path"], external["start_line"]) == ("external", "", 0)
+    assert [(r["link"], r["through"]) for r in two["results"][4:]] == [
+        ("direct", None),
+        ("dispatch", SH + "Shape.area"),
+        ("dispatch", SH + "Shape.area"),
+    ]
+    assert two["results"][5]["via"] == two["results"][4]["via"]  # the call of Shape.area
+    assert two["counts"] == {"direct": 5, "dispatch": 2, "candidate": 0}
 
 
 @pytest.mark.parametrize(

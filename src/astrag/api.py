@@ -12,14 +12,20 @@ is built from the plain dataclasses returned here.
 
 from __future__ import annotations
 
+import dataclasses
+import textwrap
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 from astrag.config import load_config
 from astrag.errors import AstragError
 from astrag.graph.facts import CLASS_KINDS, Edge, EdgeKind, Symbol
 from astrag.indexer import IndexSummary, ProgressFn, index_repository
+from astrag.query import calls, outline, repomap, uses
+from astrag.query.calls import Related
+from astrag.query.outline import Outline
+from astrag.query.repomap import RepoMap
+from astrag.query.uses import Use
 from astrag.retrieve.answer import Answer, Planner, SourceCache, answer
 from astrag.retrieve.assemble import Context
 from astrag.retrieve.plan import plan_query
@@ -44,13 +50,19 @@ __all__ = [
     "Hit",
     "Index",
     "IndexSummary",
+    "Outline",
     "Related",
+    "RepoMap",
     "SymbolNotFound",
+    "Use",
     "check",
     "find_root",
     "index",
     "open_index",
 ]
+
+
+SNIPPET_LINES = 5  # a search hit's code: a definition's head, its signature and first lines
 
 
 class SymbolNotFound(AstragError):
@@ -65,15 +77,6 @@ class AmbiguousSymbol(AstragError):
         )
         self.query = query
         self.candidates = candidates
-
-
-@dataclass(frozen=True, slots=True)
-class Related:
-    """A symbol reached from another one over the graph, and how."""
-
-    symbol: Symbol
-    depth: int
-    edge: Edge  # the edge that reached it (for callers: the call site)
 
 
 def find_root(start: Path | None = None) -> Path:
@@ -128,6 +131,7 @@ class Index:
         self.store = store
         self.searcher = Searcher(store)
         self.sources = SourceCache(root)
+        self._ranks: tuple[str, repomap.Ranked] | None = None  # (indexed_at, what maps cut)
 
     def __enter__(self) -> Index:
         return self
@@ -142,6 +146,7 @@ class Index:
         """Forget cached vectors and symbols after the index was updated (by another run or
         by :func:`index` in this process); the next query reads the new state."""
         self.searcher.forget()
+        self._ranks = None
 
     # ------------------------------------------------------------------ lookup
 
@@ -192,10 +197,85 @@ class Index:
     # ------------------------------------------------------------------ traversals
 
     def callers(self, symbol_id: str, depth: int = 1) -> list[Related]:
-        return self._walk([symbol_id], (EdgeKind.CALLS,), incoming=True, depth=depth)
+        """Who calls the symbol: direct callers, then callers of a method it overrides or
+        implements (``link == "dispatch"``, ``through`` the method they call), level by level up
+        to ``depth``; then unresolved call sites that may be calls of it (``"candidate"``,
+        ``through`` the placeholder), nearest first. See :mod:`astrag.query.calls`."""
+        symbol = self.store.get_symbol(symbol_id)
+        return calls.callers(self.store, symbol, depth) if symbol is not None else []
 
     def callees(self, symbol_id: str, depth: int = 1) -> list[Related]:
-        return self._walk([symbol_id], (EdgeKind.CALLS,), incoming=False, depth=depth)
+        """What the symbol calls (placeholders included), then the overriders and implementers
+        a called method may dispatch to (``link == "dispatch"``)."""
+        symbol = self.store.get_symbol(symbol_id)
+        return calls.callees(self.store, symbol, depth) if symbol is not None else []
+
+    def call_notes(self, symbol: Symbol, relation: str, found: list[Related]) -> list[str]:
+        """What a listing of callers or callees cannot say itself: that none was resolved, and
+        the unresolved call sites that may be what was asked for."""
+        return calls.notes(symbol, relation, found)
+
+    def references(self, symbol_id: str) -> list[Use]:
+        """Every use of the symbol (calls, constructions, reads, type annotations, imports,
+        subclasses, implementations, overrides; then calls that may dispatch to it and
+        unverified candidates), grouped by kind, each with its site and line of code."""
+        symbol = self.store.get_symbol(symbol_id)
+        if symbol is None:
+            return []
+        self.sources.begin()
+        return uses.uses(self.store, symbol, self.line)
+
+    def outline(self, path: str) -> Outline:
+        """The definitions of the indexed file ``path`` (repository-relative, absolute inside
+        the repository, or a unique suffix), in order and nested."""
+        given = Path(path)
+        if given.is_absolute() and given.resolve().is_relative_to(self.root):
+            path = given.resolve().relative_to(self.root).as_posix()
+        module = outline.file_module(self.store, path)
+        return outline.outline(module, self.store.symbols_in_file(module.path))
+
+    def repo_map(self, budget: int = 4000) -> RepoMap:
+        """The repository's most central definitions, by file, within ``budget`` tokens."""
+        if budget <= 0:
+            raise AstragError(
+                f"budget must be a positive number of tokens, not {budget}", "pass --budget 4000"
+            )
+        return repomap.cut(self._ranked(), budget)
+
+    def _ranked(self) -> repomap.Ranked:
+        """The ranked repository, computed once per version of the index (a large one takes
+        seconds to load and rank; a server answers many maps and overviews from it)."""
+        stamp = self.store.meta().get("indexed_at", "")
+        if self._ranks is None or self._ranks[0] != stamp:
+            with self.store.snapshot():
+                symbols, edges = self.store.all_symbols(), self.store.all_edges()
+            self._ranks = (stamp, repomap.ranked(symbols, edges))
+        return self._ranks[1]
+
+    # ------------------------------------------------------------------ code
+
+    def line(self, path: str, line: int) -> str:
+        """One line of a repository file as it is on disk now ("" when it is gone)."""
+        if not path or line <= 0:
+            return ""
+        return self.sources(Symbol("", "", "", "", path, start_line=line, end_line=line))
+
+    def snippets(self, symbols: Iterable[Symbol]) -> dict[str, str]:
+        """:meth:`snippet` of each symbol, by id, each file read once as it is now."""
+        self.sources.begin()
+        return {s.id: self.snippet(s) for s in symbols}
+
+    def snippet(self, symbol: Symbol, lines: int = SNIPPET_LINES) -> str:
+        """The first ``lines`` lines of the symbol's definition as they are on disk now,
+        dedented, each cut at 200 characters: what a search hit shows of its code."""
+        if not symbol.path or symbol.start_line <= 0:
+            return ""
+        if symbol.kind == "module":  # its first lines are imports: its docstring says more
+            return "\n".join(symbol.docstring.strip().splitlines()[:lines])
+        end = min(symbol.end_line or symbol.start_line, symbol.start_line + lines - 1)
+        text = self.sources(dataclasses.replace(symbol, end_line=end))
+        shown = [ln if len(ln) <= 200 else ln[:199] + "…" for ln in text.splitlines()]
+        return textwrap.dedent("\n".join(shown)).strip("\n")
 
     def implementations(self, symbol_id: str) -> list[Related]:
         """Subclasses and implementers of a class/interface (transitively); for a method, the
@@ -256,7 +336,15 @@ class Index:
             raise AstragError(
                 f"budget must be a positive number of tokens, not {budget}", "pass --budget 8000"
             )
-        return answer(self.searcher, self.root, query, budget, llm=llm, sources=self.sources)
+        return answer(
+            self.searcher,
+            self.root,
+            query,
+            budget,
+            llm=llm,
+            sources=self.sources,
+            overview=self.repo_map,
+        )
 
     def context(self, query: str, budget: int = 8000) -> Context:
         """A token-budgeted, explained context for ``query`` (see :meth:`answer`)."""

@@ -10,10 +10,11 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from astrag import api, present
+from astrag import api, present, present_text
 from astrag.cli_shared import Fmt, RepoOpt, err, out
 from astrag.cli_shared import emit_json as _emit_json
 from astrag.cli_shared import errors as _errors
@@ -182,20 +183,37 @@ def _traversal(
         if fmt == Fmt.json:
             _emit_json(present.traversal_json(s, relation, depth, found))
             return
+        notes = idx.call_notes(s, relation, found)
+        for note in notes:
+            out.print(f"[yellow]note:[/] {escape(note)}", highlight=False, soft_wrap=True)
         if not found:
-            out.print(f"no {relation} of {s.id} in the index")
+            if not notes:
+                out.print(f"no {relation} of {s.id} in the index")
             return
+        shown = _shown_calls(found)
         table = Table(title=f"{relation} of {s.id} ({len(found)})", title_justify="left")
         table.add_column("depth", justify="right", no_wrap=True, min_width=5)
         table.add_column("symbol", style="bold", overflow="fold")
         table.add_column("kind", style="cyan", no_wrap=True, min_width=6)
         table.add_column("defined at", overflow="fold")
         table.add_column("via line", justify="right", no_wrap=True, min_width=4)
-        for r in found:
+        table.add_column("link", overflow="fold")
+        for r in shown:
             where = f"{r.symbol.path}:{r.symbol.start_line}" if r.symbol.path else r.symbol.kind
-            name = r.symbol.qualname if r.symbol.path else r.symbol.id
-            table.add_row(str(r.depth), name, r.symbol.kind, where, str(r.edge.line or ""))
+            name = (r.symbol.qualname or r.symbol.path) if r.symbol.path else r.symbol.id
+            line = str(r.edge.line or "")
+            table.add_row(str(r.depth), name, r.symbol.kind, where, line, present_text.link(r))
         out.print(table)
+        if len(shown) < len(found):
+            rest = len(found) - len(shown)
+            out.print(f"… {rest} more unverified call sites (--format json lists all)")
+
+
+def _shown_calls(found: list[api.Related]) -> list[api.Related]:
+    """What a table shows: every resolved link, the first few unverified candidates."""
+    resolved = [r for r in found if r.link != "candidate"]
+    candidates = [r for r in found if r.link == "candidate"]
+    return resolved + candidates[: present_text.CANDIDATES_SHOWN]
 
 
 @app.command()
@@ -325,23 +343,11 @@ def search(
     """Symbols ranked for a query: named ones first, then BM25 + embeddings fused."""
     with _errors(fmt), api.open_index(_root(repo)) as idx:
         hits = idx.search(query, limit, mode=mode.value)
+        snippets = idx.snippets(h.symbol for h in hits)
         if fmt == Fmt.json:
-            _emit_json(present.search_json(query, hits))
+            _emit_json(present.search_json(query, hits, snippets))
             return
-        table = Table(title=f"search · {query}", title_justify="left")
-        for column in ("#", "score", "kind", "symbol", "location", "found by"):
-            table.add_column(column, style="dim" if column in ("#", "found by") else None)
-        for i, h in enumerate(hits, 1):
-            s = h.symbol
-            table.add_row(
-                str(i),
-                f"{h.score:.4f}",
-                s.kind,
-                f"[bold]{s.qualname or s.path}[/]",
-                f"{s.path}:{s.start_line}-{s.end_line}",
-                ", ".join(h.rankers),
-            )
-        out.print(table if hits else "[yellow]no match[/]")
+        sys.stdout.write(present_text.search(query, hits, snippets) + "\n")
 
 
 @app.command()
@@ -381,6 +387,10 @@ cli_serve.register(app)
 from astrag import cli_store  # noqa: E402  (--store and migrate live in their own module)
 
 cli_store.register(app)
+
+from astrag import cli_query  # noqa: E402  (map, outline and references live in their own module)
+
+cli_query.register(app)
 
 
 def main() -> None:

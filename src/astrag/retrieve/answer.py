@@ -11,6 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from astrag.graph.facts import Symbol
+from astrag.query.call_context import call_evidence, notes_budget, with_notes
+from astrag.query.overview import asks_for_overview, overview_context
+from astrag.query.repomap import RepoMap, repo_map
 from astrag.retrieve.assemble import Candidate, Context, assemble
 from astrag.retrieve.expand import Reached, Seed, expand
 from astrag.retrieve.plan import Intent, Plan, plan_query
@@ -50,6 +53,7 @@ class Answer:
     seeds: tuple[Hit, ...]
     reached: tuple[Reached, ...]
     context: Context
+    notes: tuple[str, ...] = ()  # what the context says was not found, at the top of its text
 
 
 def answer(
@@ -60,10 +64,16 @@ def answer(
     *,
     llm: Planner | None = None,
     sources: SourceCache | None = None,
+    overview: Callable[[int], RepoMap] | None = None,
 ) -> Answer:
+    """``overview(budget)`` makes the repository map an overview question is answered with
+    (default: ranked from the store, each time)."""
     if budget <= 0:
         raise ValueError(f"budget must be a positive number of tokens, not {budget}")
     plan = plan_query(query, llm=llm)
+    if asks_for_overview(plan):
+        repo_map = (overview or (lambda b: _repo_map(searcher, b)))(budget)
+        return Answer(plan, (), (), overview_context(plan.query, repo_map))
     seeds_wanted, full_share = _SHAPES.get(plan.intent, _DEFAULT_SHAPE)
     # more hits than seeds: tests that match the words best are pushed down, not out
     hits = searcher.search(
@@ -73,16 +83,39 @@ def answer(
     hits = _focus(hits, plan)
     seeds = _seeds(hits, plan)
     reached = expand(searcher.store, seeds, plan)
+    notes, extra = _call_evidence(searcher, plan, hits, reached)
     candidates = sorted(
-        (Candidate(r.symbol, round(r.score * _prior(r.symbol), 6), r.reason) for r in reached),
+        [Candidate(r.symbol, round(r.score * _prior(r.symbol), 6), r.reason) for r in reached]
+        + extra,
         key=lambda c: (-c.score, c.symbol.id),
     )[:_ASSEMBLE]  # beyond the best few hundred, nothing fits even the largest budget used
     source = sources or SourceCache(root)
     source.begin()
+    block, room = notes_budget(notes, budget)
     context = assemble(
-        query, plan.intent.value, candidates, budget, source=source, full_share=full_share
+        query, plan.intent.value, candidates, room, source=source, full_share=full_share
     )
-    return Answer(plan, tuple(hits), tuple(reached), context)
+    context = with_notes(context, block)
+    return Answer(plan, tuple(hits), tuple(reached), context, tuple(notes))
+
+
+def _repo_map(searcher: Searcher, budget: int) -> RepoMap:
+    with searcher.store.snapshot():
+        symbols, edges = searcher.store.all_symbols(), searcher.store.all_edges()
+    return repo_map(symbols, edges, budget)
+
+
+def _call_evidence(
+    searcher: Searcher, plan: Plan, hits: list[Hit], reached: list[Reached]
+) -> tuple[list[str], list[Candidate]]:
+    """For "who calls X" / "what does X call": the dispatch and candidate links the graph's
+    edges alone miss, and notes on what was not found (:mod:`astrag.query.call_context`)."""
+    if plan.intent not in (Intent.CALLERS, Intent.CALLEES):
+        return [], []
+    named = [h.symbol for h in hits if h.rankers[0] == "exact"]
+    scores = {r.symbol.id: r.score for r in reached}
+    relation = "callers" if plan.intent == Intent.CALLERS else "callees"
+    return call_evidence(searcher.store, relation, named, lambda sid: scores.get(sid, 0.0))
 
 
 def _prior(symbol: Symbol) -> float:

@@ -38,10 +38,13 @@ DEFAULT_PORT = 8765
 INSTRUCTIONS = """\
 astrag answers questions about this repository from a symbol graph (definitions, calls,
 imports, inheritance) that it keeps in step with the files on disk before every answer.
-Start with search_symbols or get_context for a question or a task; use get_symbol,
-find_callers, find_callees and find_implementations to follow the graph by name or id
-(path::Qualified.Name); run check_code on code you wrote to catch calls, members, imports and
-arguments the codebase does not have. Every answer ends with how fresh the index is."""
+Start with get_repo_map for an overview, search_symbols or get_context for a question or a
+task; use get_outline for a file's definitions, get_symbol, find_references, find_callers,
+find_callees and find_implementations to follow the graph by name or id
+(path::Qualified.Name). Callers and callees say how each was found: direct, dispatch (through
+a method it overrides) or candidate (an unresolved call that may be one: unverified). Run
+check_code on code you wrote to catch calls, members, imports and arguments the codebase does
+not have. Every answer ends with how fresh the index is."""
 
 
 class Worker:
@@ -142,7 +145,7 @@ READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
 
 def build_server(worker: Worker) -> MCPServer:
-    """The MCP server with astrag's eight tools registered."""
+    """The MCP server with astrag's eleven tools registered."""
     server = MCPServer(
         name="astrag",
         version=__version__,
@@ -159,7 +162,8 @@ def build_server(worker: Worker) -> MCPServer:
     ) -> CallToolResult:
         """Find symbols (functions, classes, methods, ...) for a question or names: names
         written in the query first, then BM25 over identifiers and docs, fused with embedding
-        similarity. Returns ids, kinds, locations and scores."""
+        similarity. Returns ids, kinds, locations, scores, signatures and the first lines of
+        each definition's code."""
         return await t.call(tools.search_symbols, query, limit)
 
     async def get_context(
@@ -180,12 +184,42 @@ def build_server(worker: Worker) -> MCPServer:
         return await t.call(tools.get_symbol, symbol)
 
     async def find_callers(symbol: SymbolRef, depth: Depth = 1) -> CallToolResult:
-        """Who calls the symbol, transitively up to depth, with each call site (path, line)."""
+        """Who calls the symbol, transitively up to depth, with each call site (path, line).
+        Each result's link is direct, dispatch (it calls a method the symbol overrides or
+        implements: `through`) or candidate (an unresolved call of the same name that may be
+        one: unverified); notes say when nothing was resolved."""
         return await t.call(tools.find_callers, symbol, depth)
 
     async def find_callees(symbol: SymbolRef, depth: Depth = 1) -> CallToolResult:
-        """What the symbol calls, transitively up to depth, with each call site."""
+        """What the symbol calls, transitively up to depth, with each call site; dispatch
+        results are overriders and implementers a called method may run."""
         return await t.call(tools.find_callees, symbol, depth)
+
+    async def find_references(symbol: SymbolRef) -> CallToolResult:
+        """Every use of the symbol, grouped by kind, each with its site and line of code:
+        calls, constructions, reads, type annotations, imports, subclasses, implementations,
+        overrides, calls that may dispatch to it, and unverified candidates."""
+        return await t.call(tools.find_references, symbol)
+
+    async def get_outline(
+        path: Annotated[
+            str,
+            Field(description="A repository-relative file path.", min_length=1, max_length=4096),
+        ],
+    ) -> CallToolResult:
+        """A file's definitions in order, nested, with kinds, signatures and line ranges:
+        what is in a file without reading all of it."""
+        return await t.call(tools.get_outline, path)
+
+    async def get_repo_map(
+        budget: Annotated[
+            int, Field(description="Token budget of the map.", ge=1, le=tools.MAX_BUDGET)
+        ] = tools.MAP_BUDGET,
+    ) -> CallToolResult:
+        """An overview of the whole repository: its most central definitions (ranked by
+        calls, references, inheritance and imports) with signatures, grouped by file, the
+        implementation before tests and examples, within a token budget."""
+        return await t.call(tools.get_repo_map, budget)
 
     async def find_implementations(symbol: SymbolRef) -> CallToolResult:
         """Subclasses and implementers of a class or interface (transitively); for a method,
@@ -233,7 +267,10 @@ def build_server(worker: Worker) -> MCPServer:
         get_symbol,
         find_callers,
         find_callees,
+        find_references,
         find_implementations,
+        get_outline,
+        get_repo_map,
         check_code,
         index_status,
     ):

@@ -23,6 +23,7 @@ MAX_QUERY_CHARS = 10_000
 MAX_SYMBOL_CHARS = 2_000
 MAX_LIMIT = 200
 MAX_BUDGET = 200_000  # tokens: more than any model's context window holds
+MAP_BUDGET = 4000  # get_repo_map's default: an overview, not the whole context window
 MAX_DEPTH = 10
 MAX_CODE_BYTES = 1_000_000
 MAX_RESULTS = 500  # traversal results returned; the rest are counted, not listed
@@ -102,8 +103,9 @@ def search_symbols(state: RepoState, query: str, limit: int = 10) -> Answer:
     limit = _int("limit", limit, 1, MAX_LIMIT, "pass a limit such as 10")
     status = state.ensure_fresh()
     hits = state.index.search(query, limit)
-    data = present.search_json(query, hits)
-    return _answer(data, text.search(query, hits), status)
+    snippets = state.index.snippets(h.symbol for h in hits)
+    data = present.search_json(query, hits, snippets)
+    return _answer(data, text.search(query, hits, snippets), status)
 
 
 def get_context(state: RepoState, query: str, budget: int = 8000) -> Answer:
@@ -153,7 +155,7 @@ def _traversal(state: RepoState, symbol: str, relation: str, depth: int) -> Answ
         found = index.callers(s.id, depth=depth)
     else:
         found = index.callees(s.id, depth=depth)
-    data = present.traversal_json(s, relation, depth, found[:MAX_RESULTS])
+    data = present.traversal_json(s, relation, depth, found, listed=MAX_RESULTS)
     data["total"] = len(found)
     data["truncated"] = len(found) > MAX_RESULTS
     return _answer(data, text.traversal(s, relation, found[:MAX_RESULTS], len(found)), status)
@@ -169,6 +171,29 @@ def find_callees(state: RepoState, symbol: str, depth: int = 1) -> Answer:
 
 def find_implementations(state: RepoState, symbol: str) -> Answer:
     return _traversal(state, symbol, "implementations", 0)
+
+
+def find_references(state: RepoState, symbol: str) -> Answer:
+    query = _symbol_query(symbol)
+    status = state.ensure_fresh()
+    s = state.index.resolve(query)
+    found = state.index.references(s.id)
+    data = present.references_json(s, found, listed=MAX_RESULTS)
+    data["truncated"] = len(found) > MAX_RESULTS
+    return _answer(data, text.references(s, found), status)
+
+
+def get_outline(state: RepoState, path: str) -> Answer:
+    status = state.ensure_fresh()
+    outline = state.index.outline(confined(state.root, path))
+    return _answer(present.outline_json(outline), text.outline(outline), status)
+
+
+def get_repo_map(state: RepoState, budget: int = MAP_BUDGET) -> Answer:
+    budget = _int("budget", budget, 1, MAX_BUDGET, "pass a token budget such as 4000")
+    status = state.ensure_fresh()
+    repo_map = state.index.repo_map(budget)
+    return _answer(present.map_json(repo_map), text.repo_map(repo_map), status)
 
 
 def check_code(
