@@ -78,6 +78,7 @@ class Resolver:
         self._active: set[tuple] = set()
         self._deps: list[set[str]] = []
         self._mro: dict[ClassKey, Mro] = {}
+        self._mro_paths: dict[ClassKey, frozenset[str]] = {}  # the files each MRO spans
 
     # ------------------------------------------------------------------ public entry points
 
@@ -483,8 +484,9 @@ class Resolver:
         self, path: str, qual: str, name: str, skip_self: bool = False, static: bool = False
     ) -> Value | None:
         mro, external = self.mro(path, qual)
+        tables = self.tables  # mro() has recorded every file of the hierarchy already
         for cpath, cqual in mro[1:] if skip_self else mro:
-            t = self.table(cpath)
+            t = tables[cpath]
             member = (static and t.statics.get(cqual, {}).get(name)) or t.children.get(
                 cqual, {}
             ).get(name)
@@ -500,12 +502,14 @@ class Resolver:
         key = (path, qual)
         cached = self._mro.get(key)
         if cached is not None:
-            for cpath, _ in cached[0]:
-                self.touch(cpath)
+            if self._deps:  # every file of the hierarchy, recorded in one step
+                self._deps[-1].update(self._mro_paths[key])
             return cached
         self._mro[key] = ([key], [])  # a cycle in the hierarchy ends here
+        self._mro_paths[key] = frozenset((path,))
         result = self._compute_mro(path, qual)
         self._mro[key] = result
+        self._mro_paths[key] = frozenset(cpath for cpath, _ in result[0])
         return result
 
     def _compute_mro(self, path: str, qual: str) -> Mro:
