@@ -108,9 +108,9 @@ class PythonSemantics:
             # base's order must start with it, hold each class once and not hold this class
             # (a cycle). Merging would cost as much as the chain is long, at every class.
             (linear,) = base_mros
-            if linear and linear[0] == bases[0] and own not in linear:
-                if len(set(linear)) == len(linear):
-                    return [own, *linear]
+            starts = bool(linear) and linear[0] == bases[0]
+            if starts and own not in linear and len(set(linear)) == len(linear):
+                return [own, *linear]
         return c3([[own], *base_mros, list(bases)])
 
     def implied_bases(self, r: Resolver, t: FileTables, qual: str) -> Sequence[Value]:
