@@ -574,6 +574,15 @@ def test_errors_counted_and_recovered_definitions_kept() -> None:
     assert facts("def ok(): pass\n").errors == 0
 
 
+def test_a_name_the_parser_inserted_defines_and_binds_nothing() -> None:
+    # ``:`` alone parses as an annotated assignment to a MISSING identifier (an empty name)
+    result = facts(":\n    f.clean(None)\n")
+    assert result.definitions == ()
+    assert refs(result, RefKind.CALL) == [(("f", "clean"), "", 2, 7)]
+    result = facts("def f():\n    a, : int = 3\n")
+    assert [b.name for b in result.bindings] == ["a"]
+
+
 def test_line_count_and_language() -> None:
     assert extract("m.py", b"a = 1\nb = 2\n").lines == 2
     assert extract("m.py", b"a = 1\nb = 2").lines == 2

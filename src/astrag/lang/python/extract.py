@@ -200,7 +200,7 @@ def _build_scopes(defs: list[tuple[Node, bool]], text: _Text) -> tuple[list[_Sco
     for node, is_class in defs:
         name_node = node.child_by_field_name("name")
         body = node.child_by_field_name("body")
-        if name_node is None or body is None:
+        if name_node is None or body is None or name_node.is_missing:
             continue
         _close_scopes(stack, node.start_byte, index)
         outer = stack[-1][1] if stack else None
@@ -634,12 +634,14 @@ def _searched_type_arguments(node: Node, text: _Text) -> list[Node]:
 
 
 def _target_names(node: Node) -> Iterator[Node]:
-    """Identifiers bound by an assignment/loop target, through tuples, lists and stars."""
+    """Identifiers bound by an assignment/loop target, through tuples, lists and stars. A name
+    the parser only inserted to recover (``: x = 1`` has a MISSING one) binds nothing."""
     stack = [node]
     while stack:
         current = stack.pop()
         if current.type == "identifier":
-            yield current
+            if not current.is_missing:
+                yield current
         elif current.type in _TARGET_CONTAINERS:
             stack.extend(reversed(current.named_children))
 
