@@ -415,3 +415,134 @@ def test_unannotated_functions_return_what_their_return_statements_give(tmp_path
         "r.py::ambiguous",
         "unresolved::?.start",
     }
+
+
+def test_self_attribute_reads_reference_fields_properties_and_methods(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "s.py": """
+                class Base:
+                    limit = 3
+
+                class Box(Base):
+                    def __init__(self):
+                        self.items = {}
+
+                    @property
+                    def size(self):
+                        return len(self.items)
+
+                    def report(self, sink):
+                        sink(self.size, self.limit, self.missing)
+                        self.items.setdefault("k", 1)
+                        return self.on_done
+
+                    def on_done(self):
+                        pass
+            """,
+        },
+    )
+    assert targets(edges, "references", "s.py::Box.size") == {"s.py::Box.items"}
+    # a read the class does not back (self.missing) stays silent, as unresolved reads do
+    assert targets(edges, "references", "s.py::Box.report") == {
+        "s.py::Box.size",
+        "s.py::Base.limit",
+        "s.py::Box.items",
+        "s.py::Box.on_done",
+    }
+
+
+def test_loop_over_a_copied_sequence_parameter_calls_the_base_method(tmp_path: Path) -> None:
+    # starlette's Router: ``self.routes = [] if routes is None else list(routes)`` from a
+    # ``Sequence[BaseRoute] | None`` parameter, then ``for route in self.routes: route.matches()``
+    edges = build(
+        tmp_path,
+        {
+            "routing.py": """
+                import typing
+
+                class BaseRoute:
+                    def matches(self, scope):
+                        raise NotImplementedError()
+
+                    def handle(self, scope):
+                        raise NotImplementedError()
+
+                class Route(BaseRoute):
+                    def matches(self, scope):
+                        return True
+
+                class Router:
+                    def __init__(self, routes: typing.Sequence[BaseRoute] | None = None):
+                        self.routes = [] if routes is None else list(routes)
+                        self.ordered = sorted(self.routes, key=id)
+                        self.kept = [r for r in self.ordered if r]
+                        self.frozen = tuple(routes or ())
+
+                    def app(self, scope):
+                        for route in self.routes:
+                            route.matches(scope)
+                        for route in self.kept:
+                            route.handle(scope)
+                        self.frozen[0].handle(scope)
+            """,
+        },
+    )
+    assert targets(edges, "calls", "routing.py::Router.app") == {
+        "routing.py::BaseRoute.matches",
+        "routing.py::BaseRoute.handle",
+    }
+
+
+def test_with_except_enumerate_zip_and_cast_bind_typed_names(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "w.py": """
+                import typing as t
+
+                class Session:
+                    def __enter__(self):
+                        return self
+
+                    def __exit__(self, *exc):
+                        pass
+
+                    def request(self):
+                        pass
+
+                class Failure(Exception):
+                    def show(self):
+                        pass
+
+                class Item:
+                    def process(self):
+                        pass
+
+                def run(items: t.List[Item], others: t.List[Session], thing):
+                    with Session() as session:
+                        session.request()
+                    try:
+                        pass
+                    except Failure as e:
+                        e.show()
+                    for i, item in enumerate(items):
+                        item.process()
+                    for a, b in zip(others, items):
+                        a.request()
+                        b.process()
+                    cast = t.cast(Session, thing)
+                    cast.request()
+            """,
+        },
+    )
+    assert targets(edges, "calls", "w.py::run") == {
+        "w.py::Session",
+        "w.py::Session.request",
+        "w.py::Failure.show",
+        "w.py::Item.process",
+        "external::builtins.enumerate",
+        "external::builtins.zip",
+        "external::typing.cast",
+    }
