@@ -546,3 +546,45 @@ def test_with_except_enumerate_zip_and_cast_bind_typed_names(tmp_path: Path) -> 
         "external::builtins.zip",
         "external::typing.cast",
     }
+
+
+def test_calls_inside_a_redefinition_come_from_it(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "term.py": """
+                import sys
+
+                def isatty():
+                    pass
+
+                def translate():
+                    pass
+
+                if sys.platform == "win32":
+                    def getchar():
+                        isatty()
+                else:
+                    def getchar():
+                        translate()
+
+                class Box:
+                    @property
+                    def size(self):
+                        return isatty()
+
+                    @size.setter
+                    def size(self, value):
+                        translate()
+            """,
+        },
+    )
+    local = {
+        e for e in triples(edges, "calls") if e[2] in ("term.py::isatty", "term.py::translate")
+    }
+    assert local == {
+        ("term.py::getchar", "calls", "term.py::isatty"),
+        ("term.py::getchar#2", "calls", "term.py::translate"),
+        ("term.py::Box.size", "calls", "term.py::isatty"),
+        ("term.py::Box.size#2", "calls", "term.py::translate"),
+    }
