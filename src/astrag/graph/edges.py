@@ -217,11 +217,14 @@ class EdgeEmitter:
 def _redefinitions(symbols: list[Symbol]) -> dict[str, list[tuple[int, int, str]]]:
     by_qualname: dict[str, list[Symbol]] = {}
     for sym in symbols[1:]:
-        by_qualname.setdefault(sym.qualname, []).append(sym)
+        if "overload" not in sym.modifiers:  # overload signatures share the implementation's id
+            by_qualname.setdefault(sym.qualname, []).append(sym)
     spans: dict[str, list[tuple[int, int, str]]] = {}
     for group in by_qualname.values():
         if len(group) > 1:
-            primary = next(s.id for s in group if "#" not in s.id.rpartition("::")[2])
+            primary = next((s.id for s in group if "#" not in s.id.rpartition("::")[2]), None)
+            if primary is None:
+                continue
             # innermost first: a nested redefinition's span lies inside its outer one
             ordered = sorted(group, key=lambda s: s.end_line - s.start_line)
             spans[primary] = [(s.start_line, s.end_line, s.id) for s in ordered]
