@@ -588,3 +588,41 @@ def test_calls_inside_a_redefinition_come_from_it(tmp_path: Path) -> None:
         ("term.py::Box.size", "calls", "term.py::isatty"),
         ("term.py::Box.size#2", "calls", "term.py::translate"),
     }
+
+
+def test_isinstance_narrows_the_subject_inside_the_guarded_block(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "forms.py": """
+                class UploadFile:
+                    async def close(self):
+                        pass
+
+                class Text:
+                    def close(self):
+                        pass
+
+                class FormData:
+                    def __init__(self, items, owner):
+                        self.items = items
+                        self.owner = owner
+
+                    async def close(self):
+                        for key, value in self.items:
+                            if isinstance(value, UploadFile) and value.close:
+                                await value.close()
+                            elif isinstance(value, (Text, UploadFile)):
+                                value.close()
+                        if isinstance(self.owner, Text):
+                            self.owner.close()
+                        value.close()
+            """,
+        },
+    )
+    assert targets(edges, "calls", "forms.py::FormData.close") == {
+        "external::builtins.isinstance",
+        "forms.py::UploadFile.close",
+        "forms.py::Text.close",
+        "unresolved::?.close",
+    }

@@ -37,6 +37,7 @@ from astrag.graph.facts import (
     Reference,
     RefKind,
 )
+from astrag.lang.python.narrowing import narrow, narrowings
 from astrag.lang.treesitter import Grammars, in_document_order, query_source
 
 LANGUAGE = "python"
@@ -853,6 +854,10 @@ class _FileExtractor:
         self._collect_annotations()
         self._collect_reads()
         self._collect_imports()
+        if b"isinstance" in self.text.source:
+            calls = self.captures.get("reference.call", [])
+            found = narrowings(calls, self.text.source, self.text.dotted, self.text.point)
+            self.references = narrow(self.references, found)
         bindings = [b for b in self.bindings if b.name not in self.global_names.get(b.scope, ())]
         self.references.sort(key=lambda r: (r.line, r.column))
         return FileFacts(
