@@ -622,6 +622,8 @@ def test_values_of_copies_comprehensions_casts_and_zipped_targets() -> None:
             e = typing.cast(Foo, ys)
             for i, x in enumerate(xs): pass
             for p, q in zip(xs, ys): pass
+            s = xs[1:]
+            t = xs[0, 1]
         """
     )
     assert [(b.name, b.value) for b in result.bindings if b.line > 1] == [
@@ -636,6 +638,8 @@ def test_values_of_copies_comprehensions_casts_and_zipped_targets() -> None:
         ("x", ("xs", "[i]")),
         ("p", ("xs", "[i]")),
         ("q", ("ys", "[i]")),
+        ("s", ("xs",)),
+        ("t", None),
     ]
 
 

@@ -420,9 +420,12 @@ def _value_chain(node: Node | None, text: _Text) -> Chain | None:
     kind = node.type
     if kind in _CHAINABLE:
         return text.dotted(node) or _impure_value(node, text)
-    if kind == "subscript":  # ``xs[0]``: an element of xs
+    if kind == "subscript":  # ``xs[0]``: an element of xs; ``xs[1:]``: xs's elements still
         inner = _value_chain(node.child_by_field_name("value"), text)
-        return (*inner, "[i]") if inner is not None else None
+        index = node.child_by_field_name("subscript")
+        if inner is None or index is None or node.named_child_count != 2:
+            return None  # ``grid[i, j]`` / ``xs[a][b:c]`` forms beyond one index: unknown
+        return inner if index.type == "slice" else (*inner, "[i]")
     if kind == "conditional_expression" or (
         kind == "boolean_operator" and node.child_by_field_name("operator").type == "or"
     ):
