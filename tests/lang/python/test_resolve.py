@@ -603,6 +603,9 @@ def test_isinstance_narrows_the_subject_inside_the_guarded_block(tmp_path: Path)
                     def close(self):
                         pass
 
+                class Bag:
+                    files: list[UploadFile] = []
+
                 class FormData:
                     def __init__(self, items, owner):
                         self.items = items
@@ -616,13 +619,22 @@ def test_isinstance_narrows_the_subject_inside_the_guarded_block(tmp_path: Path)
                                 value.close()
                         if isinstance(self.owner, Text):
                             self.owner.close()
+                        elif isinstance(self.owner, Bag):
+                            for upload in self.owner.files:
+                                upload.close()
                         value.close()
             """,
         },
     )
-    assert targets(edges, "calls", "forms.py::FormData.close") == {
-        "external::builtins.isinstance",
-        "forms.py::UploadFile.close",
-        "forms.py::Text.close",
-        "unresolved::?.close",
+    lines = (tmp_path / "forms.py").read_text().splitlines()
+    close_calls = {
+        (lines[e.line - 1].strip(), e.target)
+        for e in edges
+        if e.source == "forms.py::FormData.close" and e.target.endswith("close")
+    }
+    assert close_calls == {
+        ("await value.close()", "forms.py::UploadFile.close"),
+        ("value.close()", "unresolved::?.close"),  # a tuple of classes, and after the if
+        ("self.owner.close()", "forms.py::Text.close"),
+        ("upload.close()", "forms.py::UploadFile.close"),
     }

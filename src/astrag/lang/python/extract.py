@@ -37,7 +37,7 @@ from astrag.graph.facts import (
     Reference,
     RefKind,
 )
-from astrag.lang.python.narrowing import narrow, narrowings
+from astrag.lang.python.narrowing import narrow, narrow_bindings, narrowings
 from astrag.lang.treesitter import Grammars, in_document_order, query_source
 
 LANGUAGE = "python"
@@ -861,6 +861,7 @@ class _FileExtractor:
             calls = self.captures.get("reference.call", [])
             found = narrowings(calls, self.text.source, self.text.dotted, self.text.point)
             self.references = narrow(self.references, found)
+            self.bindings = narrow_bindings(self.bindings, found)
         bindings = [b for b in self.bindings if b.name not in self.global_names.get(b.scope, ())]
         self.references.sort(key=lambda r: (r.line, r.column))
         return FileFacts(

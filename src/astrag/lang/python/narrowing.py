@@ -4,7 +4,8 @@ A type checker narrows ``x`` to ``C`` in the block an ``isinstance`` test guards
 has no block scopes, so the frontend says it the one way a chain can: a reference inside the
 block whose chain starts with the tested subject (``x.close``, ``self.app.routes``) is
 recorded as starting from an instance of the class instead (``C().close``), which the resolver
-evaluates like any call result. Only what is certain is narrowed:
+evaluates like any call result; so is the value of a binding made in the block (``for t in
+v.body``). Only what is certain is narrowed:
 
 - the test is the whole condition of an ``if``/``elif``, or one operand of a top-level ``and``
   (then the rest of the condition is narrowed too);
@@ -22,7 +23,7 @@ from dataclasses import dataclass, replace
 
 from tree_sitter import Node
 
-from astrag.graph.facts import Chain, Reference
+from astrag.graph.facts import Binding, Chain, Reference
 
 Position = tuple[int, int]  # (line, column), both 1-based, as references are positioned
 
@@ -77,6 +78,28 @@ def narrow(references: list[Reference], found: list[Narrowing]) -> list[Referenc
                 ref = replace(ref, chain=(*n.cls[:-1], n.cls[-1] + "()", *ref.chain[size:]))
                 break
         out.append(ref)
+    return out
+
+
+def narrow_bindings(bindings: list[Binding], found: list[Narrowing]) -> list[Binding]:
+    """The same for the values of bindings made inside a guarded block (``for t in v.body``
+    under ``isinstance(v, AoT)``), by line: a binding knows no column."""
+    if not found:
+        return bindings
+    out: list[Binding] = []
+    for b in bindings:
+        value = b.value
+        for n in found:
+            size = len(n.subject)
+            if (
+                value is not None
+                and len(value) > size
+                and value[:size] == n.subject
+                and n.start[0] <= b.line <= n.end[0]
+            ):
+                b = replace(b, value=(*n.cls[:-1], n.cls[-1] + "()", *value[size:]))
+                break
+        out.append(b)
     return out
 
 
