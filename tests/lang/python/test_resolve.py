@@ -638,3 +638,31 @@ def test_isinstance_narrows_the_subject_inside_the_guarded_block(tmp_path: Path)
         ("self.owner.close()", "forms.py::Text.close"),
         ("upload.close()", "forms.py::UploadFile.close"),
     }
+
+
+def test_a_function_takes_the_plain_id_over_a_fallback_variable(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "win.py": """
+                def release():
+                    pass
+
+                try:
+                    import ctypes
+                except ImportError:
+                    get_buffer = None
+                else:
+                    def get_buffer(obj):
+                        release()
+
+                def use(obj):
+                    return get_buffer(obj)
+            """,
+        },
+    )
+    assert triples(edges, "calls") == {
+        ("win.py::get_buffer", "calls", "win.py::release"),
+        ("win.py::use", "calls", "win.py::get_buffer"),
+    }
+    assert targets(edges, "contains", "win.py") >= {"win.py::get_buffer", "win.py::get_buffer#2"}
