@@ -67,17 +67,8 @@ def narrow(references: list[Reference], found: list[Narrowing]) -> list[Referenc
         return references
     out: list[Reference] = []
     for ref in references:
-        position = (ref.line, ref.column)
-        for n in found:
-            size = len(n.subject)
-            if (
-                len(ref.chain) > size
-                and ref.chain[:size] == n.subject
-                and n.start <= position <= n.end
-            ):
-                ref = replace(ref, chain=(*n.cls[:-1], n.cls[-1] + "()", *ref.chain[size:]))
-                break
-        out.append(ref)
+        chain = _narrowed(ref.chain, found, (ref.line, ref.column))
+        out.append(replace(ref, chain=chain) if chain is not None else ref)
     return out
 
 
@@ -88,19 +79,23 @@ def narrow_bindings(bindings: list[Binding], found: list[Narrowing]) -> list[Bin
         return bindings
     out: list[Binding] = []
     for b in bindings:
-        value = b.value
-        for n in found:
-            size = len(n.subject)
-            if (
-                value is not None
-                and len(value) > size
-                and value[:size] == n.subject
-                and n.start[0] <= b.line <= n.end[0]
-            ):
-                b = replace(b, value=(*n.cls[:-1], n.cls[-1] + "()", *value[size:]))
-                break
-        out.append(b)
+        value = _narrowed(b.value, found, (b.line, 0), by_line=True)
+        out.append(replace(b, value=value) if value is not None else b)
     return out
+
+
+def _narrowed(
+    chain: Chain | None, found: list[Narrowing], at: Position, by_line: bool = False
+) -> Chain | None:
+    """``chain`` at ``at`` starting from the innermost narrowing around it, else None."""
+    if chain is None:
+        return None
+    for n in found:
+        size = len(n.subject)
+        inside = n.start[0] <= at[0] <= n.end[0] if by_line else n.start <= at <= n.end
+        if len(chain) > size and chain[:size] == n.subject and inside:
+            return (*n.cls[:-1], n.cls[-1] + "()", *chain[size:])
+    return None
 
 
 def _guarded_block(call: Node) -> tuple[Node, Node] | None:
