@@ -843,6 +843,8 @@ class _FileExtractor:
         self.all_names: list[str] | None = None
         self.all_static = True
         self.base_starts: set[int] = set()
+        # calls whose receiver starts with self.x (function node, chain, scope)
+        self.self_receivers: list[tuple[Node, Chain, str]] = []
         defs = [(n, True) for n in captures.get("definition.class", ())]
         defs += [(n, False) for n in captures.get("definition.function", ())]
         self.scopes, self.index = _build_scopes(defs, self.text)
@@ -1290,6 +1292,8 @@ class _FileExtractor:
             chain = dotted(function) or _chain(function, text)
             arg_count, keywords = _arguments(call.child_by_field_name("arguments"), text)
             scope = scope_at(call.start_byte)
+            if len(chain) > 2 and chain[0] in _SELF_ROOTS:  # its receiver reads self.x
+                self.self_receivers.append((function, chain, scope))
             if not text.ascii:
                 self._reference(kind, chain, scope, function, arg_count, keywords)
                 continue
@@ -1349,27 +1353,31 @@ class _FileExtractor:
                 continue
             emitted.add((scope, chain))
             self._reference(RefKind.READ, chain, scope, node)
-        for call in self.captures.get("reference.call", ()):
-            function = call.child_by_field_name("function")
-            receiver = function.child_by_field_name("object") if function else None
-            if receiver is not None and receiver.type == "attribute":
-                chain = dotted(receiver)  # ``self.headers.get()`` reads ``self.headers``
-                if chain is not None and chain[0] in _SELF_ROOTS:
-                    self._self_read(chain, scope_at(receiver.start_byte), receiver, emitted)
+        for function, chain, scope in self.self_receivers:  # ``self.headers.get()``
+            receiver = function.child_by_field_name("object")
+            if receiver is not None:
+                self._self_read(chain[:-1], scope, receiver, emitted)
 
     def _self_read(
         self, chain: Chain, scope: str, node: Node, emitted: set[tuple[str, Chain]]
     ) -> None:
         """``self.x`` / ``cls.x`` (of any longer chain) read as a value: the reference is to
         the member itself (a field, a property, a method passed on), once per scope."""
-        if len(chain) < 2:
-            return
+        if len(chain) < 2 or not chain[1].isidentifier():
+            return  # ``self.make().x``: a call's result, not a member read
         member = chain[:2]
-        if (scope, member) not in emitted:
-            emitted.add((scope, member))
-            while node.type == "attribute" and self.text.dotted(node) != member:
-                node = node.child_by_field_name("object")
-            self._reference(RefKind.READ, member, scope, node)
+        if (scope, member) in emitted:
+            return
+        emitted.add((scope, member))
+        found: Node | None = node
+        while found is not None and self.text.dotted(found) != member:
+            found = (  # down a receiver: ``self.x.y``, ``self.x[0].y``, ``self.x(...).y``
+                found.child_by_field_name("object")
+                or found.child_by_field_name("value")
+                or found.child_by_field_name("function")
+            )
+        if found is not None:
+            self._reference(RefKind.READ, member, scope, found)
 
     def _is_local(self, scope: str, name: str) -> bool:
         names = self.local_names.get(scope)
