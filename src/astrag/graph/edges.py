@@ -175,6 +175,8 @@ class EdgeEmitter:
         kind = _REF_EDGE[ref.kind]
         if ref.kind == RefKind.READ and (denot is None or denot[0] in ("local", "ext", "ns")):
             return  # unresolved reads are mostly untyped locals: not worth a placeholder
+        if ref.kind == RefKind.READ and self._own_field(ref.chain, denot):
+            return  # ``self.side``: in the facts (for the checker), not an edge (see below)
         if denot is not None and denot[0] == "local":
             inner = denot[1]
             denot = inner if inner is not None and inner[0] == "sym" else None
@@ -191,6 +193,15 @@ class EdgeEmitter:
         self._add(source, target, kind, ref.line, ref.column)
         if ref.kind == RefKind.NEW and denot is not None and denot[0] == "sym":
             self._emit_constructor_call(ref, denot, source)
+
+    def _own_field(self, chain: Chain, denot: Value) -> bool:
+        """A read of a receiver's plain field (``self.side``), not of a property or a method
+        passed on: an edge for every field read of every method crowds a small context's
+        budget with fields (retrieval §4 at 2,000 tokens: needed coverage 49.2 -> 44.4 %)."""
+        if len(chain) != 2 or chain[0] not in self.t.sem.receivers or denot[0] != "sym":
+            return False
+        d = self.r.definition(denot)
+        return d is not None and d.kind in (DefKind.FIELD, DefKind.VARIABLE)
 
     def _emit_constructor_call(self, ref: Reference, cls: Value, source: str) -> None:
         """``new C()`` also calls C's constructor, when it has one."""
