@@ -142,8 +142,9 @@ class EdgeEmitter:
         if cls is None or cls.kind not in CLASS_KINDS or d.name == self.t.sem.constructor:
             return
         mro, _ = self.r.mro(self.path, d.parent)
+        tables = self.r.tables  # mro() has recorded every file of the hierarchy already
         for cpath, cqual in mro[1:]:
-            member = self.r.table(cpath).children.get(cqual, {}).get(d.name)
+            member = tables[cpath].children.get(cqual, {}).get(d.name)
             if member is not None:
                 target = self.r.tables[cpath].ids[member]
                 self._add(self.t.ids[qual], target, EdgeKind.OVERRIDES, d.start_line)
