@@ -162,6 +162,7 @@ SUMMARY_KEYS = {
     "files",
     "lines",
     "symbols",
+    "languages",
     "edges",
     "calls",
     "call_resolution_rate",
@@ -181,7 +182,7 @@ SUMMARY_KEYS = {
     "embedded",
 }
 NODE_KEYS = {"type", "id", "kind", "name", "qualname", "path", "start_line", "end_line"}
-EDGE_KEYS = {"type", "source", "target", "kind", "path", "line", "column"}
+EDGE_KEYS = {"type", "source", "target", "kind", "path", "line", "column", "resolution"}
 
 _ENV = dict(BASE_ENV)  # its ASTRAG_STORE is set per store by the fixtures below
 
@@ -250,7 +251,13 @@ def test_index_json_summary_has_the_documented_keys_and_exact_counts(
     # print() and str() are the only calls that leave the repository
     assert summary["calls"] == {"resolved": 7, "external": 2}
     assert summary["call_resolution_rate"] == 1.0
-    assert summary["call_rates"] == {"repository": 0.7778, "external": 0.2222, "unresolved": 0.0}
+    assert summary["call_rates"] == {
+        "repository": 0.7778,
+        "name": 0.0,
+        "external": 0.2222,
+        "unresolved": 0.0,
+    }
+    assert summary["languages"] == {"python": {"files": 5, "resolution": "resolved"}}
     assert (summary["parse_errors"], summary["files_with_errors"]) == (0, 0)
     assert summary["error_files"] == []
     assert (summary["parsed"], summary["removed"], summary["resolved_files"]) == (5, 0, 5)

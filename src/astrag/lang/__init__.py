@@ -19,7 +19,7 @@ from pathlib import PurePosixPath
 
 from tree_sitter import Language, Parser
 
-from astrag.graph.facts import FileFacts
+from astrag.graph.facts import FileFacts, Resolution
 from astrag.graph.modules import ModuleIndexer
 from astrag.graph.semantics import LanguageSemantics
 from astrag.lang import python, typescript
@@ -35,7 +35,25 @@ _SEMANTICS: dict[str, LanguageSemantics] = {
 }
 _GRAMMAR_ROOM: dict[str, Room] = {name: room for room in ROOMS for name in room.grammars.names}
 
+_RESOLUTION: dict[str, Resolution] = {
+    language: room.resolution for room in ROOMS for language in room.semantics
+}
+
 LANGUAGES = tuple(_SEMANTICS)
+
+
+def resolution_of(language: str) -> Resolution:
+    """How the edges of a language's files find their targets (``Room.resolution``)."""
+    return _RESOLUTION.get(language, Resolution.RESOLVED)
+
+
+def levels(files: dict[str, int]) -> dict[str, dict[str, object]]:
+    """Files of each indexed language and how its edges find their targets: ``resolved`` (as
+    a compiler binds them) or ``name`` (matched by name only), for summaries and stats."""
+    return {
+        language: {"files": n, "resolution": str(resolution_of(language))}
+        for language, n in sorted(files.items())
+    }
 
 
 def language_of(path: str) -> str | None:

@@ -42,6 +42,7 @@ from astrag.graph.facts import (
     Param,
     Reference,
     RefKind,
+    Resolution,
     Symbol,
 )
 from astrag.store.base import IndexCorrupt
@@ -116,6 +117,10 @@ new_edge = Edge  # a NamedTuple already builds fast
 _DEF_KINDS = {k.value: k for k in DefKind}
 _REF_KINDS = {k.value: k for k in RefKind}
 EDGE_KINDS: dict[str, EdgeKind] = {k.value: k for k in EdgeKind}
+# an edge's resolution as the stores keep it: a small integer (0 costs SQLite no byte per row),
+# never reordered, only appended to
+RESOLUTION_CODES: tuple[Resolution, ...] = (Resolution.RESOLVED, Resolution.NAME)
+RESOLUTION_CODE: dict[Resolution, int] = {how: i for i, how in enumerate(RESOLUTION_CODES)}
 
 
 @contextmanager
