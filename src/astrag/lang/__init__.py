@@ -22,10 +22,19 @@ from tree_sitter import Language, Parser
 from astrag.graph.facts import FileFacts, Resolution
 from astrag.graph.modules import ModuleIndexer
 from astrag.graph.semantics import LanguageSemantics
-from astrag.lang import python, typescript
+from astrag.lang import c, cpp, csharp, php, python, ruby, rust, typescript
 from astrag.lang.room import Dialect, Room
 
-ROOMS: tuple[Room, ...] = (python.ROOM, typescript.ROOM)
+ROOMS: tuple[Room, ...] = (
+    python.ROOM,
+    typescript.ROOM,
+    rust.ROOM,
+    c.ROOM,
+    cpp.ROOM,
+    csharp.ROOM,
+    ruby.ROOM,
+    php.ROOM,
+)
 
 _BY_EXTENSION: dict[str, tuple[Room, Dialect]] = {
     ext: (room, dialect) for room in ROOMS for ext, dialect in room.extensions.items()
@@ -96,7 +105,7 @@ def extractor_fingerprint() -> str:
     """Changes whenever a frontend or query changes, so cached facts are re-extracted."""
     digest = hashlib.blake2b(digest_size=12)
     package = resources.files("astrag.lang")
-    for name in ("__init__.py", "room.py", "treesitter.py"):
+    for name in ("__init__.py", "room.py", "treesitter.py", "tags.py"):
         digest.update(package.joinpath(name).read_bytes())
     for room in ROOMS:
         for entry in room.sources(resolution=False):
@@ -108,7 +117,10 @@ def extractor_fingerprint() -> str:
 def resolution_sources() -> list[bytes]:
     """The rooms' resolution code (semantics, module systems, layout readers), in a stable
     order: part of what the resolver's fingerprint hashes."""
-    return [entry.read_bytes() for room in ROOMS for entry in room.sources(resolution=True)]
+    shared = resources.files("astrag.lang").joinpath("tags_semantics.py").read_bytes()
+    return [shared] + [
+        entry.read_bytes() for room in ROOMS for entry in room.sources(resolution=True)
+    ]
 
 
 def extract_facts(path: str, source: bytes) -> FileFacts:
