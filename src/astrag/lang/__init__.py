@@ -7,7 +7,8 @@ knows which rooms exist and which file extensions each one reads; nothing else h
 language.
 
 Grammars come from the per-language wheels (``tree-sitter-python``, ``tree-sitter-typescript``,
-``tree-sitter-javascript``), which ship compiled grammars and never download anything.
+``tree-sitter-javascript``, and ``tree-sitter-rust``, ``-c``, ``-cpp``, ``-c-sharp``, ``-ruby``,
+``-php`` for the name-level rooms), which ship compiled grammars and never download anything.
 """
 
 from __future__ import annotations
@@ -128,6 +129,6 @@ def extract_facts(path: str, source: bytes) -> FileFacts:
     language; a file with syntax errors still yields facts (``errors`` counts them)."""
     found = _BY_EXTENSION.get(PurePosixPath(path).suffix.lower())
     if found is None:
-        raise ValueError(f"{path}: not a Python, TypeScript or JavaScript file")
+        raise ValueError(f"{path}: not a file of a language astrag indexes")
     room, dialect = found
     return room.extract(path, source, dialect.grammar)
