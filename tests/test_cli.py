@@ -257,7 +257,10 @@ def test_index_json_summary_has_the_documented_keys_and_exact_counts(
         "external": 0.2222,
         "unresolved": 0.0,
     }
-    assert summary["languages"] == {"python": {"files": 5, "resolution": "resolved"}}
+    assert summary["languages"] == {
+        "python": {"files": 3, "resolution": "resolved"},
+        "typescript": {"files": 2, "resolution": "resolved"},
+    }
     assert (summary["parse_errors"], summary["files_with_errors"]) == (0, 0)
     assert summary["error_files"] == []
     assert (summary["parsed"], summary["removed"], summary["resolved_files"]) == (5, 0, 5)

@@ -49,7 +49,7 @@ from astrag.graph.facts import (
 )
 from astrag.lang.room import Dialect, Room
 from astrag.lang.tags_semantics import TagsSemantics, index_modules
-from astrag.lang.treesitter import Grammars, query_source
+from astrag.lang.treesitter import Grammars, count_errors, query_source
 
 _KINDS = {
     "class": DefKind.CLASS,
@@ -114,7 +114,7 @@ def extract(spec: TagsLanguage, path: str, source: bytes, grammar: str) -> FileF
         path=path,
         language=spec.language,
         lines=source.count(b"\n") + (0 if source.endswith(b"\n") or not source else 1),
-        errors=_error_count(root),
+        errors=count_errors(root),
         definitions=tuple(builder.definitions),
         references=tuple(builder.references()),
         imports=tuple(builder.imports),
@@ -292,6 +292,8 @@ class _Builder:
     def _signature(self, node: Node) -> str:
         body = node.child_by_field_name("body")
         end = body.start_byte if body is not None else node.end_byte
+        # a comment between the header and the body (Ruby) is not part of the signature
+        end = min([end, *(c.start_byte for c in node.children if "comment" in c.type)])
         text = " ".join(self.source[node.start_byte : end].decode("utf-8", "replace").split())
         return text if len(text) <= _SIGNATURE_CHARS else text[: _SIGNATURE_CHARS - 1] + "…"
 
@@ -347,18 +349,6 @@ def _chain(text: str) -> Chain:
     parts = re.split(r"::|\.|\\|->", head.strip())
     chain = tuple(p.strip() for p in parts if p.strip())
     return chain if all(_NAME_PART.fullmatch(p) for p in chain) else ()
-
-
-def _error_count(root: Node) -> int:
-    if not root.has_error:
-        return 0
-    count, stack = 0, [root]
-    while stack:
-        node = stack.pop()
-        if node.is_error or node.is_missing:
-            count += 1
-        stack.extend(c for c in node.children if c.has_error or c.is_missing)
-    return count
 
 
 def name_level_room(

@@ -11,7 +11,8 @@ name only, in this order, precision first:
    family's files, preferring files whose path holds the import's last module part; none in
    the repository makes it external (``external::a.b.C``);
 4. any other name: the one definition of that name in the family's files that is not a
-   member, a field or a variable (a unique repository-wide name). Two or more, or none, and
+   member, a field or a variable (a unique repository-wide name; in Ruby, where a bare call
+   is a call on self of a method any mixin may define, methods count too). Two or more, or none, and
    the name stays unresolved: a guess between two is never made.
 
 Every edge of such a file is marked ``resolution = "name"``. Known limit: a link made by rule 4
@@ -64,6 +65,9 @@ class TagsSemantics:
     constructor: str = "constructor"
     # extensions tried for an include or require written without one (``require 'x'``)
     file_suffixes: tuple[str, ...] = ()
+    # whether a bare name may be a method defined anywhere (Ruby: a call without a receiver is
+    # a call on self, and the method may come from any mixin); else only non-members
+    bare_names_reach_methods: bool = False
     class_body_is_scope = False
     receiver_types: frozenset[Chain] = frozenset()
     receiver_values: frozenset[Chain] = frozenset()
@@ -75,8 +79,11 @@ class TagsSemantics:
         index = r.memoised(("tags-names", self.family), lambda: _name_index(r, self.family))
         return index.get(name, [])  # type: ignore[union-attr]
 
-    def _unique(self, r: Resolver, name: str, hint: str = "") -> Value | None:
-        found = [(p, q) for p, q, d in self._named(r, name) if d.kind in _GLOBAL_KINDS]
+    def _unique(
+        self, r: Resolver, name: str, hint: str = "", methods: bool = False
+    ) -> Value | None:
+        kinds = _GLOBAL_KINDS | {DefKind.METHOD} if methods else _GLOBAL_KINDS
+        found = [(p, q) for p, q, d in self._named(r, name) if d.kind in kinds]
         if len(found) > 1 and hint:
             found = [(p, q) for p, q in found if hint in p.lower()] or found
         if len(found) != 1:
@@ -86,7 +93,7 @@ class TagsSemantics:
         return ("sym", path, qual)
 
     def global_name(self, r: Resolver, t: FileTables, name: str) -> Value | None:
-        return self._unique(r, name)
+        return self._unique(r, name, methods=self.bare_names_reach_methods)
 
     def import_value(self, r: Resolver, t: FileTables, imp: Import) -> Value | None:
         if imp.name is None:

@@ -28,5 +28,6 @@ ROOM = name_level_room(
         receivers={"self": Receiver.INSTANCE, "super": Receiver.SUPER},
         constructor="initialize",
         file_suffixes=(".rb",),
+        bare_names_reach_methods=True,
     ),
 )

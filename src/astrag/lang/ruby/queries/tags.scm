@@ -1,7 +1,8 @@
 ; Ruby at name level (see astrag/lang/tags.py for the captures)
 
 (class name: [(constant) (scope_resolution)] @name superclass: (superclass [(constant) (scope_resolution)] @base)?) @definition.class
-(module name: [(constant) (scope_resolution)] @name) @definition.module
+; a module is a mixin: its methods call each other on self, as a class's do
+(module name: [(constant) (scope_resolution)] @name) @definition.class
 (method name: (_) @name) @definition.function
 (singleton_method name: (_) @name) @definition.method
 (assignment left: (constant) @name) @definition.variable
