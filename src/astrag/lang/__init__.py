@@ -8,7 +8,8 @@ language.
 
 Grammars come from the per-language wheels (``tree-sitter-python``, ``tree-sitter-typescript``,
 ``tree-sitter-javascript``, and ``tree-sitter-rust``, ``-c``, ``-cpp``, ``-c-sharp``, ``-ruby``,
-``-php`` for the name-level rooms), which ship compiled grammars and never download anything.
+``-php``, ``-scala`` for the name-level rooms), which ship compiled grammars and never
+download anything.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from tree_sitter import Language, Parser
 from astrag.graph.facts import FileFacts, Resolution
 from astrag.graph.modules import ModuleIndexer
 from astrag.graph.semantics import LanguageSemantics
-from astrag.lang import c, cpp, csharp, php, python, ruby, rust, typescript
+from astrag.lang import c, cpp, csharp, php, python, ruby, rust, scala, typescript
 from astrag.lang.room import Dialect, Room
 
 ROOMS: tuple[Room, ...] = (
@@ -35,6 +36,7 @@ ROOMS: tuple[Room, ...] = (
     csharp.ROOM,
     ruby.ROOM,
     php.ROOM,
+    scala.ROOM,
 )
 
 _BY_EXTENSION: dict[str, tuple[Room, Dialect]] = {

@@ -275,15 +275,16 @@ class _Builder:
 
     def _import(self, captures: dict[str, list[Node]]) -> None:
         for key in ("import.file", "import.module"):
-            for node in captures.get(key, ()):
-                spec = self.text(node).strip("\"'<>")
-                line = node.start_point[0] + 1
+            nodes = captures.get(key)
+            if nodes:  # a dotted path may come as one node or one per part (Scala)
+                spec = ".".join(self.text(n).strip("\"'<>") for n in nodes)
+                line = nodes[0].start_point[0] + 1
                 # level 1: a file beside this one (an include); 0: a namespace (``use a::*``)
                 self.imports.append(Import(spec, "*", "", line, level=int(key == "import.file")))
         names = captures.get("import.name", ())
-        path = captures.get("import.path")
+        path = captures.get("import.path", ())
         alias = captures.get("import.alias")
-        module = ".".join(_chain(self.text(path[0]))) if path else ""
+        module = ".".join(part for n in path for part in _chain(self.text(n)))
         for node in names:
             name = self.text(node)
             as_name = self.text(alias[0]) if alias and len(names) == 1 else name

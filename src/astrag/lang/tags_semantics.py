@@ -83,7 +83,8 @@ class TagsSemantics:
         self, r: Resolver, name: str, hint: str = "", methods: bool = False
     ) -> Value | None:
         kinds = _GLOBAL_KINDS | {DefKind.METHOD} if methods else _GLOBAL_KINDS
-        found = [(p, q) for p, q, d in self._named(r, name) if d.kind in kinds]
+        # one qualname defined twice in a file (a Scala class and its companion) is one target
+        found = list(dict.fromkeys((p, q) for p, q, d in self._named(r, name) if d.kind in kinds))
         if len(found) > 1 and hint:
             found = [(p, q) for p, q in found if hint in p.lower()] or found
         if len(found) != 1:

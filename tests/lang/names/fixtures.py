@@ -291,3 +291,38 @@ PHP = {
         }
     """,
 }
+
+SCALA = {
+    "src/main/scala/shop/Cart.scala": """
+        package shop
+
+        import shop.util.Money
+
+        /** A cart of items. */
+        class Cart(owner: String) extends Priced {
+          private val items = List.empty[Int]
+
+          def price: Money = Money.of(items.sum) + fee()
+
+          def fee(): Money = Money.of(1)
+        }
+
+        object Cart {
+          def empty(owner: String): Cart = new Cart(owner)
+        }
+    """,
+    "src/main/scala/shop/util/Money.scala": """
+        package shop.util
+
+        trait Priced { def price: Money }
+
+        /** An amount of money. */
+        case class Money(cents: Int) {
+          def +(other: Money): Money = Money(cents + other.cents)
+        }
+
+        object Money {
+          def of(cents: Int): Money = Money(cents)
+        }
+    """,
+}

@@ -17,6 +17,7 @@ from tests.lang.names import fixtures
 # C++: ``Square::area`` defined in shape.cpp belongs to Square by name, but Square is declared
 # in the header, so within shape.cpp the file holds it. C: prototypes are no definitions.
 # Rust: ``tidy`` is defined in two other files, so main's call stays unresolved (no guess).
+# Scala: a companion object's members are its class's (``Cart.empty``), as static members are.
 EXPECTED: dict[str, dict] = {
     "c": {
         "calls": [
@@ -272,6 +273,76 @@ EXPECTED: dict[str, dict] = {
         "docs": {
             "src/geometry.rs::Point": "A point.",
             "src/geometry.rs::Point.new": "Makes a point.",
+        },
+    },
+    "scala": {
+        "calls": [
+            (
+                "src/main/scala/shop/Cart.scala::Cart.fee",
+                "src/main/scala/shop/util/Money.scala::Money.of",
+            ),
+            (
+                "src/main/scala/shop/Cart.scala::Cart.price",
+                "src/main/scala/shop/Cart.scala::Cart.fee",
+            ),
+            (
+                "src/main/scala/shop/Cart.scala::Cart.price",
+                "src/main/scala/shop/util/Money.scala::Money.of",
+            ),
+            (
+                "src/main/scala/shop/util/Money.scala::Money",
+                "src/main/scala/shop/util/Money.scala::Money",
+            ),
+            (
+                "src/main/scala/shop/util/Money.scala::Money.of",
+                "src/main/scala/shop/util/Money.scala::Money",
+            ),
+        ],
+        "contains": [
+            ("src/main/scala/shop/Cart.scala", "src/main/scala/shop/Cart.scala::Cart"),
+            ("src/main/scala/shop/Cart.scala", "src/main/scala/shop/Cart.scala::Cart#2"),
+            ("src/main/scala/shop/Cart.scala::Cart", "src/main/scala/shop/Cart.scala::Cart.empty"),
+            ("src/main/scala/shop/Cart.scala::Cart", "src/main/scala/shop/Cart.scala::Cart.fee"),
+            ("src/main/scala/shop/Cart.scala::Cart", "src/main/scala/shop/Cart.scala::Cart.items"),
+            ("src/main/scala/shop/Cart.scala::Cart", "src/main/scala/shop/Cart.scala::Cart.price"),
+            ("src/main/scala/shop/util/Money.scala", "src/main/scala/shop/util/Money.scala::Money"),
+            (
+                "src/main/scala/shop/util/Money.scala",
+                "src/main/scala/shop/util/Money.scala::Money#2",
+            ),
+            (
+                "src/main/scala/shop/util/Money.scala",
+                "src/main/scala/shop/util/Money.scala::Priced",
+            ),
+            (
+                "src/main/scala/shop/util/Money.scala::Money",
+                "src/main/scala/shop/util/Money.scala::Money.of",
+            ),
+            (
+                "src/main/scala/shop/util/Money.scala::Priced",
+                "src/main/scala/shop/util/Money.scala::Priced.price",
+            ),
+        ],
+        "defs": {
+            "src/main/scala/shop/Cart.scala": [
+                ("class", "Cart", 6, 12),
+                ("field", "Cart.items", 7, 7),
+                ("method", "Cart.price", 9, 9),
+                ("method", "Cart.fee", 11, 11),
+                ("class", "Cart", 14, 16),
+                ("method", "Cart.empty", 15, 15),
+            ],
+            "src/main/scala/shop/util/Money.scala": [
+                ("interface", "Priced", 3, 3),
+                ("method", "Priced.price", 3, 3),
+                ("class", "Money", 6, 8),
+                ("class", "Money", 10, 12),
+                ("method", "Money.of", 11, 11),
+            ],
+        },
+        "docs": {
+            "src/main/scala/shop/Cart.scala::Cart": "A cart of items.",
+            "src/main/scala/shop/util/Money.scala::Money": "An amount of money.",
         },
     },
 }
