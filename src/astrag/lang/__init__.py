@@ -8,7 +8,7 @@ language.
 
 Grammars come from the per-language wheels (``tree-sitter-python``, ``tree-sitter-typescript``,
 ``tree-sitter-javascript``, and ``tree-sitter-rust``, ``-c``, ``-cpp``, ``-c-sharp``, ``-ruby``,
-``-php``, ``-scala`` for the name-level rooms), which ship compiled grammars and never
+``-php``, ``-scala``, ``-swift`` for the name-level rooms), which ship compiled grammars and never
 download anything.
 """
 
@@ -24,7 +24,7 @@ from tree_sitter import Language, Parser
 from astrag.graph.facts import FileFacts, Resolution
 from astrag.graph.modules import ModuleIndexer
 from astrag.graph.semantics import LanguageSemantics
-from astrag.lang import c, cpp, csharp, php, python, ruby, rust, scala, typescript
+from astrag.lang import c, cpp, csharp, php, python, ruby, rust, scala, swift, typescript
 from astrag.lang.room import Dialect, Room
 
 ROOMS: tuple[Room, ...] = (
@@ -37,6 +37,7 @@ ROOMS: tuple[Room, ...] = (
     ruby.ROOM,
     php.ROOM,
     scala.ROOM,
+    swift.ROOM,
 )
 
 _BY_EXTENSION: dict[str, tuple[Room, Dialect]] = {

@@ -326,3 +326,45 @@ SCALA = {
         }
     """,
 }
+
+SWIFT = {
+    "Sources/Shop/Cart.swift": """
+        import Foundation
+
+        /// A cart of items.
+        public final class Cart: Priced {
+            private var items: [Item] = []
+
+            init() {}
+
+            func add(_ item: Item) {
+                items.append(item)
+                log(item.name)
+            }
+
+            func price() -> Int {
+                return self.sum()
+            }
+
+            private func sum() -> Int { 0 }
+        }
+
+        extension Cart {
+            func isEmpty() -> Bool { items.isEmpty }
+        }
+    """,
+    "Sources/Shop/Item.swift": """
+        /// Something to buy.
+        struct Item {
+            let name: String
+        }
+
+        protocol Priced {
+            func price() -> Int
+        }
+
+        func log(_ text: String) {
+            print(text)
+        }
+    """,
+}

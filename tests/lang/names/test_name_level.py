@@ -345,6 +345,50 @@ EXPECTED: dict[str, dict] = {
             "src/main/scala/shop/util/Money.scala::Money": "An amount of money.",
         },
     },
+    "swift": {
+        "calls": [
+            ("Sources/Shop/Cart.swift::Cart.add", "Sources/Shop/Item.swift::log"),
+            ("Sources/Shop/Cart.swift::Cart.add", "unresolved::?.append"),
+            ("Sources/Shop/Cart.swift::Cart.price", "Sources/Shop/Cart.swift::Cart.sum"),
+            ("Sources/Shop/Item.swift::log", "unresolved::print"),
+        ],
+        "contains": [
+            ("Sources/Shop/Cart.swift", "Sources/Shop/Cart.swift::Cart"),
+            ("Sources/Shop/Cart.swift::Cart", "Sources/Shop/Cart.swift::Cart.add"),
+            ("Sources/Shop/Cart.swift::Cart", "Sources/Shop/Cart.swift::Cart.init"),
+            ("Sources/Shop/Cart.swift::Cart", "Sources/Shop/Cart.swift::Cart.isEmpty"),
+            ("Sources/Shop/Cart.swift::Cart", "Sources/Shop/Cart.swift::Cart.items"),
+            ("Sources/Shop/Cart.swift::Cart", "Sources/Shop/Cart.swift::Cart.price"),
+            ("Sources/Shop/Cart.swift::Cart", "Sources/Shop/Cart.swift::Cart.sum"),
+            ("Sources/Shop/Item.swift", "Sources/Shop/Item.swift::Item"),
+            ("Sources/Shop/Item.swift", "Sources/Shop/Item.swift::Priced"),
+            ("Sources/Shop/Item.swift", "Sources/Shop/Item.swift::log"),
+            ("Sources/Shop/Item.swift::Item", "Sources/Shop/Item.swift::Item.name"),
+            ("Sources/Shop/Item.swift::Priced", "Sources/Shop/Item.swift::Priced.price"),
+        ],
+        "defs": {
+            "Sources/Shop/Cart.swift": [
+                ("class", "Cart", 4, 19),
+                ("field", "Cart.items", 5, 5),
+                ("method", "Cart.init", 7, 7),
+                ("method", "Cart.add", 9, 12),
+                ("method", "Cart.price", 14, 16),
+                ("method", "Cart.sum", 18, 18),
+                ("method", "Cart.isEmpty", 22, 22),
+            ],
+            "Sources/Shop/Item.swift": [
+                ("class", "Item", 2, 4),
+                ("field", "Item.name", 3, 3),
+                ("interface", "Priced", 6, 8),
+                ("method", "Priced.price", 7, 7),
+                ("function", "log", 10, 12),
+            ],
+        },
+        "docs": {
+            "Sources/Shop/Cart.swift::Cart": "A cart of items.",
+            "Sources/Shop/Item.swift::Item": "Something to buy.",
+        },
+    },
 }
 
 
