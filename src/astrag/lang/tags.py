@@ -67,6 +67,7 @@ _REFS = {"call": RefKind.CALL, "new": RefKind.NEW, "type": RefKind.TYPE}
 _ANCHORS = frozenset({"import", "import.file", "import.module", "scope.impl"})
 _SIGNATURE_CHARS = 200
 _DOC_MARKERS = re.compile(r"^\s*(?:/\*\*+|/\*!|/\*|\*/|\*|///?|//!|#+|--)\s?")
+_DOC_STARTS = (b"//", b"/*", b"*", b"#", b"@", b"[")  # comments and attributes, any language
 _DOC_TAGS = re.compile(r"</?(?:summary|remarks|returns)>")  # C# XML doc comments
 _DOC_END = re.compile(r"\s*\*+/\s*$")
 _NAME_PART = re.compile(r"[A-Za-z_$][\w$]*[!?]?")
@@ -300,6 +301,12 @@ class _Builder:
 
     def _doc(self, node: Node) -> str:
         """The comment lines directly above ``node`` (or above its attributes)."""
+        # most definitions have none: look at the line above before walking siblings (a walk
+        # back through siblings costs time in proportion to their number)
+        end = self.source.rfind(b"\n", 0, node.start_byte)
+        above = self.source[self.source.rfind(b"\n", 0, max(end, 0)) + 1 : max(end, 0)].strip()
+        if end < 0 or not (above.startswith(_DOC_STARTS) or above.endswith(b"*/")):
+            return ""
         lines: list[str] = []
         current = node
         below = node.start_point[0]
