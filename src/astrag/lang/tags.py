@@ -193,6 +193,10 @@ class _Builder:
         if def_kind == DefKind.FUNCTION and outer is not None and outer.kind in _MEMBER_OF:
             def_kind = DefKind.METHOD  # in a class or an impl block; not in a namespace
         name = self.text(name_node)
+        path = _chain(name)
+        if len(path) > 1:  # ``class Sinatra::Base``: Base, inside Sinatra
+            parent = ".".join(filter(None, (parent, *path[:-1])))
+            name = path[-1]
         qualname = f"{parent}.{name}" if parent else name
         signature = self._signature(node)
         words = set(re.findall(r"\w+", signature.split(name, 1)[0]))

@@ -410,3 +410,9 @@ def test_definitions_docs_containment_and_calls(language: str, tmp_path: Path) -
     assert resolution_of(language) == Resolution.NAME
     for e in edges:  # containment is what the file says; every other link is by name only
         assert e.resolution == (Resolution.RESOLVED if e.kind == EdgeKind.CONTAINS else "name")
+
+
+def test_a_definition_named_by_a_path_is_placed_inside_it() -> None:
+    facts = extract_facts("app.rb", b"class Sinatra::Base\n  def run; end\nend\n")
+    got = [(d.name, d.qualname, d.parent) for d in facts.definitions]
+    assert got == [("Base", "Sinatra.Base", "Sinatra"), ("run", "Sinatra.Base.run", "Sinatra.Base")]
