@@ -329,6 +329,7 @@ def test_callers_depth_one_and_two(repo: Path) -> None:
         "path": "pkg/shapes.py",
         "line": 9,
         "column": 25,
+        "resolution": "resolved",
     }
     two = ok_json("callers", "Shape.area", "--depth", "2", "--repo", str(repo))
     assert results(two) == [(1, SH + "Shape.describe"), (2, APP + "report")]
@@ -337,6 +338,7 @@ def test_callers_depth_one_and_two(repo: Path) -> None:
         "path": "pkg/app.py",
         "line": 9,
         "column": 23,
+        "resolution": "resolved",
     }
 
 
