@@ -166,7 +166,7 @@ def _print_summary(s: IndexSummary) -> None:
         ("files", f"{s.files:,}  ({s.parsed:,} parsed, {s.removed:,} removed this run)"),
         ("lines", f"{s.lines:,}"),
         ("symbols", f"{s.symbols:,}"),
-        ("languages", _languages_text(s.languages)),
+        ("languages", present_text.languages(lang.levels(s.languages))),
         ("edges", ", ".join(f"{k} {v:,}" for k, v in sorted(s.edges.items())) or "none"),
         ("calls", calls),
         ("parse errors", errors),
@@ -178,16 +178,6 @@ def _print_summary(s: IndexSummary) -> None:
         rows.append(("rebuilt", s.rebuilt_because))
     rows.extend(("note", text) for text in s.notes)
     table(f"astrag index · {s.root}", ("key", "value"), rows, header=False, styles={"key": "bold"})
-
-
-def _languages_text(files: dict[str, int]) -> str:
-    """``python 12 (resolved), rust 3 (name-matched)``: files and resolution level of each."""
-    levels = lang.levels(files)
-    shown = [
-        f"{language} {v['files']:,} ({'name-matched' if v['resolution'] == 'name' else 'resolved'})"
-        for language, v in levels.items()
-    ]
-    return ", ".join(shown) or "none"
 
 
 _NAMED = 5  # paths named in the summary per list; the JSON summary lists every one
@@ -325,7 +315,7 @@ def stats(repo: RepoOpt = None, fmt: FormatOpt = Fmt.text) -> None:
             if key in ("root", "meta"):
                 continue
             if key == "languages":
-                value = _languages_text({k: v["files"] for k, v in value.items()})
+                value = present_text.languages(value)
             elif isinstance(value, dict):
                 value = ", ".join(f"{k} {v:,}" for k, v in sorted(value.items())) or "none"
             rows.append((str(key), str(value)))

@@ -41,6 +41,16 @@ def repo_map(m: RepoMap) -> str:
     return m.text
 
 
+def languages(levels: dict[str, dict[str, object]]) -> str:
+    """``python 12 (resolved), rust 3 (name-matched)`` from ``lang.levels``: the files of each
+    language and how its links are found."""
+    shown = [
+        f"{language} {v['files']:,} ({NAME_MATCHED if v['resolution'] == 'name' else 'resolved'})"
+        for language, v in levels.items()
+    ]
+    return ", ".join(shown) or "none"
+
+
 def link(r: Related) -> str:
     """How a caller or callee was found, in a word or two: ``direct``, ``name-matched`` (an
     edge of a name-level language), ``via BaseRoute.matches``, ``unverified (?.matches)``."""
