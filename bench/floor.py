@@ -7,7 +7,8 @@ The denominator of astrag's speed ratio. Three phases, each timed once in a fres
   parse  read + tree-sitter parse
   tags   read + parse + run the grammar wheels' own ``queries/tags.scm`` over the tree
 
-File selection follows a typical indexer: .py/.ts/.tsx/.js/.jsx/.mjs/.cjs, skipping
+File selection follows a typical indexer: .py/.ts/.tsx/.js/.jsx/.mjs/.cjs (and the name-level
+.rs/.c/.h/.cc/.cpp/.cxx/.hpp/.hh/.rb/.php), skipping
 node_modules, dist, build, hidden and cache directories, ``*.min.js`` and, unless
 ``--include-dts``, ``*.d.ts``. The parent reads every file once before the phases so all of
 them run against a warm page cache.
@@ -54,6 +55,20 @@ LANGUAGES: dict[str, tuple[str, str, tuple[str, ...]]] = {
         ("tree_sitter_javascript", "tree_sitter_typescript"),
     ),
 }
+# the name-level languages whose wheels ship a tags.scm (C#'s does not)
+for _ext, _wheel, _func in (
+    (".rs", "tree_sitter_rust", "language"),
+    (".c", "tree_sitter_c", "language"),
+    (".h", "tree_sitter_c", "language"),
+    (".cc", "tree_sitter_cpp", "language"),
+    (".cpp", "tree_sitter_cpp", "language"),
+    (".cxx", "tree_sitter_cpp", "language"),
+    (".hpp", "tree_sitter_cpp", "language"),
+    (".hh", "tree_sitter_cpp", "language"),
+    (".rb", "tree_sitter_ruby", "language"),
+    (".php", "tree_sitter_php", "language_php"),
+):
+    LANGUAGES[_ext] = (_wheel, _func, (_wheel,))
 PHASES = ("read", "parse", "tags")
 
 

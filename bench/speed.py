@@ -53,13 +53,18 @@ COMMENT = {
     ".py": "# astrag speed probe\n",
     ".ts": "// astrag speed probe\n",
     ".js": "// astrag speed probe\n",
+    ".rs": "// astrag speed probe\n",
+    ".c": "// astrag speed probe\n",
 }
 FUNCTION = {
     ".py": "\n\ndef astrag_speed_probe() -> None:\n    return None\n",
     ".ts": "\nexport function astragSpeedProbe(): void {}\n",
     ".js": "\nfunction astragSpeedProbe() {}\n",  # a top-level function: CommonJS or ESM
+    ".rs": "\npub fn astrag_speed_probe() {}\n",
+    ".c": "\nvoid astrag_speed_probe(void) {}\n",
 }
-PROBE_SUFFIXES = {".py": ".py", ".ts": ".ts", ".tsx": ".ts"}  # suffix -> key of the above
+# suffix -> key of the above (Rust and C: the name-level corpora)
+PROBE_SUFFIXES = {".py": ".py", ".ts": ".ts", ".tsx": ".ts", ".rs": ".rs", ".c": ".c"}
 # Only for a corpus with more of these than of the above (a JavaScript one).
 JS_PROBE_SUFFIXES = {".js": ".js", ".mjs": ".js", ".cjs": ".js"}
 TEST_PARTS = {"test", "tests", "__tests__", "spec", "fixtures", "testing"}
@@ -145,7 +150,7 @@ def pick_probe_file(files: list[Path], root: Path) -> Path:
         key=lambda f: (f.stat().st_size, f),
     )
     if not candidates:
-        raise SystemExit("speed: no .py/.ts/.tsx (or .js) file to edit")
+        raise SystemExit("speed: no .py/.ts/.tsx/.rs/.c (or .js) file to edit")
     return candidates[len(candidates) // 2]
 
 

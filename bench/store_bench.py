@@ -182,7 +182,7 @@ def walks(store: Any, url: str) -> dict[str, Any]:
             seen, frontier = {hub}, [hub]
             for _ in range(3):
                 found = store.neighbours(frontier, ["calls"], incoming=True)
-                frontier = [o for _, o, _ in found if o not in seen]
+                frontier = [o for _, o, _, _ in found if o not in seen]
                 seen.update(frontier)
                 if not frontier:
                     break

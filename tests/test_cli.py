@@ -162,6 +162,7 @@ SUMMARY_KEYS = {
     "files",
     "lines",
     "symbols",
+    "languages",
     "edges",
     "calls",
     "call_resolution_rate",
@@ -181,7 +182,7 @@ SUMMARY_KEYS = {
     "embedded",
 }
 NODE_KEYS = {"type", "id", "kind", "name", "qualname", "path", "start_line", "end_line"}
-EDGE_KEYS = {"type", "source", "target", "kind", "path", "line", "column"}
+EDGE_KEYS = {"type", "source", "target", "kind", "path", "line", "column", "resolution"}
 
 _ENV = dict(BASE_ENV)  # its ASTRAG_STORE is set per store by the fixtures below
 
@@ -250,7 +251,16 @@ def test_index_json_summary_has_the_documented_keys_and_exact_counts(
     # print() and str() are the only calls that leave the repository
     assert summary["calls"] == {"resolved": 7, "external": 2}
     assert summary["call_resolution_rate"] == 1.0
-    assert summary["call_rates"] == {"repository": 0.7778, "external": 0.2222, "unresolved": 0.0}
+    assert summary["call_rates"] == {
+        "repository": 0.7778,
+        "name": 0.0,
+        "external": 0.2222,
+        "unresolved": 0.0,
+    }
+    assert summary["languages"] == {
+        "python": {"files": 3, "resolution": "resolved"},
+        "typescript": {"files": 2, "resolution": "resolved"},
+    }
     assert (summary["parse_errors"], summary["files_with_errors"]) == (0, 0)
     assert summary["error_files"] == []
     assert (summary["parsed"], summary["removed"], summary["resolved_files"]) == (5, 0, 5)
@@ -319,6 +329,7 @@ def test_callers_depth_one_and_two(repo: Path) -> None:
         "path": "pkg/shapes.py",
         "line": 9,
         "column": 25,
+        "resolution": "resolved",
     }
     two = ok_json("callers", "Shape.area", "--depth", "2", "--repo", str(repo))
     assert results(two) == [(1, SH + "Shape.describe"), (2, APP + "report")]
@@ -327,6 +338,7 @@ def test_callers_depth_one_and_two(repo: Path) -> None:
         "path": "pkg/app.py",
         "line": 9,
         "column": 23,
+        "resolution": "resolved",
     }
 
 

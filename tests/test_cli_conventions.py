@@ -170,7 +170,12 @@ def test_index_summary_names_the_files_it_could_not_read(repo: Path) -> None:
     )
     summary = json.loads(astrag("index", str(repo), "--format", "json").stdout)
     assert summary["error_files"] == ["broken.py"]
-    assert summary["call_rates"] == {"repository": 1.0, "external": 0.0, "unresolved": 0.0}
+    assert summary["call_rates"] == {
+        "repository": 1.0,
+        "name": 0.0,
+        "external": 0.0,
+        "unresolved": 0.0,
+    }
 
 
 # ------------------------------------------------------------------- on a terminal: tables

@@ -178,6 +178,25 @@ def test_newer_schema_is_incompatible(tmp_path: Path) -> None:
         assert "upgrade astrag" in err.value.hint
 
 
+def test_a_version_2_index_is_upgraded_in_place_by_a_writer(tmp_path: Path) -> None:
+    """Version 3 added each edge's resolution; every edge of an older index was resolved."""
+    with SqliteStore(tmp_path) as s:
+        s.apply(base_update())
+        before = snapshot_of(s)
+    with sqlite3.connect(tmp_path / "index.db") as raw:  # the index as version 2 wrote it
+        raw.execute("ALTER TABLE edges DROP COLUMN res")
+        raw.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+    with pytest.raises(IndexIncompatible) as err:
+        SqliteStore(tmp_path, readonly=True).open()  # a reader cannot write the upgrade
+    assert err.value.hint == "run `astrag index` to upgrade it in place"
+    with SqliteStore(tmp_path) as s:
+        assert s.schema_version() == SCHEMA_VERSION
+        assert s.notes == [f"upgraded the index from schema version 2 to {SCHEMA_VERSION}"]
+        assert snapshot_of(s) == before
+    with SqliteStore(tmp_path, readonly=True) as s:
+        assert {e.resolution for e in s.all_edges()} == {"resolved"}
+
+
 def test_changed_facts_format_is_incompatible(tmp_path: Path) -> None:
     SqliteStore(tmp_path).open()
     with sqlite3.connect(tmp_path / "index.db") as raw:

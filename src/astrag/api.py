@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
 
+from astrag import lang
 from astrag.arguments import path_argument, resolved_within, text_argument
 from astrag.config import load_config
 from astrag.errors import AstragError
@@ -449,9 +450,11 @@ class Index:
 
     def stats(self) -> dict[str, object]:
         redacted = redaction_counts(r.note for r in self.store.file_records().values())
+        counts = self.store.counts()
         return {
             "root": str(self.root),
-            **self.store.counts(),
+            **counts,
+            "languages": lang.levels(counts.get("languages", {})),
             "redacted": redacted,
             "meta": self.store.meta(),
         }

@@ -13,7 +13,7 @@ import typer
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from astrag import __version__, api, diagram, present, present_text
+from astrag import __version__, api, diagram, lang, present, present_text
 from astrag.arguments import path_argument
 from astrag.cli_shared import (
     Fmt,
@@ -153,9 +153,11 @@ def _print_summary(s: IndexSummary) -> None:
     total = sum(s.calls.values())
     calls = "none"
     if total:
+        matched = f", {shares['name']:.1%} matched by name" if shares["name"] else ""
         calls = (
-            f"{shares['repository']:.1%} to repository symbols, {shares['external']:.1%} "
-            f"external, {shares['unresolved']:.1%} unresolved  ({total:,} calls)"
+            f"{shares['repository']:.1%} to repository symbols{matched}, "
+            f"{shares['external']:.1%} external, {shares['unresolved']:.1%} unresolved  "
+            f"({total:,} calls)"
         )
     errors = f"{s.parse_errors:,} in {s.files_with_errors:,} files"
     if s.error_files:
@@ -164,6 +166,7 @@ def _print_summary(s: IndexSummary) -> None:
         ("files", f"{s.files:,}  ({s.parsed:,} parsed, {s.removed:,} removed this run)"),
         ("lines", f"{s.lines:,}"),
         ("symbols", f"{s.symbols:,}"),
+        ("languages", present_text.languages(lang.levels(s.languages))),
         ("edges", ", ".join(f"{k} {v:,}" for k, v in sorted(s.edges.items())) or "none"),
         ("calls", calls),
         ("parse errors", errors),
@@ -311,7 +314,9 @@ def stats(repo: RepoOpt = None, fmt: FormatOpt = Fmt.text) -> None:
         for key, value in data.items():
             if key in ("root", "meta"):
                 continue
-            if isinstance(value, dict):
+            if key == "languages":
+                value = present_text.languages(value)
+            elif isinstance(value, dict):
                 value = ", ".join(f"{k} {v:,}" for k, v in sorted(value.items())) or "none"
             rows.append((str(key), str(value)))
         table(f"astrag stats · {data['root']}", ("key", "value"), rows, header=False)

@@ -37,6 +37,7 @@ def edge_record(e: Edge) -> dict[str, object]:
         "path": e.path,
         "line": e.line,
         "column": e.column,
+        "resolution": str(e.resolution),
     }
 
 
@@ -54,7 +55,11 @@ def to_graphml(symbols: Iterable[Symbol], edges: Iterable[Edge]) -> Iterator[str
     for key in node_keys:
         kind = "int" if key.endswith("_line") else "string"
         yield f'  <key id="{key}" for="node" attr.name="{key}" attr.type="{kind}"/>'
-    for key, kind in (("edge_kind", "string"), ("site_path", "string"), ("site_line", "int")):
+    edge_keys = (
+        ("edge_kind", "string"), ("site_path", "string"), ("site_line", "int"),
+        ("resolution", "string"),
+    )  # fmt: skip
+    for key, kind in edge_keys:
         yield f'  <key id="{key}" for="edge" attr.name="{key}" attr.type="{kind}"/>'
     yield '  <graph id="astrag" edgedefault="directed">'
     for s in symbols:
@@ -66,7 +71,8 @@ def to_graphml(symbols: Iterable[Symbol], edges: Iterable[Edge]) -> Iterator[str
             f"    <edge source={_attr(e.source)} target={_attr(e.target)}>"
             f'<data key="edge_kind">{_text(e.kind)}</data>'
             f'<data key="site_path">{_text(e.path)}</data>'
-            f'<data key="site_line">{e.line}</data></edge>'
+            f'<data key="site_line">{e.line}</data>'
+            f'<data key="resolution">{_text(e.resolution)}</data></edge>'
         )
     yield "  </graph>"
     yield "</graphml>"
@@ -88,7 +94,8 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 def to_cypher(symbols: Iterable[Symbol], edges: Iterable[Edge]) -> Iterator[str]:
     """Idempotent MERGE statements: nodes labelled ``Symbol`` plus their kind, one
-    relationship type per edge kind (``CALLS``, ``IMPORTS``...), with the site as properties."""
+    relationship type per edge kind (``CALLS``, ``IMPORTS``...), with the site and how the
+    target was found (``resolution``) as properties."""
     yield "CREATE CONSTRAINT astrag_symbol_id IF NOT EXISTS FOR (s:Symbol) REQUIRE s.id IS UNIQUE;"
     for s in symbols:
         label = "".join(part.capitalize() for part in s.kind.split("_"))
@@ -96,7 +103,9 @@ def to_cypher(symbols: Iterable[Symbol], edges: Iterable[Edge]) -> Iterator[str]
         yield f"MERGE (n:Symbol {{id: {_cypher(s.id)}}}) SET n:{label}, n += {_cypher_map(props)};"
     for e in edges:
         rel = str(e.kind).upper()
-        site = _cypher_map({"path": e.path, "line": e.line, "column": e.column})
+        site = _cypher_map(
+            {"path": e.path, "line": e.line, "column": e.column, "resolution": str(e.resolution)}
+        )
         yield (
             f"MATCH (a:Symbol {{id: {_cypher(e.source)}}}), (b:Symbol {{id: {_cypher(e.target)}}}) "
             f"MERGE (a)-[r:{rel} {site}]->(b);"

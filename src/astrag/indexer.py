@@ -78,7 +78,8 @@ class IndexSummary:
     lines: int = 0
     symbols: int = 0
     edges: dict[str, int] = field(default_factory=dict)
-    calls: dict[str, int] = field(default_factory=dict)  # resolved / external / unresolved
+    calls: dict[str, int] = field(default_factory=dict)  # resolved / name / external / ...
+    languages: dict[str, int] = field(default_factory=dict)  # files of each language
     parse_errors: int = 0
     embedded: int = 0  # texts embedded by this run (the rest came from the vector cache)
     embedder: str = ""
@@ -502,6 +503,7 @@ def _summarise(store: GraphStore, summary: IndexSummary) -> None:
     summary.symbols = int(sum(counts.get("symbols", {}).values()))
     summary.edges = dict(counts.get("edges", {}))
     summary.calls = dict(counts.get("calls", {}))
+    summary.languages = dict(counts.get("languages", {}))
     summary.parse_errors = int(counts.get("parse_errors", 0))
     summary.files_with_errors = int(counts.get("files_with_errors", 0))
     if summary.files_with_errors:

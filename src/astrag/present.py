@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from astrag import lang
 from astrag.api import Answer, Hit, Outline, Related, RepoMap, Use
-from astrag.graph.facts import Edge, Symbol
+from astrag.graph.facts import Edge, Resolution, Symbol
 from astrag.indexer import IndexSummary
 from astrag.query.calls import LINKS, notes
 from astrag.query.uses import USE_KINDS
@@ -39,7 +40,13 @@ def symbol_json(s: Symbol) -> dict[str, object]:
 
 
 def site_json(e: Edge) -> dict[str, object]:
-    return {"kind": str(e.kind), "path": e.path, "line": e.line, "column": e.column}
+    return {
+        "kind": str(e.kind),
+        "path": e.path,
+        "line": e.line,
+        "column": e.column,
+        "resolution": str(e.resolution),
+    }
 
 
 def relation_summary(edges: Iterable[Edge], *, incoming: bool, shown: int | None = 8) -> list[str]:
@@ -47,13 +54,18 @@ def relation_summary(edges: Iterable[Edge], *, incoming: bool, shown: int | None
     relation), the other ends sorted and cut after ``shown`` (``None``: all of them); for a
     person or a model."""
     ends: dict[str, set[str]] = {}
+    by_name: dict[str, set[str]] = {}  # the ends linked by name only (name-level languages)
     for e in edges:
         if e.kind != "contains":
-            ends.setdefault(str(e.kind), set()).add(e.source if incoming else e.target)
+            end = e.source if incoming else e.target
+            ends.setdefault(str(e.kind), set()).add(end)
+            if e.resolution == Resolution.NAME:
+                by_name.setdefault(str(e.kind), set()).add(end)
     lines = []
     for kind, ids in sorted(ends.items()):
         more = " …" if shown is not None and len(ids) > shown else ""
-        lines.append(f"{kind} ({len(ids)}): {', '.join(sorted(ids)[:shown])}{more}")
+        matched = f", {len(by_name[kind])} name-matched" if kind in by_name else ""
+        lines.append(f"{kind} ({len(ids)}{matched}): {', '.join(sorted(ids)[:shown])}{more}")
     return lines
 
 
@@ -121,6 +133,7 @@ def references_json(
                 "line": u.edge.line,
                 "column": u.edge.column,
                 "edge": str(u.edge.kind),
+                "resolution": str(u.edge.resolution),
                 "through": u.through or None,
                 "code": u.code,
             }
@@ -184,6 +197,7 @@ def summary_json(s: IndexSummary) -> dict[str, object]:
         "lines": s.lines,
         "symbols": s.symbols,
         "edges": dict(sorted(s.edges.items())),
+        "languages": lang.levels(s.languages),
         "calls": s.calls,
         "call_resolution_rate": round(s.call_resolution_rate, 4),
         "call_rates": {k: round(v, 4) for k, v in call_rates(s.calls).items()},
@@ -208,11 +222,13 @@ def call_rates(calls: dict[str, int]) -> dict[str, float]:
     (a placeholder named after it), or nothing known (unresolved, or a dangling target)."""
     total = sum(calls.values())
     if not total:
-        return {"repository": 0.0, "external": 0.0, "unresolved": 0.0}
+        return {"repository": 0.0, "name": 0.0, "external": 0.0, "unresolved": 0.0}
     repository = calls.get("resolved", 0) / total
+    name = calls.get("name", 0) / total  # matched by name in a name-level language
     external = calls.get("external", 0) / total
-    unresolved = max(0.0, 1.0 - repository - external)  # unresolved and dangling targets
-    return {"repository": repository, "external": external, "unresolved": unresolved}
+    unresolved = max(0.0, 1.0 - repository - name - external)  # unresolved and dangling
+    shares = {"repository": repository, "name": name, "external": external}
+    return {**shares, "unresolved": unresolved}
 
 
 def search_json(

@@ -7,13 +7,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from astrag.api import Hit, Outline, Related, RepoMap, Use
-from astrag.graph.facts import Symbol
+from astrag.graph.facts import Resolution, Symbol
 from astrag.query.calls import CANDIDATE, DIRECT, DISPATCH, notes
 from astrag.query.repomap import SIGNATURE_CHARS
 from astrag.query.uses import USE_KINDS
 
 CANDIDATES_SHOWN = 20  # unverified call sites listed in text; JSON lists them all
 USES_SHOWN = 50  # uses listed per kind in text
+NAME_MATCHED = "name-matched"  # an edge found by name only, not resolved
 
 
 def _signature(s: Symbol) -> str:
@@ -40,14 +41,24 @@ def repo_map(m: RepoMap) -> str:
     return m.text
 
 
+def languages(levels: dict[str, dict[str, object]]) -> str:
+    """``python 12 (resolved), rust 3 (name-matched)`` from ``lang.levels``: the files of each
+    language and how its links are found."""
+    shown = [
+        f"{language} {v['files']:,} ({NAME_MATCHED if v['resolution'] == 'name' else 'resolved'})"
+        for language, v in levels.items()
+    ]
+    return ", ".join(shown) or "none"
+
+
 def link(r: Related) -> str:
-    """How a caller or callee was found, in a word or two: ``direct``, ``via BaseRoute.matches``,
-    ``unverified (?.matches)``."""
+    """How a caller or callee was found, in a word or two: ``direct``, ``name-matched`` (an
+    edge of a name-level language), ``via BaseRoute.matches``, ``unverified (?.matches)``."""
     if r.link == DISPATCH:
         return f"via {r.through.rpartition('::')[2] or r.through}"
     if r.link == CANDIDATE:
         return f"unverified ({r.through.removeprefix('unresolved::')})"
-    return DIRECT
+    return NAME_MATCHED if r.edge.resolution == Resolution.NAME else DIRECT
 
 
 def traversal(s: Symbol, relation: str, found: Sequence[Related], total: int) -> str:
@@ -66,7 +77,7 @@ def traversal(s: Symbol, relation: str, found: Sequence[Related], total: int) ->
         o = r.symbol
         where = f"{o.path}:{o.start_line}-{o.end_line}" if o.path else o.kind
         via = f"  at {r.edge.path}:{r.edge.line}" if r.edge.line else ""
-        how = "" if r.link == DIRECT else f"  [{link(r)}]"
+        how = "" if link(r) == DIRECT else f"  [{link(r)}]"
         lines.append(f"{'  ' * (r.depth - 1)}{_label(o)}  {o.kind}  {where}{via}{how}")
     if candidates > CANDIDATES_SHOWN:
         rest = candidates - CANDIDATES_SHOWN
@@ -91,6 +102,8 @@ def references(s: Symbol, found: Sequence[Use]) -> str:
             e = u.edge
             site = f"{e.path}:{e.line}:{e.column}" if e.column else f"{e.path}:{e.line}"
             via = f"  [via {u.through.rpartition('::')[2]}]" if kind == "dispatch" else ""
+            if e.resolution == Resolution.NAME:
+                via += f"  [{NAME_MATCHED}]"
             code = f"  {u.code}" if u.code else ""
             lines.append(f"  {site}  {_label(u.symbol)}{via}{code}")
         if len(group) > USES_SHOWN:

@@ -63,6 +63,7 @@ def test_callers_json_tells_direct_dispatch_and_candidate_apart(repo: Path) -> N
         "path": "app/routing.py",
         "line": 37,
         "column": 22,
+        "resolution": "resolved",
     }
     assert data["counts"] == {"direct": 0, "dispatch": 2, "candidate": 2}
     assert data["notes"] == [

@@ -106,6 +106,7 @@ def test_every_tool_then_edits_over_stdio(repo: Path) -> None:
                     "path": "pkg/report.py",
                     "line": 8,
                     "column": 0,
+                    "resolution": "resolved",
                 },
                 {
                     "source": "pkg/report.py::main",
@@ -113,6 +114,7 @@ def test_every_tool_then_edits_over_stdio(repo: Path) -> None:
                     "path": "pkg/report.py",
                     "line": 14,
                     "column": 11,
+                    "resolution": "resolved",
                 },
             ]
             assert {e["target"] for e in shown["outgoing"]} == {
@@ -130,6 +132,7 @@ def test_every_tool_then_edits_over_stdio(repo: Path) -> None:
                 "path": "pkg/report.py",
                 "line": 14,
                 "column": 11,
+                "resolution": "resolved",
             }
             callees = await ok(client, "find_callees", symbol="main", depth=2)
             assert ids(callees) == [

@@ -30,7 +30,7 @@ from test_store_sqlite import (
 
 import astrag
 from astrag.config import Config
-from astrag.graph.facts import DefKind, Edge, EdgeKind, RefKind
+from astrag.graph.facts import DefKind, Edge, EdgeKind, RefKind, Resolution
 from astrag.search.documents import SearchDoc
 from astrag.store import SCHEMA_VERSION, GraphStore, IndexLocked, IndexUpdate
 from astrag.store.open import make_store
@@ -72,7 +72,7 @@ def test_every_field_round_trips(tmp_path: Path, store_url: str) -> None:
         for f in dataclasses.fields(obj):
             default = f.default if f.default is not dataclasses.MISSING else object()
             assert getattr(obj, f.name) != default, f"{type(obj).__name__}.{f.name} not exercised"
-    edge = Edge(symbol.id, "external::os.path.join", EdgeKind.CALLS, "src/a.py", 7, 12)
+    edge = Edge(symbol.id, "external::os.path.join", EdgeKind.CALLS, "src/a.py", 7, 12, "name")
     update = IndexUpdate(
         files=((record("src/a.py"), facts),),
         symbols=(symbol,),
@@ -93,6 +93,7 @@ def test_every_field_round_trips(tmp_path: Path, store_url: str) -> None:
         assert reader.get_symbol(symbol.id) == symbol
         assert reader.all_edges() == [edge]
         assert type(reader.all_edges()[0].kind) is EdgeKind
+        assert type(reader.all_edges()[0].resolution) is Resolution
         assert reader.edges_from([symbol.id]) == [edge]
         assert reader.get_symbol("external::os.path.join") == placeholder("os.path.join")
 
@@ -113,7 +114,9 @@ def test_queries_and_counts(store: GraphStore) -> None:
     assert store.edges_from([b_g.id], kinds=[EdgeKind.REFERENCES]) == [update.edges[3]]
     assert store.edges_to([b_g.id, "external::json"]) == [update.edges[0], update.edges[3]]
     assert store.edges_to([b_g.id], kinds=["inherits"]) == []
-    assert store.neighbours([a_f.id], ["calls"], incoming=False) == [(a_f.id, b_g.id, "calls")]
+    assert store.neighbours([a_f.id], ["calls"], incoming=False) == [
+        (a_f.id, b_g.id, "calls", "resolved")
+    ]
     assert store.get_symbols([b_g.id, "nope", a_f.id]) == {a_f.id: a_f, b_g.id: b_g}
     assert store.meta()["repo"] == "demo"
     assert store.schema_version() == SCHEMA_VERSION
@@ -126,7 +129,24 @@ def test_queries_and_counts(store: GraphStore) -> None:
         "placeholders": {"external": 2, "unresolved": 1},
         "edges": {"calls": 3, "references": 1},
         "calls": {"resolved": 1, "external": 1, "unresolved": 1},
+        "languages": {"python": 2},
     }
+
+
+def test_name_matched_edges_are_kept_and_counted_apart(store: GraphStore) -> None:
+    a_f, b_g = sym("a.py", "f"), sym("b.py", "g")
+    edges = (
+        Edge(a_f.id, b_g.id, EdgeKind.CALLS, "a.py", 3, 5, Resolution.NAME),
+        Edge(b_g.id, a_f.id, EdgeKind.CALLS, "b.py", 2, 1),
+    )
+    store.apply(IndexUpdate(symbols=(a_f, b_g), edges=edges))
+    assert store.all_edges() == list(edges)
+    assert store.edges_to([b_g.id])[0].resolution is Resolution.NAME
+    assert store.neighbours([b_g.id], ["calls"], incoming=True) == [
+        (b_g.id, a_f.id, "calls", Resolution.NAME)
+    ]
+    assert store.counts()["calls"] == {"name": 1, "resolved": 1}
+    assert store.calls_by_file() == {"a.py": {"name": 1}, "b.py": {"resolved": 1}}
 
 
 def test_many_ids_are_chunked(store: GraphStore) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from astrag import lang
 from astrag.graph.facts import (
     CLASS_KINDS,
     Chain,
@@ -21,6 +22,7 @@ from astrag.graph.facts import (
     Import,
     Reference,
     RefKind,
+    Resolution,
     ResolvedFile,
     Symbol,
 )
@@ -59,6 +61,7 @@ class EdgeEmitter:
         self.t = t
         self.out = out
         self.path = t.path
+        self.resolution = lang.resolution_of(t.facts.language)
         # scope qualname -> the id edges from that scope start at
         self._scope_ids: dict[str, str] = {}
         # primary id -> (start, end, id) of every definition sharing its qualname, if several
@@ -92,7 +95,9 @@ class EdgeEmitter:
         return found
 
     def _add(self, source: str, target: str, kind: EdgeKind, line: int, column: int = 0) -> None:
-        self.out.edges.append(Edge(source, target, kind, self.path, line, column))
+        # containment is what the file says, whatever the language's level
+        how = Resolution.RESOLVED if kind == EdgeKind.CONTAINS else self.resolution
+        self.out.edges.append(Edge(source, target, kind, self.path, line, column, how))
 
     def _target_id(self, denot: Value | None, fallback: str) -> str:
         if denot is not None:

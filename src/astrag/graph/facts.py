@@ -58,6 +58,13 @@ class RefKind(StrEnum):
     IMPLEMENT = "implement"  # TS ``implements``
 
 
+class Resolution(StrEnum):
+    """How an edge's target was found: what a reader may trust it for."""
+
+    RESOLVED = "resolved"  # as a compiler binds it (scopes, imports, types): the default
+    NAME = "name"  # matched by name only (name-level languages): a likely target, not proof
+
+
 class EdgeKind(StrEnum):
     CONTAINS = "contains"
     IMPORTS = "imports"
@@ -208,6 +215,7 @@ class Edge(NamedTuple):
     path: str = ""  # file where the edge occurs (the source's file)
     line: int = 0  # where in that file; 0 for structural edges without a site
     column: int = 0
+    resolution: Resolution = Resolution.RESOLVED
 
 
 @dataclass(slots=True)

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from multiprocessing import get_all_start_methods, get_context
 
-from astrag.graph.facts import Edge, EdgeKind, FileFacts, ResolvedFile, Symbol
+from astrag.graph.facts import Edge, EdgeKind, FileFacts, Resolution, ResolvedFile, Symbol
 from astrag.graph.modules import ProjectLayout
 from astrag.graph.resolve import Resolver
 from astrag.graph.tables import TableCache
@@ -68,13 +68,17 @@ class PendingResolution:
             yield self.resolver.resolve(self.targets)
             return
         kinds = {k.value: k for k in EdgeKind}
+        levels = {k.value: k for k in Resolution}
         try:
             for future in as_completed(self._pending):
                 yield {
                     path: ResolvedFile(
                         path=path,
                         symbols=self.symbols(path),
-                        edges=[Edge(s, t, kinds[k], p, ln, c) for s, t, k, p, ln, c in edges],
+                        edges=[
+                            Edge(s, t, kinds[k], p, ln, c, levels[how])
+                            for s, t, k, p, ln, c, how in edges
+                        ],
                         depends_on=set(depends),
                     )
                     for path, edges, depends in future.result()
@@ -116,6 +120,9 @@ def _resolve_shard(paths: list[str]) -> list[tuple[str, list[tuple], list[str]]]
         r = _forked.resolve_file(path)
         # plain tuples with the kind as text: far cheaper to pickle than enums
         text = _KIND_TEXT
-        edges = [(e.source, e.target, text[e.kind], e.path, e.line, e.column) for e in r.edges]
+        edges = [
+            (e.source, e.target, text[e.kind], e.path, e.line, e.column, e.resolution.value)
+            for e in r.edges
+        ]
         out.append((path, edges, sorted(r.depends_on)))
     return out

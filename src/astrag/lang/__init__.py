@@ -7,7 +7,9 @@ knows which rooms exist and which file extensions each one reads; nothing else h
 language.
 
 Grammars come from the per-language wheels (``tree-sitter-python``, ``tree-sitter-typescript``,
-``tree-sitter-javascript``), which ship compiled grammars and never download anything.
+``tree-sitter-javascript``, and ``tree-sitter-rust``, ``-c``, ``-cpp``, ``-c-sharp``, ``-ruby``,
+``-php``, ``-scala``, ``-swift`` for the name-level rooms), which ship compiled grammars and never
+download anything.
 """
 
 from __future__ import annotations
@@ -20,13 +22,24 @@ from pathlib import PurePosixPath
 
 from tree_sitter import Language, Parser
 
-from astrag.graph.facts import FileFacts
+from astrag.graph.facts import FileFacts, Resolution
 from astrag.graph.modules import ModuleIndexer
 from astrag.graph.semantics import LanguageSemantics
-from astrag.lang import python, typescript
+from astrag.lang import c, cpp, csharp, php, python, ruby, rust, scala, swift, typescript
 from astrag.lang.room import Dialect, Room
 
-ROOMS: tuple[Room, ...] = (python.ROOM, typescript.ROOM)
+ROOMS: tuple[Room, ...] = (
+    python.ROOM,
+    typescript.ROOM,
+    rust.ROOM,
+    c.ROOM,
+    cpp.ROOM,
+    csharp.ROOM,
+    ruby.ROOM,
+    php.ROOM,
+    scala.ROOM,
+    swift.ROOM,
+)
 
 _BY_EXTENSION: dict[str, tuple[Room, Dialect]] = {
     ext: (room, dialect) for room in ROOMS for ext, dialect in room.extensions.items()
@@ -36,7 +49,25 @@ _SEMANTICS: dict[str, LanguageSemantics] = {
 }
 _GRAMMAR_ROOM: dict[str, Room] = {name: room for room in ROOMS for name in room.grammars.names}
 
+_RESOLUTION: dict[str, Resolution] = {
+    language: room.resolution for room in ROOMS for language in room.semantics
+}
+
 LANGUAGES = tuple(_SEMANTICS)
+
+
+def resolution_of(language: str) -> Resolution:
+    """How the edges of a language's files find their targets (``Room.resolution``)."""
+    return _RESOLUTION.get(language, Resolution.RESOLVED)
+
+
+def levels(files: dict[str, int]) -> dict[str, dict[str, object]]:
+    """Files of each indexed language and how its edges find their targets: ``resolved`` (as
+    a compiler binds them) or ``name`` (matched by name only), for summaries and stats."""
+    return {
+        language: {"files": n, "resolution": str(resolution_of(language))}
+        for language, n in sorted(files.items())
+    }
 
 
 def language_of(path: str) -> str | None:
@@ -79,7 +110,7 @@ def extractor_fingerprint() -> str:
     """Changes whenever a frontend or query changes, so cached facts are re-extracted."""
     digest = hashlib.blake2b(digest_size=12)
     package = resources.files("astrag.lang")
-    for name in ("__init__.py", "room.py", "treesitter.py"):
+    for name in ("__init__.py", "room.py", "treesitter.py", "tags.py"):
         digest.update(package.joinpath(name).read_bytes())
     for room in ROOMS:
         for entry in room.sources(resolution=False):
@@ -91,7 +122,10 @@ def extractor_fingerprint() -> str:
 def resolution_sources() -> list[bytes]:
     """The rooms' resolution code (semantics, module systems, layout readers), in a stable
     order: part of what the resolver's fingerprint hashes."""
-    return [entry.read_bytes() for room in ROOMS for entry in room.sources(resolution=True)]
+    shared = resources.files("astrag.lang").joinpath("tags_semantics.py").read_bytes()
+    return [shared] + [
+        entry.read_bytes() for room in ROOMS for entry in room.sources(resolution=True)
+    ]
 
 
 def extract_facts(path: str, source: bytes) -> FileFacts:
@@ -99,7 +133,7 @@ def extract_facts(path: str, source: bytes) -> FileFacts:
     language; a file with syntax errors still yields facts (``errors`` counts them)."""
     found = _BY_EXTENSION.get(PurePosixPath(path).suffix.lower())
     if found is None:
-        raise ValueError(f"{path}: not a Python, TypeScript or JavaScript file")
+        raise ValueError(f"{path}: not a file of a language astrag indexes")
     room, dialect = found
     facts = room.extract(path, source, dialect.grammar)
     if any(not d.qualname for d in facts.definitions):

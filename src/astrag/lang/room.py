@@ -16,7 +16,7 @@ from importlib.abc import Traversable
 from pathlib import Path
 from typing import Any
 
-from astrag.graph.facts import FileFacts
+from astrag.graph.facts import FileFacts, Resolution
 from astrag.graph.modules import ModuleIndexer
 from astrag.graph.semantics import LanguageSemantics
 from astrag.lang.treesitter import Grammars
@@ -44,6 +44,9 @@ class Room:
     index_modules: ModuleIndexer  # (indexed paths, this room's layout) -> module tables
     # (root, indexed paths) -> this room's layout (pure data), for rooms with config files
     read_layout: Callable[[Path, list[str]], Any] | None = None
+    # how the room's references find their targets: RESOLVED (scopes, imports and types, as a
+    # compiler binds them) or NAME (by name only: every edge but ``contains`` says so)
+    resolution: Resolution = Resolution.RESOLVED
 
     def sources(self, resolution: bool) -> Iterator[Traversable]:
         """The room's files that decide resolution (``resolution=True``) or extraction, in a

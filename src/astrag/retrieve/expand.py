@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from astrag.graph.facts import CLASS_KINDS, Symbol
+from astrag.graph.facts import CLASS_KINDS, Resolution, Symbol
 from astrag.retrieve.plan import EdgeStep, Plan
 from astrag.store.base import GraphStore
 
@@ -92,13 +92,14 @@ def expand(store: GraphStore, seeds: Sequence[Seed], plan: Plan) -> list[Reached
         if sid in seed_reason:
             reason = seed_reason[sid]
         else:
-            origin, step = origins[sid]
-            reason = _reason(step, known[origin]) if origin in known else step.kind
+            origin, step, how = origins[sid]
+            reason = _reason(step, known[origin], how) if origin in known else step.kind
         out.append(Reached(symbol, float(rank[i]), reason, hops[sid]))
     return out
 
 
-_Edge = tuple[str, str, EdgeStep]  # (from, to, the step that followed it)
+# (from, to, the step that followed it, how the edge was found)
+_Edge = tuple[str, str, EdgeStep, Resolution]
 
 
 def _neighbourhood(
@@ -116,9 +117,9 @@ def _neighbourhood(
             if not steps or not frontier:
                 continue
             rows = store.neighbours(frontier, list(steps), incoming=direction == "in")
-            for here, there, kind in rows:
+            for here, there, kind, how in rows:
                 step = steps[kind]
-                edges.append((here, there, step))
+                edges.append((here, there, step, how))
                 if there not in hops:
                     reached[there] = reached.get(there, 0.0) + weight[here] * step.weight
         for sid, w in reached.items():
@@ -133,7 +134,7 @@ def _pagerank(
 ) -> np.ndarray:
     index = {n: i for i, n in enumerate(nodes)}
     src, dst, w = [], [], []
-    for here, there, step in edges:
+    for here, there, step, _ in edges:
         a, b = index[here], index[there]
         src += (a, b)
         dst += (b, a)
@@ -159,21 +160,24 @@ def _pagerank(
 
 def _best_origins(
     edges: list[_Edge], rank: np.ndarray, index: dict[str, int]
-) -> dict[str, tuple[str, EdgeStep]]:
+) -> dict[str, tuple[str, EdgeStep, Resolution]]:
     """For each symbol, the neighbour and step that sent it the most rank: its reason."""
-    best: dict[str, tuple[float, str, EdgeStep]] = {}
-    for here, there, step in edges:
+    best: dict[str, tuple[float, str, EdgeStep, Resolution]] = {}
+    for here, there, step, how in edges:
         flow = float(rank[index[here]]) * step.weight
         current = best.get(there)
         if current is None or flow > current[0]:
-            best[there] = (flow, here, step)
-    return {sid: (origin, step) for sid, (_, origin, step) in best.items()}
+            best[there] = (flow, here, step, how)
+    return {sid: (origin, step, how) for sid, (_, origin, step, how) in best.items()}
 
 
-def _reason(step: EdgeStep, origin: Symbol) -> str:
+def _reason(step: EdgeStep, origin: Symbol, how: Resolution = Resolution.RESOLVED) -> str:
+    """Why a symbol is in the context, by the edge that brought it; an edge matched by name
+    only says so, so a reader does not take a likely link for a proven one."""
     label = origin.qualname or origin.path
     if step.kind == "contains" and step.direction == "in" and origin.kind not in CLASS_KINDS:
         template = "class of {}" if "." in origin.qualname else "module of {}"
     else:
         template = _REASONS.get((step.kind, step.direction), step.kind + " {}")
-    return template.format(label)
+    reason = template.format(label)
+    return f"{reason} (name-matched)" if how == Resolution.NAME else reason

@@ -91,7 +91,9 @@ def stats(data: dict[str, object]) -> str:
     for key, value in data.items():
         if key in ("root", "meta", "index"):
             continue
-        if isinstance(value, dict):
+        if key == "languages" and isinstance(value, dict):
+            value = present_text.languages(value)
+        elif isinstance(value, dict):
             value = ", ".join(f"{k} {v:,}" for k, v in sorted(value.items())) or "none"
         lines.append(f"{key}: {value}")
     return "\n".join(lines)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from astrag.errors import AstragError
-from astrag.graph.facts import Edge, FileFacts, Symbol
+from astrag.graph.facts import Edge, FileFacts, Resolution, Symbol
 from astrag.search.documents import SearchDoc
 
 
@@ -158,7 +158,7 @@ class GraphStore(Protocol):
 
     def neighbours(
         self, ids: Iterable[str], kinds: Iterable[str], *, incoming: bool
-    ) -> list[tuple[str, str, str]]: ...
+    ) -> list[tuple[str, str, str, Resolution]]: ...
 
     # search: documents are written by apply(); vectors are cached by text hash
     def search_text(

@@ -42,6 +42,7 @@ from astrag.graph.facts import (
     Param,
     Reference,
     RefKind,
+    Resolution,
     Symbol,
 )
 from astrag.store.base import IndexCorrupt
@@ -121,6 +122,10 @@ DEF_KIND_TEXT = {k: k.value for k in DefKind}
 REF_KIND_TEXT = {k: k.value for k in RefKind}
 EDGE_KIND_TEXT = {k: k.value for k in EdgeKind}
 EDGE_KINDS: dict[str, EdgeKind] = {k.value: k for k in EdgeKind}
+# an edge's resolution as the stores keep it: a small integer (0 costs SQLite no byte per row),
+# never reordered, only appended to
+RESOLUTION_CODES: tuple[Resolution, ...] = (Resolution.RESOLVED, Resolution.NAME)
+RESOLUTION_CODE: dict[Resolution, int] = {how: i for i, how in enumerate(RESOLUTION_CODES)}
 
 
 @contextmanager

@@ -93,6 +93,16 @@ SELECT setval(pg_get_serial_sequence('generations', 'id'),
 ALTER TABLE meta DROP CONSTRAINT IF EXISTS meta_repo_fkey;
 """,
     ),
+    (
+        3,
+        "each edge's resolution: 0 resolved, 1 matched by name (the index schema version 3)",
+        # every edge written before was resolved (only the resolved languages existed then),
+        # so each repository's index is upgraded in place, as SQLite's are
+        """
+ALTER TABLE edges ADD COLUMN res smallint NOT NULL DEFAULT 0;
+UPDATE meta SET value = '3' WHERE key = 'schema_version' AND value = '2';
+""",
+    ),
 )
 LATEST = MIGRATIONS[-1][0]
 

@@ -43,7 +43,7 @@ from psycopg.adapt import Dumper, Loader
 from psycopg.types import TypeInfo
 
 from astrag import lifeline
-from astrag.graph.facts import Edge, FileFacts, Symbol
+from astrag.graph.facts import Edge, FileFacts, Resolution, Symbol
 from astrag.search.documents import SearchDoc
 from astrag.store import lexical
 from astrag.store.base import (
@@ -59,6 +59,8 @@ from astrag.store.base import (
 from astrag.store.codec import (
     EDGE_KINDS,
     FACTS_FORMAT,
+    RESOLUTION_CODE,
+    RESOLUTION_CODES,
     LazyFacts,
     encode_facts,
     gc_paused,
@@ -67,7 +69,7 @@ from astrag.store.codec import (
 )
 from astrag.store.open import password_of, redact
 from astrag.store.pg_schema import BOOTSTRAP, LATEST, MIGRATIONS, REPO_TABLES
-from astrag.store.sqlite import SCHEMA_VERSION
+from astrag.store.sqlite import CALL_TARGET_SQL, SCHEMA_VERSION
 
 _CHUNK = 500  # ids per query, as SqliteStore chunks them (the order of results follows)
 _LOCK_SPACE = 0x61737472  # "astr": the advisory-lock namespace; key 2 is the repository id
@@ -96,7 +98,7 @@ _SYMBOL_SELECT = (
     "JOIN names n ON n.repo = s.repo AND n.nid = s.nid WHERE s.repo = %(repo)s"
 )
 _EDGE_SELECT = (
-    "SELECT sn.name, dn.name, e.kind, pn.name, e.line, e.col FROM edges e "
+    "SELECT sn.name, dn.name, e.kind, pn.name, e.line, e.col, e.res FROM edges e "
     "JOIN names sn ON sn.repo = e.repo AND sn.nid = e.src "
     "JOIN names dn ON dn.repo = e.repo AND dn.nid = e.dst "
     "JOIN names pn ON pn.repo = e.repo AND pn.nid = e.path WHERE e.repo = %(repo)s"
@@ -847,11 +849,11 @@ class PostgresStore:
                 {"repo": self._repo, "paths": list(update.edges_for)},
             )
         if update.edges:
-            repo = self._repo
+            repo, codes = self._repo, RESOLUTION_CODE
             self._copy(
-                "edges", "repo, src, dst, kind, path, line, col",
+                "edges", "repo, src, dst, kind, path, line, col, res",
                 [(repo, nids[e.source], nids[e.target], e.kind.value, nids[e.path], e.line,
-                  e.column) for e in update.edges],
+                  e.column, codes[e.resolution]) for e in update.edges],
             )  # fmt: skip
 
     def _replace_depends(self, depends: dict[str, frozenset[str]]) -> None:
@@ -1071,14 +1073,15 @@ class PostgresStore:
                 self._db.execute("SELECT nid, name FROM names WHERE repo = %s", (self._repo,))
             )
             rows = self._db.execute(
-                "SELECT src, dst, kind, path, line, col FROM edges WHERE repo = %s ORDER BY seq",
+                "SELECT src, dst, kind, path, line, col, res FROM edges WHERE repo = %s "
+                "ORDER BY seq",
                 (self._repo,),
             )
-            kinds = EDGE_KINDS
+            kinds, levels = EDGE_KINDS, RESOLUTION_CODES
             with gc_paused():
                 return [
-                    new_edge(names[s], names[t], kinds.get(k, k), names[p], line, col)
-                    for s, t, k, p, line, col in rows
+                    new_edge(names[s], names[t], kinds.get(k, k), names[p], line, col, levels[r])
+                    for s, t, k, p, line, col, r in rows
                 ]
 
     @_translate_errors
@@ -1297,23 +1300,24 @@ class PostgresStore:
     @_translate_errors
     def neighbours(
         self, ids: Iterable[str], kinds: Iterable[str], *, incoming: bool
-    ) -> list[tuple[str, str, str]]:
+    ) -> list[tuple[str, str, str, Resolution]]:
         keys = list(dict.fromkeys(ids))
         kind_list = [str(k) for k in kinds]
         here, there = ("dst", "src") if incoming else ("src", "dst")
         query = (
-            f"SELECT hn.name, tn.name, e.kind FROM edges e "
+            f"SELECT hn.name, tn.name, e.kind, e.res FROM edges e "
             f"JOIN names hn ON hn.repo = e.repo AND hn.nid = e.{here} "
             f"JOIN names tn ON tn.repo = e.repo AND tn.nid = e.{there} "
             f"JOIN symbols t ON t.repo = e.repo AND t.nid = e.{there} "
             f"WHERE e.repo = %(repo)s AND e.{here} = ANY(%(nids)s) "
             f"AND e.kind = ANY(%(kinds)s) AND t.path != '' ORDER BY e.seq"
         )
-        out: list[tuple[str, str, str]] = []
+        out: list[tuple[str, str, str, Resolution]] = []
+        levels = RESOLUTION_CODES
         with self.snapshot():
             for chunk in _chunks(keys):
                 args = {"repo": self._repo, "nids": self._nids(chunk), "kinds": kind_list}
-                out.extend(self._db.execute(query, args))
+                out.extend((h, t, k, levels[r]) for h, t, k, r in self._db.execute(query, args))
         return out
 
     @_translate_errors
@@ -1342,10 +1346,16 @@ class PostgresStore:
             )
             calls = dict(
                 conn.execute(
-                    "SELECT CASE WHEN s.nid IS NULL THEN 'dangling' WHEN s.path = '' THEN s.kind "
-                    "ELSE 'resolved' END COLLATE \"C\" AS k, count(*) FROM edges e "
+                    f'SELECT {CALL_TARGET_SQL} COLLATE "C" AS k, count(*) FROM edges e '
                     "LEFT JOIN symbols s ON s.repo = e.repo AND s.nid = e.dst "
                     "WHERE e.repo = %(repo)s AND e.kind = 'calls' GROUP BY 1 ORDER BY 1",
+                    args,
+                )
+            )
+            languages = dict(
+                conn.execute(
+                    "SELECT language, count(*) FROM files WHERE repo = %(repo)s "
+                    "GROUP BY language ORDER BY language",
                     args,
                 )
             )
@@ -1358,6 +1368,7 @@ class PostgresStore:
             "placeholders": placeholders,
             "edges": edges,
             "calls": calls,
+            "languages": languages,
         }
 
     @_translate_errors
@@ -1366,8 +1377,7 @@ class PostgresStore:
         out: dict[str, dict[str, int]] = {}
         with self.snapshot():
             rows = self._db.execute(
-                "SELECT pn.name, CASE WHEN s.nid IS NULL THEN 'dangling' WHEN s.path = '' "
-                "THEN s.kind ELSE 'resolved' END COLLATE \"C\" AS k, count(*) FROM edges e "
+                f'SELECT pn.name, {CALL_TARGET_SQL} COLLATE "C" AS k, count(*) FROM edges e '
                 "JOIN names pn ON pn.repo = e.repo AND pn.nid = e.path "
                 "LEFT JOIN symbols s ON s.repo = e.repo AND s.nid = e.dst "
                 "WHERE e.repo = %(repo)s AND e.kind = 'calls' GROUP BY 1, 2 ORDER BY 1, 2",
@@ -1407,9 +1417,12 @@ class PostgresStore:
             for chunk in _chunks(keys):
                 args = {"repo": self._repo, "nids": self._nids(chunk), "kinds": kind_list}
                 rows.extend(self._db.execute(query, args))
-        kinds_map = EDGE_KINDS
+        kinds_map, levels = EDGE_KINDS, RESOLUTION_CODES
         with gc_paused():
-            return [new_edge(s, t, kinds_map.get(k, k), p, ln, c) for s, t, k, p, ln, c in rows]
+            return [
+                new_edge(s, t, kinds_map.get(k, k), p, ln, c, levels[r])
+                for s, t, k, p, ln, c, r in rows
+            ]
 
 
 # FTS5's bm25() per document, phrase by phrase in query order (sum ... ORDER BY phrase), with

@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from astrag import lifeline
-from astrag.graph.facts import Edge, FileFacts, Symbol
+from astrag.graph.facts import Edge, FileFacts, Resolution, Symbol
 from astrag.search.documents import SearchDoc
 from astrag.store.base import (
     FileRecord,
@@ -60,6 +60,8 @@ from astrag.store.codec import (
     EDGE_KIND_TEXT,
     EDGE_KINDS,
     FACTS_FORMAT,
+    RESOLUTION_CODE,
+    RESOLUTION_CODES,
     LazyFacts,
     encode_facts,
     gc_paused,
@@ -68,7 +70,11 @@ from astrag.store.codec import (
 )
 from astrag.store.index_dir import claim as claim_dir
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+# what a writer does to an index of an older schema version to bring it to the next one (an
+# index older than the oldest of these is rebuilt): version 3 added each edge's resolution,
+# and every edge of an older index was resolved (only the resolved languages existed then)
+_MIGRATIONS = {2: ("ALTER TABLE edges ADD COLUMN res INTEGER NOT NULL DEFAULT 0",)}
 DB_NAME = "index.db"
 LOCK_NAME = "index.lock"
 _PREVIOUS_NAME = "index.previous"  # a link to the generation the last publish replaced
@@ -98,7 +104,7 @@ CREATE INDEX IF NOT EXISTS symbols_qualname ON symbols(qualname);
 CREATE INDEX IF NOT EXISTS symbols_path ON symbols(path);
 CREATE TABLE IF NOT EXISTS edges (
     src INTEGER NOT NULL, dst INTEGER NOT NULL, kind TEXT NOT NULL, path INTEGER NOT NULL,
-    line INTEGER NOT NULL, col INTEGER NOT NULL);
+    line INTEGER NOT NULL, col INTEGER NOT NULL, res INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS depends (file TEXT PRIMARY KEY, deps BLOB NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS docs (
     nid INTEGER PRIMARY KEY, path TEXT NOT NULL, hash TEXT NOT NULL, text TEXT NOT NULL);
@@ -124,9 +130,16 @@ SELECT n.name, s.kind, s.name, s.qualname, s.path, s.start_line, s.end_line, s.p
        s.language, s.signature, s.docstring, s.decorators, s.exported, s.visibility, s.modifiers
 FROM symbols s JOIN names n ON n.nid = s.nid"""
 _EDGE_SELECT = """
-SELECT sn.name, dn.name, e.kind, pn.name, e.line, e.col
+SELECT sn.name, dn.name, e.kind, pn.name, e.line, e.col, e.res
 FROM edges e JOIN names sn ON sn.nid = e.src JOIN names dn ON dn.nid = e.dst
      JOIN names pn ON pn.nid = e.path"""
+
+# what a call edge's target is, for counts: resolved, name (matched by name only), external,
+# unresolved, or dangling (a target with no symbol row)
+CALL_TARGET_SQL = (
+    "CASE WHEN s.nid IS NULL THEN 'dangling' WHEN s.path = '' THEN s.kind "
+    f"WHEN e.res = {RESOLUTION_CODE[Resolution.NAME]} THEN 'name' ELSE 'resolved' END"
+)
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
@@ -176,9 +189,12 @@ def _symbol_from_row(r: tuple[Any, ...]) -> Symbol:
 
 
 def _edges_from_rows(rows: Iterable[tuple[Any, ...]]) -> list[Edge]:
-    kinds = EDGE_KINDS
+    kinds, levels = EDGE_KINDS, RESOLUTION_CODES
     with gc_paused():
-        return [new_edge(s, t, kinds.get(k, k), p, line, col) for s, t, k, p, line, col in rows]
+        return [
+            new_edge(s, t, kinds.get(k, k), p, line, col, levels[how])
+            for s, t, k, p, line, col, how in rows
+        ]
 
 
 @contextmanager
@@ -435,7 +451,26 @@ class SqliteStore:
                 f"{', '.join(sorted(missing))})",
                 hint=_REBUILD_HINT,
             )
-        self._check_versions(dict(conn.execute("SELECT key, value FROM meta").fetchall()))
+        meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+        if not self.readonly:
+            meta = self._migrate(conn, meta)
+        self._check_versions(meta)
+
+    def _migrate(self, conn: sqlite3.Connection, meta: dict[str, str]) -> dict[str, str]:
+        """Bring an index of an older schema version up to this one where a migration exists
+        (in one transaction: all of it or none); an older one is left for a rebuild."""
+        raw = meta.get("schema_version", "")
+        version = int(raw) if raw.isdigit() else SCHEMA_VERSION
+        if version >= SCHEMA_VERSION or version not in _MIGRATIONS:
+            return meta
+        with _transaction(conn):
+            while version < SCHEMA_VERSION:
+                for statement in _MIGRATIONS[version]:
+                    conn.execute(statement)
+                version += 1
+            _set_meta(conn, {"schema_version": str(version)})
+        self.notes.append(f"upgraded the index from schema version {raw} to {version}")
+        return {**meta, "schema_version": str(version)}
 
     def _create_schema(self, conn: sqlite3.Connection) -> None:
         with _transaction(conn):
@@ -461,10 +496,11 @@ class SqliteStore:
                 hint=f"upgrade astrag, or {_REBUILD_HINT} with this version",
             )
         if found < SCHEMA_VERSION:
+            upgradable = found in _MIGRATIONS and self.readonly
             raise IndexIncompatible(
                 f"the index at {self.index_dir} has schema version {found}, older than version "
                 f"{SCHEMA_VERSION} that this astrag writes",
-                hint=_REBUILD_HINT,
+                hint="run `astrag index` to upgrade it in place" if upgradable else _REBUILD_HINT,
             )
         if meta.get("facts_format") != FACTS_FORMAT:
             raise IndexIncompatible(
@@ -733,8 +769,17 @@ class SqliteStore:
         indexes_managed: bool = False,
     ) -> None:
         text = EDGE_KIND_TEXT
+        codes = RESOLUTION_CODE
         rows = [
-            (nids[e.source], nids[e.target], text[e.kind], nids[e.path], e.line, e.column)
+            (
+                nids[e.source],
+                nids[e.target],
+                text[e.kind],
+                nids[e.path],
+                e.line,
+                e.column,
+                codes[e.resolution],
+            )
             for e in update.edges
         ]
         if indexes_managed:
@@ -754,7 +799,8 @@ class SqliteStore:
             for name in _EDGE_INDEXES:
                 conn.execute(f"DROP INDEX IF EXISTS {name}")
         conn.executemany(
-            "INSERT INTO edges (src, dst, kind, path, line, col) VALUES (?, ?, ?, ?, ?, ?)", rows
+            "INSERT INTO edges (src, dst, kind, path, line, col, res) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            rows,
         )
         if bulk:
             for statement in _EDGE_INDEXES.values():
@@ -923,12 +969,12 @@ class SqliteStore:
         with self.snapshot():
             # Mapping integers through a dict in Python is twice as fast as three joins.
             names = dict(self._db.execute("SELECT nid, name FROM names"))
-            rows = self._db.execute("SELECT src, dst, kind, path, line, col FROM edges")
-            kinds = EDGE_KINDS
+            rows = self._db.execute("SELECT src, dst, kind, path, line, col, res FROM edges")
+            kinds, levels = EDGE_KINDS, RESOLUTION_CODES
             with gc_paused():
                 return [
-                    new_edge(names[s], names[t], kinds.get(k, k), names[p], line, col)
-                    for s, t, k, p, line, col in rows
+                    new_edge(names[s], names[t], kinds.get(k, k), names[p], line, col, levels[r])
+                    for s, t, k, p, line, col, r in rows
                 ]
 
     @_translate_errors
@@ -1011,30 +1057,33 @@ class SqliteStore:
     @_translate_errors
     def neighbours(
         self, ids: Iterable[str], kinds: Iterable[str], *, incoming: bool
-    ) -> list[tuple[str, str, str]]:
-        """(id, neighbour id, edge kind) for every edge of ``kinds`` from (or, ``incoming``,
-        into) ``ids`` whose other end is a repository symbol: what a graph walk can show,
-        without building Edge objects or loading the placeholders it would drop."""
+    ) -> list[tuple[str, str, str, Resolution]]:
+        """(id, neighbour id, edge kind, resolution) for every edge of ``kinds`` from (or,
+        ``incoming``, into) ``ids`` whose other end is a repository symbol: what a graph walk
+        can show, without building Edge objects or loading the placeholders it would drop."""
         keys = list(dict.fromkeys(ids))
         kind_list = [str(k) for k in kinds]
         here, there = ("dst", "src") if incoming else ("src", "dst")
         query = (
-            f"SELECT hn.name, tn.name, e.kind FROM edges e "
+            f"SELECT hn.name, tn.name, e.kind, e.res FROM edges e "
             f"JOIN names hn ON hn.nid = e.{here} JOIN names tn ON tn.nid = e.{there} "
             f"JOIN symbols t ON t.nid = e.{there} "
             f"WHERE e.{here} IN (SELECT nid FROM names WHERE name IN ({{}})) "
             f"AND e.kind IN ({_placeholders(len(kind_list))}) AND t.path != '' ORDER BY e.rowid"
         )
+        levels = RESOLUTION_CODES
         with self.snapshot():
-            return list(self._rows_for(query, keys, *kind_list))
+            rows = self._rows_for(query, keys, *kind_list)
+            return [(h, t, k, levels[r]) for h, t, k, r in rows]
 
     @_translate_errors
     def counts(self) -> dict[str, Any]:
         """Sizes for status output; ``calls`` splits call edges by what their target is.
 
         Keys: files, lines, parse_errors, files_with_errors, symbols (by kind, placeholders
-        excluded), placeholders (by kind), edges (by kind), calls (resolved / external /
-        unresolved / dangling, the last for targets with no symbol row at all).
+        excluded), placeholders (by kind), edges (by kind), calls (resolved / name /
+        external / unresolved / dangling, the last for targets with no symbol row at all),
+        languages (files of each).
         """
         with self.snapshot():
             conn = self._db
@@ -1046,10 +1095,10 @@ class SqliteStore:
             symbols = dict(conn.execute(by_kind.format("!=")))
             placeholders = dict(conn.execute(by_kind.format("=")))
             edges = dict(conn.execute("SELECT kind, count(*) FROM edges GROUP BY kind"))
+            languages = dict(conn.execute("SELECT language, count(*) FROM files GROUP BY language"))
             calls = dict(
                 conn.execute(
-                    "SELECT CASE WHEN s.nid IS NULL THEN 'dangling' WHEN s.path = '' THEN s.kind "
-                    "ELSE 'resolved' END, count(*) FROM edges e LEFT JOIN symbols s "
+                    f"SELECT {CALL_TARGET_SQL}, count(*) FROM edges e LEFT JOIN symbols s "
                     "ON s.nid = e.dst WHERE e.kind = 'calls' GROUP BY 1"
                 )
             )
@@ -1062,6 +1111,7 @@ class SqliteStore:
             "placeholders": placeholders,
             "edges": edges,
             "calls": calls,
+            "languages": languages,
         }
 
     @_translate_errors
@@ -1071,8 +1121,7 @@ class SqliteStore:
         out: dict[str, dict[str, int]] = {}
         with self.snapshot():
             rows = self._db.execute(
-                "SELECT pn.name, CASE WHEN s.nid IS NULL THEN 'dangling' WHEN s.path = '' "
-                "THEN s.kind ELSE 'resolved' END, count(*) FROM edges e "
+                f"SELECT pn.name, {CALL_TARGET_SQL}, count(*) FROM edges e "
                 "JOIN names pn ON pn.nid = e.path LEFT JOIN symbols s ON s.nid = e.dst "
                 "WHERE e.kind = 'calls' GROUP BY 1, 2 ORDER BY 1, 2"
             )
