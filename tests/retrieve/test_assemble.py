@@ -210,7 +210,10 @@ def _run(
     budget: int = 4000,
     full_share: float = 0.6,
     count: Callable[[str], int] = count_tokens,
+    lead: int = 0,
 ) -> Context:
+    # lead=0: most tests here are about what is shown and how it is grouped by file; the
+    # lead (the most relevant items first) has its own tests below
     return assemble(
         "who calls AuthService.login",
         "callers",
@@ -219,6 +222,7 @@ def _run(
         source=source,
         count=count,
         full_share=full_share,
+        lead=lead,
     )
 
 
@@ -477,6 +481,30 @@ def test_files_by_best_score_members_by_line() -> None:
         "src/auth/service.py:18-24  method AuthService.login — called",
         "src/auth/service.py:35-41  function verify_signature — seed",
     ]
+
+
+def test_the_most_relevant_lead_in_relevance_order_then_the_rest_by_file() -> None:
+    candidates = (
+        Candidate(VERIFY, 0.9, "seed"),
+        Candidate(UPDATE, 1.0, "seed"),
+        Candidate(LOGIN, 0.3, "called"),
+        Candidate(MODULE, 0.2, "module"),
+        Candidate(LOGOUT, 0.1, "member"),
+    )
+    ctx = _run(candidates, budget=4000, lead=2)
+    # UPDATE and VERIFY answer the question: first, best first, whatever their files; then
+    # the rest of service.py in line order
+    assert [item.id for item in ctx.items] == [UPDATE.id, VERIFY.id, MODULE.id, LOGIN.id, LOGOUT.id]
+    assert ctx.text.splitlines()[1:3] == [
+        "- src/users/controller.ts (1 item)",
+        "- src/auth/service.py (4 items)",
+    ]
+    assert ctx.tokens == count_tokens(ctx.text)
+    # the default lead is three
+    default = assemble(
+        "q", "search", candidates, 4000, source=source
+    )
+    assert [item.id for item in default.items][:3] == [UPDATE.id, VERIFY.id, LOGIN.id]
 
 
 def test_ties_are_broken_by_id() -> None:

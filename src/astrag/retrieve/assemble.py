@@ -38,6 +38,7 @@ from astrag.graph.facts import Symbol
 from astrag.retrieve.tokens import count_joined, count_tokens
 
 DOC_CHARS = 400  # a docstring's first paragraph, at most this long, in a signature form
+LEAD = 3  # the most relevant items, shown first in relevance order before the grouped rest
 MODULE = "module"
 
 
@@ -156,13 +157,17 @@ def _fenced(content: str, language: str) -> str:
     return f"{fence}{language}\n{content}\n{fence}"
 
 
-def _grouped(entries: Sequence[_Entry]) -> list[_Entry]:
-    """Entries in text order: files by their best item, then by position in the file."""
+def _grouped(entries: Sequence[_Entry], lead: int = 0) -> list[_Entry]:
+    """Entries in text order: the ``lead`` most relevant first, in relevance order (what
+    answers the question), then the rest: files by their best item, then by position in the
+    file."""
+    first = sorted(entries, key=lambda e: e.rank)[:lead]
+    entries = [e for e in entries if e not in first]
     best: dict[str, tuple[float, int]] = {}
     for e in entries:
         key = (-e.candidate.score, e.rank)
         best[e.symbol.path] = min(best.get(e.symbol.path, key), key)
-    return sorted(
+    return first + sorted(
         entries,
         key=lambda e: (
             best[e.symbol.path],
@@ -190,10 +195,12 @@ def _render(entries: Sequence[_Entry], with_map: bool = True) -> tuple[list[_Ent
     return ordered, "".join(pieces)
 
 
-def _pieces(entries: Sequence[_Entry], with_map: bool = True) -> tuple[list[_Entry], list[str]]:
+def _pieces(
+    entries: Sequence[_Entry], with_map: bool = True, lead: int = 0
+) -> tuple[list[_Entry], list[str]]:
     """The text in pieces that join to it, cut after line breaks (see ``_block_pieces``), so
     ``count_joined`` finds most of them counted already."""
-    ordered = _grouped(entries)
+    ordered = _grouped(entries, lead)
     pieces: list[str] = []
     if with_map and ordered:
         pieces.append(_file_map(ordered) + "\n\n")
@@ -317,6 +324,7 @@ def assemble(
     source: Callable[[Symbol], str],
     count: Callable[[str], int] = count_tokens,
     full_share: float = 0.6,
+    lead: int = LEAD,
 ) -> Context:
     """The best context for ``candidates`` within ``budget`` tokens of ``count``.
 
@@ -411,7 +419,7 @@ def assemble(
             break  # nothing more fits: stop instead of trying every remaining candidate
 
     def rendered(entries: list[_Entry]) -> tuple[list[_Entry], str, int]:
-        ordered, pieces = _pieces(entries)
+        ordered, pieces = _pieces(entries, lead=lead)
         return ordered, "".join(pieces), _counted(pieces, count)
 
     ordered, text, tokens = rendered(selected)
