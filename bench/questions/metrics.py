@@ -52,8 +52,12 @@ def gains(items: Sequence[Span], labels: Mapping[str, tuple[Span, int]]) -> list
     credited: set[str] = set()
     out: list[int] = []
     for item in items[:K]:
-        new = [sid for sid, (span, _) in labels.items() if sid not in credited and item.overlaps(span)]
-        best = max(new, key=lambda sid: (labels[sid][1], _narrow(labels[sid][0], item)), default=None)
+        new = [
+            sid for sid, (span, _) in labels.items() if sid not in credited and item.overlaps(span)
+        ]
+        best = max(
+            new, key=lambda sid: (labels[sid][1], _narrow(labels[sid][0], item)), default=None
+        )
         if best is not None:
             credited.add(best)
         out.append(labels[best][1] if best is not None else 0)

@@ -26,8 +26,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from questions.data import DATA_DIR, Question, RepoSpec, load_questions, load_repos, select
 from questions.metrics import QueryScore, Span, mean, score, support_kind
-from questions.systems import ASTRAG, BASELINES, AstragRankers, bm25_files, bm25_symbols
-from questions.systems import corpus_files, span_of
+from questions.systems import (
+    ASTRAG,
+    BASELINES,
+    AstragRankers,
+    bm25_files,
+    bm25_symbols,
+    corpus_files,
+    span_of,
+)
 
 SYSTEMS = (*ASTRAG, *BASELINES)
 
@@ -58,7 +65,9 @@ def run_repo(spec: RepoSpec, data: Path, systems: list[str], budget: int, index:
     questions = load_questions(spec.name)
     with api.open_index(root) as idx:
         labels = [labels_of(idx, q) for q in questions]
-        missing = sorted({s for q, lab in zip(questions, labels) for s in q.grades if s not in lab})
+        missing = sorted(
+            {s for q, lab in zip(questions, labels, strict=True) for s in q.grades if s not in lab}
+        )
         run = RepoRun(spec, questions, missing)
         rankers: dict[str, Any] = {}
         astrag = AstragRankers(idx, budget)
@@ -71,7 +80,9 @@ def run_repo(spec: RepoSpec, data: Path, systems: list[str], budget: int, index:
                 rankers[name] = bm25_symbols(root, idx.store.all_symbols())
         for name, rank in rankers.items():
             run.items[name] = [rank(q.query) for q in questions]
-            run.scores[name] = [score(it, lab) for it, lab in zip(run.items[name], labels)]
+            run.scores[name] = [
+                score(it, lab) for it, lab in zip(run.items[name], labels, strict=True)
+            ]
         if "context" in systems:
             for q in questions:
                 kinds: dict[str, int] = defaultdict(int)
@@ -123,7 +134,10 @@ def _by_category(runs: list[RepoRun], systems: list[str]) -> list[str]:
         for i, q in enumerate(r.questions):
             for s in systems:
                 cats[q.category][s].append(r.scores[s][i])
-    out = [_row(["category", "questions", *systems]), _row(["---", "---:", *["---:"] * len(systems)])]
+    out = [
+        _row(["category", "questions", *systems]),
+        _row(["---", "---:", *["---:"] * len(systems)]),
+    ]
     for cat, by in sorted(cats.items()):
         out.append(_row([cat, str(len(by[systems[0]])), *[_pair(by[s]) for s in systems]]))
     return out
@@ -142,8 +156,14 @@ def _support(runs: list[RepoRun]) -> list[str]:
         _row(["---", *["---:"] * len(kinds)]),
     ]
     for r in rows:
-        picked = [c for q, c in zip(r.questions, r.support) if q.category not in ("tests", "examples")]
-        out.append(_row([r.spec.name, *[f"{mean([c.get(k, 0) for c in picked]):.1f}" for k in kinds]]))
+        picked = [
+            c
+            for q, c in zip(r.questions, r.support, strict=True)
+            if q.category not in ("tests", "examples")
+        ]
+        out.append(
+            _row([r.spec.name, *[f"{mean([c.get(k, 0) for c in picked]):.1f}" for k in kinds]])
+        )
     return out
 
 
@@ -176,7 +196,7 @@ def to_json(runs: list[RepoRun], label: str) -> dict[str, Any]:
                             "gains": list(sc.gains),
                             "items": [[it.path, it.start, it.end] for it in r.items[s][i]],
                         }
-                        for i, (q, sc) in enumerate(zip(r.questions, r.scores[s]))
+                        for i, (q, sc) in enumerate(zip(r.questions, r.scores[s], strict=True))
                     ]
                     for s in r.scores
                 },
@@ -210,7 +230,9 @@ def main(argv: list[str] | None = None) -> int:
         run = run_repo(spec, args.data, systems, args.budget, not args.no_index)
         runs.append(run)
         if run.missing:
-            print(f"{spec.name}: labels not in the index: {', '.join(run.missing)}", file=sys.stderr)
+            print(
+                f"{spec.name}: labels not in the index: {', '.join(run.missing)}", file=sys.stderr
+            )
         summary = "  ".join(f"{s}={_pair(v)}" for s, v in run.scores.items())
         took = time.perf_counter() - started
         print(f"{spec.name:<11} {summary}  ({took:.1f} s)", file=sys.stderr)

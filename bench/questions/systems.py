@@ -2,7 +2,9 @@
 
 * ``search``: astrag's list for a person (``Index.search``), its hits' own lines;
 * ``seeds``: the seeds a context starts from (``Index.answer(...).seeds``), in seed order;
-* ``context``: the items of the assembled context in the order the text shows them;
+* ``context``: the items of the assembled context in the order the text shows them, each as
+  the lines it shows: a full item its span, a signature form its header line only (a class
+  shown as its signature shows none of its methods);
 * ``bm25-files``: Okapi BM25 over whole files (the code-search benchmark's baseline);
 * ``bm25-symbols``: Okapi BM25 over each definition's own source lines, path included.
 
@@ -89,7 +91,7 @@ class AstragRankers:
 
     def context(self, query: str) -> list[Span]:
         items = self.answer(query).context.items
-        return [Span(i.path, i.start_line, i.end_line) for i in items]
+        return [Span(i.path, i.start_line, i.end_line if i.full else i.start_line) for i in items]
 
     def context_paths(self, query: str) -> list[str]:
         return [i.path for i in self.answer(query).context.items]

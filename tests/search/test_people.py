@@ -72,7 +72,9 @@ def test_support_files_rank_after_the_implementation(support_repo: Path) -> None
         ("typings of the multipart form parser", "types/forms.d.ts"),
     ],
 )
-def test_a_question_that_asks_for_a_kind_gets_it(support_repo: Path, query: str, first: str) -> None:
+def test_a_question_that_asks_for_a_kind_gets_it(
+    support_repo: Path, query: str, first: str
+) -> None:
     found = paths(support_repo, query)
     # before every other support file, and beside the code it is about
     assert found.index(first) < min(found.index(p) for p in SUPPORT if p not in (first, CODE))
@@ -87,6 +89,10 @@ def test_support_kinds_by_path() -> None:
     assert support_kinds("website/src/routes/index.tsx") == {"docs"}
     assert support_kinds("types/instance.d.ts") == {"declaration"}
     assert support_kinds("test/types/instance.tst.ts") == {"test"}
+    # benchmarks by file name: pytest-benchmark and Vitest conventions
+    assert support_kinds("performance/benchmark.py") == {"bench"}
+    assert support_kinds("src/parse.bench.ts") == {"bench"}
+    assert support_kinds("lib/workbench.py") == frozenset()
     # a directory of either kind asked for is enough
     assert not is_support("examples/benchmark/hooks.js", frozenset({"bench"}))
     assert is_support("examples/benchmark/hooks.js", frozenset({"test"}))

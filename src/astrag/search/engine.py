@@ -123,9 +123,7 @@ class Searcher:
         pin_limit = 1 if diversify else AMBIGUOUS_NAME
         word_limit = limit if diversify else AMBIGUOUS_NAME
         exact = (
-            self.exact(targets, pin_limit, plain, word_limit)
-            if mode in ("hybrid", "exact")
-            else {}
+            self.exact(targets, pin_limit, plain, word_limit) if mode in ("hybrid", "exact") else {}
         )
         for sid, (pinned, _) in exact.items():
             fused[sid] = fused.get(sid, 0.0) + (EXACT_BONUS if pinned else 1 / RRF_K)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 TEST = "test"
 EXAMPLE = "example"
@@ -36,6 +37,10 @@ _DIRS: dict[str, str] = {
     "docs": DOCS, "doc": DOCS, "documentation": DOCS, "website": DOCS,
 }  # fmt: skip
 _DECLARATION = re.compile(r"\.d\.[cm]?ts$")
+# a benchmark by its file name: bench_x.py, x_benchmark.py, benchmark.py, x.bench.ts (Vitest)
+_BENCH_FILE = re.compile(
+    r"(^|/)(bench|benchmark)s?([_.-][^/]*)?\.py$|_bench(mark)?s?\.py$|[._-]bench\.[cm]?[jt]sx?$"
+)
 # the words that ask for a kind; "type" alone is not one ("content type parser")
 _ASKS: dict[str, frozenset[str]] = {
     TEST: frozenset({"test", "tests", "testing", "spec", "specs", "unittest", "unittests"}),
@@ -52,6 +57,7 @@ def is_test_path(path: str) -> bool:
     return bool(_TEST_PATH.search(path))
 
 
+@lru_cache(maxsize=1 << 16)  # a context asks about the same few hundred paths every query
 def support_kinds(path: str) -> frozenset[str]:
     """The kinds of support file ``path`` is (of :data:`KINDS`; ``examples/benchmark/x.js``
     is both), empty for the code itself."""
@@ -60,6 +66,8 @@ def support_kinds(path: str) -> frozenset[str]:
         kinds.add(TEST)
     if _DECLARATION.search(path):
         kinds.add(DECLARATION)
+    if _BENCH_FILE.search(path):
+        kinds.add(BENCH)
     return frozenset(kinds)
 
 
