@@ -8,9 +8,11 @@ indexed (incrementally) and deleted at the end. Then, with the MCP SDK's client:
 
 - the server is spawned over stdio (``astrag mcp --repo COPY``) and warmed with one call of
   each tool (loads vectors, embedder, check tables, as a long-running server would have);
-- latency: ``--calls`` calls each of find_callers / get_symbol / search_symbols (over the
-  symbols with the most callers) and get_context (over task-like queries), timed at the client
-  from request to decoded result; p50/p95 of wall time;
+- latency: ``--calls`` calls each of find_callers / find_references / get_symbol /
+  search_symbols (over the symbols with the most callers), get_outline (a seeded sample of
+  files), get_repo_map (4,000 tokens) and get_context (over task-like queries), timed at the
+  client from request to decoded result; p50/p95 of wall time; the first get_repo_map, which
+  loads and ranks the whole graph, is reported apart;
 - freshness: the ``checked_ms`` the server reports in every answer (its stat scan with nothing
   changed), and the same check timed in-process (``RepoState.ensure_fresh``);
 - edits: a body edit of a leaf function and a new exported function in a file other files
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import shutil
 import statistics
@@ -62,15 +65,17 @@ def summary(values: list[float]) -> dict[str, float]:
     }
 
 
-def pick_symbols(root: Path, n: int) -> tuple[list[str], list[str]]:
-    """Ids of the functions and methods with the most callers (the heaviest answers), and a
-    seeded sample of all functions and methods (the typical ones)."""
+def pick_symbols(root: Path, n: int) -> tuple[list[str], list[str], list[str]]:
+    """Ids of the functions and methods with the most callers (the heaviest answers), a
+    seeded sample of all functions and methods (the typical ones), and one of files."""
     with api.open_index(root) as idx:
         symbols, edges = idx.graph()
     kinds = {s.id: s for s in symbols if s.path and s.kind in ("function", "method")}
     counts = Counter(e.target for e in edges if e.kind == "calls" and e.target in kinds)
     hubs = [sid for sid, _ in counts.most_common(n)]
-    return hubs, random.Random(5).sample(sorted(kinds), n)
+    files = sorted(s.path for s in symbols if s.kind == "module")
+    rng = random.Random(5)
+    return hubs, rng.sample(sorted(kinds), n), rng.sample(files, min(n, len(files)))
 
 
 async def timed(client: Client, tool: str, args: dict[str, Any]) -> tuple[float, dict]:
@@ -84,9 +89,13 @@ async def timed(client: Client, tool: str, args: dict[str, Any]) -> tuple[float,
 
 
 async def run(root: Path, calls: int, edits: int) -> dict[str, Any]:
-    symbols, typical = pick_symbols(root, calls)
+    symbols, typical, files = pick_symbols(root, calls)
+    # the whole environment: the SDK passes only a few variables, and without PYTHONPATH the
+    # server would run whichever astrag is installed rather than the one being measured
     params = StdioServerParameters(
-        command=sys.executable, args=["-m", "astrag.cli", "mcp", "--repo", str(root)]
+        command=sys.executable,
+        args=["-m", "astrag.cli", "mcp", "--repo", str(root)],
+        env=dict(os.environ),
     )
     report: dict[str, Any] = {}
     started = time.perf_counter()
@@ -101,8 +110,12 @@ async def run(root: Path, calls: int, edits: int) -> dict[str, Any]:
             ("check_code", {"code": "const x: number = 1\n", "lang": "typescript"}),
             ("find_callers", {"symbol": symbols[0]}),
             ("get_symbol", {"symbol": symbols[0]}),
+            ("find_references", {"symbol": symbols[0]}),
+            ("get_outline", {"path": files[0]}),
         ):
             await timed(client, tool, args)  # warm-up, untimed
+        first_map, _ = await timed(client, "get_repo_map", {"budget": 4000})
+        report["first_repo_map_ms"] = round(first_map)
 
         checked: list[float] = []
         latency: dict[str, list[float]] = {}
@@ -112,6 +125,10 @@ async def run(root: Path, calls: int, edits: int) -> dict[str, Any]:
             ("get_symbol", [{"symbol": s} for s in typical]),
             ("find_callers (hub symbols)", [{"symbol": s, "depth": 1} for s in symbols]),
             ("get_symbol (hub symbols)", [{"symbol": s} for s in symbols]),
+            ("find_references", [{"symbol": s} for s in typical]),
+            ("find_references (hub symbols)", [{"symbol": s} for s in symbols]),
+            ("get_outline", [{"path": f} for f in files]),
+            ("get_repo_map", [{"budget": 4000}] * calls),
             ("search_symbols", [{"query": s.split("::")[-1], "limit": 10} for s in symbols]),
             (
                 "get_context",
@@ -197,7 +214,8 @@ def markdown(report: dict[str, Any], source: Path, lines: int, files: int) -> st
     out = [
         f"Repository: `{source}` copy — {files:,} files, {lines:,} lines. "
         f"Connect (spawn + handshake): {report['connect_ms']:,} ms; first call "
-        f"{report['first_call_ms']:,} ms.",
+        f"{report['first_call_ms']:,} ms; first `get_repo_map` (loads and ranks the graph) "
+        f"{report['first_repo_map_ms']:,} ms.",
         "",
         "| measure | n | p50 ms | p95 ms | max ms | p50 ms without the freshness check |",
         "| --- | ---: | ---: | ---: | ---: | ---: |",

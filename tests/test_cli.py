@@ -4,7 +4,6 @@ fixture whose every edge is listed below, checked against the fixture's source b
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -15,6 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.cli_run import BASE_ENV, on_terminal, run
 
 FILES: dict[str, str] = {
     "pkg/__init__.py": "",
@@ -164,8 +165,10 @@ SUMMARY_KEYS = {
     "edges",
     "calls",
     "call_resolution_rate",
+    "call_rates",
     "parse_errors",
     "files_with_errors",
+    "error_files",
     "parsed",
     "removed",
     "resolved_files",
@@ -173,26 +176,18 @@ SUMMARY_KEYS = {
     "seconds",
     "timings",
     "rebuilt_because",
+    "notes",
     "embedder",
     "embedded",
 }
 NODE_KEYS = {"type", "id", "kind", "name", "qualname", "path", "start_line", "end_line"}
 EDGE_KEYS = {"type", "source", "target", "kind", "path", "line", "column"}
 
-# A wide terminal keeps rich from wrapping long ids across table rows; no colour codes.
-_ENV = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
-_ENV.update(COLUMNS="200", NO_COLOR="1")
+_ENV = dict(BASE_ENV)  # its ASTRAG_STORE is set per store by the fixtures below
 
 
 def astrag(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "astrag.cli", *args],
-        cwd=cwd,
-        env=_ENV,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return run(*args, cwd=cwd, env=_ENV)
 
 
 def ok_json(*args: str, cwd: Path | None = None) -> dict:
@@ -255,19 +250,25 @@ def test_index_json_summary_has_the_documented_keys_and_exact_counts(
     # print() and str() are the only calls that leave the repository
     assert summary["calls"] == {"resolved": 7, "external": 2}
     assert summary["call_resolution_rate"] == 1.0
+    assert summary["call_rates"] == {"repository": 0.7778, "external": 0.2222, "unresolved": 0.0}
     assert (summary["parse_errors"], summary["files_with_errors"]) == (0, 0)
+    assert summary["error_files"] == []
     assert (summary["parsed"], summary["removed"], summary["resolved_files"]) == (5, 0, 5)
     assert summary["skipped"] == []
     assert summary["rebuilt_because"] == ""
 
 
 def test_index_text_reports_an_unchanged_rerun(repo: Path) -> None:
-    result = astrag("index", str(repo))
+    result = astrag("index", str(repo))  # piped: one "key<TAB>value" record a line
     assert result.returncode == 0, result.stderr
-    assert f"astrag index · {repo}" in result.stdout
-    assert "5  (0 parsed, 0 removed this run)" in result.stdout
-    assert "100.0% resolved  (external 2, resolved 7)" in result.stdout
-    assert "0 in 0 files" in result.stdout  # parse errors
+    rows = dict(line.split("\t") for line in result.stdout.splitlines())
+    assert rows["files"] == "5  (0 parsed, 0 removed this run)"
+    assert rows["calls"] == (
+        "77.8% to repository symbols, 22.2% external, 0.0% unresolved  (9 calls)"
+    )
+    assert (rows["parse errors"], rows["skipped"]) == ("0 in 0 files", "none")
+    status, shown = on_terminal("index", str(repo), env=_ENV)
+    assert status == 0 and f"astrag index · {repo}" in shown
 
 
 # ---------------------------------------------------------------------------------- show
@@ -330,30 +331,45 @@ def test_callers_depth_one_and_two(repo: Path) -> None:
 
 
 def test_callers_text_table(repo: Path) -> None:
-    result = astrag("callers", "Shape.area", "--depth", "2", "--repo", str(repo))
+    # rows: depth, qualified name, kind, where it is defined, the line of the call, the link
+    args = ("callers", "Shape.area", "--depth", "2", "--repo", str(repo))
+    result = astrag(*args)
     assert result.returncode == 0, result.stderr
-    assert f"callers of {SH}Shape.area (2)" in result.stdout
-    # rows show qualified names, where each is defined, and the line of the call
-    assert "Shape.describe" in result.stdout
-    assert "pkg/shapes.py:8" in result.stdout
-    assert "report" in result.stdout
+    assert result.stdout == (
+        "1\tShape.describe\tmethod\tpkg/shapes.py:8\t9\tdirect\n"
+        "2\treport\tfunction\tpkg/app.py:8\t9\tdirect\n"
+    )
+    status, shown = on_terminal(*args, env=_ENV)
+    assert status == 0 and f"callers of {SH}Shape.area (2)" in shown
+    assert "│ Shape.describe │ method   │ pkg/shapes.py:8" in shown
     assert "pkg/app.py:8" in result.stdout
 
 
 def test_callees_follow_calls_outwards_including_placeholders(repo: Path) -> None:
     one = ok_json("callees", "report", "--repo", str(repo))
     assert results(one) == [(1, APP + "build"), (1, SH + "Shape.describe")]
+    assert [r["link"] for r in one["results"]] == ["direct", "direct"]
     two = ok_json("callees", "report", "--depth", "2", "--repo", str(repo))
-    # level 2 is sorted by call site: app.py:5 (Square(side)), then shapes.py:9 col 16, col 25
+    # level 2 is sorted by call site: app.py:5 (Square(side)), then shapes.py:9 col 16, col 25;
+    # then what the call of Shape.area may dispatch to, the nearest overrider first
     assert results(two) == [
         (1, APP + "build"),
         (1, SH + "Shape.describe"),
         (2, SH + "Square"),
         (2, "external::builtins.str"),
         (2, SH + "Shape.area"),
+        (2, SH + "Square.area"),
+        (2, SH + "Cube.area"),
     ]
     external = two["results"][3]
     assert (external["kind"], external["path"], external["start_line"]) == ("external", "", 0)
+    assert [(r["link"], r["through"]) for r in two["results"][4:]] == [
+        ("direct", None),
+        ("dispatch", SH + "Shape.area"),
+        ("dispatch", SH + "Shape.area"),
+    ]
+    assert two["results"][5]["via"] == two["results"][4]["via"]  # the call of Shape.area
+    assert two["counts"] == {"direct": 5, "dispatch": 2, "candidate": 0}
 
 
 @pytest.mark.parametrize(
@@ -375,12 +391,13 @@ def test_implementations(repo: Path, symbol: str, expected: list[tuple[int, str]
 def test_implementations_text(repo: Path) -> None:
     found = astrag("implementations", "Greeter", "--repo", str(repo))
     assert found.returncode == 0, found.stderr
-    assert f"implementations of {GR}Greeter (1)" in found.stdout
-    assert "Polite" in found.stdout
-    assert "web/greeter.ts:5" in found.stdout
+    assert found.stdout == "1\tPolite\tclass\tweb/greeter.ts:5\t5\n"
+    status, shown = on_terminal("implementations", "Greeter", "--repo", str(repo), env=_ENV)
+    assert status == 0 and f"implementations of {GR}Greeter (1)" in shown
     none = astrag("implementations", "Cube", "--repo", str(repo))
     assert none.returncode == 0, none.stderr
-    assert none.stdout == f"no implementations of {SH}Cube in the index\n"
+    assert none.stdout == ""
+    assert none.stderr == f"no implementations of {SH}Cube in the index\n"
 
 
 # ---------------------------------------------------------------------------------- stats
@@ -399,8 +416,10 @@ def test_stats_json_counts(repo: Path) -> None:
 def test_stats_text(repo: Path) -> None:
     result = astrag("stats", "--repo", str(repo))
     assert result.returncode == 0, result.stderr
-    assert f"astrag stats · {repo}" in result.stdout
-    assert "class 4, field 1, function 4, interface 1, method 8, module 5" in result.stdout
+    rows = dict(line.split("\t") for line in result.stdout.splitlines())
+    assert rows["symbols"] == "class 4, field 1, function 4, interface 1, method 8, module 5"
+    status, shown = on_terminal("stats", "--repo", str(repo), env=_ENV)
+    assert status == 0 and f"astrag stats · {repo}" in shown
 
 
 # ---------------------------------------------------------------------------------- export
@@ -582,6 +601,27 @@ def test_check_cli_exit_codes_and_formats(repo: Path, tmp_path: Path) -> None:
     assert clean.returncode == 0 and clean.stdout == ""
     unknown = astrag("check", str(snippet), "--repo", str(repo))
     assert unknown.returncode == 2 and "Traceback" not in unknown.stderr
+
+
+def test_check_cli_input_errors_and_one_finding_a_line(repo: Path, tmp_path: Path) -> None:
+    bad = subprocess.run(
+        [sys.executable, "-m", "astrag.cli", "check", "-", "--repo", str(repo), "--lang", "python"],
+        input=b"x = '\xff'\n",
+        env=_ENV,
+        capture_output=True,
+    )
+    assert bad.returncode == 2
+    assert b"stdin is not UTF-8 text (byte 0xff at offset 5, line 1)" in bad.stderr
+    assert b"Traceback" not in bad.stderr
+    lonely = astrag("check", "-", "--repo", str(repo), "--base", "main")
+    assert lonely.returncode == 2 and "--base only applies with --changed" in lonely.stderr
+    name = "a_helper_name_long_enough_to_wrap_any_terminal_" * 3
+    snippet = tmp_path / "long.py"
+    snippet.write_text(f"def extra():\n    return {name}() + {name}x()\n")
+    piped = astrag("check", str(snippet), "--repo", str(repo), "--path", "pkg/app.py")
+    lines = piped.stdout.splitlines()
+    assert piped.returncode == 1 and len(lines) == 2  # one finding a line, never wrapped
+    assert all(line.startswith("pkg/app.py:2:") and name in line for line in lines)
 
 
 def test_index_and_check_work_with_the_network_off(tmp_path: Path) -> None:

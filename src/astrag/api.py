@@ -12,20 +12,35 @@ is built from the plain dataclasses returned here.
 
 from __future__ import annotations
 
+import dataclasses
+import textwrap
 from collections.abc import Iterable
-from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
+from astrag.arguments import path_argument, resolved_within, text_argument
 from astrag.config import load_config
 from astrag.errors import AstragError
+from astrag.fresh import Freshness, bring_up_to_date
 from astrag.graph.facts import CLASS_KINDS, Edge, EdgeKind, Symbol
 from astrag.indexer import IndexSummary, ProgressFn, index_repository
+from astrag.project_root import nearest_project
+from astrag.query import calls, imports, neighbourhood, outline, repomap, report, uses
+from astrag.query.calls import Related
+from astrag.query.imports import FileImports
+from astrag.query.neighbourhood import Neighbourhood
+from astrag.query.outline import Outline
+from astrag.query.repomap import RepoMap
+from astrag.query.report import IndexReport
+from astrag.query.uses import Use
+from astrag.redact import counts as redaction_counts
 from astrag.retrieve.answer import Answer, Planner, SourceCache, answer
 from astrag.retrieve.assemble import Context
 from astrag.retrieve.plan import extract_targets, plain_words
 from astrag.search.engine import Hit, Searcher
-from astrag.store.base import GraphStore
+from astrag.store.base import FileRecord, GraphStore
 from astrag.store.open import MARKER, open_store
+from astrag.suggest import close_symbols
 from astrag.verify.findings import CheckReport
 from astrag.verify.inputs import (
     ChangedFile,
@@ -35,26 +50,42 @@ from astrag.verify.inputs import (
     safe_path,
 )
 from astrag.verify.session import CheckSession
+from astrag.verify.sources import read_regular_file
+from astrag.verify.worktree import working_tree_changes
 
 __all__ = [
     "AmbiguousSymbol",
     "Answer",
     "CheckReport",
     "Context",
+    "FileImports",
+    "Freshness",
     "Hit",
     "Index",
+    "IndexReport",
     "IndexSummary",
+    "Neighbourhood",
+    "Outline",
     "Related",
+    "RepoMap",
     "SymbolNotFound",
+    "Use",
     "check",
+    "find_project",
     "find_root",
     "index",
+    "open_fresh",
     "open_index",
 ]
 
 
+SNIPPET_LINES = 5  # a search hit's code: a definition's head, its signature and first lines
+
+
 class SymbolNotFound(AstragError):
-    pass
+    def __init__(self, message: str, hint: str = "", suggestions: list[str] | None = None):
+        super().__init__(message, hint)
+        self.suggestions = suggestions or []
 
 
 class AmbiguousSymbol(AstragError):
@@ -65,15 +96,6 @@ class AmbiguousSymbol(AstragError):
         )
         self.query = query
         self.candidates = candidates
-
-
-@dataclass(frozen=True, slots=True)
-class Related:
-    """A symbol reached from another one over the graph, and how."""
-
-    symbol: Symbol
-    depth: int
-    edge: Edge  # the edge that reached it (for callers: the call site)
 
 
 def find_root(start: Path | None = None) -> Path:
@@ -89,6 +111,13 @@ def find_root(start: Path | None = None) -> Path:
         if (directory / ".git").exists():
             return directory
     return here
+
+
+def find_project(start: Path | None = None) -> Path:
+    """The project a server started in ``start`` serves when none is named: the nearest
+    enclosing index, work tree or folder with a project file; never the home directory or
+    the filesystem root (raises :class:`astrag.project_root.NotAProject`)."""
+    return nearest_project(start or Path.cwd())
 
 
 def index(
@@ -116,6 +145,23 @@ def open_index(root: Path, *, store: str | None = None) -> Index:
     return Index(root, _open_store(root, store))
 
 
+def open_fresh(
+    root: Path, *, refresh: bool | None = None, store: str | None = None
+) -> tuple[Index, Freshness]:
+    """The index of ``root`` brought up to date with the disk first (an incremental run when
+    files changed), or, with ``refresh=False`` (default: on unless ``ASTRAG_NO_REFRESH`` is
+    set), as it is, with the paths it does not reflect: what every query face answers from."""
+    idx = open_index(root, store=store)
+    try:
+        status = bring_up_to_date(idx.root, idx.store, refresh=refresh, store_url=store)
+    except BaseException:
+        idx.close()
+        raise
+    if status.updated:
+        idx.refresh()
+    return idx, status
+
+
 def _open_store(root: Path, url: str | None = None) -> GraphStore:
     return open_store(root, load_config(root), readonly=True, url=url)
 
@@ -127,7 +173,10 @@ class Index:
         self.root = root
         self.store = store
         self.searcher = Searcher(store)
-        self.sources = SourceCache(root)
+        self.sources = SourceCache(root, self._file_records)
+        self._records: tuple[str, dict[str, FileRecord]] | None = None  # (indexed_at, records)
+        self._ranks: tuple[str, repomap.Ranked] | None = None  # (indexed_at, what maps cut)
+        self._report: tuple[str, IndexReport] | None = None  # (indexed_at, the report)
 
     def __enter__(self) -> Index:
         return self
@@ -142,12 +191,23 @@ class Index:
         """Forget cached vectors and symbols after the index was updated (by another run or
         by :func:`index` in this process); the next query reads the new state."""
         self.searcher.forget()
+        self._ranks = None
+        self._report = None
+        self._records = None
+
+    def _file_records(self) -> dict[str, FileRecord]:
+        """The index's file records, read once per version of the index: every answer that
+        shows source checks the files against them, and a large index has thousands."""
+        stamp = self.store.meta().get("indexed_at", "")
+        if self._records is None or self._records[0] != stamp:
+            self._records = (stamp, self.store.file_records())
+        return self._records[1]
 
     # ------------------------------------------------------------------ lookup
 
     def lookup(self, query: str) -> list[Symbol]:
         """Symbols an id, a qualified name, a plain name or a file path denotes (best first)."""
-        query = query.strip()
+        query = text_argument(query, "the symbol").strip()
         if not query:
             raise SymbolNotFound("empty symbol name", "pass a symbol id, qualified name or name")
         exact = self.store.get_symbol(query)
@@ -167,35 +227,150 @@ class Index:
         """Exactly one symbol, or SymbolNotFound / AmbiguousSymbol listing the candidates."""
         found = self.lookup(query)
         if not found:
-            raise SymbolNotFound(
-                f"no symbol matches {query!r}",
-                "check the spelling, or run `astrag index` if the code is new",
-            )
+            close = self.close_names(query)
+            hint = "check the spelling, or run `astrag index` if the code is new"
+            if close:
+                hint = f"did you mean {', '.join(close)}? (or run `astrag index` if it is new)"
+            raise SymbolNotFound(f"no symbol matches {query!r}", hint, close)
         if len(found) > 1:
             raise AmbiguousSymbol(query, found)
         return found[0]
+
+    def close_names(self, query: str, limit: int = 5) -> list[str]:
+        """Indexed names most like ``query`` (ids for an id, else qualified names), for a
+        "did you mean" when it matches nothing."""
+        symbols = (s for s in self.store.all_symbols() if s.path)
+        return close_symbols(query.strip(), symbols, limit)
 
     def get(self, symbol_id: str) -> Symbol | None:
         return self.store.get_symbol(symbol_id)
 
     def source(self, symbol: Symbol) -> str:
-        """The symbol's source lines as they are on disk now."""
-        if not symbol.path:
-            return ""
-        try:
-            text = (self.root / symbol.path).read_text("utf-8", errors="replace")
-        except OSError:
-            return ""
-        lines = text.splitlines()
-        return "\n".join(lines[symbol.start_line - 1 : symbol.end_line])
+        """The symbol's source lines from its file, as indexed (a note when it changed)."""
+        self.sources.begin()  # the text the index was built from, or a note that it changed
+        return self.sources(symbol)
 
     # ------------------------------------------------------------------ traversals
 
     def callers(self, symbol_id: str, depth: int = 1) -> list[Related]:
-        return self._walk([symbol_id], (EdgeKind.CALLS,), incoming=True, depth=depth)
+        """Who calls the symbol: direct callers, then callers of a method it overrides or
+        implements (``link == "dispatch"``, ``through`` the method they call), level by level up
+        to ``depth``; then unresolved call sites that may be calls of it (``"candidate"``,
+        ``through`` the placeholder), nearest first. See :mod:`astrag.query.calls`."""
+        symbol = self.store.get_symbol(symbol_id)
+        return calls.callers(self.store, symbol, depth) if symbol is not None else []
 
     def callees(self, symbol_id: str, depth: int = 1) -> list[Related]:
-        return self._walk([symbol_id], (EdgeKind.CALLS,), incoming=False, depth=depth)
+        """What the symbol calls (placeholders included), then the overriders and implementers
+        a called method may dispatch to (``link == "dispatch"``)."""
+        symbol = self.store.get_symbol(symbol_id)
+        return calls.callees(self.store, symbol, depth) if symbol is not None else []
+
+    def call_notes(self, symbol: Symbol, relation: str, found: list[Related]) -> list[str]:
+        """What a listing of callers or callees cannot say itself: that none was resolved, and
+        the unresolved call sites that may be what was asked for."""
+        return calls.notes(symbol, relation, found)
+
+    def references(self, symbol_id: str, *, code: bool = True) -> list[Use]:
+        """Every use of the symbol (calls, constructions, reads, type annotations, imports,
+        subclasses, implementations, overrides; then calls that may dispatch to it and
+        unverified candidates), grouped by kind, each with its site and line of code
+        (``code=False``: without it, for a caller that shows only some of the uses and reads
+        their lines with :meth:`line`)."""
+        symbol = self.store.get_symbol(symbol_id)
+        if symbol is None:
+            return []
+        self.sources.begin()
+        return uses.uses(self.store, symbol, self.line if code else None)
+
+    def outline(self, path: str) -> Outline:
+        """The definitions of the indexed file ``path`` (repository-relative, absolute inside
+        the repository, or a unique suffix), in order and nested."""
+        given = Path(path)
+        if given.is_absolute() and given.resolve().is_relative_to(self.root):
+            path = given.resolve().relative_to(self.root).as_posix()
+        module = outline.file_module(self.store, path)
+        return outline.outline(module, self.store.symbols_in_file(module.path))
+
+    def file_imports(self, path: str) -> FileImports:
+        """What the indexed file ``path`` imports, and the imports of it by other files."""
+        return imports.file_imports(self.store, outline.file_module(self.store, path))
+
+    def neighbourhood(
+        self,
+        symbol_id: str,
+        depth: int = 2,
+        limit: int = neighbourhood.DEFAULT_LIMIT,
+        *,
+        callers: list[Related] | None = None,
+    ) -> Neighbourhood:
+        """The symbols within ``depth`` hops of the symbol over the graph's edges (plus the
+        callers that reach it through dispatch or may as candidates), at most ``limit`` of
+        them, and the edges among them: what a diagram of it shows. ``callers``: what
+        :meth:`callers` (depth 1) gave, when the caller has it already."""
+        symbol = self.store.get_symbol(symbol_id)
+        if symbol is None:
+            raise SymbolNotFound(f"no symbol {symbol_id!r}", "pass an id from the index")
+        return neighbourhood.neighbourhood(self.store, symbol, depth, limit, callers)
+
+    def report(self) -> IndexReport:
+        """Files, languages, symbols and edges by kind, call resolution per language and per
+        top-level folder, files with syntax errors and the lines in their error regions,
+        skipped files and why; computed once per version of the index."""
+        stamp = self.store.meta().get("indexed_at", "")
+        if self._report is None or self._report[0] != stamp:
+            self._report = (stamp, report.report(self.store, self._read_bytes))
+        return self._report[1]
+
+    def _read_bytes(self, path: str) -> bytes | None:
+        """A file's bytes for parsing only (never shown), None when it is gone or outside."""
+        try:
+            return resolved_within(self.root, path).read_bytes()
+        except (AstragError, OSError):
+            return None
+
+    def repo_map(self, budget: int = 4000) -> RepoMap:
+        """The repository's most central definitions, by file, within ``budget`` tokens."""
+        if budget <= 0:
+            raise AstragError(
+                f"budget must be a positive number of tokens, not {budget}", "pass --budget 4000"
+            )
+        return repomap.cut(self._ranked(), budget)
+
+    def _ranked(self) -> repomap.Ranked:
+        """The ranked repository, computed once per version of the index (a large one takes
+        seconds to load and rank; a server answers many maps and overviews from it)."""
+        stamp = self.store.meta().get("indexed_at", "")
+        if self._ranks is None or self._ranks[0] != stamp:
+            with self.store.snapshot():
+                symbols, edges = self.store.all_symbols(), self.store.all_edges()
+            self._ranks = (stamp, repomap.ranked(symbols, edges))
+        return self._ranks[1]
+
+    # ------------------------------------------------------------------ code
+
+    def line(self, path: str, line: int) -> str:
+        """One line of a repository file as it is on disk now ("" when it is gone)."""
+        if not path or line <= 0:
+            return ""
+        return self.sources(Symbol("", "", "", "", path, start_line=line, end_line=line))
+
+    def snippets(self, symbols: Iterable[Symbol]) -> dict[str, str]:
+        """:meth:`snippet` of each symbol, by id, each file read once as it is now."""
+        self.sources.begin()
+        return {s.id: self.snippet(s) for s in symbols}
+
+    def snippet(self, symbol: Symbol, lines: int = SNIPPET_LINES) -> str:
+        """The first ``lines`` lines of the symbol's definition as they are on disk now,
+        dedented, each cut at 200 characters: what a search hit shows of its code."""
+        if not symbol.path or symbol.start_line <= 0:
+            return ""
+        if symbol.kind == "module":  # its first lines are imports: its docstring says more
+            return "\n".join(symbol.docstring.strip().splitlines()[:lines])
+        end = min(symbol.end_line or symbol.start_line, symbol.start_line + lines - 1)
+        text = self.sources(dataclasses.replace(symbol, end_line=end))
+        shown = [ln if len(ln) <= 200 else ln[:199] + "…" for ln in text.split("\n")]
+        return textwrap.dedent("\n".join(shown)).strip("\n")
 
     def implementations(self, symbol_id: str) -> list[Related]:
         """Subclasses and implementers of a class/interface (transitively); for a method, the
@@ -257,7 +432,15 @@ class Index:
             raise AstragError(
                 f"budget must be a positive number of tokens, not {budget}", "pass --budget 8000"
             )
-        return answer(self.searcher, self.root, query, budget, llm=llm, sources=self.sources)
+        return answer(
+            self.searcher,
+            self.root,
+            query,
+            budget,
+            llm=llm,
+            sources=self.sources,
+            overview=self.repo_map,
+        )
 
     def context(self, query: str, budget: int = 8000) -> Context:
         """A token-budgeted, explained context for ``query`` (see :meth:`answer`)."""
@@ -266,7 +449,13 @@ class Index:
     # ------------------------------------------------------------------ whole graph
 
     def stats(self) -> dict[str, object]:
-        return {"root": str(self.root), **self.store.counts(), "meta": self.store.meta()}
+        redacted = redaction_counts(r.note for r in self.store.file_records().values())
+        return {
+            "root": str(self.root),
+            **self.store.counts(),
+            "redacted": redacted,
+            "meta": self.store.meta(),
+        }
 
     def graph(self) -> tuple[list[Symbol], list[Edge]]:
         """All symbols and edges, read from one consistent version of the index."""
@@ -275,7 +464,7 @@ class Index:
 
 
 def _check_query(query: str) -> str:
-    query = (query or "").strip()
+    query = text_argument(query or "", "the query").strip()
     if not query:
         raise AstragError("the query is empty", "ask a question or name a symbol")
     if len(query) > 10_000:
@@ -297,24 +486,31 @@ def check(
     path: str | None = None,
     lang: str | None = None,
     diff: bool | None = None,
+    changed: bool = False,
+    base: str | None = None,
     session: CheckSession | None = None,
 ) -> CheckReport:
     """Check code an LLM wrote against the index of ``root``.
 
-    ``text`` is a unified diff (recognised by its headers, or forced with ``diff=True``);
-    otherwise code: with ``path``, a snippet placed at the end of that repository file (its
-    imports and module scope apply; lines are reported in the snippet's numbering), or the
-    whole new version of ``path`` when ``text`` already starts like that file; without
-    ``path``, a standalone snippet in language ``lang``. Pass a ``session``
-    (:func:`open_check_session`) to check many times against one loaded index.
+    ``text`` is a unified diff (recognised by its headers, or forced with ``diff=True``),
+    whether or not it has been applied to the files yet; otherwise code: with ``path``, a
+    snippet placed at the end of that repository file (its imports and module scope apply;
+    lines are reported in the snippet's numbering), or the whole new version of ``path`` when
+    ``text`` already starts like that file; without ``path``, a standalone snippet in language
+    ``lang``. ``changed=True`` ignores ``text`` and checks what the git working tree changed
+    against ``base`` (default ``HEAD``). Pass a ``session`` (:func:`open_check_session`) to
+    check many times against one loaded index.
     """
     root = root.resolve()
     own = session is None
     session = session or open_check_session(root)
     try:
-        if diff if diff is not None else looks_like_diff(text):
-            changes, deleted = changes_from_diff(text, lambda p: _read(root, p))
-            return session.check(changes, deleted)
+        if changed or (diff if diff is not None else looks_like_diff(text)):
+            read = partial(_read, root)
+            found = (
+                working_tree_changes(root, base, read) if changed else changes_from_diff(text, read)
+            )
+            return session.check(found.changed, found.deleted, found.deleted_texts)
         return session.check([_code_change(root, text, path, lang)])
     finally:
         if own:
@@ -339,16 +535,11 @@ def _code_change(root: Path, text: str, path: str | None, lang: str | None) -> C
     target = safe_path(path)
     existing = _read(root, target)
     if existing is not None and existing.strip() and text.startswith(existing[:200]):
-        return ChangedFile(target, text, None)  # the whole new version of the file
+        return ChangedFile(target, text, None, old=existing)  # the whole new version
     return change_from_snippet(text, target, existing)
 
 
 def _read(root: Path, rel: str) -> str | None:
     """A repository file's text, or None; never follows a path out of the repository."""
-    full = (root / safe_path(rel)).resolve()
-    if not full.is_relative_to(root):
-        raise AstragError(f"{rel} resolves outside the repository", "check a file inside it")
-    try:
-        return full.read_text("utf-8", errors="replace")
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-        return None
+    full = resolved_within(root, safe_path(path_argument(rel, "the path")))
+    return read_regular_file(full, rel)  # a FIFO or a device is refused, never opened

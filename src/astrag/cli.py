@@ -10,14 +10,28 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
-from astrag import api, present
-from astrag.cli_shared import Fmt, RepoOpt, err, out
+from astrag import __version__, api, diagram, present, present_text
+from astrag.arguments import path_argument
+from astrag.cli_shared import (
+    Fmt,
+    RepoOpt,
+    decoded,
+    err,
+    note,
+    open_index,
+    out,
+    piped,
+    table,
+    writable_file,
+    write_atomically,
+)
 from astrag.cli_shared import emit_json as _emit_json
 from astrag.cli_shared import errors as _errors
 from astrag.cli_shared import repo_root as _root
+from astrag.cli_store import NoRefreshOpt, StoreOpt, choose_store
 from astrag.errors import AstragError
 from astrag.export import render
 from astrag.indexer import IndexSummary
@@ -25,13 +39,35 @@ from astrag.indexer import IndexSummary
 app = typer.Typer(
     help="A symbol-graph map of your codebase for AI coding agents.",
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        sys.stdout.write(f"astrag {__version__}\n")
+        raise typer.Exit()
+
+
+@app.callback()
+def _global_options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", "-V", callback=_print_version, is_eager=True, help="Print the version."
+        ),
+    ] = False,
+    store: StoreOpt = None,
+    no_refresh: NoRefreshOpt = False,
+) -> None:
+    """A symbol-graph map of your codebase for AI coding agents."""
+    choose_store(store, no_refresh)
 
 
 class CtxFmt(StrEnum):
     md = "md"
+    text = "text"  # the same markdown: every query command takes --format text
     json = "json"
 
 
@@ -46,6 +82,8 @@ class ExportFmt(StrEnum):
     jsonl = "jsonl"
     graphml = "graphml"
     cypher = "cypher"
+    mermaid = "mermaid"
+    dot = "dot"
 
 
 FormatOpt = Annotated[Fmt, typer.Option("--format", "-f", help="Output format.")]
@@ -72,6 +110,7 @@ def index(
 ) -> None:
     """Index (or incrementally update) a repository."""
     with _errors(fmt):
+        path_argument(str(path), "PATH")
         with _progress(enabled=fmt == Fmt.text) as progress:
             summary = api.index(
                 path.resolve(),
@@ -110,40 +149,58 @@ def _progress(enabled: bool) -> Iterator[Callable[[str, int, int], None] | None]
 
 
 def _print_summary(s: IndexSummary) -> None:
-    table = Table(title=f"astrag index · {s.root}", show_header=False, title_justify="left")
-    table.add_column(style="bold")
-    table.add_column()
-    rate = s.call_resolution_rate
-    calls = ", ".join(f"{k} {v:,}" for k, v in sorted(s.calls.items()))
+    shares = present.call_rates(s.calls)
+    total = sum(s.calls.values())
+    calls = "none"
+    if total:
+        calls = (
+            f"{shares['repository']:.1%} to repository symbols, {shares['external']:.1%} "
+            f"external, {shares['unresolved']:.1%} unresolved  ({total:,} calls)"
+        )
+    errors = f"{s.parse_errors:,} in {s.files_with_errors:,} files"
+    if s.error_files:
+        errors += ": " + _some(s.error_files, s.files_with_errors)
     rows = [
         ("files", f"{s.files:,}  ({s.parsed:,} parsed, {s.removed:,} removed this run)"),
         ("lines", f"{s.lines:,}"),
         ("symbols", f"{s.symbols:,}"),
         ("edges", ", ".join(f"{k} {v:,}" for k, v in sorted(s.edges.items())) or "none"),
-        ("calls", f"{rate:.1%} resolved  ({calls})" if calls else "none"),
-        ("parse errors", f"{s.parse_errors:,} in {s.files_with_errors:,} files"),
+        ("calls", calls),
+        ("parse errors", errors),
         ("embeddings", f"{s.embedder} ({s.embedded:,} embedded this run)"),
         ("skipped", _skipped_text(s)),
         ("seconds", f"{s.seconds:.2f}"),
     ]
     if s.rebuilt_because:
         rows.append(("rebuilt", s.rebuilt_because))
-    for key, value in rows:
-        table.add_row(key, value)
-    out.print(table)
+    rows.extend(("note", text) for text in s.notes)
+    table(f"astrag index · {s.root}", ("key", "value"), rows, header=False, styles={"key": "bold"})
+
+
+_NAMED = 5  # paths named in the summary per list; the JSON summary lists every one
+
+
+def _some(paths: list[str], total: int) -> str:
+    named = ", ".join(paths[:_NAMED])
+    rest = total - min(len(paths), _NAMED)
+    return named + (f" and {rest:,} more (astrag index --format json lists all)" if rest else "")
 
 
 def _skipped_text(s: IndexSummary) -> str:
-    reasons: dict[str, int] = {}
+    by_reason: dict[str, list[str]] = {}
     for k in s.skipped:
-        reasons[k.reason] = reasons.get(k.reason, 0) + 1
-    return ", ".join(f"{r} {n}" for r, n in sorted(reasons.items())) or "none"
+        by_reason.setdefault(k.reason.split(":", 1)[0], []).append(k.path)
+    parts = [
+        f"{reason} {len(paths):,} ({_some(sorted(paths), len(paths))})"
+        for reason, paths in sorted(by_reason.items())
+    ]
+    return "; ".join(parts) or "none"
 
 
 @app.command()
 def show(symbol: SymbolArg, repo: RepoOpt = None, fmt: FormatOpt = Fmt.text) -> None:
     """A symbol's definition, signature, source and direct relations."""
-    with _errors(fmt), api.open_index(_root(repo)) as idx:
+    with _errors(fmt), open_index(repo) as idx:
         s = idx.resolve(symbol)
         outgoing = idx.edges(s.id, incoming=False)
         incoming = idx.edges(s.id, incoming=True)
@@ -158,14 +215,16 @@ def show(symbol: SymbolArg, repo: RepoOpt = None, fmt: FormatOpt = Fmt.text) -> 
                 }
             )
             return
-        out.print(f"[bold]{s.id}[/]  [cyan]{s.kind}[/]  {s.path}:{s.start_line}-{s.end_line}")
+        where = escape(f"{s.path}:{s.start_line}-{s.end_line}")
+        out.print(f"[bold]{escape(s.id)}[/]  [cyan]{s.kind}[/]  {where}", highlight=False)
         if s.signature:
-            out.print(f"[green]{s.signature}[/]", highlight=False)
+            out.print(f"[green]{escape(s.signature)}[/]", highlight=False)
         if s.docstring:
-            out.print(f"[dim]{s.docstring}[/]", highlight=False)
+            out.print(f"[dim]{escape(s.docstring)}[/]", highlight=False)
+        shown = None if piped() else 8  # a pipe gets every relation, a terminal the first 8
         for title, edges, inward in (("→", outgoing, False), ("←", incoming, True)):
-            for line in present.relation_summary(edges, incoming=inward):
-                out.print(f"  {title} {line}", highlight=False)
+            for line in present.relation_summary(edges, incoming=inward, shown=shown):
+                out.print(f"  {title} {line}", highlight=False, markup=False)
         if source:
             out.print(source, highlight=False, markup=False)
 
@@ -173,7 +232,7 @@ def show(symbol: SymbolArg, repo: RepoOpt = None, fmt: FormatOpt = Fmt.text) -> 
 def _traversal(
     symbol: str, repo: Path | None, fmt: Fmt, relation: str, depth: int, walk: str
 ) -> None:
-    with _errors(fmt), api.open_index(_root(repo)) as idx:
+    with _errors(fmt), open_index(repo) as idx:
         s = idx.resolve(symbol)
         if walk == "implementations":
             found = idx.implementations(s.id)
@@ -182,20 +241,40 @@ def _traversal(
         if fmt == Fmt.json:
             _emit_json(present.traversal_json(s, relation, depth, found))
             return
+        notes = idx.call_notes(s, relation, found)
+        for text in notes:
+            note(f"note: {text}")
         if not found:
-            out.print(f"no {relation} of {s.id} in the index")
+            if not notes:
+                note(f"no {relation} of {s.id} in the index")
             return
-        table = Table(title=f"{relation} of {s.id} ({len(found)})", title_justify="left")
-        table.add_column("depth", justify="right", no_wrap=True, min_width=5)
-        table.add_column("symbol", style="bold", overflow="fold")
-        table.add_column("kind", style="cyan", no_wrap=True, min_width=6)
-        table.add_column("defined at", overflow="fold")
-        table.add_column("via line", justify="right", no_wrap=True, min_width=4)
-        for r in found:
+        shown = found if piped() else _shown_calls(found)
+        linked = walk != "implementations"  # how a call was found: direct, dispatch, candidate
+        rows = []
+        for r in shown:
             where = f"{r.symbol.path}:{r.symbol.start_line}" if r.symbol.path else r.symbol.kind
-            name = r.symbol.qualname if r.symbol.path else r.symbol.id
-            table.add_row(str(r.depth), name, r.symbol.kind, where, str(r.edge.line or ""))
-        out.print(table)
+            name = (r.symbol.qualname or r.symbol.path) if r.symbol.path else r.symbol.id
+            line = str(r.edge.line or "")
+            row = (str(r.depth), name, r.symbol.kind, where, line)
+            rows.append((*row, present_text.link(r)) if linked else row)
+        columns = ("depth", "symbol", "kind", "defined at", "via line")
+        table(
+            f"{relation} of {s.id} ({len(found)})",
+            (*columns, "link") if linked else columns,
+            rows,
+            styles={"symbol": "bold", "kind": "cyan"},
+            right=("depth", "via line"),
+        )
+        if len(shown) < len(found):
+            rest = len(found) - len(shown)
+            note(f"… {rest} more unverified call sites (--format json lists all)")
+
+
+def _shown_calls(found: list[api.Related]) -> list[api.Related]:
+    """What a table shows: every resolved link, the first few unverified candidates."""
+    resolved = [r for r in found if r.link != "candidate"]
+    candidates = [r for r in found if r.link == "candidate"]
+    return resolved + candidates[: present_text.CANDIDATES_SHOWN]
 
 
 @app.command()
@@ -223,19 +302,19 @@ def implementations(symbol: SymbolArg, repo: RepoOpt = None, fmt: FormatOpt = Fm
 @app.command()
 def stats(repo: RepoOpt = None, fmt: FormatOpt = Fmt.text) -> None:
     """Counts of files, symbols and edges in the index."""
-    with _errors(fmt), api.open_index(_root(repo)) as idx:
+    with _errors(fmt), open_index(repo) as idx:
         data = idx.stats()
         if fmt == Fmt.json:
             _emit_json(data)
             return
-        table = Table(title=f"astrag stats · {data['root']}", show_header=False)
+        rows = []
         for key, value in data.items():
             if key in ("root", "meta"):
                 continue
             if isinstance(value, dict):
                 value = ", ".join(f"{k} {v:,}" for k, v in sorted(value.items())) or "none"
-            table.add_row(str(key), str(value))
-        out.print(table)
+            rows.append((str(key), str(value)))
+        table(f"astrag stats · {data['root']}", ("key", "value"), rows, header=False)
 
 
 @app.command()
@@ -243,18 +322,43 @@ def export(
     repo: RepoOpt = None,
     fmt: Annotated[ExportFmt, typer.Option("--format", "-f")] = ExportFmt.jsonl,
     output: Annotated[Path | None, typer.Option("--output", "-o")] = None,
+    around: Annotated[
+        str | None, typer.Option("--around", help="Only this symbol's neighbourhood.")
+    ] = None,
+    depth: Annotated[int, typer.Option("--depth", min=1, max=4, help="Hops around it.")] = 2,
+    limit: Annotated[
+        int, typer.Option("--limit", min=1, max=5000, help="At most this many symbols around it.")
+    ] = 60,
 ) -> None:
-    """The whole graph as JSON Lines, GraphML, or Cypher (Neo4j / Memgraph)."""
-    with _errors(), api.open_index(_root(repo)) as idx:
-        symbols, edges = idx.graph()
-        lines = render(fmt.value, symbols, edges)
-        if output is None:
-            for line in lines:
-                sys.stdout.write(line + "\n")
-        else:
-            with output.open("w", encoding="utf-8") as fh:
+    """The graph as JSON Lines, GraphML, Cypher (Neo4j / Memgraph), or a Mermaid / Graphviz
+    diagram; --around SYMBOL keeps its neighbourhood only (a diagram for a pull request)."""
+    with _errors():
+        target = None if output is None else writable_file(output)
+        with open_index(repo) as idx:
+            lines = _export_lines(idx, fmt.value, around, depth, limit)
+            if target is None:
                 for line in lines:
-                    fh.write(line + "\n")
+                    sys.stdout.write(line + "\n")
+            else:
+                write_atomically(target, (line + "\n" for line in lines))
+
+
+def _export_lines(
+    idx: api.Index, fmt: str, around: str | None, depth: int, limit: int
+) -> Iterator[str]:
+    if around is None:
+        symbols, edges = idx.graph()
+        if fmt in diagram.FORMATS:
+            nodes, links = diagram.whole_graph(symbols, edges)
+            return diagram.render(fmt, nodes, links)
+        return render(fmt, symbols, edges)
+    hood = idx.neighbourhood(idx.resolve(around).id, depth, limit)
+    said = diagram.neighbourhood_note(hood)
+    if hood.omitted:
+        note(f"note: {said}")
+    if fmt in diagram.FORMATS:
+        return diagram.render(fmt, hood.nodes, hood.links, center=hood.center.id, note=said)
+    return render(fmt, [n.symbol for n in hood.nodes], hood.edges)
 
 
 class CheckFmt(StrEnum):
@@ -272,24 +376,37 @@ def check(
     ] = None,
     lang: Annotated[str | None, typer.Option("--lang", help="python|typescript|javascript")] = None,
     diff: Annotated[bool | None, typer.Option("--diff/--no-diff", help="Force diff mode.")] = None,
+    changed: Annotated[
+        bool,
+        typer.Option("--changed", help="Check what the git working tree changed (no input)."),
+    ] = False,
+    base: Annotated[
+        str | None, typer.Option("--base", help="With --changed: compare against REF, not HEAD.")
+    ] = None,
     fmt: Annotated[CheckFmt, typer.Option("--format", "-f")] = CheckFmt.text,
 ) -> None:
-    """Check code an LLM wrote (a diff, a file, a snippet) against the index: calls and
-    imports the codebase cannot back. Exit 0 clean, 1 findings, 2 bad input."""
+    """Check code an LLM wrote (a diff, applied or not; a file; a snippet; or the working
+    tree's changes with --changed) against the index: calls, members, imports, names and
+    syntax the codebase cannot back, here and in the files that use what the change touched.
+    Exit 0 clean, 1 findings, 2 bad input."""
     error_fmt = Fmt.json if fmt != CheckFmt.text else Fmt.text
     with _errors(error_fmt):
         root = _root(repo)
-        text, target = _read_check_input(source, root)
-        report = api.check(root, text, path=path or target, lang=lang, diff=diff)
+        if base is not None and not changed:
+            raise AstragError("--base only applies with --changed", "add --changed")
+        text, target = ("", None) if changed else _read_check_input(source, root)
+        open_index(repo).close()  # checked against a fresh index (or told it is stale)
+        report = api.check(
+            root, text, path=path or target, lang=lang, diff=diff, changed=changed, base=base
+        )
         if fmt == CheckFmt.json:
             _emit_json(present.check_json(report))
         elif fmt == CheckFmt.sarif:
             _emit_json(present.check_sarif(report))
         else:
-            for f in report.findings:
-                out.print(
-                    f"{f.path}:{f.line}:{f.column} [red]{f.rule}[/] {f.message}", highlight=False
-                )
+            for f in report.findings:  # one a line, whole, however long (soft wrap in a pipe)
+                where = escape(f"{f.path}:{f.line}:{f.column}")
+                out.print(f"{where} [red]{f.rule}[/] {escape(f.message)}", highlight=False)
             files = len(report.files)
             summary = f"{len(report.findings)} finding(s) in {files} file(s)"
             err.print(f"[dim]{summary}, {report.seconds * 1000:.0f} ms[/]")
@@ -301,12 +418,15 @@ def _read_check_input(source: str, root: Path) -> tuple[str, str | None]:
     """The text to check, and the repository path it is the new version of (a file inside
     the repository checked as a whole), if any."""
     if source == "-":
-        return sys.stdin.read(), None
+        return decoded(sys.stdin.buffer.read(), "stdin"), None
+    path_argument(source, "the file to check")
     file = Path(source)
-    try:
-        text = file.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise AstragError(f"cannot read {source}: {e}", "pass a readable text file or -") from e
+    try:  # a FIFO is fine here: ``astrag check <(git diff)`` names one
+        text = decoded(file.read_bytes(), source)
+    except OSError as e:
+        raise AstragError(
+            f"cannot read {source}: {e.strerror or e}", "pass a readable text file or -"
+        ) from e
     resolved = file.resolve()
     inside = resolved.is_relative_to(root)
     return text, resolved.relative_to(root).as_posix() if inside else None
@@ -323,25 +443,35 @@ def search(
     fmt: FormatOpt = Fmt.text,
 ) -> None:
     """Symbols ranked for a query: named ones first, then BM25 + embeddings fused."""
-    with _errors(fmt), api.open_index(_root(repo)) as idx:
+    with _errors(fmt), open_index(repo) as idx:
         hits = idx.search(query, limit, mode=mode.value)
+        snippets = idx.snippets(h.symbol for h in hits)
         if fmt == Fmt.json:
-            _emit_json(present.search_json(query, hits))
+            _emit_json(present.search_json(query, hits, snippets))
             return
-        table = Table(title=f"search · {query}", title_justify="left")
-        for column in ("#", "score", "kind", "symbol", "location", "found by"):
-            table.add_column(column, style="dim" if column in ("#", "found by") else None)
-        for i, h in enumerate(hits, 1):
-            s = h.symbol
-            table.add_row(
+        if not hits:
+            note("no match")
+            return
+        if not piped():
+            sys.stdout.write(present_text.search(query, hits, snippets) + "\n")
+            return
+        rows = [
+            (
                 str(i),
                 f"{h.score:.4f}",
-                s.kind,
-                f"[bold]{s.qualname or s.path}[/]",
-                f"{s.path}:{s.start_line}-{s.end_line}",
+                h.symbol.kind,
+                h.symbol.qualname or h.symbol.path,
+                f"{h.symbol.path}:{h.symbol.start_line}-{h.symbol.end_line}",
                 ", ".join(h.rankers),
+                h.symbol.signature,
             )
-        out.print(table if hits else "[yellow]no match[/]")
+            for i, h in enumerate(hits, 1)
+        ]
+        table(
+            f"search · {query}",
+            ("#", "score", "kind", "symbol", "location", "found by", "signature"),
+            rows,
+        )
 
 
 @app.command()
@@ -356,7 +486,7 @@ def context(
 ) -> None:
     """A token-budgeted, explained context for an LLM: definitions, callers, callees, types."""
     json_out = Fmt.json if fmt == CtxFmt.json else Fmt.text
-    with _errors(json_out), api.open_index(_root(repo)) as idx:
+    with _errors(json_out), open_index(repo) as idx:
         result = idx.answer(query, budget)
         if fmt == CtxFmt.json:
             _emit_json(present.context_json(result, explain))
@@ -382,9 +512,23 @@ from astrag import cli_store  # noqa: E402  (--store and migrate live in their o
 
 cli_store.register(app)
 
+from astrag import cli_query  # noqa: E402  (map, outline and references live in their own module)
+
+cli_query.register(app)
+
+from astrag import cli_agents  # noqa: E402  (install-agent lives in its own module)
+
+cli_agents.register(app)
+
+from astrag import cli_web  # noqa: E402  (the web view lives in its own module)
+
+cli_web.register(app)
+
 
 def main() -> None:
-    app()
+    from astrag.cli_main import run
+
+    run(app)
 
 
 if __name__ == "__main__":

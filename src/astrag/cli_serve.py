@@ -12,8 +12,10 @@ from typing import Annotated
 
 import typer
 
-from astrag.cli_shared import Fmt, errors, repo_root
+from astrag import api
+from astrag.cli_shared import Fmt, checked_dir, errors, note
 from astrag.errors import AstragError
+from astrag.project_root import refuse_non_project
 
 
 class Transport(StrEnum):
@@ -24,7 +26,11 @@ class Transport(StrEnum):
 def mcp(
     repo: Annotated[
         Path | None,
-        typer.Option("--repo", help="Repository root (default: nearest indexed or git directory)."),
+        typer.Option(
+            "--repo",
+            help="Repository root (default: the project the current folder is in: an index, "
+            "a git work tree or a folder with pyproject.toml, package.json, go.mod, ...).",
+        ),
     ] = None,
     transport: Annotated[
         Transport, typer.Option("--transport", help="stdio (default) or streamable HTTP.")
@@ -45,11 +51,15 @@ def mcp(
     from astrag.serve.server import serve  # the MCP SDK loads only for this command
 
     with errors(), contextlib.suppress(KeyboardInterrupt):
-        serve(repo_root(repo), transport=transport.value, host=host, port=port, token=token)
+        root = served_root(repo, "--repo")
+        serve(root, transport=transport.value, host=host, port=port, token=token)
 
 
 def watch(
-    path: Annotated[Path, typer.Argument(help="Repository root.")] = Path("."),
+    path: Annotated[
+        Path | None,
+        typer.Argument(help="Repository root (default: the project the current folder is in)."),
+    ] = None,
     fmt: Annotated[Fmt, typer.Option("--format", "-f", help="Output format.")] = (Fmt.text),
     interval: Annotated[
         float, typer.Option("--interval", min=0.05, max=3600, help="Seconds between checks.")
@@ -68,7 +78,7 @@ def watch(
 
     with errors(), contextlib.suppress(KeyboardInterrupt):
         try:
-            run(repo_root(path), emit, interval=interval)
+            run(served_root(path, "PATH"), emit, interval=interval)
         except AstragError as error:
             if not as_json:
                 raise
@@ -76,6 +86,19 @@ def watch(
             line = {"event": "error", "message": error.message, "hint": error.hint}
             sys.stdout.write(json.dumps(line) + "\n")
             raise typer.Exit(2) from None
+
+
+def served_root(repo: Path | None, what: str) -> Path:
+    """The folder a server or watcher keeps indexed: the one named, else the nearest project
+    around the current folder; never the home directory or the filesystem root, which an
+    editor may start it in and which would index everything below."""
+    if repo is not None and "${" in str(repo):
+        # a client that does not expand ${workspaceFolder} passes it through as written
+        note(f"astrag: {repo} was not expanded by the client; serving the current project")
+        repo = None
+    if repo is None:
+        return api.find_project()
+    return refuse_non_project(checked_dir(repo, what))
 
 
 def register(app: typer.Typer) -> None:

@@ -6,6 +6,7 @@ Pure functions from symbols and edges to lines of text; the caller decides where
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
 from xml.sax.saxutils import quoteattr
 
@@ -58,11 +59,11 @@ def to_graphml(symbols: Iterable[Symbol], edges: Iterable[Edge]) -> Iterator[str
     yield '  <graph id="astrag" edgedefault="directed">'
     for s in symbols:
         record = node_record(s)
-        data = "".join(f"<data key={quoteattr(k)}>{_text(record[k])}</data>" for k in node_keys)
-        yield f"    <node id={quoteattr(s.id)}>{data}</node>"
+        data = "".join(f"<data key={_attr(k)}>{_text(record[k])}</data>" for k in node_keys)
+        yield f"    <node id={_attr(s.id)}>{data}</node>"
     for e in edges:
         yield (
-            f"    <edge source={quoteattr(e.source)} target={quoteattr(e.target)}>"
+            f"    <edge source={_attr(e.source)} target={_attr(e.target)}>"
             f'<data key="edge_kind">{_text(e.kind)}</data>'
             f'<data key="site_path">{_text(e.path)}</data>'
             f'<data key="site_line">{e.line}</data></edge>'
@@ -72,7 +73,17 @@ def to_graphml(symbols: Iterable[Symbol], edges: Iterable[Edge]) -> Iterator[str
 
 
 def _text(value: object) -> str:
-    return quoteattr(str(value))[1:-1]
+    return _attr(value)[1:-1]
+
+
+def _attr(value: object) -> str:
+    """``value`` as a quoted XML attribute, with what XML 1.0 cannot hold at all (control
+    characters but tab and line breaks, lone surrogates, U+FFFE/U+FFFF; not even as
+    ``&#1;``) written as ``\\uXXXX`` instead: names and paths may hold any of them."""
+    return quoteattr(_NOT_XML.sub(lambda m: f"\\u{ord(m.group()):04x}", str(value)))
+
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def to_cypher(symbols: Iterable[Symbol], edges: Iterable[Edge]) -> Iterator[str]:

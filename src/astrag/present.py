@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from astrag.api import Answer, Hit, Related
+from astrag.api import Answer, Hit, Outline, Related, RepoMap, Use
 from astrag.graph.facts import Edge, Symbol
 from astrag.indexer import IndexSummary
+from astrag.query.calls import LINKS, notes
+from astrag.query.uses import USE_KINDS
 from astrag.verify.findings import CheckReport, Finding
 
 SCHEMA_VERSION = 1
@@ -40,22 +42,23 @@ def site_json(e: Edge) -> dict[str, object]:
     return {"kind": str(e.kind), "path": e.path, "line": e.line, "column": e.column}
 
 
-def relation_summary(edges: Iterable[Edge], *, incoming: bool, shown: int = 8) -> list[str]:
+def relation_summary(edges: Iterable[Edge], *, incoming: bool, shown: int | None = 8) -> list[str]:
     """``"calls (3): a, b, c"`` per edge kind (``contains`` left out: it is the outline, not a
-    relation), the other ends sorted and cut after ``shown``; for a person or a model."""
+    relation), the other ends sorted and cut after ``shown`` (``None``: all of them); for a
+    person or a model."""
     ends: dict[str, set[str]] = {}
     for e in edges:
         if e.kind != "contains":
             ends.setdefault(str(e.kind), set()).add(e.source if incoming else e.target)
     lines = []
     for kind, ids in sorted(ends.items()):
-        more = " …" if len(ids) > shown else ""
+        more = " …" if shown is not None and len(ids) > shown else ""
         lines.append(f"{kind} ({len(ids)}): {', '.join(sorted(ids)[:shown])}{more}")
     return lines
 
 
-def related_json(r: Related) -> dict[str, object]:
-    s = r.symbol
+def _brief(s: Symbol) -> dict[str, object]:
+    """What names and locates a symbol in a list: the first keys of every listed result."""
     return {
         "id": s.id,
         "kind": s.kind,
@@ -64,17 +67,113 @@ def related_json(r: Related) -> dict[str, object]:
         "path": s.path,
         "start_line": s.start_line,
         "end_line": s.end_line,
-        "depth": r.depth,
-        "via": site_json(r.edge),
     }
 
 
-def traversal_json(symbol: Symbol, relation: str, depth: int, found: list[Related]) -> dict:
+def related_json(r: Related) -> dict[str, object]:
+    return {
+        **_brief(r.symbol),
+        "depth": r.depth,
+        "via": site_json(r.edge),
+        # direct: an edge of the graph; dispatch: a call of a method it overrides (callers) or
+        # of one it is overridden by (callees), `through` that method; candidate: an
+        # unresolved call that may be one, `through` its placeholder (unverified)
+        "link": r.link,
+        "through": r.through or None,
+    }
+
+
+def traversal_json(
+    symbol: Symbol, relation: str, depth: int, found: list[Related], listed: int | None = None
+) -> dict:
+    """A walk's answer; ``listed`` caps the results shown (counts and notes are of all)."""
+    counts = dict.fromkeys(LINKS, 0)
+    for r in found:
+        counts[r.link] += 1
     return {
         "symbol": symbol_json(symbol),
         "relation": relation,
         "depth": depth,
-        "results": [related_json(r) for r in found],
+        "results": [related_json(r) for r in found[:listed]],
+        "counts": counts,
+        "notes": notes(symbol, relation, found),
+    }
+
+
+def references_json(
+    symbol: Symbol, found: list[Use], listed: int | None = None
+) -> dict[str, object]:
+    """Every use; ``listed`` caps the results shown (the counts are of all)."""
+    counts = {kind: 0 for kind in USE_KINDS}
+    for u in found:
+        counts[u.kind] += 1
+    return {
+        "symbol": symbol_json(symbol),
+        "counts": {kind: n for kind, n in counts.items() if n},
+        "total": len(found),
+        "results": [
+            {
+                "use": u.kind,
+                "id": u.symbol.id,
+                "kind": u.symbol.kind,
+                "qualname": u.symbol.qualname,
+                "path": u.edge.path,
+                "line": u.edge.line,
+                "column": u.edge.column,
+                "edge": str(u.edge.kind),
+                "through": u.through or None,
+                "code": u.code,
+            }
+            for u in found[:listed]
+        ],
+    }
+
+
+def outline_json(o: Outline) -> dict[str, object]:
+    m = o.module
+    return {
+        "path": m.path,
+        "language": m.language,
+        "lines": m.end_line,
+        "docstring": m.docstring,
+        "symbols": [
+            {
+                **_brief(e.symbol),
+                "signature": e.symbol.signature,
+                "depth": e.depth,
+                "parent": e.symbol.parent,
+            }
+            for e in o.entries
+        ],
+    }
+
+
+def map_json(m: RepoMap) -> dict[str, object]:
+    return {
+        "budget": m.budget,
+        "tokens": m.tokens,
+        "files_total": m.files_total,
+        "definitions_total": m.definitions_total,
+        "definitions_shown": m.definitions_shown,
+        "files": [
+            {
+                "path": f.path,
+                "role": f.role,
+                "score": round(f.score, 6),
+                "symbols": [
+                    {
+                        **_brief(e.symbol),
+                        "signature": e.symbol.signature,
+                        "depth": e.depth,
+                        "score": round(e.score, 6),
+                        "context": e.context,
+                    }
+                    for e in f.entries
+                ],
+            }
+            for f in m.files
+        ],
+        "text": m.text,
     }
 
 
@@ -87,8 +186,10 @@ def summary_json(s: IndexSummary) -> dict[str, object]:
         "edges": dict(sorted(s.edges.items())),
         "calls": s.calls,
         "call_resolution_rate": round(s.call_resolution_rate, 4),
+        "call_rates": {k: round(v, 4) for k, v in call_rates(s.calls).items()},
         "parse_errors": s.parse_errors,
         "files_with_errors": s.files_with_errors,
+        "error_files": list(s.error_files),
         "parsed": s.parsed,
         "removed": s.removed,
         "resolved_files": s.resolved_files,
@@ -96,12 +197,29 @@ def summary_json(s: IndexSummary) -> dict[str, object]:
         "seconds": round(s.seconds, 3),
         "timings": s.timings,
         "rebuilt_because": s.rebuilt_because,
+        "notes": s.notes,
         "embedder": s.embedder,
         "embedded": s.embedded,
     }
 
 
-def search_json(query: str, hits: list[Hit]) -> dict[str, object]:
+def call_rates(calls: dict[str, int]) -> dict[str, float]:
+    """Shares of call edges by where they land: a repository symbol, an external package's
+    (a placeholder named after it), or nothing known (unresolved, or a dangling target)."""
+    total = sum(calls.values())
+    if not total:
+        return {"repository": 0.0, "external": 0.0, "unresolved": 0.0}
+    repository = calls.get("resolved", 0) / total
+    external = calls.get("external", 0) / total
+    unresolved = max(0.0, 1.0 - repository - external)  # unresolved and dangling targets
+    return {"repository": repository, "external": external, "unresolved": unresolved}
+
+
+def search_json(
+    query: str, hits: list[Hit], snippets: dict[str, str] | None = None
+) -> dict[str, object]:
+    """``snippets``: each hit's code by id (:meth:`astrag.api.Index.snippets`); "" without."""
+    code = snippets or {}
     return {
         "query": query,
         "results": [
@@ -113,6 +231,8 @@ def search_json(query: str, hits: list[Hit]) -> dict[str, object]:
                 "symbol": h.symbol.qualname or h.symbol.path,
                 "kind": h.symbol.kind,
                 "score": h.score,
+                "signature": h.symbol.signature,
+                "snippet": code.get(h.symbol.id, ""),
             }
             for h in hits
         ],
@@ -121,6 +241,7 @@ def search_json(query: str, hits: list[Hit]) -> dict[str, object]:
 
 def context_json(answer: Answer, explain: bool) -> dict[str, object]:
     data = answer.context.to_json()
+    data["notes"] = list(answer.notes)
     if explain:
         data["plan"] = answer.plan.to_json()
         data["seeds"] = [

@@ -108,7 +108,7 @@ def test_cli_json_shapes(shop: Path) -> None:
     data = json.loads(found.stdout)
     assert list(data) == ["query", "results"]
     assert list(data["results"][0]) == [
-        "id", "path", "start_line", "end_line", "symbol", "kind", "score",
+        "id", "path", "start_line", "end_line", "symbol", "kind", "score", "signature", "snippet",
     ]  # fmt: skip
     assert data["results"][0]["id"] == "shop/webhooks.py::check_hmac"
     assert (data["results"][0]["start_line"], data["results"][0]["end_line"]) == (5, 8)
@@ -116,7 +116,7 @@ def test_cli_json_shapes(shop: Path) -> None:
     ctx = _cli("context", "who calls update_user", "--format", "json", "-b", "900", cwd=shop)
     assert ctx.returncode == 0, ctx.stderr
     data = json.loads(ctx.stdout)
-    assert list(data) == ["query", "intent", "budget", "tokens", "items", "text"]
+    assert list(data) == ["query", "intent", "budget", "tokens", "items", "text", "notes"]
     assert (data["intent"], data["budget"]) == ("callers", 900)
     assert data["tokens"] <= 900
     assert list(data["items"][0]) == [

@@ -94,7 +94,10 @@ def astrag_command(*args: str) -> list[str]:
 def start_http(
     repo: Path, *extra: str, env: dict[str, str] | None = None
 ) -> tuple[subprocess.Popen[str], int]:
-    """``astrag mcp --transport http`` in a subprocess, once its port accepts connections."""
+    """``astrag mcp --transport http`` in a subprocess, once its port accepts connections (on
+    the ``--host`` among ``extra``, 127.0.0.1 for a wildcard or none)."""
+    bound = extra[extra.index("--host") + 1] if "--host" in extra else "127.0.0.1"
+    probe = "127.0.0.1" if bound in ("0.0.0.0", "::") else bound.strip("[]")
     port = free_port()
     command = astrag_command("mcp", "--repo", str(repo), "--transport", "http", "--port", str(port))
     proc = subprocess.Popen(
@@ -110,7 +113,7 @@ def start_http(
         if proc.poll() is not None:
             raise AssertionError(f"server exited: {proc.communicate()}")
         try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+            with socket.create_connection((probe, port), timeout=0.2):
                 return proc, port
         except OSError:
             time.sleep(0.05)

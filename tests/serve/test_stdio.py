@@ -3,6 +3,7 @@ repository with exact answers, then edits, additions and deletions seen by the n
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -21,7 +22,10 @@ TOOLS = {
     "get_symbol",
     "find_callers",
     "find_callees",
+    "find_references",
     "find_implementations",
+    "get_outline",
+    "get_repo_map",
     "check_code",
     "index_status",
 }
@@ -29,8 +33,12 @@ TOOLS = {
 
 @asynccontextmanager
 async def connect(repo: Path) -> AsyncIterator[Client]:
+    # the whole environment: the SDK passes only a few variables by default, and without
+    # PYTHONPATH the server would run whichever astrag is installed, not the one under test
     params = StdioServerParameters(
-        command=sys.executable, args=["-m", "astrag.cli", "mcp", "--repo", str(repo)]
+        command=sys.executable,
+        args=["-m", "astrag.cli", "mcp", "--repo", str(repo)],
+        env=dict(os.environ),
     )
     async with Client(params) as client:
         yield client
@@ -71,6 +79,14 @@ def test_every_tool_then_edits_over_stdio(repo: Path) -> None:
                 "symbol": "Square",
                 "kind": "class",
                 "score": found["results"][0]["score"],
+                "signature": "class Square(Shape)",
+                "snippet": (
+                    "class Square(Shape):\n"
+                    "    def __init__(self, side: float) -> None:\n"
+                    "        self.side = side\n"
+                    "\n"
+                    "    def area(self) -> float:"
+                ),
             }
             assert len(found["results"]) == 3
 
@@ -124,8 +140,15 @@ def test_every_tool_then_edits_over_stdio(repo: Path) -> None:
                 "external::builtins.sum",  # depth 2, in site order: total_area's line 5
                 "pkg/shapes.py::Shape.area",
                 "external::builtins.type",  # describe's line 10
+                "pkg/shapes.py::Circle.area",  # what the call of Shape.area may dispatch to
+                "pkg/shapes.py::Square.area",
             ]
-            assert [r["depth"] for r in callees["results"]] == [1, 1, 1, 1, 2, 2, 2]
+            assert [r["depth"] for r in callees["results"]] == [1, 1, 1, 1, 2, 2, 2, 2, 2]
+            assert [r["link"] for r in callees["results"]][-3:] == [
+                "direct",
+                "dispatch",
+                "dispatch",
+            ]
             subclasses = await ok(client, "find_implementations", symbol="Shape")
             assert ids(subclasses) == ["pkg/shapes.py::Square", "pkg/shapes.py::Circle"]
             overriders = await ok(client, "find_implementations", symbol="Shape.area")

@@ -10,13 +10,19 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from astrag.discover import SourceFile, content_hash, read_source
 from astrag.graph.facts import Symbol
+from astrag.query.call_context import call_evidence, notes_budget, with_notes
+from astrag.query.overview import asks_for_overview, overview_context
+from astrag.query.repomap import RepoMap, repo_map
 from astrag.retrieve.assemble import Candidate, Context, assemble
 from astrag.retrieve.expand import Reached, Seed, expand
 from astrag.retrieve.plan import Intent, Plan, plain_words, plan_query
 from astrag.search.engine import Hit, Searcher
 from astrag.search.support import asked_kinds, is_support
 from astrag.search.text import code_words, path_query_words, query_words
+from astrag.sources import shown_lines
+from astrag.store.base import FileRecord
 
 SUPPORT_WEIGHT = 0.4
 # How many seeds, and what share of the budget shows full source (the rest: signatures), by
@@ -55,6 +61,7 @@ class Answer:
     seeds: tuple[Hit, ...]
     reached: tuple[Reached, ...]
     context: Context
+    notes: tuple[str, ...] = ()  # what the context says was not found, at the top of its text
 
 
 def answer(
@@ -65,10 +72,16 @@ def answer(
     *,
     llm: Planner | None = None,
     sources: SourceCache | None = None,
+    overview: Callable[[int], RepoMap] | None = None,
 ) -> Answer:
+    """``overview(budget)`` makes the repository map an overview question is answered with
+    (default: ranked from the store, each time)."""
     if budget <= 0:
         raise ValueError(f"budget must be a positive number of tokens, not {budget}")
     plan = plan_query(query, llm=llm)
+    if asks_for_overview(plan):
+        repo_map = (overview or (lambda b: _repo_map(searcher, b)))(budget)
+        return Answer(plan, (), (), overview_context(plan.query, repo_map))
     seeds_wanted, full_share = _SHAPES.get(plan.intent, _DEFAULT_SHAPE)
     # more hits than seeds: tests that match the words best are pushed down, not out
     plain = plain_words(query, plan.targets) if plan.rule != "llm" else frozenset()
@@ -81,19 +94,42 @@ def answer(
     hits = _focus(hits, plan)
     seeds = _seeds(hits, plan)
     reached = expand(searcher.store, seeds, plan)
+    notes, extra = _call_evidence(searcher, plan, hits, reached)
     candidates = sorted(
-        (
+        [
             Candidate(r.symbol, round(r.score * _prior(r.symbol, asked), 6), r.reason)
             for r in _shown(reached, plan, asked)
-        ),
+        ]
+        + extra,
         key=lambda c: (-c.score, c.symbol.id),
     )[:_ASSEMBLE]  # beyond the best few hundred, nothing fits even the largest budget used
     source = sources or SourceCache(root)
     source.begin()
+    block, room = notes_budget(notes, budget)
     context = assemble(
-        query, plan.intent.value, candidates, budget, source=source, full_share=full_share
+        query, plan.intent.value, candidates, room, source=source, full_share=full_share
     )
-    return Answer(plan, tuple(hits), tuple(reached), context)
+    context = with_notes(context, block)
+    return Answer(plan, tuple(hits), tuple(reached), context, tuple(notes))
+
+
+def _repo_map(searcher: Searcher, budget: int) -> RepoMap:
+    with searcher.store.snapshot():
+        symbols, edges = searcher.store.all_symbols(), searcher.store.all_edges()
+    return repo_map(symbols, edges, budget)
+
+
+def _call_evidence(
+    searcher: Searcher, plan: Plan, hits: list[Hit], reached: list[Reached]
+) -> tuple[list[str], list[Candidate]]:
+    """For "who calls X" / "what does X call": the dispatch and candidate links the graph's
+    edges alone miss, and notes on what was not found (:mod:`astrag.query.call_context`)."""
+    if plan.intent not in (Intent.CALLERS, Intent.CALLEES):
+        return [], []
+    named = [h.symbol for h in hits if h.rankers[0] == "exact"]
+    scores = {r.symbol.id: r.score for r in reached}
+    relation = "callers" if plan.intent == Intent.CALLERS else "callees"
+    return call_evidence(searcher.store, relation, named, lambda sid: scores.get(sid, 0.0))
 
 
 def _prior(symbol: Symbol, asked: frozenset[str]) -> float:
@@ -150,23 +186,41 @@ def _seed_reason(hit: Hit, words: list[str]) -> str:
 
 class SourceCache:
     """Symbol source from the files on disk. Kept by an open index across answers: a file is
-    read again only when its size or mtime changed (an agent edits while it asks)."""
+    read again only when its size or mtime changed (an agent edits while it asks).
 
-    def __init__(self, root: Path) -> None:
+    With ``recorded`` (the index's file records), the text read must be the text the index
+    was built from (same content hash): a file rewritten since would put new lines under an
+    old symbol's name and line numbers, so its symbols get a note saying so instead. Lines
+    are split as editors and the parsers count them (``\\n``, ``\\r\\n``), never at a form
+    feed or U+2028."""
+
+    def __init__(
+        self, root: Path, recorded: Callable[[], Mapping[str, FileRecord]] | None = None
+    ) -> None:
         self.root = root
-        self.files: dict[str, tuple[tuple[int, int], list[str]]] = {}
+        self.recorded = recorded
+        self.hashes: dict[str, str] = {}
+        self.files: dict[str, tuple[tuple[int, int, str | None], list[str] | None]] = {}
         self.checked: set[str] = set()  # files stat()ed during the current answer
 
     def begin(self) -> None:
         """A new answer: each file is checked against the disk again, once."""
         self.checked.clear()
+        if self.recorded is not None:
+            self.hashes = {path: r.hash for path, r in self.recorded().items()}
 
     def __call__(self, symbol: Symbol) -> str:
         if not symbol.path:
             return ""
-        return "\n".join(self._lines(symbol.path)[symbol.start_line - 1 : symbol.end_line])
+        lines = self._lines(symbol.path)
+        if lines is None:
+            return (
+                f"(source not shown: {symbol.path} changed on disk since it was indexed; "
+                "re-index to see it)"
+            )
+        return "\n".join(lines[symbol.start_line - 1 : symbol.end_line])
 
-    def _lines(self, path: str) -> list[str]:
+    def _lines(self, path: str) -> list[str] | None:
         if path in self.checked and path in self.files:
             return self.files[path][1]
         self.checked.add(path)
@@ -175,13 +229,14 @@ class SourceCache:
             st = full.stat()
         except OSError:
             return []
-        key = (st.st_size, st.st_mtime_ns)
+        known = self.hashes.get(path)
+        key = (st.st_size, st.st_mtime_ns, known)
         cached = self.files.get(path)
         if cached is None or cached[0] != key:
-            try:
-                text = full.read_text("utf-8", errors="replace")
-            except OSError:
-                text = ""
-            cached = (key, text.splitlines())
+            sf = SourceFile(path, "", st.st_size, st.st_mtime_ns, st.st_dev, st.st_ino, link=True)
+            data = read_source(self.root, sf).source
+            changed = data is not None and known is not None and content_hash(data) != known
+            lines = None if changed else shown_lines(data if data is not None else b"")
+            cached = (key, lines)
             self.files[path] = cached
         return cached[1]

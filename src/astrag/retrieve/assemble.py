@@ -243,7 +243,7 @@ def _signature_form(symbol: Symbol, source: Callable[[Symbol], str]) -> str:
     signature = symbol.signature.strip()
     if not signature:
         # variables and fields may have no signature; their first line is what declares them
-        signature = next((ln.strip() for ln in source(symbol).splitlines() if ln.strip()), "")
+        signature = next((ln.strip() for ln in source(symbol).split("\n") if ln.strip()), "")
     if not doc:
         return signature
     # the docstring where the language puts it, so the block still reads as code

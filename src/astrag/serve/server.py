@@ -21,27 +21,32 @@ from typing import Annotated, Any, Literal
 
 import anyio
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from astrag import __version__, api, present
 from astrag.errors import AstragError
-from astrag.serve import tools
-from astrag.serve.auth import BearerToken, is_loopback
+from astrag.serve import guard, tools
+from astrag.serve.auth import BearerToken, check_exposure, security_settings
 from astrag.serve.state import RepoState
 
 log = logging.getLogger("astrag.serve")
 
 TOKEN_ENV = "ASTRAG_MCP_TOKEN"
+HOSTS_ENV = "ASTRAG_MCP_ALLOWED_HOSTS"  # more Host names clients use (a DNS name, a proxy)
 DEFAULT_PORT = 8765
 
 INSTRUCTIONS = """\
 astrag answers questions about this repository from a symbol graph (definitions, calls,
 imports, inheritance) that it keeps in step with the files on disk before every answer.
-Start with search_symbols or get_context for a question or a task; use get_symbol,
-find_callers, find_callees and find_implementations to follow the graph by name or id
-(path::Qualified.Name); run check_code on code you wrote to catch calls, members, imports and
-arguments the codebase does not have. Every answer ends with how fresh the index is."""
+Start with get_repo_map for an overview, search_symbols or get_context for a question or a
+task; use get_outline for a file's definitions, get_symbol, find_references, find_callers,
+find_callees and find_implementations to follow the graph by name or id
+(path::Qualified.Name). Callers and callees say how each was found: direct, dispatch (through
+a method it overrides) or candidate (an unresolved call that may be one: unverified). Run
+check_code on code you wrote to catch calls, members, imports and arguments the codebase does
+not have. Every answer ends with how fresh the index is."""
 
 
 class Worker:
@@ -83,6 +88,8 @@ def _failure(error: AstragError) -> CallToolResult:
         "hint": error.hint,
     }
     body = f"error: {error.message}"
+    if getattr(error, "suggestions", None):  # an unknown symbol's "did you mean"
+        data["suggestions"] = list(error.suggestions)  # type: ignore[attr-defined]
     if isinstance(error, api.AmbiguousSymbol):
         data.update(present.candidates_json(error.query, error.candidates))
         data["error"] = "ambiguous"
@@ -141,9 +148,26 @@ Depth = Annotated[
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
 
+class GuardedServer(MCPServer):
+    """The SDK's server with astrag's refusals: arguments no tool can use (see
+    :mod:`astrag.serve.guard`) and arguments outside a tool's schema are answered with an
+    error result of one line and a hint, like every other refusal."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        refused = guard.argument_problem(arguments)
+        if refused is not None:
+            return _failure(refused)
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as error:
+            if isinstance(error.__cause__, ValidationError):
+                return _failure(guard.schema_problem(name, error.__cause__))
+            raise
+
+
 def build_server(worker: Worker) -> MCPServer:
-    """The MCP server with astrag's eight tools registered."""
-    server = MCPServer(
+    """The MCP server with astrag's eleven tools registered."""
+    server = GuardedServer(
         name="astrag",
         version=__version__,
         instructions=INSTRUCTIONS,
@@ -159,7 +183,8 @@ def build_server(worker: Worker) -> MCPServer:
     ) -> CallToolResult:
         """Find symbols (functions, classes, methods, ...) for a question or names: names
         written in the query first, then BM25 over identifiers and docs, fused with embedding
-        similarity. Returns ids, kinds, locations and scores."""
+        similarity. Returns ids, kinds, locations, scores, signatures and the first lines of
+        each definition's code."""
         return await t.call(tools.search_symbols, query, limit)
 
     async def get_context(
@@ -180,12 +205,42 @@ def build_server(worker: Worker) -> MCPServer:
         return await t.call(tools.get_symbol, symbol)
 
     async def find_callers(symbol: SymbolRef, depth: Depth = 1) -> CallToolResult:
-        """Who calls the symbol, transitively up to depth, with each call site (path, line)."""
+        """Who calls the symbol, transitively up to depth, with each call site (path, line).
+        Each result's link is direct, dispatch (it calls a method the symbol overrides or
+        implements: `through`) or candidate (an unresolved call of the same name that may be
+        one: unverified); notes say when nothing was resolved."""
         return await t.call(tools.find_callers, symbol, depth)
 
     async def find_callees(symbol: SymbolRef, depth: Depth = 1) -> CallToolResult:
-        """What the symbol calls, transitively up to depth, with each call site."""
+        """What the symbol calls, transitively up to depth, with each call site; dispatch
+        results are overriders and implementers a called method may run."""
         return await t.call(tools.find_callees, symbol, depth)
+
+    async def find_references(symbol: SymbolRef) -> CallToolResult:
+        """Every use of the symbol, grouped by kind, each with its site and line of code:
+        calls, constructions, reads, type annotations, imports, subclasses, implementations,
+        overrides, calls that may dispatch to it, and unverified candidates."""
+        return await t.call(tools.find_references, symbol)
+
+    async def get_outline(
+        path: Annotated[
+            str,
+            Field(description="A repository-relative file path.", min_length=1, max_length=4096),
+        ],
+    ) -> CallToolResult:
+        """A file's definitions in order, nested, with kinds, signatures and line ranges:
+        what is in a file without reading all of it."""
+        return await t.call(tools.get_outline, path)
+
+    async def get_repo_map(
+        budget: Annotated[
+            int, Field(description="Token budget of the map.", ge=1, le=tools.MAX_BUDGET)
+        ] = tools.MAP_BUDGET,
+    ) -> CallToolResult:
+        """An overview of the whole repository: its most central definitions (ranked by
+        calls, references, inheritance and imports) with signatures, grouped by file, the
+        implementation before tests and examples, within a token budget."""
+        return await t.call(tools.get_repo_map, budget)
 
     async def find_implementations(symbol: SymbolRef) -> CallToolResult:
         """Subclasses and implementers of a class or interface (transitively); for a method,
@@ -204,7 +259,8 @@ def build_server(worker: Worker) -> MCPServer:
         diff: Annotated[
             str | None,
             Field(
-                description="A unified diff against the repository (instead of code).",
+                description="A unified diff against the repository, applied to the files "
+                "already or not (instead of code).",
                 max_length=tools.MAX_CODE_BYTES,
             ),
         ] = None,
@@ -216,11 +272,23 @@ def build_server(worker: Worker) -> MCPServer:
             Literal["python", "typescript", "javascript", "tsx"] | None,
             Field(description="Language of a standalone snippet (when there is no path)."),
         ] = None,
+        changed: Annotated[
+            bool,
+            Field(description="Check what the git working tree changed (instead of code/diff)."),
+        ] = False,
+        base: Annotated[
+            str | None,
+            Field(
+                description="With changed: the git revision to compare with (HEAD).",
+                max_length=256,
+            ),
+        ] = None,
     ) -> CallToolResult:
-        """Check code an LLM wrote against the repository: calls, members, imports, names and
-        argument lists the codebase cannot back are reported with suggestions. Pass exactly
-        one of code and diff."""
-        return await t.call(tools.check_code, code, diff, path, lang)
+        """Check code an LLM wrote against the repository: calls, members, attributes,
+        imports, names, argument lists and syntax the codebase cannot back are reported with
+        suggestions, also where files the change did not touch use what it removed or renamed.
+        Pass exactly one of code, diff (applied to the files or not) and changed."""
+        return await t.call(tools.check_code, code, diff, path, lang, changed, base)
 
     async def index_status() -> CallToolResult:
         """Counts of files, symbols and edges in the index, and how fresh it is (an update
@@ -233,7 +301,10 @@ def build_server(worker: Worker) -> MCPServer:
         get_symbol,
         find_callers,
         find_callees,
+        find_references,
         find_implementations,
+        get_outline,
+        get_repo_map,
         check_code,
         index_status,
     ):
@@ -241,13 +312,14 @@ def build_server(worker: Worker) -> MCPServer:
     return server
 
 
-def check_http_options(host: str, token: str | None) -> None:
-    """Refuse to expose the server beyond this machine without a token."""
-    if not is_loopback(host) and not token:
-        raise AstragError(
-            f"refusing to serve on {host} without a bearer token",
-            f"pass --token or set {TOKEN_ENV}, or bind 127.0.0.1",
-        )
+def check_http_options(host: str, token: str | None) -> str | None:
+    """Refuse to expose the server beyond this machine without a token, and a token no
+    client could send; return a warning for a weak one."""
+    return check_exposure(host, token, token_env=TOKEN_ENV, what="a bearer token")
+
+
+def _extra_hosts() -> list[str]:
+    return [h for h in os.environ.get(HOSTS_ENV, "").split(",") if h.strip()]
 
 
 def serve(
@@ -258,10 +330,15 @@ def serve(
     port: int = DEFAULT_PORT,
     token: str | None = None,
 ) -> None:
-    """Run the server until the client hangs up (stdio) or the process is stopped (HTTP)."""
-    token = token or os.environ.get(TOKEN_ENV) or None
+    """Run the server until the client hangs up (stdio) or the process is stopped (HTTP).
+    ``token`` (else ``ASTRAG_MCP_TOKEN``; an empty variable is unset, an empty option an
+    error) is the bearer token HTTP clients must send."""
+    if token is None:
+        token = os.environ.get(TOKEN_ENV) or None
     if transport == "http":
-        check_http_options(host, token)
+        warning = check_http_options(host, token)
+        if warning:
+            print(f"astrag mcp: warning: {warning}", file=sys.stderr, flush=True)
     worker = Worker(RepoState(root))
     server = build_server(worker)
     worker.warm_up()
@@ -278,14 +355,17 @@ async def _serve_http(
 ) -> None:
     import uvicorn  # only the HTTP transport needs it
 
-    # on a loopback host the SDK also turns on DNS-rebinding protection (Host/Origin checks)
-    app: Any = server.streamable_http_app(host=host)
+    # Host/Origin checked for every bind address, not only the loopback ones the SDK covers
+    security = security_settings(host, _extra_hosts())
+    app: Any = server.streamable_http_app(host=host, transport_security=security)
     if token:
         app = BearerToken(app, token)
     shown = f"[{host}]" if ":" in host else host
     auth = "bearer token required" if token else "no token (loopback only)"
+    names = ", ".join(h for h in security.allowed_hosts if not h.endswith(":*"))
     print(
-        f"astrag mcp: serving {root} on http://{shown}:{port}/mcp ({auth})",
+        f"astrag mcp: serving {root} on http://{shown}:{port}/mcp ({auth}; Host must be one "
+        f"of {names}; add names clients use with {HOSTS_ENV}=name,name)",
         file=sys.stderr,
         flush=True,
     )

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from astrag import present_text
 from astrag.api import Answer as ContextAnswer
-from astrag.api import Hit, Related
+from astrag.api import Hit, Outline, Related, RepoMap, Use
 from astrag.graph.facts import Edge, Symbol
 from astrag.present import relation_summary
 from astrag.serve.freshness import Status
@@ -29,20 +30,15 @@ def _where(s: Symbol) -> str:
     return f"{s.path}:{s.start_line}-{s.end_line}" if s.path else s.kind
 
 
-def search(query: str, hits: Sequence[Hit]) -> str:
-    if not hits:
-        return f"no symbol matches {query!r}"
-    lines = [f"{len(hits)} symbols for {query!r}:"]
-    for i, h in enumerate(hits, 1):
-        s = h.symbol
-        lines.append(f"{i}. {s.kind} {s.qualname or s.path}  {_where(s)}  (score {h.score:.3f})")
-    return "\n".join(lines)
+def search(query: str, hits: Sequence[Hit], snippets: dict[str, str]) -> str:
+    return present_text.search(query, hits, snippets)
 
 
 def context(answer: ContextAnswer) -> str:
     c = answer.context
     if not c.items:
-        return "nothing in the index matches this query"
+        found = "\n".join(f"Note: {n}" for n in answer.notes)
+        return found or "nothing in the index matches this query"
     return c.text
 
 
@@ -66,17 +62,19 @@ def symbol(
 
 
 def traversal(s: Symbol, relation: str, found: Sequence[Related], total: int) -> str:
-    if not found:
-        return f"no {relation} of {s.id} in the index"
-    lines = [f"{relation} of {s.id} ({total}):"]
-    for r in found:
-        o = r.symbol
-        name = o.qualname if o.path else o.id
-        via = f"  via {r.edge.path}:{r.edge.line}" if r.edge.line else ""
-        lines.append(f"{'  ' * (r.depth - 1)}{name}  {o.kind}  {_where(o)}{via}")
-    if total > len(found):
-        lines.append(f"… {total - len(found)} more not listed")
-    return "\n".join(lines)
+    return present_text.traversal(s, relation, found, total)
+
+
+def references(s: Symbol, found: Sequence[Use]) -> str:
+    return present_text.references(s, found)
+
+
+def outline(o: Outline) -> str:
+    return present_text.outline(o)
+
+
+def repo_map(m: RepoMap) -> str:
+    return present_text.repo_map(m)
 
 
 def check(report: CheckReport) -> str:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from astrag import api, present
+from astrag.arguments import path_argument, resolved_within, text_argument
 from astrag.errors import AstragError
 from astrag.serve import text
 from astrag.serve.freshness import Status
@@ -23,6 +24,7 @@ MAX_QUERY_CHARS = 10_000
 MAX_SYMBOL_CHARS = 2_000
 MAX_LIMIT = 200
 MAX_BUDGET = 200_000  # tokens: more than any model's context window holds
+MAP_BUDGET = 4000  # get_repo_map's default: an overview, not the whole context window
 MAX_DEPTH = 10
 MAX_CODE_BYTES = 1_000_000
 MAX_RESULTS = 500  # traversal results returned; the rest are counted, not listed
@@ -52,7 +54,7 @@ def _answer(data: dict[str, object], body: str, status: Status) -> Answer:
 
 
 def _query(value: str) -> str:
-    value = (value or "").strip()
+    value = text_argument(value or "", "the query").strip()
     if not value:
         raise ToolInputError("the query is empty", "ask a question or name a symbol")
     if len(value) > MAX_QUERY_CHARS:
@@ -73,7 +75,7 @@ def _int(name: str, value: int, low: int, high: int, hint: str) -> int:
 def _symbol_query(value: str) -> str:
     """A symbol id, qualified name, plain name or file path; a path part must stay inside the
     repository (ids are looked up, never opened, but an escape attempt deserves a clear no)."""
-    value = (value or "").strip()
+    value = text_argument(value or "", "the symbol").strip()
     if not value:
         raise ToolInputError("the symbol is empty", "pass an id, a qualified name or a name")
     if len(value) > MAX_SYMBOL_CHARS:
@@ -87,10 +89,8 @@ def _symbol_query(value: str) -> str:
 def confined(root: Path, path: str) -> str:
     """``path`` as a repository-relative path that stays inside ``root`` once symlinks are
     resolved; refuses ``..``, absolute paths and links that point out."""
-    rel = safe_path(path)
-    full = (root / rel).resolve()
-    if not full.is_relative_to(root):
-        raise ToolInputError(f"{path!r} resolves outside the repository", "use a path inside it")
+    rel = safe_path(path_argument(path, "the path"))
+    resolved_within(root, rel)
     return rel
 
 
@@ -102,8 +102,9 @@ def search_symbols(state: RepoState, query: str, limit: int = 10) -> Answer:
     limit = _int("limit", limit, 1, MAX_LIMIT, "pass a limit such as 10")
     status = state.ensure_fresh()
     hits = state.index.search(query, limit)
-    data = present.search_json(query, hits)
-    return _answer(data, text.search(query, hits), status)
+    snippets = state.index.snippets(h.symbol for h in hits)
+    data = present.search_json(query, hits, snippets)
+    return _answer(data, text.search(query, hits, snippets), status)
 
 
 def get_context(state: RepoState, query: str, budget: int = 8000) -> Answer:
@@ -122,7 +123,7 @@ def get_symbol(state: RepoState, symbol: str) -> Answer:
     s = index.resolve(query)
     outgoing = index.edges(s.id, incoming=False)
     incoming = index.edges(s.id, incoming=True)
-    lines = index.source(s).splitlines()
+    lines = index.source(s).split("\n")
     cut = len(lines) > MAX_SOURCE_LINES
     data: dict[str, object] = {
         "symbol": present.symbol_json(s),
@@ -153,7 +154,7 @@ def _traversal(state: RepoState, symbol: str, relation: str, depth: int) -> Answ
         found = index.callers(s.id, depth=depth)
     else:
         found = index.callees(s.id, depth=depth)
-    data = present.traversal_json(s, relation, depth, found[:MAX_RESULTS])
+    data = present.traversal_json(s, relation, depth, found, listed=MAX_RESULTS)
     data["total"] = len(found)
     data["truncated"] = len(found) > MAX_RESULTS
     return _answer(data, text.traversal(s, relation, found[:MAX_RESULTS], len(found)), status)
@@ -171,27 +172,54 @@ def find_implementations(state: RepoState, symbol: str) -> Answer:
     return _traversal(state, symbol, "implementations", 0)
 
 
+def find_references(state: RepoState, symbol: str) -> Answer:
+    query = _symbol_query(symbol)
+    status = state.ensure_fresh()
+    s = state.index.resolve(query)
+    found = state.index.references(s.id)
+    data = present.references_json(s, found, listed=MAX_RESULTS)
+    data["truncated"] = len(found) > MAX_RESULTS
+    return _answer(data, text.references(s, found), status)
+
+
+def get_outline(state: RepoState, path: str) -> Answer:
+    status = state.ensure_fresh()
+    outline = state.index.outline(confined(state.root, path))
+    return _answer(present.outline_json(outline), text.outline(outline), status)
+
+
+def get_repo_map(state: RepoState, budget: int = MAP_BUDGET) -> Answer:
+    budget = _int("budget", budget, 1, MAX_BUDGET, "pass a token budget such as 4000")
+    status = state.ensure_fresh()
+    repo_map = state.index.repo_map(budget)
+    return _answer(present.map_json(repo_map), text.repo_map(repo_map), status)
+
+
 def check_code(
     state: RepoState,
     code: str | None = None,
     diff: str | None = None,
     path: str | None = None,
     lang: str | None = None,
+    changed: bool = False,
+    base: str | None = None,
 ) -> Answer:
-    if (code is None) == (diff is None):
+    if (code is not None) + (diff is not None) + bool(changed) != 1:
         raise ToolInputError(
-            "pass exactly one of code and diff",
-            "code: a snippet or a whole file (with path); diff: a unified diff",
+            "pass exactly one of code, diff and changed",
+            "code: a snippet or a whole file (with path); diff: a unified diff, applied or "
+            "not; changed: true to check what the git working tree changed",
         )
-    source = code if code is not None else diff
-    assert source is not None
+    if base is not None and not changed:
+        raise ToolInputError("base only applies with changed", "pass changed: true as well")
+    source = code if code is not None else diff or ""
     size = len(source.encode("utf-8", errors="replace"))
     if size > MAX_CODE_BYTES:
         raise ToolInputError(
             f"the {'code' if code is not None else 'diff'} is {size:,} bytes",
             f"check at most {MAX_CODE_BYTES:,} bytes at a time",
         )
-    if not source.strip():
+    if not changed and not source.strip():
         raise ToolInputError("there is no code to check", "pass the code or diff an LLM wrote")
     if lang is not None and lang.lower() not in LANGUAGES:
         raise ToolInputError(f"unknown language {lang!r}", f"use one of {', '.join(LANGUAGES)}")
@@ -208,6 +236,8 @@ def check_code(
         path=target,
         lang=lang,
         diff=diff is not None,
+        changed=changed,
+        base=base,
         session=state.check_session,
     )
     return _answer(present.check_json(report), text.check(report), status)

@@ -1,0 +1,61 @@
+"""The ``astrag`` process edge: argv in, an exit status out.
+
+Typer prints usage mistakes in a boxed panel and lets anything unexpected end in a traceback.
+Here both become what every other astrag error is: one line saying what went wrong, one line
+saying what to do, exit status 2. A bug still says which exception it was, and
+``ASTRAG_DEBUG=1`` brings the traceback back for a report.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from typing import NoReturn
+
+import typer
+from typer.exceptions import TyperException  # the base of every usage error typer raises
+
+from astrag.arguments import shown
+from astrag.errors import AstragError
+
+DEBUG_ENV = "ASTRAG_DEBUG"
+INTERRUPTED = 130  # 128 + SIGINT, what a shell reports for Ctrl-C
+
+
+def run(app: typer.Typer, argv: list[str] | None = None) -> NoReturn:
+    _tolerant_streams()
+    command = typer.main.get_command(app)
+    try:
+        code = command.main(args=argv, prog_name="astrag", standalone_mode=False)
+    except TyperException as e:  # a usage mistake: a missing argument, an unknown option
+        ctx = getattr(e, "ctx", None)
+        where = ctx.command_path if ctx is not None else "astrag"
+        _fail(e.format_message(), f"{where} --help shows the usage")
+    except AstragError as e:  # one raised outside a command's own error handling
+        _fail(e.message, e.hint or "astrag --help shows the commands")
+    except (typer.Abort, KeyboardInterrupt):
+        sys.stderr.write("astrag: interrupted\n")
+        sys.exit(INTERRUPTED)
+    except Exception as e:  # the last resort: a bug must not print a wall of Python
+        if os.environ.get(DEBUG_ENV):
+            traceback.print_exc()
+        _fail(
+            f"internal error: {type(e).__name__}: {shown(str(e), 300)}",
+            f"this is a bug in astrag; run it again with {DEBUG_ENV}=1 and report the traceback",
+        )
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _fail(message: str, hint: str) -> NoReturn:
+    sys.stderr.write(f"error: {message}\nhint: {hint}\n")
+    sys.exit(2)
+
+
+def _tolerant_streams() -> None:
+    """Text that cannot be encoded for the terminal (a file name with undecodable bytes, an
+    odd locale) is printed escaped instead of raising in the middle of an answer."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")

@@ -1,0 +1,296 @@
+"""Who calls a symbol and what it calls: the graph's call edges, what those calls may dispatch
+to, and the call sites the graph could not resolve that may reach the symbol.
+
+The graph keeps the precise edge: ``Router.app`` calls ``BaseRoute.matches`` when its receiver
+is typed ``BaseRoute``. At run time that call runs ``Route.matches`` or ``Mount.matches``, and a
+person asking who calls ``Route.matches`` means ``Router.app`` too. Two relations are derived
+here, at query time, and labelled so that neither is mistaken for an edge of the graph:
+
+* **dispatch**: for callers, a call resolved to a method the symbol overrides or implements,
+  transitively (``Router.app`` *via* ``BaseRoute.matches``); for callees, the overriders and
+  implementers of a called method (a call of ``BaseRoute.matches`` may run ``Route.matches``).
+* **candidate**: a call the resolver could not tie to a definition whose placeholder may denote
+  the symbol: an unknown receiver calling the same member name (``unresolved::?.matches``), an
+  unbound name for a top-level definition (``unresolved::matches``), or a class of the symbol's
+  own hierarchy that lacks the member (``unresolved::BaseRoute.matches``: a base class calling a
+  ``self.matches()`` it leaves to subclasses). Unverified; one per call site, the sites nearest
+  the symbol first (its own file, files importing it, its directory, then the rest; tests last).
+
+A symbol reached directly is not listed again through dispatch. Candidates are looked up for
+the asked symbol only, not at every level of a deeper walk: a guess about a guess is noise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from astrag.graph.facts import CLASS_KINDS, Edge, EdgeKind, PlaceholderKind, Symbol
+from astrag.search.text import is_test_path
+from astrag.store.base import GraphStore
+
+DIRECT = "direct"
+DISPATCH = "dispatch"
+CANDIDATE = "candidate"
+LINKS = (DIRECT, DISPATCH, CANDIDATE)
+
+_CALLS = (str(EdgeKind.CALLS),)
+_HIERARCHY = (str(EdgeKind.OVERRIDES), str(EdgeKind.IMPLEMENTS))
+_INHERITANCE = (str(EdgeKind.INHERITS), str(EdgeKind.IMPLEMENTS))
+_MAX_HOPS = 50  # override chains and class hierarchies are short; a bad graph must not loop
+SITES_IN_NOTE = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Related:
+    """A symbol reached from another one over the call graph, and how."""
+
+    symbol: Symbol
+    depth: int
+    edge: Edge  # the call that reached it: its site (for callers, the caller's call)
+    link: str = DIRECT  # DIRECT, DISPATCH or CANDIDATE
+    # DISPATCH: the method the call resolved to (callers: the base the symbol overrides;
+    # callees: the called method the symbol overrides); CANDIDATE: the placeholder called
+    through: str = ""
+
+
+def callers(store: GraphStore, symbol: Symbol, depth: int = 1) -> list[Related]:
+    """Direct and dispatch callers up to ``depth`` (site order, tests last, level by level),
+    then the unverified candidate call sites of ``symbol`` itself."""
+    return _walk(store, symbol, depth, incoming=True) + caller_candidates(store, symbol)
+
+
+def callees(store: GraphStore, symbol: Symbol, depth: int = 1) -> list[Related]:
+    """What ``symbol`` calls up to ``depth`` (placeholders included: they say what is unknown),
+    each level's direct callees in site order, then the overriders they may dispatch to."""
+    return _walk(store, symbol, depth, incoming=False)
+
+
+_Link = tuple[str, Edge, str, str]  # (the other end, the edge, link, through)
+
+
+def _walk(store: GraphStore, start: Symbol, depth: int, *, incoming: bool) -> list[Related]:
+    seen = {start.id}
+    frontier = {start.id: start}
+    out: list[Related] = []
+    for level in range(1, max(depth, 1) + 1):
+        ids = list(frontier)
+        fetch = store.edges_to if incoming else store.edges_from
+        direct = _by_site(fetch(ids, _CALLS))
+        links: list[_Link] = [(e.source if incoming else e.target, e, DIRECT, "") for e in direct]
+        if incoming:
+            links += _dispatching_callers(store, frontier)
+        else:
+            links += _dispatched_callees(store, direct)
+        symbols = store.get_symbols(other for other, *_ in links if other not in seen)
+        frontier = {}
+        for other, edge, link, through in links:
+            s = symbols.get(other)
+            if other in seen or s is None or (link == DISPATCH and s.kind in CLASS_KINDS):
+                continue
+            seen.add(other)
+            out.append(Related(s, level, edge, link, through))
+            frontier[other] = s
+        if not frontier:
+            break
+    return out
+
+
+def _by_site(edges: Iterable[Edge]) -> list[Edge]:
+    """Calls in site order, those made from test files after the rest: a hundred tests calling
+    a method must not hide the one place the code itself calls it."""
+    return sorted(edges, key=lambda e: (is_test_path(e.path), *_by_site_key(e)))
+
+
+def _dispatching_callers(store: GraphStore, frontier: dict[str, Symbol]) -> list[_Link]:
+    """Calls of the methods the frontier overrides or implements: they may run the frontier."""
+    methods = [sid for sid, s in frontier.items() if s.path and s.kind not in CLASS_KINDS]
+    bases = _hierarchy(store, methods, incoming=False)
+    edges = _by_site(store.edges_to(list(bases), _CALLS)) if bases else []
+    return [(e.source, e, DISPATCH, e.target) for e in edges]
+
+
+def _dispatched_callees(store: GraphStore, direct: Sequence[Edge]) -> list[_Link]:
+    """The overriders and implementers of each called method, reached through the first call
+    of the method they override."""
+    first: dict[str, Edge] = {}
+    for e in direct:
+        first.setdefault(e.target, e)
+    overriders = _hierarchy(store, list(first), incoming=True)
+    links = [(o, first[called], DISPATCH, called) for o, called in overriders.items()]
+    # by call site, then nearest overrider first (the hierarchy's breadth-first order)
+    position = {o: i for i, o in enumerate(overriders)}
+    return sorted(links, key=lambda link: (_by_site_key(link[1]), position[link[0]]))
+
+
+def _by_site_key(e: Edge) -> tuple[str, int, int, str, str]:
+    return (e.path, e.line, e.column, e.source, e.target)
+
+
+def _hierarchy(store: GraphStore, ids: list[str], *, incoming: bool) -> dict[str, str]:
+    """Methods reached from ``ids`` over overrides/implements edges, transitively (outgoing:
+    what they override; incoming: what overrides them), each mapped to the id of ``ids`` it
+    came from; breadth-first, each level in id order."""
+    origin: dict[str, str] = {}
+    frontier = {i: i for i in ids}
+    for _ in range(_MAX_HOPS):
+        if not frontier:
+            break
+        fetch = store.edges_to if incoming else store.edges_from
+        reached: dict[str, str] = {}
+        for e in sorted(fetch(list(frontier), _HIERARCHY), key=_by_site_key):
+            here, there = (e.target, e.source) if incoming else (e.source, e.target)
+            if there not in origin and there not in frontier and there not in ids:
+                reached[there] = frontier[here]
+        for there in sorted(reached):  # breadth-first, each level in id order
+            origin[there] = reached[there]
+        frontier = reached
+    return origin
+
+
+# ---------------------------------------------------------------------------------- candidates
+
+
+def caller_candidates(
+    store: GraphStore, symbol: Symbol, kinds: Sequence[str] = _CALLS
+) -> list[Related]:
+    """Unresolved call sites (edges of ``kinds``) whose placeholder may denote ``symbol``, one
+    per site, nearest first."""
+    placeholders = candidate_placeholders(store, symbol)
+    if not placeholders:
+        return []
+    edges = store.edges_to([p.id for p in placeholders], kinds)
+    sources = store.get_symbols({e.source for e in edges})
+    near = nearness(store, symbol.path)
+    edges.sort(key=lambda e: (near(e.path), *_by_site_key(e)))
+    return [
+        Related(sources[e.source], 1, e, CANDIDATE, e.target) for e in edges if e.source in sources
+    ]
+
+
+def candidate_placeholders(store: GraphStore, symbol: Symbol) -> list[Symbol]:
+    """The ``unresolved::`` placeholders of ``symbol``'s name that may stand for it."""
+    if not symbol.path or symbol.kind == "module":
+        return []
+    named = [p for p in store.symbols_named(symbol.name) if p.kind == PlaceholderKind.UNRESOLVED]
+    if not named:
+        return []
+    classes: set[str] | None = None
+    top_level = symbol.parent == symbol.path
+    out = []
+    for p in named:
+        receiver = p.qualname.rpartition(".")[0]
+        if receiver == "?":
+            out.append(p)
+        elif not receiver:
+            if top_level:  # a bare call cannot reach a member
+                out.append(p)
+        else:
+            if classes is None:
+                classes = _class_names(store, symbol)
+            if receiver in classes:
+                out.append(p)
+    return out
+
+
+def _class_names(store: GraphStore, symbol: Symbol) -> set[str]:
+    """The qualnames of the class holding ``symbol`` and of all its bases (what a placeholder
+    ``unresolved::Class.member`` names when ``Class`` lacks the member)."""
+    owner = store.get_symbol(symbol.parent) if symbol.parent else None
+    if owner is None or owner.kind not in CLASS_KINDS:
+        return set()
+    names = {owner.qualname}
+    seen = {owner.id}
+    frontier = [owner.id]
+    for _ in range(_MAX_HOPS):
+        if not frontier:
+            break
+        bases = {e.target for e in store.edges_from(frontier, _INHERITANCE)} - seen
+        seen |= bases
+        found = store.get_symbols(bases)
+        names |= {s.qualname for s in found.values() if s.path}
+        frontier = [b for b in bases if b in found and found[b].path]
+    return names
+
+
+def nearness(store: GraphStore, home: str) -> Callable[[str], int]:
+    """A sort key for paths by how close they are to the file ``home``: the file itself, files
+    that import from it, its directory, the rest; test files after all of those."""
+    ids = [s.id for s in store.symbols_in_file(home)]
+    importers = {e.path for e in store.edges_to(ids, (str(EdgeKind.IMPORTS),))} if ids else set()
+    folder = home.rpartition("/")[0]
+
+    def key(path: str) -> int:
+        if path == home:
+            rank = 0
+        elif path in importers:
+            rank = 1
+        elif path.rpartition("/")[0] == folder:
+            rank = 2
+        else:
+            rank = 3
+        return rank + (4 if is_test_path(path) else 0)
+
+    return key
+
+
+# ---------------------------------------------------------------------------------- notes
+
+
+def notes(symbol: Symbol, relation: str, found: Sequence[Related]) -> list[str]:
+    """What a listing of ``found`` cannot say by itself, in sentences for a person or a model:
+    that nothing was resolved, and which unresolved call sites may be what was asked for."""
+    label = symbol.qualname or symbol.path
+    if relation == "callers":
+        return _caller_notes(symbol, label, found)
+    if relation == "callees":
+        return _callee_notes(label, found)
+    return []
+
+
+def _caller_notes(symbol: Symbol, label: str, found: Sequence[Related]) -> list[str]:
+    resolved = [r for r in found if r.link != CANDIDATE]
+    candidates = [r for r in found if r.link == CANDIDATE]
+    lines: list[str] = []
+    if not resolved and not candidates:
+        lines.append(
+            f"no callers of {label} in the index, and no unresolved call of `{symbol.name}` "
+            "that could be one"
+        )
+        return lines
+    if not resolved:
+        lines.append(f"no resolved callers of {label}")
+    by_placeholder: dict[str, list[Related]] = {}
+    for r in candidates:
+        by_placeholder.setdefault(r.through, []).append(r)
+    more = " more" if resolved else ""
+    for placeholder, sites in by_placeholder.items():
+        receiver, _, name = placeholder.removeprefix("unresolved::").rpartition(".")
+        one = len(sites) == 1
+        count = f"{len(sites)}{more} call site{'' if one else 's'}"
+        call = "calls" if one else "call"
+        if receiver == "?":
+            what = f"{count} with an unknown receiver {call} `.{name}(`"
+        elif not receiver:
+            what = f"{count} {call} `{name}(`, a name the resolver could not bind"
+        else:
+            what = f"{count} {call} `.{name}(` on `{receiver}`, which has no `{name}` of its own"
+        lines.append(f"{what} (unverified): {_sites(sites)}")
+    return lines
+
+
+def _callee_notes(label: str, found: Sequence[Related]) -> list[str]:
+    if not found:
+        return [f"{label} calls nothing in the index"]
+    unknown = [r for r in found if r.depth == 1 and r.symbol.qualname.startswith("?.")]
+    if not unknown:
+        return []
+    names = ", ".join(f"`.{r.symbol.name}(`" for r in unknown[:8])
+    names += ", …" if len(unknown) > 8 else ""
+    return [f"calls on an unknown receiver ({names}): what they run is not known"]
+
+
+def _sites(found: Sequence[Related]) -> str:
+    shown = ", ".join(f"{r.edge.path}:{r.edge.line}" for r in found[:SITES_IN_NOTE])
+    rest = len(found) - SITES_IN_NOTE
+    return shown + (f" and {rest} more" if rest > 0 else "")

@@ -1,0 +1,124 @@
+"""Every use of a symbol, by kind, with its site: what ``astrag references SYMBOL`` answers.
+
+The graph's incoming edges say most of it: ``calls``, ``imports``, ``inherits``,
+``implements``, ``overrides``. A ``references`` edge is a read, a type annotation or a ``new``;
+the edge does not say which, the file's facts do (a reference is recorded with its kind at the
+same line and column the edge carries). A call of a class is a construction, as ``new`` is.
+Calls that may dispatch to the symbol and unresolved sites that may denote it come from
+:mod:`astrag.query.calls`, labelled as such. For a module, imports of anything it defines are
+uses of the module too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from astrag.graph.facts import CLASS_KINDS, Edge, EdgeKind, RefKind, Symbol
+from astrag.query import calls
+from astrag.store.base import GraphStore
+
+# in the order they are listed; the title of each group for a person
+USE_KINDS: dict[str, str] = {
+    "call": "calls",
+    "new": "constructions",
+    "read": "reads",
+    "type": "type annotations",
+    "import": "imports",
+    "inherit": "subclasses",
+    "implement": "implementations",
+    "override": "overrides",
+    "dispatch": "calls that may dispatch here",
+    "candidate": "unverified candidates",
+}
+_EDGE_USE = {
+    str(EdgeKind.CALLS): "call",
+    str(EdgeKind.REFERENCES): "read",
+    str(EdgeKind.IMPORTS): "import",
+    str(EdgeKind.INHERITS): "inherit",
+    str(EdgeKind.IMPLEMENTS): "implement",
+    str(EdgeKind.OVERRIDES): "override",
+}
+_REF_USE = {RefKind.READ: "read", RefKind.TYPE: "type", RefKind.NEW: "new"}
+_CANDIDATE_EDGES = (str(EdgeKind.CALLS), str(EdgeKind.REFERENCES))
+
+
+@dataclass(frozen=True, slots=True)
+class Use:
+    kind: str  # a key of USE_KINDS
+    symbol: Symbol  # where the use is: the innermost definition (or module) holding the site
+    edge: Edge
+    through: str = ""  # dispatch: the method the call resolved to; candidate: the placeholder
+    code: str = ""  # the site's line of source, stripped
+
+
+def uses(
+    store: GraphStore, symbol: Symbol, line_of: Callable[[str, int], str] | None = None
+) -> list[Use]:
+    """Every use of ``symbol``, grouped in :data:`USE_KINDS` order, each group in site order;
+    ``line_of(path, line)`` fills in each site's code."""
+    targets = [symbol.id]
+    if symbol.kind == "module":
+        targets += [s.id for s in store.symbols_in_file(symbol.path) if s.id != symbol.id]
+    edges = [
+        e
+        for e in store.edges_to(targets, list(_EDGE_USE))
+        if e.target == symbol.id or e.kind == EdgeKind.IMPORTS
+    ]
+    kinds = _reference_kinds(store, [e for e in edges if e.kind == EdgeKind.REFERENCES])
+    found: list[tuple[str, Edge, str]] = []
+    for e in edges:
+        kind = _EDGE_USE[str(e.kind)]
+        if kind == "read":
+            kind = kinds.get((e.path, e.line, e.column), "read")
+        elif kind == "call" and symbol.kind in CLASS_KINDS:
+            kind = "new"
+        found.append((kind, e, ""))
+    for r in calls.callers(store, symbol, 1):
+        if r.link == calls.DISPATCH:
+            found.append(("dispatch", r.edge, r.through))
+    for r in calls.caller_candidates(store, symbol, _CANDIDATE_EDGES):
+        found.append(("candidate", r.edge, r.through))
+    return _listed(store, found, line_of)
+
+
+def _listed(
+    store: GraphStore,
+    found: list[tuple[str, Edge, str]],
+    line_of: Callable[[str, int], str] | None,
+) -> list[Use]:
+    order = {kind: i for i, kind in enumerate(USE_KINDS)}
+    unique = {(kind, e.source, e.path, e.line, e.column): (kind, e, via) for kind, e, via in found}
+    ranked = sorted(
+        unique.values(),
+        key=lambda u: (order[u[0]], u[1].path, u[1].line, u[1].column, u[1].source),
+    )
+    holders = store.get_symbols({e.source for _, e, _ in ranked})
+    out = []
+    for kind, e, via in ranked:
+        holder = holders.get(e.source)
+        if holder is None:
+            continue
+        code = line_of(e.path, e.line).strip() if line_of and e.line else ""
+        out.append(Use(kind, holder, e, via, code))
+    return out
+
+
+def _reference_kinds(store: GraphStore, edges: Iterable[Edge]) -> dict[tuple[str, int, int], str]:
+    """Read, type or new, for each ``references`` edge's site, from its file's facts."""
+    by_path: dict[str, set[tuple[int, int]]] = {}
+    for e in edges:
+        by_path.setdefault(e.path, set()).add((e.line, e.column))
+    facts = store.lazy_facts(by_path)
+    out: dict[tuple[str, int, int], str] = {}
+    for path, sites in by_path.items():
+        if path not in facts:
+            continue
+        for ref in facts[path].references:
+            use = _REF_USE.get(ref.kind)
+            if use is not None and (ref.line, ref.column) in sites:
+                # a site can hold a NEW and the READ of its class name: NEW wins
+                key = (path, ref.line, ref.column)
+                if out.get(key) != "new":
+                    out[key] = use
+    return out
