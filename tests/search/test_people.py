@@ -134,6 +134,46 @@ def test_a_field_is_shown_as_its_class(tmp_path: Path) -> None:
     assert "app/debug.py::Debugger.pin" in seeds
 
 
+OVERLOADS = {
+    "app/signer.py": '''
+import typing
+
+
+class Signer:
+    @typing.overload
+    def unsign(self, value: str, max_age: int, return_timestamp: typing.Literal[True]) -> tuple: ...
+
+    @typing.overload
+    def unsign(self, value: str, max_age: int) -> bytes: ...
+
+    def unsign(self, value, max_age=None, return_timestamp=False):
+        """Check the signature and that it is younger than max_age."""
+        return value
+''',
+    "src/pipe.ts": """
+export function pipe<A>(schema: A, timestamp: number): A;
+export function pipe<A, B>(schema: A, timestamp: number, action: B): A;
+export function pipe(schema: unknown, ...actions: unknown[]): unknown {
+  return actions.reduce((value, action) => action, schema);
+}
+""",
+}
+
+
+def test_an_overload_declaration_is_shown_as_its_implementation(tmp_path: Path) -> None:
+    root = write_project(tmp_path, OVERLOADS)
+    api.index(root)
+    with api.open_index(root) as idx:
+        unsign = [(h.symbol.id, h.symbol.start_line) for h in idx.search("unsign max_age", 3)]
+        pipe = [h.symbol.id for h in idx.search("pipe schema timestamp", 3)]
+    # the stubs match the words as well as the body does; the body is listed, once
+    assert unsign[0] == ("app/signer.py::Signer.unsign", 11)
+    assert [sid for sid, _ in unsign].count("app/signer.py::Signer.unsign") == 1
+    assert not any("#" in sid for sid, _ in unsign)
+    assert pipe[0] == "src/pipe.ts::pipe"
+    assert not any("#" in sid for sid in pipe)
+
+
 def test_a_plain_word_is_a_name_only_when_few_definitions_share_it(tmp_path: Path) -> None:
     fields = "\n".join(f"class S{i}:\n    schema = {i}\n" for i in range(12))
     root = write_project(
