@@ -12,6 +12,7 @@ from test_store_sqlite import base_update, snapshot_of, sym
 from astrag import api
 from astrag.config import Config, load_config
 from astrag.errors import ConfigError
+from astrag.graph.facts import Edge, EdgeKind
 from astrag.store import IndexIncompatible, IndexMissing, IndexUpdate, StoreError
 from astrag.store.open import redact, repo_key, store_url
 from astrag.store.pg_schema import LATEST
@@ -77,6 +78,36 @@ def test_a_rebuild_takes_no_table_lock_another_repository_waits_on(
             two.apply(IndexUpdate(removed=("b.py",)))  # a second repository writes meanwhile
             one.publish()
         assert [s.id for s in one.all_symbols()] == ["new.py::n"]
+
+
+def _last_analyze(pg_url: str) -> dict[str, object]:
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT relname, last_analyze FROM pg_stat_user_tables "
+            "WHERE relname IN ('edges', 'names', 'symbols', 'meta')"
+        )
+        return dict(rows.fetchall())
+
+
+def test_a_commit_that_grows_a_table_by_much_refreshes_its_statistics(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """The planner must not size a new generation from statistics that never saw it: a
+    commit of 1,300 edges ANALYZEs the tables it grew; a three-row commit leaves them to
+    autovacuum."""
+    symbols = tuple(sym("big.py", f"f{i}") for i in range(1300))
+    edges = tuple(
+        Edge(s.id, symbols[0].id, EdgeKind.CALLS, "big.py", i, 1) for i, s in enumerate(symbols)
+    )
+    before = _last_analyze(pg_url)
+    with PostgresStore(pg_url, str(tmp_path)) as store:
+        store.apply(IndexUpdate(symbols=symbols, edges=edges))
+        after = _last_analyze(pg_url)
+        for table in ("edges", "names", "symbols"):
+            assert after[table] is not None and after[table] != before.get(table), table
+        store.apply(IndexUpdate(symbols=(sym("small.py", "g"),)))
+        assert _last_analyze(pg_url) == after
+        assert len(store.edges_to([symbols[0].id])) == 1300
 
 
 def test_an_incompatible_repository_is_rebuilt_with_a_reason(pg_url: str, tmp_path: Path) -> None:
