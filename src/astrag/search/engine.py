@@ -213,19 +213,7 @@ class Searcher:
             s = symbols[sid]
             if s.kind == "field" and sid not in named and "." in s.qualname:
                 owners[sid] = f"{s.path}::{s.qualname.rsplit('#', 1)[0].rsplit('.', 1)[0]}"
-        if not owners:
-            return kept
-        missing = [o for o in set(owners.values()) if o not in symbols]
-        symbols.update(self.store.get_symbols(missing) if missing else {})
-        out: list[str] = []
-        for sid in kept:
-            owner = owners.get(sid)
-            if owner is not None and owner in symbols:
-                fused[owner] = max(fused.get(owner, 0.0), fused[sid] * OWNER_WEIGHT)
-                rankers.setdefault(owner, list(rankers[sid]))
-                sid = owner
-            if sid not in out:
-                out.append(sid)
+        out = self._listed_as(kept, owners, OWNER_WEIGHT, fused, symbols, rankers)
         return sorted(out, key=lambda sid: (-fused[sid], sid))
 
     def _implementations(
@@ -245,15 +233,29 @@ class Searcher:
             for sid in ranked
             if "#" in sid and "overload" in symbols[sid].modifiers
         }
-        if not stubs:
+        return self._listed_as(ranked, stubs, 1.0, scores, symbols, rankers)
+
+    def _listed_as(
+        self,
+        ranked: list[str],
+        shown: dict[str, str],
+        weight: float,
+        scores: dict[str, float],
+        symbols: dict[str, Symbol],
+        rankers: dict[str, list[str]],
+    ) -> list[str]:
+        """``ranked`` with each hit of ``shown`` replaced by the definition it is shown as
+        (when the index holds it), in order, each once; the definition takes the hit's
+        score times ``weight`` if that is better."""
+        if not shown:
             return ranked
-        missing = [t for t in set(stubs.values()) if t not in symbols]
+        missing = [t for t in set(shown.values()) if t not in symbols]
         symbols.update(self.store.get_symbols(missing) if missing else {})
         out: dict[str, None] = {}
         for sid in ranked:
-            target = stubs.get(sid, sid)
+            target = shown.get(sid, sid)
             if target != sid and target in symbols:
-                scores[target] = max(scores.get(target, 0.0), scores[sid])
+                scores[target] = max(scores.get(target, 0.0), scores[sid] * weight)
                 rankers.setdefault(target, list(rankers[sid]))
                 sid = target
             out.setdefault(sid)
