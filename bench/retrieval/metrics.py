@@ -11,7 +11,9 @@ range's full source (chunks always are; astrag items may be a signature and docs
   inside some retrieved range of their file, full or not (a signature is enough not to invent
   an API) / needed definitions.
 - **MRR**: 1 / rank of the first item whose range holds a gold function's header line, 0 if
-  no item does.
+  no item does. A class or module shown by its signature alone holds its methods' headers.
+- **Shown MRR**: the same, counting only an item that shows the header: a full item that holds
+  it, or the gold function's own signature. A class's header line does not show a method.
 
 A metric is undefined (None) for a task with nothing to find (no needed definitions, say);
 :func:`macro` averages over the tasks where it is defined.
@@ -84,6 +86,19 @@ def reciprocal_rank(gold: Sequence[Target], items: Sequence[Item]) -> float | No
     return 0.0
 
 
+def shown_rank(gold: Sequence[Target], items: Sequence[Item]) -> float | None:
+    if not gold:
+        return None
+    for rank, item in enumerate(items, 1):
+        for t in gold:
+            if item.path == t.path and (
+                (item.full and _holds(item, t.path, t.start_line))
+                or item.start_line == t.start_line
+            ):
+                return 1.0 / rank
+    return 0.0
+
+
 def score(
     gold_files: Sequence[str],
     gold: Sequence[Target],
@@ -95,6 +110,7 @@ def score(
         "function_recall": function_recall(gold, items),
         "needed_coverage": needed_coverage(needed, items),
         "mrr": reciprocal_rank(gold, items),
+        "shown_mrr": shown_rank(gold, items),
         "tokens": float(sum(i.tokens for i in items)),
     }
 

@@ -37,7 +37,7 @@ from astrag.query.uses import Use
 from astrag.redact import counts as redaction_counts
 from astrag.retrieve.answer import Answer, Planner, SourceCache, answer
 from astrag.retrieve.assemble import Context
-from astrag.retrieve.plan import plan_query
+from astrag.retrieve.plan import extract_targets, plain_words
 from astrag.search.engine import Hit, Searcher
 from astrag.store.base import FileRecord, GraphStore
 from astrag.store.open import MARKER, open_store
@@ -422,8 +422,9 @@ class Index:
         query = _check_query(query)
         if limit <= 0:
             raise AstragError(f"limit must be positive, not {limit}", "pass --limit 10")
-        targets = plan_query(query).targets
-        return self.searcher.search(query, limit, targets=targets, mode=mode)
+        targets = extract_targets(query)
+        plain = plain_words(query, targets)
+        return self.searcher.search(query, limit, targets=targets, plain=plain, mode=mode)
 
     def answer(self, query: str, budget: int = 8000, *, llm: Planner | None = None) -> Answer:
         """The plan, seeds, graph expansion and assembled context for ``query``."""

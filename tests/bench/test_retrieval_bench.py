@@ -27,6 +27,7 @@ from bench.retrieval.metrics import (
     macro,
     needed_coverage,
     reciprocal_rank,
+    shown_rank,
 )
 from bench.retrieval.tokens import count
 
@@ -65,6 +66,16 @@ def test_mrr_is_the_first_item_holding_a_gold_header() -> None:
     assert reciprocal_rank(GOLD, items) == pytest.approx(1 / 3)  # a.py item misses line 10
     assert reciprocal_rank(GOLD, items[:2]) == 0.0
     assert reciprocal_rank([], items) is None
+
+
+def test_shown_mrr_needs_the_header_shown() -> None:
+    # a class signature (a.py 1-40, not full) holds a.py:10 but does not show it
+    items = [Item("a.py", 1, 40, full=False), Item("a.py", 10, 19, full=False)]
+    assert reciprocal_rank(GOLD, items) == 1.0
+    assert shown_rank(GOLD, items) == pytest.approx(1 / 2)  # the gold's own signature
+    assert shown_rank(GOLD, [Item("a.py", 1, 40)]) == 1.0  # a full item shows it
+    assert shown_rank(GOLD, items[:1]) == 0.0
+    assert shown_rank([], items) is None
 
 
 def test_macro_skips_undefined_values() -> None:
@@ -345,7 +356,7 @@ def _row(repo: str, split: str, system: str, recall: float, needed: float | None
     commit = f"{repo}-{needed is None}"  # h1 has two tasks: one without needed definitions
     return {"repo": repo, "split": split, "commit": commit, "system": system, "budget": "4000",
             "file_recall": recall, "function_recall": recall, "needed_coverage": needed,
-            "mrr": recall, "tokens": 100.0}  # fmt: skip
+            "mrr": recall, "shown_mrr": recall, "tokens": 100.0}  # fmt: skip
 
 
 def test_aggregates_and_targets_per_split() -> None:

@@ -210,7 +210,10 @@ def _run(
     budget: int = 4000,
     full_share: float = 0.6,
     count: Callable[[str], int] = count_tokens,
+    lead: int = 0,
 ) -> Context:
+    # most tests here are about what is shown and how it is grouped by file; the lead (the
+    # most relevant answers first) has its own test below
     return assemble(
         "who calls AuthService.login",
         "callers",
@@ -219,6 +222,7 @@ def _run(
         source=source,
         count=count,
         full_share=full_share,
+        lead=lead,
     )
 
 
@@ -477,6 +481,38 @@ def test_files_by_best_score_members_by_line() -> None:
         "src/auth/service.py:18-24  method AuthService.login — called",
         "src/auth/service.py:35-41  function verify_signature — seed",
     ]
+
+
+def test_the_answers_lead_most_relevant_first_then_the_rest_by_file() -> None:
+    candidates = (
+        Candidate(AUTH, 1.0, "seed"),
+        Candidate(VERIFY, 0.9, "seed"),
+        Candidate(UPDATE, 0.8, "seed"),
+        Candidate(LOGIN, 0.3, "called"),
+        Candidate(MODULE, 0.2, "module"),
+        Candidate(LOGOUT, 0.1, "member"),
+    )
+    # no room for AuthService whole: its header alone is a map of its members, not an answer,
+    # so the two functions shown in full lead; the rest follows by file, in line order
+    ctx = _run(candidates, budget=350, full_share=0.5, lead=2)
+    assert [(item.id, item.full) for item in ctx.items] == [
+        (VERIFY.id, True),
+        (UPDATE.id, True),
+        (MODULE.id, False),
+        (AUTH.id, False),
+        (LOGIN.id, False),
+        (LOGOUT.id, False),
+    ]
+    assert ctx.text.splitlines()[1:3] == [
+        "- src/auth/service.py (5 items)",
+        "- src/users/controller.ts (1 item)",
+    ]
+    assert ctx.tokens == count_tokens(ctx.text) <= 350
+    # the default lead is three: a method's signature is an answer too
+    default = assemble("q", "search", candidates, 350, source=source, full_share=0.5)
+    assert [item.id for item in default.items] == [
+        VERIFY.id, UPDATE.id, LOGIN.id, MODULE.id, AUTH.id, LOGOUT.id
+    ]  # fmt: skip
 
 
 def test_ties_are_broken_by_id() -> None:

@@ -13,6 +13,7 @@ import pytest
 from astrag import api
 from astrag.errors import AstragError
 from astrag.retrieve.tokens import count_tokens
+from tests.search.conftest import write_project
 
 
 def reasons(root: Path, query: str, budget: int = 8000) -> dict[str, str]:
@@ -152,3 +153,60 @@ def test_cli_on_a_repository_without_an_index(tmp_path: Path) -> None:
     result = _cli("context", "what is f", "--repo", str(tmp_path), cwd=tmp_path)
     assert result.returncode == 2
     assert "astrag index" in result.stderr
+
+
+CART = {
+    "shop/cart.py": '''
+def totals(items):
+    """Add up the prices of the cart's items."""
+    return sum(price(i) for i in items)
+
+
+def price(item):
+    """The price of one item."""
+    return item["price"]
+''',
+    "tests/test_cart.py": '''
+from shop.cart import totals
+
+
+def test_totals_add_up_prices():
+    """Cart totals add up the prices."""
+    assert totals([{"price": 2}]) == 2
+''',
+    "examples/checkout.py": '''
+from shop.cart import totals
+
+
+def checkout_example():
+    """Example: add up the cart totals at checkout."""
+    return totals([])
+''',
+}
+
+
+def context_paths(root: Path, query: str) -> list[str]:
+    with api.open_index(root) as idx:
+        return [item.path for item in idx.context(query, 4000).items]
+
+
+def test_a_context_keeps_tests_and_examples_out_unless_asked(tmp_path: Path) -> None:
+    root = write_project(tmp_path, CART)
+    api.index(root)
+    explained = context_paths(root, "how are the cart totals added up")
+    assert explained and set(explained) == {"shop/cart.py"}
+    assert "tests/test_cart.py" in context_paths(root, "tests of the cart totals")
+    assert "examples/checkout.py" in context_paths(root, "example of adding up cart totals")
+    # who calls something: every caller counts, tests and examples too
+    assert {"tests/test_cart.py", "examples/checkout.py"} <= set(
+        context_paths(root, "who calls totals")
+    )
+
+
+def test_a_context_leads_with_what_answers_the_question(tmp_path: Path) -> None:
+    root = write_project(tmp_path, CART)
+    api.index(root)
+    with api.open_index(root) as idx:
+        answer = idx.answer("how are the cart totals added up", 4000)
+    # the best seed is the first item, whatever file the other items come from
+    assert answer.context.items[0].id == answer.seeds[0].symbol.id == "shop/cart.py::totals"

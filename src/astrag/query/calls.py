@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from astrag.graph.facts import CLASS_KINDS, Edge, EdgeKind, PlaceholderKind, Symbol
-from astrag.search.text import is_test_path
+from astrag.search.support import is_test_path
 from astrag.store.base import GraphStore
 
 DIRECT = "direct"

@@ -28,7 +28,7 @@ import numpy as np
 
 from astrag.graph.facts import Edge, EdgeKind, Symbol
 from astrag.retrieve.tokens import count_tokens, truncate_to_tokens
-from astrag.search.text import is_test_path
+from astrag.search.support import is_test_path
 
 EDGE_WEIGHTS = {
     str(EdgeKind.CALLS): 1.0,

@@ -17,13 +17,14 @@ from astrag.query.overview import asks_for_overview, overview_context
 from astrag.query.repomap import RepoMap, repo_map
 from astrag.retrieve.assemble import Candidate, Context, assemble
 from astrag.retrieve.expand import Reached, Seed, expand
-from astrag.retrieve.plan import Intent, Plan, plan_query
+from astrag.retrieve.plan import Intent, Plan, plain_words, plan_query
 from astrag.search.engine import Hit, Searcher
-from astrag.search.text import code_words, is_test_path, query_words
+from astrag.search.support import asked_kinds, is_support
+from astrag.search.text import code_words, path_query_words, query_words
 from astrag.sources import shown_lines
 from astrag.store.base import FileRecord
 
-TEST_WEIGHT = 0.4
+SUPPORT_WEIGHT = 0.4
 # How many seeds, and what share of the budget shows full source (the rest: signatures), by
 # intent. Work on code (a change, a bug, a loose description of either) needs the bodies it
 # will edit, from a wide set of seeds; a question about the graph (who calls X) needs many
@@ -46,6 +47,10 @@ _GRAPH_INTENTS = {
     Intent.USAGES,
     Intent.DEFINITION,
 }
+
+# intents whose answer is every use of something, tests included
+_EVERY_USE = {Intent.CALLERS, Intent.USAGES, Intent.IMPLEMENTATIONS, Intent.CHANGE}
+_NAMED = "seed: named in the query"
 
 Planner = Callable[[str], Mapping[str, object]]
 
@@ -79,16 +84,22 @@ def answer(
         return Answer(plan, (), (), overview_context(plan.query, repo_map))
     seeds_wanted, full_share = _SHAPES.get(plan.intent, _DEFAULT_SHAPE)
     # more hits than seeds: tests that match the words best are pushed down, not out
+    plain = plain_words(query, plan.targets) if plan.rule != "llm" else frozenset()
     hits = searcher.search(
-        plan.terms, limit=seeds_wanted * 3, targets=plan.targets, diversify=False
+        plan.terms, limit=seeds_wanted * 3, targets=plan.targets, plain=plain, diversify=False
     )
-    hits = sorted(hits, key=lambda h: (-h.score * _prior(h.symbol), h.symbol.id))[:seeds_wanted]
+    asked = asked_kinds(path_query_words(query))
+    hits = sorted(hits, key=lambda h: (-h.score * _prior(h.symbol, asked), h.symbol.id))
+    hits = hits[:seeds_wanted]
     hits = _focus(hits, plan)
     seeds = _seeds(hits, plan)
     reached = expand(searcher.store, seeds, plan)
     notes, extra = _call_evidence(searcher, plan, hits, reached)
     candidates = sorted(
-        [Candidate(r.symbol, round(r.score * _prior(r.symbol), 6), r.reason) for r in reached]
+        [
+            Candidate(r.symbol, round(r.score * _prior(r.symbol, asked), 6), r.reason)
+            for r in _shown(reached, plan, asked)
+        ]
         + extra,
         key=lambda c: (-c.score, c.symbol.id),
     )[:_ASSEMBLE]  # beyond the best few hundred, nothing fits even the largest budget used
@@ -121,11 +132,25 @@ def _call_evidence(
     return call_evidence(searcher.store, relation, named, lambda sid: scores.get(sid, 0.0))
 
 
-def _prior(symbol: Symbol) -> float:
-    """Tests explain code but are rarely what a question or change is about: they come after
-    the code itself (retrieval benchmark at 4k tokens, tune split: function recall 46 -> 47 %,
+def _prior(symbol: Symbol, asked: frozenset[str]) -> float:
+    """Tests, examples and the other support files explain code but are rarely what a question
+    or change is about: they come after the code itself unless the question asks for their
+    kind (tests alone, retrieval benchmark at 4k tokens, tune split: function recall 46 -> 47 %,
     needed definitions 57 -> 63 %)."""
-    return TEST_WEIGHT if is_test_path(symbol.path) else 1.0
+    return SUPPORT_WEIGHT if is_support(symbol.path, asked) else 1.0
+
+
+def _shown(reached: list[Reached], plan: Plan, asked: frozenset[str]) -> list[Reached]:
+    """What a context may show: support files (tests, examples, ...) only when the question
+    asks for their kind, names them, or is a task or relation where every use counts (a
+    test that calls what a change renames must change too)."""
+    if plan.intent in _EVERY_USE:
+        return reached
+    return [
+        r
+        for r in reached
+        if _prior(r.symbol, asked) == 1.0 or (r.hop == 0 and r.reason.startswith(_NAMED))
+    ]
 
 
 def _focus(hits: list[Hit], plan: Plan) -> list[Hit]:
@@ -147,7 +172,7 @@ def _seeds(hits: list[Hit], plan: Plan) -> list[Seed]:
 
 def _seed_reason(hit: Hit, words: list[str]) -> str:
     if hit.rankers[0] == "exact":
-        return f"seed: named in the query ({hit.matched})"
+        return f"{_NAMED} ({hit.matched})"
     s = hit.symbol
     own = set(code_words(f"{s.qualname} {s.path} {s.signature} {s.docstring}"))
     # a stem is enough: "signatures" in the query matches "signature" in the code

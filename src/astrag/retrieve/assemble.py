@@ -2,7 +2,8 @@
 
 Input: candidates ranked by graph expansion (symbol, score, reason). Output: a
 :class:`Context` whose ``text`` is markdown for an LLM — a map of the files touched, then the
-code grouped by file — and never more than ``budget`` tokens, counted on the final text.
+items shown in full, most relevant first (what answers the question), then the signatures of
+the rest grouped by file — and never more than ``budget`` tokens, counted on the final text.
 
 Selection is greedy in relevance order (score, then id, so equal input gives equal output):
 
@@ -34,11 +35,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from astrag.graph.facts import Symbol
+from astrag.graph.facts import CLASS_KINDS, Symbol
 from astrag.retrieve.tokens import count_joined, count_tokens
 
 DOC_CHARS = 400  # a docstring's first paragraph, at most this long, in a signature form
+LEAD = 3  # full items shown first, most relevant first, before the rest grouped by file
 MODULE = "module"
+_CONTAINERS = frozenset({*CLASS_KINDS, MODULE})
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,13 +159,17 @@ def _fenced(content: str, language: str) -> str:
     return f"{fence}{language}\n{content}\n{fence}"
 
 
-def _grouped(entries: Sequence[_Entry]) -> list[_Entry]:
-    """Entries in text order: files by their best item, then by position in the file."""
+def _grouped(entries: Sequence[_Entry], lead: int = 0) -> list[_Entry]:
+    """Entries in text order: the ``lead`` most relevant items shown in full first, most
+    relevant first (what answers the question), then the rest grouped: files by their best
+    item, then by position in the file."""
+    first = sorted((e for e in entries if _answers(e)), key=lambda e: e.rank)[:lead]
+    entries = [e for e in entries if e not in first]
     best: dict[str, tuple[float, int]] = {}
     for e in entries:
         key = (-e.candidate.score, e.rank)
         best[e.symbol.path] = min(best.get(e.symbol.path, key), key)
-    return sorted(
+    return first + sorted(
         entries,
         key=lambda e: (
             best[e.symbol.path],
@@ -172,6 +179,12 @@ def _grouped(entries: Sequence[_Entry]) -> list[_Entry]:
             e.symbol.id,
         ),
     )
+
+
+def _answers(entry: _Entry) -> bool:
+    """An entry that can lead: shown in full, or a function's or field's signature; a class
+    or module shown by its header alone is a map of its members, not an answer."""
+    return entry.full or entry.symbol.kind not in _CONTAINERS
 
 
 def _file_map(ordered: Sequence[_Entry]) -> str:
@@ -190,10 +203,12 @@ def _render(entries: Sequence[_Entry], with_map: bool = True) -> tuple[list[_Ent
     return ordered, "".join(pieces)
 
 
-def _pieces(entries: Sequence[_Entry], with_map: bool = True) -> tuple[list[_Entry], list[str]]:
+def _pieces(
+    entries: Sequence[_Entry], with_map: bool = True, lead: int = 0
+) -> tuple[list[_Entry], list[str]]:
     """The text in pieces that join to it, cut after line breaks (see ``_block_pieces``), so
     ``count_joined`` finds most of them counted already."""
-    ordered = _grouped(entries)
+    ordered = _grouped(entries, lead)
     pieces: list[str] = []
     if with_map and ordered:
         pieces.append(_file_map(ordered) + "\n\n")
@@ -317,6 +332,7 @@ def assemble(
     source: Callable[[Symbol], str],
     count: Callable[[str], int] = count_tokens,
     full_share: float = 0.6,
+    lead: int | None = None,
 ) -> Context:
     """The best context for ``candidates`` within ``budget`` tokens of ``count``.
 
@@ -411,7 +427,7 @@ def assemble(
             break  # nothing more fits: stop instead of trying every remaining candidate
 
     def rendered(entries: list[_Entry]) -> tuple[list[_Entry], str, int]:
-        ordered, pieces = _pieces(entries)
+        ordered, pieces = _pieces(entries, lead=LEAD if lead is None else lead)
         return ordered, "".join(pieces), _counted(pieces, count)
 
     ordered, text, tokens = rendered(selected)

@@ -169,6 +169,7 @@ _CODE_EXTENSIONS = (
 _EXT = "|".join(_CODE_EXTENSIONS)
 _FILE_NAME = re.compile(rf"[\w.\-]+\.(?:{_EXT})", re.IGNORECASE)
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
+_CALL = re.compile(r"(?<![\w$.`'\"])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\(\)")
 _SPAN = re.compile(r"`([^`\n]+)`|(?<![\w`])(['\"])([^'\"\n]+?)\2(?![\w`])")
 _MASK = "\x00"
 _WORD = re.compile(r"[^\s,;!?()\[\]{}<>`'\"\x00]+")
@@ -223,7 +224,11 @@ def extract_targets(query: str) -> tuple[str, ...]:
         return (alone,)
     found: list[tuple[int, str]] = []
     masked = list(query)
-    for m in _SPAN.finditer(query):
+    for m in _CALL.finditer(query):
+        # `parse()` is written as code whatever its shape
+        found.append((m.start(), m.group(1)))
+        masked[m.start() : m.end()] = _MASK * (m.end() - m.start())
+    for m in _SPAN.finditer("".join(masked)):
         text = (m.group(1) if m.group(1) is not None else m.group(3)).strip()
         if text and not any(c.isspace() for c in text):
             found.append((m.start(), _clean(text) or text))
@@ -247,6 +252,20 @@ def extract_targets(query: str) -> tuple[str, ...]:
         if word not in out:
             out.append(word)
     return tuple(out)
+
+
+_PLAIN_WORD = re.compile(r"[A-Za-z][a-z]*")
+
+
+def plain_words(query: str, targets: tuple[str, ...]) -> frozenset[str]:
+    """The targets ``query`` writes as plain words: one word, lower case or Capitalised, not in
+    backticks or quotes and not called (``schema``, ``Meta``; not `schema`, 'Meta' or
+    ``parse()``). Such a word is a name only when few definitions share it (search/engine.py)."""
+    code = {
+        (m.group(1) if m.group(1) is not None else m.group(3)).strip()
+        for m in _SPAN.finditer(query)
+    } | {m.group(1) for m in _CALL.finditer(query)}
+    return frozenset(t for t in targets if _PLAIN_WORD.fullmatch(t) and t not in code)
 
 
 def _terms(query: str) -> str:

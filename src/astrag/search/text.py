@@ -145,14 +145,3 @@ def _prefixed(a: str, b: str) -> bool:
 
 def looks_like_path(token: str) -> bool:
     return "/" in token or bool(re.search(r"\.(py|pyi|ts|tsx|js|jsx|mjs|cjs|mts|cts)$", token))
-
-
-_TEST_PATH = re.compile(
-    r"(^|/)(tests?|__tests__|spec|specs|testing)/|(^|/)(test_[^/]*|conftest\.py)$|_test\.py$"
-    r"|[._-](test|spec)\.[cm]?[jt]sx?$"
-)
-
-
-def is_test_path(path: str) -> bool:
-    """A test file by the conventions of pytest, Jest, Mocha and Vitest."""
-    return bool(_TEST_PATH.search(path))

@@ -1,0 +1,1 @@
+"""The natural-question benchmark (docs/BENCHMARKS.md section 7)."""
