@@ -413,15 +413,28 @@ def test_ts_namespaces_and_declare_module() -> None:
     assert d["lib"].modifiers == ("declare", "namespace")
 
 
-def test_ts_object_literal_methods_and_enum_members_are_skipped() -> None:
+def test_ts_members_of_object_literals_bound_to_module_names_are_definitions() -> None:
     facts = ts(
         """
-        const api = { get() {}, post: () => 1 };
+        const api = { get() {}, post: () => 1, nested: { put: function () {} }, n: 1 };
         enum E { A, B = 2 }
         let t: { m(): void; p: string };
+        register({ anonymous() {} });
+        function f() { const local = { inner: () => 2 }; }
         """
     )
-    assert kinds(facts) == [("api", DefKind.VARIABLE), ("E", DefKind.ENUM), ("t", DefKind.VARIABLE)]
+    assert kinds(facts) == [
+        ("api", DefKind.VARIABLE),
+        ("api.get", DefKind.FUNCTION),
+        ("api.post", DefKind.FUNCTION),
+        ("api.nested", DefKind.VARIABLE),
+        ("api.nested.put", DefKind.FUNCTION),
+        ("E", DefKind.ENUM),
+        ("t", DefKind.VARIABLE),
+        ("f", DefKind.FUNCTION),
+    ]
+    this = [(b.scope, b.value) for b in facts.bindings if b.name == "this"]
+    assert this == [("api.get", ("api",)), ("api.nested.put", ("api", "nested"))]
 
 
 def test_ts_docstrings_and_decorators() -> None:

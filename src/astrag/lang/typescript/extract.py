@@ -205,6 +205,7 @@ _DEF_TAGS = (
     "definition.function",
     "definition.method",
     "definition.field",
+    "definition.object_member",
 )
 
 
@@ -351,6 +352,19 @@ def _is_module_level(statement: Node) -> bool:
     )
 
 
+_WRAPPERS = frozenset({"parenthesized_expression", "as_expression", "satisfies_expression"})
+
+
+def _unwrap(value: Node | None) -> Node | None:
+    while value is not None and value.type in _WRAPPERS:
+        value = value.named_child(0)
+    return value
+
+
+def _owner_chain(owner: str) -> Chain | None:
+    return tuple(owner.split(".")) if owner else None
+
+
 def _first_declarator(statement: Node) -> Node | None:
     for child in statement.named_children:
         if child.type == "variable_declarator":
@@ -464,6 +478,8 @@ class _Extractor:
         self.import_calls: set[int] = set()  # start bytes of require()/import() already imports
         self.this_assignments: list[tuple[Node, str]] = []
         self.overload_candidates: list[int] = []
+        # start byte of a module-level declarator holding an object literal -> its qualname
+        self.object_variables: dict[int, str] = {}
         # enclosing scope definitions: (end byte, qualname, (scope node start, end))
         self.stack: list[tuple[int, str, tuple[int, int]]] = []
         self.scopes: _Scopes
@@ -747,6 +763,7 @@ class _Extractor:
             self.on_function,
             self.on_method,
             self.on_field,
+            self.on_object_member,
         ]
         items: list[tuple[int, int, int, Node]] = []
         for order, tag in enumerate(_DEF_TAGS):
@@ -1037,6 +1054,9 @@ class _Extractor:
         owner = self.container(node)
         name_node = node.child_by_field_name("name")
         name = self.member_name(name_node)
+        if owner is None and name is not None and node.parent is not None:
+            self.object_method(node, name, node.parent)
+            return
         if owner is None or name is None or name_node is None:
             return
         owner_name, owner_kind = owner
@@ -1210,6 +1230,11 @@ class _Extractor:
                 self.module_variables(node, name, value, statement)
             return
         scope = self.parent()
+        if name.type == "identifier" and value is not None and value.type in _BOUND_VALUES:
+            # ``const inner = () => ...`` is a definition of its own (``outer.inner``): the
+            # scope's children find it, a binding without a value would hide it
+            self.locals.setdefault(scope, set()).add(self.text(name))
+            return
         if name.type == "identifier":
             type_ = self.principal_type(node.child_by_field_name("type")) or self.cast_type(value)
             self.bind(scope, name, type_, self.value_chain(value))
@@ -1294,6 +1319,11 @@ class _Extractor:
         }
         if name.type == "identifier":
             type_ = self.principal_type(node.child_by_field_name("type"))
+            if _unwrap(value) is not None and _unwrap(value).type == "object":
+                parent = self.parent()
+                self.object_variables[node.start_byte] = (
+                    f"{parent}.{self.text(name)}" if parent else self.text(name)
+                )
             self.emit(
                 DefKind.VARIABLE,
                 self.text(name),
@@ -1306,6 +1336,94 @@ class _Extractor:
             return
         for bound in _pattern_names(name):
             self.emit(DefKind.VARIABLE, self.text(bound), self.parent(), (start, node), **common)
+
+    # ------------------------------------------------------------ object literal members
+
+    def object_owner(self, obj: Node) -> str | None:
+        """The qualname an object literal's members are defined under: a module-level
+        variable's (``const api = {...}`` -> ``api``), a member's of such a literal
+        (``api.nested``), or the module's for ``module.exports = {...}`` (``""``); None for
+        any other literal (an argument, a local's value: its members are anonymous)."""
+        node = obj
+        while node.parent is not None and node.parent.type in _WRAPPERS:
+            node = node.parent
+        parent = node.parent
+        if parent is None:
+            return None
+        if parent.type == "variable_declarator":
+            return self.object_variables.get(parent.start_byte)
+        if parent.type == "pair" and parent.parent is not None and parent.parent.type == "object":
+            outer = self.object_owner(parent.parent)
+            key = self.member_name(parent.child_by_field_name("key"))
+            if outer is None or key is None:
+                return None
+            return f"{outer}.{key}" if outer else key
+        if parent.type == "assignment_expression":
+            statement = parent.parent
+            left = parent.child_by_field_name("left")
+            if (
+                left is not None
+                and self.text(left) in ("module.exports", "exports")
+                and statement is not None
+                and statement.parent is not None
+                and statement.parent.type == "program"
+            ):
+                return ""
+        return None
+
+    def on_object_member(self, pair: Node) -> None:
+        """``key: () => ...`` / ``key: function () {}`` / ``key: {...}`` in a literal bound
+        to a module-level name: a function ``owner.key`` (a nested literal a variable that
+        only qualifies its members)."""
+        value, key = pair.child_by_field_name("value"), pair.child_by_field_name("key")
+        owner = self.object_owner(pair.parent) if pair.parent is not None else None
+        name = self.member_name(key)
+        if value is None or owner is None or name is None:
+            return
+        if value.type == "object":
+            self.emit(
+                DefKind.VARIABLE,
+                name,
+                owner,
+                (pair, pair),
+                signature=self.signature(pair.start_byte, value.start_byte).rstrip(" :"),
+            )
+            return
+        self.function_value_def(value, name, (pair, pair), (pair, True, False, False), owner=owner)
+        self.object_member_export(owner, name)
+        self.bind_this(f"{owner}.{name}" if owner else name, value, _owner_chain(owner))
+
+    def object_method(self, node: Node, name: str, obj: Node) -> None:
+        """``m() {}`` in a literal bound to a module-level name: the function ``owner.m``."""
+        owner = self.object_owner(obj)
+        if owner is None:
+            return
+        mods, _, header, _ = self.scan(node)
+        body = node.child_by_field_name("body")
+        self.emit(
+            DefKind.FUNCTION,
+            name,
+            owner,
+            (node, node),
+            node,
+            signature=self.signature(header, body.start_byte if body else node.end_byte),
+            docstring=self.docstring(node.start_byte),
+            modifiers=_sorted_modifiers(mods),
+            params=self.params(node.child_by_field_name("parameters")),
+            returns=self.principal_type(node.child_by_field_name("return_type"), returns=True),
+        )
+        self.object_member_export(owner, name)
+        self.bind_this(f"{owner}.{name}" if owner else name, node, _owner_chain(owner))
+
+    def object_member_export(self, owner: str, name: str) -> None:
+        if not owner:  # ``module.exports = { get() {} }``: the module's export ``get``
+            self.exports.append((name, name))
+
+    def bind_this(self, qualname: str, fn: Node, owner: Chain | None) -> None:
+        """``this`` inside a function defined onto an object is that object (an arrow
+        function has no ``this`` of its own)."""
+        if owner and fn.type != "arrow_function":
+            self.bindings.append(Binding(qualname, "this", fn.start_point[0] + 1, None, owner))
 
     def import_source(self, node: Node | None) -> Node | None:
         """The ``require('x')`` / ``import('x')`` call an expression is, or None."""
@@ -1450,6 +1568,7 @@ class _Extractor:
             return  # not a top-level definition of this file (an import, a global, a typo)
         outer_info = (statement, True, False, False)
         self.function_value_def(fn, name, (node, node), outer_info, owner=owner)
+        self.bind_this(f"{owner}.{name}", fn, (owner,))
 
     def module_exports(self, node: Node, right: Node, statement: Node) -> None:
         """``module.exports = X`` / ``= { a, b: c }`` / ``= class Foo {}``."""

@@ -10,6 +10,10 @@
   name: (identifier) @name
   value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
 (method_definition name: (_) @name) @definition.method
+; members of object literals (named definitions when the literal is bound to a module-level name)
+(pair
+  key: (_) @name
+  value: [(arrow_function) (function_expression) (generator_function) (object)]) @definition.object_member
 (field_definition property: (_) @name) @definition.field
 
 ; ------------------------------------------------ statements read as a whole
