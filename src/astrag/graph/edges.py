@@ -102,6 +102,8 @@ class EdgeEmitter:
         for sym in t.symbols[1:]:
             self._add(sym.parent or self.path, sym.id, EdgeKind.CONTAINS, sym.start_line)
         for qual, d in t.defs.items():
+            if qual != d.qualname:
+                continue  # a second definition of a qualname (``f#2``): structure once
             if d.kind in CLASS_KINDS:
                 self._emit_heritage(qual, d)
             elif d.kind == DefKind.METHOD:

@@ -174,7 +174,7 @@ class Resolver:
         t = self.tables[denot[1]]
         if d.returns is not None:
             return d.returns in t.sem.receiver_types
-        bound = t.bindings.get(d.qualname, {}).get("return", ())
+        bound = t.bindings.get(denot[2], {}).get("return", ())
         return bool(bound) and all(b.value in t.sem.receiver_values for b in bound)
 
     def eval_chain(self, site: Site, chain: Chain) -> Value | None:
@@ -386,8 +386,9 @@ class Resolver:
             return None  # annotated with something astrag cannot use (``Promise<any>``)
         # no annotation: what its ``return <chain>`` statements evaluate to, if all agree
         found = None
-        for b in t.bindings.get(d.qualname, {}).get("return", ()):
-            value = self._binding_value(t, d.qualname, b)
+        # the definition's key, not its qualname: a second ``f`` (``f#2``) has its own returns
+        for b in t.bindings.get(denot[2], {}).get("return", ()):
+            value = self._binding_value(t, denot[2], b)
             if value is None or (found is not None and value != found):
                 return None
             found = value
