@@ -467,3 +467,21 @@ def test_this_in_functions_assigned_onto_an_object_or_a_prototype(tmp_path: Path
         "external::JSON.stringify",
     }
     assert targets(edges, "calls", "layer.js::Layer.handle") == {"layer.js::Layer.match"}
+
+
+def test_exports_is_the_module_itself(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "utils.js": """
+                exports.normalizeType = function (type) { return type; };
+                exports.normalizeTypes = function (types) {
+                  return types.map(function (t) { return exports.normalizeType(t); });
+                };
+            """,
+        },
+    )
+    assert targets(edges, "calls", "utils.js::normalizeTypes") == {
+        "utils.js::normalizeType",
+        "unresolved::?.map",
+    }

@@ -478,6 +478,7 @@ class _Extractor:
         self.import_calls: set[int] = set()  # start bytes of require()/import() already imports
         self.this_assignments: list[tuple[Node, str]] = []
         self.overload_candidates: list[int] = []
+        self.qualnames: dict[str, tuple[int, bool]] = {}  # definitions so far, a primary among them
         # start byte of a module-level declarator holding an object literal -> its qualname
         self.object_variables: dict[int, str] = {}
         # enclosing scope definitions: (end byte, qualname, (scope node start, end))
@@ -722,9 +723,10 @@ class _Extractor:
     ) -> Definition:
         """Record a definition; a scope-forming one also opens a scope over ``scope_node``."""
         qualname = f"{parent}.{name}" if parent else name
+        key = self.scope_key(qualname, kind, scope_node)
         decorator_texts = []
         for dec in decorators:
-            self.intervals.append((dec.start_byte, dec.end_byte, qualname))
+            self.intervals.append((dec.start_byte, dec.end_byte, key))
             decorator_texts.append(_collapse(self.text(dec)[1:]))
         start, end = span
         definition = Definition(
@@ -744,11 +746,27 @@ class _Extractor:
         if kind in (DefKind.FIELD, DefKind.METHOD):
             self.members.setdefault(parent, set()).add(name)
         if scope_node is not None:
-            self.kinds[qualname] = kind
-            self.intervals.append((scope_node.start_byte, scope_node.end_byte, qualname))
-            key = (scope_node.start_byte, scope_node.end_byte)
-            self.stack.append((scope_node.end_byte, qualname, key))
+            self.kinds[key] = kind
+            self.parents.setdefault(key, parent)
+            self.intervals.append((scope_node.start_byte, scope_node.end_byte, key))
+            span = (scope_node.start_byte, scope_node.end_byte)
+            self.stack.append((scope_node.end_byte, key, span))
         return definition
+
+    def scope_key(self, qualname: str, kind: DefKind, scope_node: Node | None) -> str:
+        """The scope name of a function or method: its qualname, or ``qualname#N`` when an
+        earlier definition of that qualname is not an overload signature (a static and an
+        instance method of one name, a getter and its setter, ``if`` / ``else``
+        redefinitions), so that what happens inside it comes from it (the numbering of
+        ``graph.symbols.definition_keys``)."""
+        count, primary = self.qualnames.get(qualname, (0, False))
+        signature = bool(self.overload_candidates) and self.overload_candidates[-1] == len(
+            self.defs
+        )
+        self.qualnames[qualname] = (count + 1, primary or not signature)
+        if primary and scope_node is not None and kind in _BODY_KINDS:
+            return f"{qualname}#{count + 1}"
+        return qualname
 
     def collect_definitions(self) -> None:
         handlers: list[Callable[[Node], None]] = [
