@@ -900,3 +900,15 @@ def test_ts_nested_calls_starting_at_one_byte_extract_identically_every_time() -
     source = "export function f(x: J) { return x.getValue.bind(this)(); }\n"
     runs = {ts(source) for _ in range(30)}
     assert len(runs) == 1
+
+
+def test_calls_without_the_arguments_their_shape_usually_has_are_read() -> None:
+    # py-tree-sitter raises IndexError for a missing child; these dropped whole files
+    facts = ts(
+        """
+        const a = require();
+        async function f() { const b = await import(); return b; }
+        """
+    )
+    assert kinds(facts) == [("a", DefKind.VARIABLE), ("f", DefKind.FUNCTION)]
+    assert facts.imports == ()

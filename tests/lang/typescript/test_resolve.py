@@ -485,3 +485,27 @@ def test_exports_is_the_module_itself(tmp_path: Path) -> None:
         "utils.js::normalizeType",
         "unresolved::?.map",
     }
+
+
+def test_static_and_instance_members_of_one_name_stay_apart(tmp_path: Path) -> None:
+    # vendure's Logger: an instance warn (the primary id) and a static warn (#2)
+    edges = build(
+        tmp_path,
+        {
+            "logger.ts": """
+                export class Logger {
+                  warn(m: string) { this.log(m); }
+                  static warn(m: string) { Logger.instance().warn(m); }
+                  static instance() { return new Logger(); }
+                  log(m: string) {}
+                }
+                export function run() { Logger.warn('x'); }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "logger.ts::run") == {"logger.ts::Logger.warn#2"}
+    assert targets(edges, "calls", "logger.ts::Logger.warn#2") == {
+        "logger.ts::Logger.instance",
+        "logger.ts::Logger.warn",
+    }
+    assert targets(edges, "calls", "logger.ts::Logger.warn") == {"logger.ts::Logger.log"}

@@ -305,7 +305,7 @@ def _last_token(node: Node) -> Node:
         elif kind == "new_expression":
             nxt = node.child_by_field_name("constructor")
         elif kind == "non_null_expression":
-            nxt = node.named_child(0)
+            nxt = _first_named(node)
         else:
             return node
         if nxt is None:
@@ -355,9 +355,16 @@ def _is_module_level(statement: Node) -> bool:
 _WRAPPERS = frozenset({"parenthesized_expression", "as_expression", "satisfies_expression"})
 
 
+def _first_named(node: Node) -> Node | None:
+    """The first named child, or None: py-tree-sitter raises IndexError where older versions
+    gave None, and damaged trees have nodes without the children their type usually has
+    (``require()``, an empty ``( )``)."""
+    return node.named_child(0) if node.named_child_count else None
+
+
 def _unwrap(value: Node | None) -> Node | None:
     while value is not None and value.type in _WRAPPERS:
-        value = value.named_child(0)
+        value = _first_named(value)
     return value
 
 
@@ -558,7 +565,7 @@ class _Extractor:
                 suffix += "()"
                 current = current.child_by_field_name("constructor")
             elif kind == "non_null_expression":
-                current = current.named_child(0)
+                current = _first_named(current)
             elif kind == "subscript_expression":  # ``xs[0].m``: m of an element of xs
                 parts.append("[i]" + suffix)
                 suffix = ""
@@ -584,7 +591,7 @@ class _Extractor:
             "satisfies_expression",
             "parenthesized_expression",
         ):
-            node = node.named_child(0)
+            node = _first_named(node)
         if node is None:
             return None
         if node.type == "subscript_expression":
@@ -638,11 +645,11 @@ class _Extractor:
             if kind == "type_identifier":
                 return (self.text(node),)
             if kind in ("type_annotation", "parenthesized_type"):
-                node = node.named_child(0)
+                node = _first_named(node)
                 if node is not None and node.type == "comment":
                     node = node.next_named_sibling
             elif kind == "array_type":
-                return self.element_type(node.named_child(0))
+                return self.element_type(_first_named(node))
             elif kind == "generic_type":
                 name = node.child_by_field_name("name")
                 text = self.text(name) if name is not None else ""
@@ -1048,7 +1055,7 @@ class _Extractor:
                 left = param.child_by_field_name("left")
                 out.append(Param(_collapse(self.text(left or param)), has_default=True))
             elif kind == "rest_pattern":
-                inner = param.named_child(0)
+                inner = _first_named(param)
                 out.append(Param(self.text(inner or param), kind="var_positional"))
             elif kind in ("identifier", "object_pattern", "array_pattern"):
                 out.append(Param(_collapse(self.text(param))))
@@ -1059,7 +1066,7 @@ class _Extractor:
         if pattern is None or pattern.type == "this":
             return None  # TS ``this: Foo`` is not an argument
         rest = pattern.type == "rest_pattern"
-        name = pattern.named_child(0) if rest else pattern
+        name = _first_named(pattern) if rest else pattern
         name = name if name is not None else pattern
         return Param(
             self.text(name) if name.type == "identifier" else _collapse(self.text(name)),
@@ -1230,7 +1237,7 @@ class _Extractor:
             return None
         inner = next((c for c in annotation.named_children if c.type != "comment"), None)
         if inner is not None and inner.type == "parenthesized_type":
-            inner = inner.named_child(0)
+            inner = _first_named(inner)
         return inner if inner is not None and inner.type == "function_type" else None
 
     # ------------------------------------------------- declarators, exports, assignments
@@ -1265,10 +1272,11 @@ class _Extractor:
     def cast_type(self, value: Node | None) -> Chain | None:
         """``expr as Foo`` (through ``await``/parentheses): the type the cast claims."""
         while value is not None and value.type in ("await_expression", "parenthesized_expression"):
-            value = value.named_child(0)
+            value = _first_named(value)
         if value is None or value.type not in ("as_expression", "satisfies_expression"):
             return None
-        return self.principal_type(value.named_child(value.named_child_count - 1))
+        count = value.named_child_count
+        return self.principal_type(value.named_child(count - 1)) if count else None
 
     def bind_destructured(self, scope: str, pattern: Node, source: Chain) -> None:
         """``const { a, b: c } = expr`` binds a to ``expr.a`` and c to ``expr.b``."""
@@ -1446,19 +1454,19 @@ class _Extractor:
     def import_source(self, node: Node | None) -> Node | None:
         """The ``require('x')`` / ``import('x')`` call an expression is, or None."""
         while node is not None and node.type == "await_expression":
-            node = node.named_child(0)
+            node = _first_named(node)
         if node is None or node.type != "call_expression":
             return None
         fn = node.child_by_field_name("function")
         if fn is None or not (fn.type == "import" or self.text(fn) == "require"):
             return None
         args = node.child_by_field_name("arguments")
-        first = args.named_child(0) if args is not None else None
+        first = _first_named(args) if args is not None else None
         return node if first is not None and first.type == "string" else None
 
     def call_module(self, call: Node) -> str:
         args = call.child_by_field_name("arguments")
-        first = args.named_child(0) if args is not None else None
+        first = _first_named(args) if args is not None else None
         return _unquote(self.text(first)) if first is not None else ""
 
     def require_import(self, name: Node, value: Node, statement: Node) -> bool:
@@ -1541,7 +1549,7 @@ class _Extractor:
                     )
                 return
             if child.type == "namespace_export":
-                alias = child.named_child(0)
+                alias = _first_named(child)
                 text = _unquote(self.text(alias)) if alias is not None else ""
                 self.imports.append(
                     Import(module, None, text, line, reexport=True, type_only=type_only)
@@ -1709,7 +1717,7 @@ class _Extractor:
         call = args.parent if args is not None else None
         if call is None or call.type != "call_expression" or args.type != "arguments":
             return None
-        if args.named_child(0) != fn:
+        if _first_named(args) != fn:
             return None
         callee = call.child_by_field_name("function")
         if callee is None or callee.type != "member_expression":
@@ -1755,7 +1763,7 @@ class _Extractor:
             self.imports.append(imp)
 
         if clause.type == "import_require_clause":
-            ident = clause.named_child(0)
+            ident = _first_named(clause)
             if ident is not None and ident.type == "identifier":
                 add(None, self.text(ident))
             return
@@ -1763,7 +1771,7 @@ class _Extractor:
             if part.type == "identifier":
                 add("default", self.text(part))
             elif part.type == "namespace_import":
-                ident = part.named_child(0)
+                ident = _first_named(part)
                 add(None, self.text(ident) if ident is not None else "")
             elif part.type == "named_imports":
                 for spec in part.named_children:
