@@ -44,6 +44,10 @@ class Room:
     index_modules: ModuleIndexer  # (indexed paths, this room's layout) -> module tables
     # (root, indexed paths) -> this room's layout (pure data), for rooms with config files
     read_layout: Callable[[Path, list[str]], Any] | None = None
+    # (source, grammar name) -> the lines its extract could not read in a damaged file, when
+    # the room recovers more of such files than tree-sitter's ERROR regions leave; None
+    # there (or no hook): the ERROR regions are what was lost
+    damaged_spans: Callable[[bytes, str], list[tuple[int, int]] | None] | None = None
 
     def sources(self, resolution: bool) -> Iterator[Traversable]:
         """The room's files that decide resolution (``resolution=True``) or extraction, in a

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from astrag.discover import Skipped
 from astrag.indexer import read_skipped, resolution_rate
-from astrag.lang import grammar_of, parser
+from astrag.lang import damaged_spans, grammar_of, parser
 from astrag.store.base import FileRecord, GraphStore
 
 MAX_DAMAGED = 200  # files whose error regions are measured; the rest are listed with counts
@@ -152,6 +152,9 @@ def error_spans(path: str, source: bytes) -> list[tuple[int, int]]:
     grammar = grammar_of(path)
     if grammar is None:
         return []
+    recovered = damaged_spans(path, source)
+    if recovered is not None:
+        return recovered  # the frontend read statements around the damage (TS/JS)
     tree = parser(grammar).parse(source)
     spans: list[tuple[int, int]] = []
     stack = [tree.root_node] if tree.root_node.has_error else []

@@ -912,3 +912,25 @@ def test_calls_without_the_arguments_their_shape_usually_has_are_read() -> None:
     )
     assert kinds(facts) == [("a", DefKind.VARIABLE), ("f", DefKind.FUNCTION)]
     assert facts.imports == ()
+
+
+def test_a_damaged_file_keeps_every_statement_that_parses_alone() -> None:
+    # damaged_ts.txt: generic call signatures whose type parameters default to generic types (the
+    # shape of a middleware framework's types.ts) send tree-sitter-typescript 0.23.2 into one
+    # ERROR region to the end of the file
+    from pathlib import Path
+
+    from astrag.query.report import error_spans
+
+    source = (Path(__file__).parent / "damaged_ts.txt").read_bytes()
+    facts = extract("damaged.ts", source, "typescript")
+    assert [(d.qualname, d.start_line) for d in facts.definitions] == [
+        ("before", 1),
+        ("After", 44),
+        ("After.go", 45),
+        ("last", 48),
+    ]
+    assert defs(facts)["After"].docstring == "After the damage."
+    assert facts.errors > 0
+    # the lines that could not be read: the interface, not the statements after it
+    assert error_spans("damaged.ts", source) == [(3, 22), (24, 39), (41, 41)]

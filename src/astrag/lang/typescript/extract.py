@@ -34,7 +34,7 @@ from dataclasses import replace
 from functools import cache
 from operator import attrgetter, itemgetter
 
-from tree_sitter import Node, Query, QueryCursor
+from tree_sitter import Node, Query, QueryCursor, Tree
 
 from astrag.graph.facts import (
     Binding,
@@ -48,6 +48,7 @@ from astrag.graph.facts import (
     RefKind,
 )
 from astrag.lang.treesitter import Grammars, in_document_order, query_source
+from astrag.lang.typescript.recover import recover
 
 
 def _load_typescript() -> object:
@@ -211,9 +212,16 @@ _DEF_TAGS = (
 
 def extract(path: str, source: bytes, grammar_name: str) -> FileFacts:
     """Parse one TypeScript/TSX/JavaScript file and return what it says about itself."""
-    tree = GRAMMARS.parser(grammar_name).parse(source)
-    captures = in_document_order(QueryCursor(_facts_query(grammar_name)).captures(tree.root_node))
-    facts = _Extractor(source, captures).run()
+    parser = GRAMMARS.parser(grammar_name)
+    tree = parser.parse(source)
+    facts = _facts(source, tree, grammar_name)
+    if tree.root_node.has_error:
+        # a damaged file: the statements that parse alone may hold more (recover.py)
+        recovered = recover(parser, source)
+        if recovered is not None:
+            more = _facts(recovered.source, recovered.tree, grammar_name)
+            if len(more["definitions"]) > len(facts["definitions"]):  # type: ignore[arg-type]
+                facts = more
     return FileFacts(
         path=path,
         language="javascript" if grammar_name == "javascript" else "typescript",
@@ -221,6 +229,26 @@ def extract(path: str, source: bytes, grammar_name: str) -> FileFacts:
         errors=_count_errors(tree.root_node),
         **facts,
     )
+
+
+def damaged_spans(source: bytes, grammar_name: str) -> list[tuple[int, int]] | None:
+    """The lines ``extract`` could not read in a damaged file (1-based, inclusive) when it
+    recovered statements from it; None when it read the whole parse as it is."""
+    parser = GRAMMARS.parser(grammar_name)
+    tree = parser.parse(source)
+    if not tree.root_node.has_error:
+        return None
+    recovered = recover(parser, source)
+    if recovered is None:
+        return None
+    whole = _facts(source, tree, grammar_name)["definitions"]
+    more = _facts(recovered.source, recovered.tree, grammar_name)["definitions"]
+    return list(recovered.spans) if len(more) > len(whole) else None  # type: ignore[arg-type]
+
+
+def _facts(source: bytes, tree: Tree, grammar_name: str) -> dict[str, object]:
+    captures = in_document_order(QueryCursor(_facts_query(grammar_name)).captures(tree.root_node))
+    return _Extractor(source, captures).run()
 
 
 @cache
