@@ -442,17 +442,24 @@ class Resolver:
         d = self._def(value)
         if d is None:
             return None
+        variable = d.kind in (DefKind.VARIABLE, DefKind.FIELD)
+        if variable and d.type is not None:
+            # a declared type is what a compiler reads the member on (``const p: Provider =
+            # {...}``: ``p.set`` is ``Provider.set``); the literal's own members come next
+            found = self._value_member(value, d, name)
+            if found is not None:
+                return found
         t = self.table(value[1])
         qual = t.children.get(value[2], {}).get(name)
         if qual is not None:
             child = t.defs[qual]
             if d.kind not in FUNCTION_KINDS or not d.start_byte <= child.start_byte < d.end_byte:
                 return ("sym", value[1], qual)
-        if d.kind in (DefKind.VARIABLE, DefKind.FIELD):
-            inner = self._variable_value_memo(value, d)
-            if inner is not None and inner != value:
-                return self.member(inner, name)
-        return None
+        return self._value_member(value, d, name) if variable and d.type is None else None
+
+    def _value_member(self, value: Value, d: Definition, name: str) -> Value | None:
+        inner = self._variable_value_memo(value, d)
+        return self.member(inner, name) if inner is not None and inner != value else None
 
     def is_class(self, value: Value) -> bool:
         d = self._def(value)

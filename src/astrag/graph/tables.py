@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from astrag import lang
-from astrag.graph.facts import Binding, Definition, FileFacts, Import, Symbol
+from astrag.graph.facts import FUNCTION_KINDS, Binding, Definition, FileFacts, Import, Symbol
 from astrag.graph.semantics import LanguageSemantics
 from astrag.graph.symbols import definition_keys, file_symbols, primary_definitions
 
@@ -58,13 +58,13 @@ def build_tables(facts: FileFacts) -> FileTables:
         if "static" in d.modifiers:
             # TS allows a static and an instance member of one name: keep both, instance
             # first, each by its own key (an overload stub stands for its implementation)
-            own = d.qualname if "overload" in d.modifiers else key
+            own = key if d.kind in FUNCTION_KINDS and "overload" not in d.modifiers else d.qualname
             t.statics.setdefault(d.parent, {}).setdefault(d.name, own)
             members.setdefault(d.name, own)
         elif d.name not in members:
             members[d.name] = d.qualname
         elif members[d.name] == t.statics.get(d.parent, {}).get(d.name):
-            members[d.name] = key
+            members[d.name] = key if d.kind in FUNCTION_KINDS else d.qualname
     for imp in facts.imports:
         if imp.reexport and imp.name == "*" and not imp.alias:
             t.star_reexports.append(imp)
