@@ -509,3 +509,19 @@ def test_static_and_instance_members_of_one_name_stay_apart(tmp_path: Path) -> N
         "logger.ts::Logger.warn",
     }
     assert targets(edges, "calls", "logger.ts::Logger.warn") == {"logger.ts::Logger.log"}
+
+
+def test_a_named_function_expression_is_the_source_of_its_calls(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "m.ts": """
+                declare function forwardRef(f: () => void): void;
+                function log(x: string) { return x; }
+                forwardRef(function Inner() { log('i'); });
+                export function outer() { [1].map(function each() { log('e'); }); }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "m.ts::Inner") == {"m.ts::log"}
+    assert targets(edges, "calls", "m.ts::outer.each") == {"m.ts::log"}

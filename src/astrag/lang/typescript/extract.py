@@ -207,6 +207,7 @@ _DEF_TAGS = (
     "definition.method",
     "definition.field",
     "definition.object_member",
+    "definition.named_function",
 )
 
 
@@ -381,6 +382,17 @@ def _is_module_level(statement: Node) -> bool:
 
 
 _WRAPPERS = frozenset({"parenthesized_expression", "as_expression", "satisfies_expression"})
+# where a function expression is named by what holds it: its own name is a local alias
+_NAMING_PARENTS = frozenset(
+    {
+        "variable_declarator",
+        "pair",
+        "assignment_expression",
+        "public_field_definition",
+        "field_definition",
+        "export_statement",
+    }
+)
 
 
 def _first_named(node: Node) -> Node | None:
@@ -817,6 +829,7 @@ class _Extractor:
             self.on_method,
             self.on_field,
             self.on_object_member,
+            self.on_named_function,
         ]
         items: list[tuple[int, int, int, Node]] = []
         for order, tag in enumerate(_DEF_TAGS):
@@ -1446,6 +1459,19 @@ class _Extractor:
         self.function_value_def(value, name, (pair, pair), (pair, True, False, False), owner=owner)
         self.object_member_export(owner, name)
         self.bind_this(f"{owner}.{name}" if owner else name, value, _owner_chain(owner))
+
+    def on_named_function(self, fn: Node) -> None:
+        """``register(function handler() {...})``: a function expression with a name of its
+        own that nothing else names (a declarator, a member, ``a.b =`` name theirs)."""
+        node = fn
+        while node.parent is not None and node.parent.type in _WRAPPERS:
+            node = node.parent
+        parent = node.parent
+        if parent is None or parent.type in _NAMING_PARENTS:
+            return
+        name = fn.child_by_field_name("name")
+        if name is not None:
+            self.function_value_def(fn, self.text(name), (fn, fn), (fn, False, False, False))
 
     def object_method(self, node: Node, name: str, obj: Node) -> None:
         """``m() {}`` in a literal bound to a module-level name: the function ``owner.m``."""

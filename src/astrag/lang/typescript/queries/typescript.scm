@@ -19,6 +19,8 @@
 (pair
   key: (_) @name
   value: [(arrow_function) (function_expression) (generator_function) (object)]) @definition.object_member
+; a named function expression anywhere else (``forwardRef(function Inner() {})``)
+(function_expression name: (identifier) @name) @definition.named_function
 (method_signature name: (_) @name) @definition.method
 (abstract_method_signature name: (_) @name) @definition.method
 (public_field_definition name: (_) @name) @definition.field
