@@ -453,6 +453,12 @@ class Index:
             "root": str(self.root),
             **self.store.counts(),
             "redacted": redacted,
+            # files with syntax errors, and the lines of each no definition could be read from
+            # (None: not measured, past the report's limit)
+            "damaged": [
+                {"path": d.path, "lines": d.lines, "errors": d.errors, "unread_lines": d.lost}
+                for d in self.report().damaged
+            ],
             "meta": self.store.meta(),
         }
 
