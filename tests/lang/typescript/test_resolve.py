@@ -525,3 +525,24 @@ def test_a_named_function_expression_is_the_source_of_its_calls(tmp_path: Path) 
     )
     assert targets(edges, "calls", "m.ts::Inner") == {"m.ts::log"}
     assert targets(edges, "calls", "m.ts::outer.each") == {"m.ts::log"}
+
+
+def test_members_of_module_exports_objects_are_the_modules_own(tmp_path: Path) -> None:
+    # the shape of koa's lib/context.js
+    edges = build(
+        tmp_path,
+        {
+            "context.js": """
+                const proto = module.exports = {
+                  onerror(err) { this.emitError(err); },
+                  emitError: function (err) { return err; },
+                };
+            """,
+            "app.js": """
+                const context = require('./context');
+                function handle(err) { context.onerror(err); }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "context.js::onerror") == {"context.js::emitError"}
+    assert targets(edges, "calls", "app.js::handle") == {"context.js::onerror"}

@@ -382,6 +382,7 @@ def _is_module_level(statement: Node) -> bool:
 
 
 _WRAPPERS = frozenset({"parenthesized_expression", "as_expression", "satisfies_expression"})
+_CHAINED_ASSIGNMENT = frozenset({"assignment_expression", "variable_declarator"})
 # where a function expression is named by what holds it: its own name is a local alias
 _NAMING_PARENTS = frozenset(
     {
@@ -408,8 +409,10 @@ def _unwrap(value: Node | None) -> Node | None:
     return value
 
 
-def _owner_chain(owner: str) -> Chain | None:
-    return tuple(owner.split(".")) if owner else None
+def _owner_chain(owner: str) -> Chain:
+    """What ``this`` is in a member of the object ``owner`` names; ``""`` is ``module.exports
+    = {...}``, whose members are the module's own exports."""
+    return tuple(owner.split(".")) if owner else ("exports",)
 
 
 def _first_declarator(statement: Node) -> Node | None:
@@ -1426,16 +1429,15 @@ class _Extractor:
                 return None
             return f"{outer}.{key}" if outer else key
         if parent.type == "assignment_expression":
-            statement = parent.parent
             left = parent.child_by_field_name("left")
-            if (
-                left is not None
-                and self.text(left) in ("module.exports", "exports")
-                and statement is not None
-                and statement.parent is not None
-                and statement.parent.type == "program"
-            ):
-                return ""
+            if left is not None and self.text(left) in ("module.exports", "exports"):
+                # ``module.exports = {...}``, also as ``const proto = module.exports = {...}``
+                statement = parent.parent
+                while statement is not None and statement.type in _CHAINED_ASSIGNMENT:
+                    statement = statement.parent
+                outer = statement.parent if statement is not None else None
+                if outer is not None and outer.type == "program":
+                    return ""
         return None
 
     def on_object_member(self, pair: Node) -> None:
@@ -1499,10 +1501,10 @@ class _Extractor:
         if not owner:  # ``module.exports = { get() {} }``: the module's export ``get``
             self.exports.append((name, name))
 
-    def bind_this(self, qualname: str, fn: Node, owner: Chain | None) -> None:
+    def bind_this(self, qualname: str, fn: Node, owner: Chain) -> None:
         """``this`` inside a function defined onto an object is that object (an arrow
         function has no ``this`` of its own)."""
-        if owner and fn.type != "arrow_function":
+        if fn.type != "arrow_function":
             self.bindings.append(Binding(qualname, "this", fn.start_point[0] + 1, None, owner))
 
     def import_source(self, node: Node | None) -> Node | None:
