@@ -65,3 +65,14 @@ def in_document_order(captures: dict[str, list[Node]]) -> dict[str, list[Node]]:
 _START_BYTE = attrgetter("start_byte")
 _END_BYTE = attrgetter("end_byte")
 _TYPE = attrgetter("type")
+
+
+def merge_spans(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Line spans (1-based, inclusive) sorted, with overlapping and adjacent ones joined."""
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 from tree_sitter import Parser, Tree
 
+from astrag.lang.treesitter import merge_spans
+
 _STATEMENT_START = re.compile(
     rb"^(?:export|import|function|async|class|abstract|interface|type|const|let|var|enum"
     rb"|namespace|module|declare|@)\b",
@@ -49,7 +51,7 @@ def recover(parser: Parser, source: bytes) -> Recovered | None:
     if not spans:
         return None  # every statement parses alone: the damage is between them
     masked = bytes(kept)
-    return Recovered(masked, parser.parse(masked), _merge(spans))
+    return Recovered(masked, parser.parse(masked), tuple(merge_spans(spans)))
 
 
 def _statement_bounds(source: bytes) -> list[tuple[int, int]]:
@@ -78,13 +80,3 @@ def _text_lines(source: bytes, start: int, end: int) -> list[tuple[int, int]]:
             out.append((line, line))
         line += 1
     return out
-
-
-def _merge(spans: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
-    merged: list[tuple[int, int]] = []
-    for start, end in sorted(spans):
-        if merged and start <= merged[-1][1] + 1:
-            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
-        else:
-            merged.append((start, end))
-    return tuple(merged)
