@@ -536,6 +536,8 @@ def test_members_of_module_exports_objects_are_the_modules_own(tmp_path: Path) -
                 const proto = module.exports = {
                   onerror(err) { this.emitError(err); },
                   emitError: function (err) { return err; },
+                  get body() { return 1; },
+                  set body(val) { this.emitError(val); },
                 };
             """,
             "app.js": """
@@ -545,4 +547,5 @@ def test_members_of_module_exports_objects_are_the_modules_own(tmp_path: Path) -
         },
     )
     assert targets(edges, "calls", "context.js::onerror") == {"context.js::emitError"}
+    assert targets(edges, "calls", "context.js::body#2") == {"context.js::emitError"}
     assert targets(edges, "calls", "app.js::handle") == {"context.js::onerror"}

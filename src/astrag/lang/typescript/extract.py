@@ -1460,7 +1460,7 @@ class _Extractor:
             return
         self.function_value_def(value, name, (pair, pair), (pair, True, False, False), owner=owner)
         self.object_member_export(owner, name)
-        self.bind_this(f"{owner}.{name}" if owner else name, value, _owner_chain(owner))
+        self.bind_this(value, _owner_chain(owner))
 
     def on_named_function(self, fn: Node) -> None:
         """``register(function handler() {...})``: a function expression with a name of its
@@ -1495,17 +1495,19 @@ class _Extractor:
             returns=self.principal_type(node.child_by_field_name("return_type"), returns=True),
         )
         self.object_member_export(owner, name)
-        self.bind_this(f"{owner}.{name}" if owner else name, node, _owner_chain(owner))
+        self.bind_this(node, _owner_chain(owner))
 
     def object_member_export(self, owner: str, name: str) -> None:
         if not owner:  # ``module.exports = { get() {} }``: the module's export ``get``
             self.exports.append((name, name))
 
-    def bind_this(self, qualname: str, fn: Node, owner: Chain) -> None:
-        """``this`` inside a function defined onto an object is that object (an arrow
-        function has no ``this`` of its own)."""
-        if fn.type != "arrow_function":
-            self.bindings.append(Binding(qualname, "this", fn.start_point[0] + 1, None, owner))
+    def bind_this(self, fn: Node, owner: Chain) -> None:
+        """``this`` inside the function just defined onto an object (its scope is the top of
+        the stack: ``body#2`` for a setter after its getter) is that object; an arrow
+        function has no ``this`` of its own."""
+        if fn.type != "arrow_function" and self.stack:
+            scope = self.stack[-1][1]
+            self.bindings.append(Binding(scope, "this", fn.start_point[0] + 1, None, owner))
 
     def import_source(self, node: Node | None) -> Node | None:
         """The ``require('x')`` / ``import('x')`` call an expression is, or None."""
@@ -1650,7 +1652,7 @@ class _Extractor:
             return  # not a top-level definition of this file (an import, a global, a typo)
         outer_info = (statement, True, False, False)
         self.function_value_def(fn, name, (node, node), outer_info, owner=owner)
-        self.bind_this(f"{owner}.{name}", fn, (owner,))
+        self.bind_this(fn, (owner,))
 
     def module_exports(self, node: Node, right: Node, statement: Node) -> None:
         """``module.exports = X`` / ``= { a, b: c }`` / ``= class Foo {}``."""
