@@ -12,6 +12,7 @@ Grammars come from the per-language wheels (``tree-sitter-python``, ``tree-sitte
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from functools import cache
 from importlib import resources
@@ -109,4 +110,10 @@ def extract_facts(path: str, source: bytes) -> FileFacts:
     if found is None:
         raise ValueError(f"{path}: not a Python, TypeScript or JavaScript file")
     room, dialect = found
-    return room.extract(path, source, dialect.grammar)
+    facts = room.extract(path, source, dialect.grammar)
+    if any(not d.qualname for d in facts.definitions):
+        # a nameless definition would take the module's id (``path``) and fail the whole index
+        # run on a duplicated symbol id: whichever frontend made it, it has no node of its own
+        named = tuple(d for d in facts.definitions if d.qualname)
+        facts = dataclasses.replace(facts, definitions=named)
+    return facts
