@@ -528,7 +528,9 @@ class _Extractor:
         self.import_calls: set[int] = set()  # start bytes of require()/import() already imports
         self.this_assignments: list[tuple[Node, str]] = []
         self.overload_candidates: list[int] = []
-        self.qualnames: dict[str, tuple[int, bool]] = {}  # definitions so far, a primary among them
+        # definitions of a qualname so far, and whether its primary (a function, method or
+        # class that is no overload signature) is among them
+        self.qualnames: dict[str, tuple[int, bool]] = {}
         # start byte of a module-level declarator holding an object literal -> its qualname
         self.object_variables: dict[int, str] = {}
         # enclosing scope definitions: (end byte, qualname, (scope node start, end))
@@ -813,7 +815,9 @@ class _Extractor:
         signature = bool(self.overload_candidates) and self.overload_candidates[-1] == len(
             self.defs
         )
-        self.qualnames[qualname] = (count + 1, primary or not signature)
+        # a variable or field bound first yields to a later function or class (symbols.py)
+        value = kind in (DefKind.VARIABLE, DefKind.FIELD)
+        self.qualnames[qualname] = (count + 1, primary or not (signature or value))
         if primary and scope_node is not None and kind in _BODY_KINDS:
             return f"{qualname}#{count + 1}"
         return qualname
