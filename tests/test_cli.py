@@ -112,8 +112,9 @@ EXPECTED_EDGES: set[tuple[str, str, str]] = {
     ("pkg/app.py", "imports", SH + "Square"),
     ("web/main.ts", "imports", GR + "Polite"),
     # calls: Square(side) calls the class; build(2.0) returns Square, whose describe is
-    # inherited from Shape; self.area() in Shape.describe is Shape.area; new Polite() is a
-    # reference, not a call (Polite has no constructor); g is a Polite, so g.greet is Polite.greet
+    # inherited from Shape; self.area() in Shape.describe is Shape.area; new Polite() calls the
+    # class (no class of its hierarchy has a constructor); g is a Polite, so g.greet is
+    # Polite.greet
     (APP + "build", "calls", SH + "Square"),
     (APP + "report", "calls", APP + "build"),
     (APP + "report", "calls", SH + "Shape.describe"),
@@ -122,6 +123,7 @@ EXPECTED_EDGES: set[tuple[str, str, str]] = {
     (SH + "Shape.describe", "calls", "external::builtins.str"),
     (SH + "Shape.describe", "calls", SH + "Shape.area"),
     (GR + "Polite.greet", "calls", GR + "Polite.wrap"),
+    ("web/main.ts::welcome", "calls", GR + "Polite"),
     ("web/main.ts::welcome", "calls", GR + "Polite.greet"),
     # references: Python annotations (float, str, Square) and TS `new Polite()`; TS `string`
     # is a primitive type, not a symbol; `self.side` reads a plain field (no edge)
@@ -143,7 +145,7 @@ EXPECTED_EDGES: set[tuple[str, str, str]] = {
     (GR + "Polite.greet", "overrides", GR + "Greeter.greet"),
 }
 EXPECTED_EDGE_COUNTS = {
-    "calls": 9,
+    "calls": 10,
     "contains": 18,
     "implements": 1,
     "imports": 2,
@@ -249,12 +251,12 @@ def test_index_json_summary_has_the_documented_keys_and_exact_counts(
     assert summary["edges"] == EXPECTED_EDGE_COUNTS
     assert summary["edges"] == dict(Counter(kind for _, kind, _ in EXPECTED_EDGES))
     # print() and str() are the only calls that leave the repository
-    assert summary["calls"] == {"resolved": 7, "external": 2}
+    assert summary["calls"] == {"resolved": 8, "external": 2}
     assert summary["call_resolution_rate"] == 1.0
     assert summary["call_rates"] == {
-        "repository": 0.7778,
+        "repository": 0.8,
         "name": 0.0,
-        "external": 0.2222,
+        "external": 0.2,
         "unresolved": 0.0,
     }
     assert summary["languages"] == {
@@ -274,7 +276,7 @@ def test_index_text_reports_an_unchanged_rerun(repo: Path) -> None:
     rows = dict(line.split("\t") for line in result.stdout.splitlines())
     assert rows["files"] == "5  (0 parsed, 0 removed this run)"
     assert rows["calls"] == (
-        "77.8% to repository symbols, 22.2% external, 0.0% unresolved  (9 calls)"
+        "80.0% to repository symbols, 20.0% external, 0.0% unresolved  (10 calls)"
     )
     assert (rows["parse errors"], rows["skipped"]) == ("0 in 0 files", "none")
     status, shown = on_terminal("index", str(repo), env=_ENV)
@@ -422,7 +424,7 @@ def test_stats_json_counts(repo: Path) -> None:
     assert data["symbols"] == EXPECTED_SYMBOLS
     assert data["placeholders"] == {"external": len(EXTERNALS)}
     assert data["edges"] == EXPECTED_EDGE_COUNTS
-    assert data["calls"] == {"resolved": 7, "external": 2}
+    assert data["calls"] == {"resolved": 8, "external": 2}
 
 
 def test_stats_text(repo: Path) -> None:
@@ -432,6 +434,19 @@ def test_stats_text(repo: Path) -> None:
     assert rows["symbols"] == "class 4, field 1, function 4, interface 1, method 8, module 5"
     status, shown = on_terminal("stats", "--repo", str(repo), env=_ENV)
     assert status == 0 and f"astrag stats · {repo}" in shown
+    assert rows["damaged"] == "none"
+
+
+def test_stats_names_the_lines_a_damaged_file_lost(tmp_path: Path) -> None:
+    damaged = Path(__file__).parent / "lang" / "typescript" / "damaged_ts.txt"
+    shutil.copyfile(damaged, tmp_path / "types.ts")
+    assert astrag("index", "--no-embed", str(tmp_path)).returncode == 0
+    data = ok_json("stats", "--repo", str(tmp_path))
+    assert data["damaged"] == [{"path": "types.ts", "lines": 48, "errors": 2, "unread_lines": 37}]
+    rows = dict(
+        line.split("\t") for line in astrag("stats", "--repo", str(tmp_path)).stdout.splitlines()
+    )
+    assert rows["damaged"] == "types.ts (37 of 48 lines unread)"
 
 
 # ---------------------------------------------------------------------------------- export

@@ -22,6 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from code_search.prepare import git_archive
+
 from questions.data import DATA_DIR, RepoSpec, load_repos, select
 
 

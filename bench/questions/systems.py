@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from code_search.bm25 import BM25, enrich, tokenize
+
 from questions.metrics import K, Span
 
 Ranker = Callable[[str], list[Span]]

@@ -457,6 +457,12 @@ class Index:
             **counts,
             "languages": lang.levels(counts.get("languages", {})),
             "redacted": redacted,
+            # files with syntax errors, and the lines of each no definition could be read from
+            # (None: not measured, past the report's limit)
+            "damaged": [
+                {"path": d.path, "lines": d.lines, "errors": d.errors, "unread_lines": d.lost}
+                for d in self.report().damaged
+            ],
             "meta": self.store.meta(),
         }
 

@@ -318,8 +318,18 @@ def stats(repo: RepoOpt = None, fmt: FormatOpt = Fmt.text) -> None:
                 value = present_text.languages(value)
             elif isinstance(value, dict):
                 value = ", ".join(f"{k} {v:,}" for k, v in sorted(value.items())) or "none"
+            elif key == "damaged":
+                value = _damaged_text(value) or "none"  # type: ignore[arg-type]
             rows.append((str(key), str(value)))
         table(f"astrag stats · {data['root']}", ("key", "value"), rows, header=False)
+
+
+def _damaged_text(files: list[dict[str, object]]) -> str:
+    def unread(d: dict[str, object]) -> str:
+        lost = d["unread_lines"]
+        return "not measured" if lost is None else f"{lost:,} of {d['lines']:,} lines unread"
+
+    return "; ".join(f"{d['path']} ({unread(d)})" for d in files)
 
 
 @app.command()

@@ -86,7 +86,7 @@ def test_callers_text_says_how_each_was_found_and_what_is_unverified(repo: Path)
 
 def test_express_callers_are_never_a_silent_none(express: Path) -> None:
     data = ok_json("callers", "res.send", "--repo", str(express))
-    assert data["counts"] == {"direct": 0, "dispatch": 0, "candidate": 3}
+    assert data["counts"] == {"direct": 2, "dispatch": 0, "candidate": 1}
     assert [r["qualname"] for r in data["results"]] == ["res.json", "res.sendStatus", "hello"]
     result = astrag("callers", "res.send", "--repo", str(express))
     assert result.stderr.splitlines()[:2] == [f"note: {n}" for n in data["notes"]]
@@ -95,7 +95,7 @@ def test_express_callers_are_never_a_silent_none(express: Path) -> None:
         "res.sendStatus",
         "hello",
     ]
-    assert data["notes"][0] == "no resolved callers of res.send"
+    assert data["notes"][0].startswith("1 more call site with an unknown receiver")
 
 
 def test_references_json_groups_every_use_with_its_code(repo: Path) -> None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from astrag import lang
 from astrag.graph.facts import (
     CLASS_KINDS,
+    FUNCTION_KINDS,
     Chain,
     Definition,
     DefKind,
@@ -117,6 +118,8 @@ class EdgeEmitter:
         for sym in t.symbols[1:]:
             self._add(sym.parent or self.path, sym.id, EdgeKind.CONTAINS, sym.start_line)
         for qual, d in t.defs.items():
+            if qual != d.qualname:
+                continue  # a second definition of a qualname (``f#2``): structure once
             if d.kind in CLASS_KINDS:
                 self._emit_heritage(qual, d)
             elif d.kind == DefKind.METHOD:
@@ -210,14 +213,27 @@ class EdgeEmitter:
         return d is not None and d.kind in (DefKind.FIELD, DefKind.VARIABLE)
 
     def _emit_constructor_call(self, ref: Reference, cls: Value, source: str) -> None:
-        """``new C()`` also calls C's constructor, when it has one."""
+        """``new C()`` also calls C's constructor (inherited ones included), or the class
+        itself when no class of its hierarchy in the repository declares one: what runs is
+        C's field initialisers, and a caller of C is what ``callers C`` should list."""
+        if not self.r.is_class(cls):
+            d = self.r.definition(cls)
+            if d is not None and d.kind in FUNCTION_KINDS:  # a constructor function (JS)
+                self._add(
+                    source, self.r.tables[cls[1]].ids[cls[2]], EdgeKind.CALLS, ref.line, ref.column
+                )
+            return
         name = self.r.tables[cls[1]].sem.constructor
         ctor = self.r.class_member(cls[1], cls[2], name)
         if ctor is not None and ctor[0] == "sym":
             ctor = self.t.sem.call_target(self.r, ref, ctor)
-            ctor_id = self.r.tables[ctor[1]].ids.get(ctor[2])
-            if ctor_id:
-                self._add(source, ctor_id, EdgeKind.CALLS, ref.line, ref.column)
+            target = self.r.tables[ctor[1]].ids.get(ctor[2])
+        elif ctor is None:
+            target = self.r.tables[cls[1]].ids.get(cls[2])
+        else:
+            return  # an external base's constructor: the reference to C is the edge
+        if target:
+            self._add(source, target, EdgeKind.CALLS, ref.line, ref.column)
 
     def _super_constructor(self, denot: Value) -> Value | None:
         """``super(...)``: the nearest base constructor, else the base class itself."""

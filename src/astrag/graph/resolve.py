@@ -197,7 +197,7 @@ class Resolver:
         t = self.tables[denot[1]]
         if d.returns is not None:
             return d.returns in t.sem.receiver_types
-        bound = t.bindings.get(d.qualname, {}).get("return", ())
+        bound = t.bindings.get(denot[2], {}).get("return", ())
         return bool(bound) and all(b.value in t.sem.receiver_values for b in bound)
 
     def eval_chain(self, site: Site, chain: Chain) -> Value | None:
@@ -239,7 +239,7 @@ class Resolver:
             if cls is not None:
                 kind = "inst" if receiver is _INSTANCE else "super" if receiver is _SUPER else "sym"
                 return (kind, t.path, cls)
-            if receiver is not _CLASS:
+            if receiver is not _CLASS and not self._binds_receiver(t, site.scope, written):
                 return None  # ``self`` outside a class; ``cls`` there is an ordinary name
         scope = site.scope
         first = True
@@ -248,8 +248,10 @@ class Resolver:
             d = t.defs.get(scope)
             if d is None:
                 break
-            if d.kind in FUNCTION_KINDS or (
-                first and class_body_is_scope and d.kind == DefKind.CLASS
+            if (
+                d.kind in FUNCTION_KINDS
+                or (first and class_body_is_scope and d.kind == DefKind.CLASS)
+                or "namespace" in d.modifiers
             ):
                 found = self._in_scope(site, scope, name)
                 if found is not None:
@@ -257,6 +259,17 @@ class Resolver:
             first = False
             scope = d.parent
         return self.module_level(t, name, site.line)
+
+    def _binds_receiver(self, t: FileTables, scope: str, written: str) -> bool:
+        """Whether a function outside any class binds a receiver name itself: the frontend
+        records what ``this`` is in a function attached to an object (``res.json =
+        function () { this.send() }``) as a binding of that name."""
+        while scope:
+            if written in t.bindings.get(scope, {}):
+                return True
+            d = t.defs.get(scope)
+            scope = d.parent if d is not None else ""
+        return False
 
     def _in_scope(self, site: Site, scope: str, name: str) -> Value | None:
         t = site.t
@@ -360,10 +373,15 @@ class Resolver:
         if d is None:
             return None
         if d.kind in (DefKind.VARIABLE, DefKind.FIELD):
-            return self.memoised(("var", denot), lambda: self._variable_value(denot, d))  # type: ignore[return-value]
+            if self.table(denot[1]).children.get(denot[2]):
+                return denot  # an object with members of its own: a namespace, an object literal
+            return self._variable_value_memo(denot, d)
         if d.kind == DefKind.METHOD and "getter" in d.modifiers:
             return self._returns(denot, d)
         return denot
+
+    def _variable_value_memo(self, denot: Value, d: Definition) -> Value | None:
+        return self.memoised(("var", denot), lambda: self._variable_value(denot, d))  # type: ignore[return-value]
 
     def _variable_value(self, denot: Value, d: Definition) -> Value | None:
         t = self.table(denot[1])
@@ -391,8 +409,9 @@ class Resolver:
             return None  # annotated with something astrag cannot use (``Promise<any>``)
         # no annotation: what its ``return <chain>`` statements evaluate to, if all agree
         found = None
-        for b in t.bindings.get(d.qualname, {}).get("return", ()):
-            value = self._binding_value(t, d.qualname, b)
+        # the definition's key, not its qualname: a second ``f`` (``f#2``) has its own returns
+        for b in t.bindings.get(denot[2], {}).get("return", ()):
+            value = self._binding_value(t, denot[2], b)
             if value is None or (found is not None and value != found):
                 return None
             found = value
@@ -434,7 +453,36 @@ class Resolver:
             return self.class_member(value[1], value[2], name, skip_self=kind == "super")
         if kind == "sym" and self.is_class(value):
             return self.class_member(value[1], value[2], name, static=True)
+        if kind == "sym":
+            return self._object_member(value, name)
         return None
+
+    def _object_member(self, value: Value, name: str) -> Value | None:
+        """A member of a definition that is no class: what is defined onto it (a namespace's
+        or an object literal's members, ``obj.m = function``, ``F.prototype.m = ...``; a
+        function's own nested definitions are locals, not members), else a member of the
+        variable's value."""
+        d = self._def(value)
+        if d is None:
+            return None
+        variable = d.kind in (DefKind.VARIABLE, DefKind.FIELD)
+        if variable and d.type is not None:
+            # a declared type is what a compiler reads the member on (``const p: Provider =
+            # {...}``: ``p.set`` is ``Provider.set``); the literal's own members come next
+            found = self._value_member(value, d, name)
+            if found is not None:
+                return found
+        t = self.table(value[1])
+        qual = t.children.get(value[2], {}).get(name)
+        if qual is not None:
+            child = t.defs[qual]
+            if d.kind not in FUNCTION_KINDS or not d.start_byte <= child.start_byte < d.end_byte:
+                return ("sym", value[1], qual)
+        return self._value_member(value, d, name) if variable and d.type is None else None
+
+    def _value_member(self, value: Value, d: Definition, name: str) -> Value | None:
+        inner = self._variable_value_memo(value, d)
+        return self.member(inner, name) if inner is not None and inner != value else None
 
     def is_class(self, value: Value) -> bool:
         d = self._def(value)

@@ -52,22 +52,34 @@ def primary_definitions(facts: FileFacts) -> dict[str, Definition]:
     return primary
 
 
-def file_symbols(facts: FileFacts) -> tuple[list[Symbol], dict[str, str]]:
-    """All symbols of a file (module first) and the id each qualname resolves to; the primary
-    definition of a qualname gets the plain id, the others ``#2``, ``#3``… in source order."""
-    module = module_symbol(facts)
-    symbols = [module]
-    first_id: dict[str, str] = {"": module.id}
+def definition_keys(facts: FileFacts) -> list[str]:
+    """Each definition's key, in ``facts.definitions`` order: its qualname for the primary
+    definition of that qualname, ``qualname#2``, ``#3``… for the others in source order. A
+    frontend that tells same-named definitions apart (a static and an instance method) names
+    the scope of the second ``qualname#2``, so calls inside it come from it."""
     primary = primary_definitions(facts)
     seen: dict[str, int] = {}
+    keys = []
     for d in facts.definitions:
-        sid = symbol_id(facts.path, d.qualname)
         if primary[d.qualname] is d:
-            first_id[d.qualname] = sid
+            keys.append(d.qualname)
         else:
             count = seen.get(d.qualname, 1) + 1
             seen[d.qualname] = count
-            sid = f"{sid}#{count}"
+            keys.append(f"{d.qualname}#{count}")
+    return keys
+
+
+def file_symbols(facts: FileFacts) -> tuple[list[Symbol], dict[str, str]]:
+    """All symbols of a file (module first) and the id each key (``definition_keys``)
+    resolves to; the primary definition of a qualname gets the plain id, the others ``#2``,
+    ``#3``… in source order."""
+    module = module_symbol(facts)
+    symbols = [module]
+    first_id: dict[str, str] = {"": module.id}
+    for d, key in zip(facts.definitions, definition_keys(facts), strict=True):
+        sid = symbol_id(facts.path, key)
+        first_id[key] = sid
         symbols.append(
             Symbol(
                 id=sid,

@@ -10,18 +10,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from astrag import lang
-from astrag.graph.facts import Binding, Definition, FileFacts, Import, Symbol
+from astrag.graph.facts import FUNCTION_KINDS, Binding, Definition, FileFacts, Import, Symbol
 from astrag.graph.semantics import LanguageSemantics
-from astrag.graph.symbols import file_symbols, primary_definitions
+from astrag.graph.symbols import definition_keys, file_symbols, primary_definitions
 
 
 @dataclass(slots=True)
 class FileTables:
     facts: FileFacts
-    ids: dict[str, str]  # qualname -> symbol id (first definition)
+    ids: dict[str, str]  # key (qualname, or qualname#2... for the others) -> symbol id
     symbols: list[Symbol]
     sem: LanguageSemantics  # the file's language, as the resolver needs to know it
-    defs: dict[str, Definition] = field(default_factory=dict)
+    defs: dict[str, Definition] = field(default_factory=dict)  # by key, as ``ids``
     children: dict[str, dict[str, str]] = field(default_factory=dict)  # qual -> name -> qual
     statics: dict[str, dict[str, str]] = field(default_factory=dict)  # static members only
     imports: dict[str, dict[str, Import]] = field(default_factory=dict)  # scope -> alias -> imp
@@ -51,14 +51,20 @@ def build_tables(facts: FileFacts) -> FileTables:
         sem=lang.semantics_for(facts.language),
         defs=primary_definitions(facts),
     )
-    for d in facts.definitions:
+    for d, key in zip(facts.definitions, definition_keys(facts), strict=True):
+        if key != d.qualname:
+            t.defs[key] = d  # a second definition of a qualname, by its own key (``f#2``)
         members = t.children.setdefault(d.parent, {})
         if "static" in d.modifiers:
-            # TS allows a static and an instance member of one name: keep both, instance first
-            t.statics.setdefault(d.parent, {}).setdefault(d.name, d.qualname)
-            members.setdefault(d.name, d.qualname)
-        elif d.name not in members or members[d.name] == t.statics.get(d.parent, {}).get(d.name):
+            # TS allows a static and an instance member of one name: keep both, instance
+            # first, each by its own key (an overload stub stands for its implementation)
+            own = key if d.kind in FUNCTION_KINDS and "overload" not in d.modifiers else d.qualname
+            t.statics.setdefault(d.parent, {}).setdefault(d.name, own)
+            members.setdefault(d.name, own)
+        elif d.name not in members:
             members[d.name] = d.qualname
+        elif members[d.name] == t.statics.get(d.parent, {}).get(d.name):
+            members[d.name] = key if d.kind in FUNCTION_KINDS else d.qualname
     for imp in facts.imports:
         if imp.reexport and imp.name == "*" and not imp.alias:
             t.star_reexports.append(imp)

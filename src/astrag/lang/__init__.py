@@ -81,6 +81,15 @@ def grammar_of(path: str) -> str | None:
     return found[1].grammar if found else None
 
 
+def damaged_spans(path: str, source: bytes) -> list[tuple[int, int]] | None:
+    """The lines of a damaged file its room's frontend recovered around but could not read
+    (1-based, inclusive), or None when the frontend read tree-sitter's parse as it is."""
+    found = _BY_EXTENSION.get(PurePosixPath(path).suffix.lower())
+    if found is None or found[0].damaged_spans is None:
+        return None
+    return found[0].damaged_spans(source, found[1].grammar)
+
+
 def semantics_for(language: str) -> LanguageSemantics:
     """The resolver's view of a language (every FileFacts.language has one)."""
     return _SEMANTICS[language]

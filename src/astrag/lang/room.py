@@ -47,6 +47,10 @@ class Room:
     # how the room's references find their targets: RESOLVED (scopes, imports and types, as a
     # compiler binds them) or NAME (by name only: every edge but ``contains`` says so)
     resolution: Resolution = Resolution.RESOLVED
+    # (source, grammar name) -> the lines its extract could not read in a damaged file, when
+    # the room recovers more of such files than tree-sitter's ERROR regions leave; None
+    # there (or no hook): the ERROR regions are what was lost
+    damaged_spans: Callable[[bytes, str], list[tuple[int, int]] | None] | None = None
 
     def sources(self, resolution: bool) -> Iterator[Traversable]:
         """The room's files that decide resolution (``resolution=True``) or extraction, in a

@@ -78,3 +78,14 @@ def count_errors(root: Node) -> int:
             count += 1
         stack.extend(c for c in node.children if c.has_error or c.is_missing)
     return count
+
+
+def merge_spans(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Line spans (1-based, inclusive) sorted, with overlapping and adjacent ones joined."""
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged

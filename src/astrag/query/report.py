@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from astrag.discover import Skipped
 from astrag.indexer import read_skipped, resolution_rate
-from astrag.lang import grammar_of, parser
+from astrag.lang import damaged_spans, grammar_of, parser
+from astrag.lang.treesitter import merge_spans
 from astrag.store.base import FileRecord, GraphStore
 
 MAX_DAMAGED = 200  # files whose error regions are measured; the rest are listed with counts
@@ -152,6 +153,9 @@ def error_spans(path: str, source: bytes) -> list[tuple[int, int]]:
     grammar = grammar_of(path)
     if grammar is None:
         return []
+    recovered = damaged_spans(path, source)
+    if recovered is not None:
+        return recovered  # the frontend read statements around the damage (TS/JS)
     tree = parser(grammar).parse(source)
     spans: list[tuple[int, int]] = []
     stack = [tree.root_node] if tree.root_node.has_error else []
@@ -161,10 +165,4 @@ def error_spans(path: str, source: bytes) -> list[tuple[int, int]]:
             spans.append((node.start_point[0] + 1, node.end_point[0] + 1))
             continue  # an ERROR region's insides are lost with it
         stack.extend(c for c in node.children if c.has_error or c.is_missing)
-    merged: list[tuple[int, int]] = []
-    for start, end in sorted(spans):
-        if merged and start <= merged[-1][1] + 1:
-            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
-        else:
-            merged.append((start, end))
-    return merged
+    return merge_spans(spans)

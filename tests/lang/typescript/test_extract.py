@@ -413,15 +413,28 @@ def test_ts_namespaces_and_declare_module() -> None:
     assert d["lib"].modifiers == ("declare", "namespace")
 
 
-def test_ts_object_literal_methods_and_enum_members_are_skipped() -> None:
+def test_ts_members_of_object_literals_bound_to_module_names_are_definitions() -> None:
     facts = ts(
         """
-        const api = { get() {}, post: () => 1 };
+        const api = { get() {}, post: () => 1, nested: { put: function () {} }, n: 1 };
         enum E { A, B = 2 }
         let t: { m(): void; p: string };
+        register({ anonymous() {} });
+        function f() { const local = { inner: () => 2 }; }
         """
     )
-    assert kinds(facts) == [("api", DefKind.VARIABLE), ("E", DefKind.ENUM), ("t", DefKind.VARIABLE)]
+    assert kinds(facts) == [
+        ("api", DefKind.VARIABLE),
+        ("api.get", DefKind.FUNCTION),
+        ("api.post", DefKind.FUNCTION),
+        ("api.nested", DefKind.VARIABLE),
+        ("api.nested.put", DefKind.FUNCTION),
+        ("E", DefKind.ENUM),
+        ("t", DefKind.VARIABLE),
+        ("f", DefKind.FUNCTION),
+    ]
+    this = [(b.scope, b.value) for b in facts.bindings if b.name == "this"]
+    assert this == [("api.get", ("api",)), ("api.nested.put", ("api", "nested"))]
 
 
 def test_ts_docstrings_and_decorators() -> None:
@@ -887,3 +900,37 @@ def test_ts_nested_calls_starting_at_one_byte_extract_identically_every_time() -
     source = "export function f(x: J) { return x.getValue.bind(this)(); }\n"
     runs = {ts(source) for _ in range(30)}
     assert len(runs) == 1
+
+
+def test_calls_without_the_arguments_their_shape_usually_has_are_read() -> None:
+    # py-tree-sitter raises IndexError for a missing child; these dropped whole files
+    facts = ts(
+        """
+        const a = require();
+        async function f() { const b = await import(); return b; }
+        """
+    )
+    assert kinds(facts) == [("a", DefKind.VARIABLE), ("f", DefKind.FUNCTION)]
+    assert facts.imports == ()
+
+
+def test_a_damaged_file_keeps_every_statement_that_parses_alone() -> None:
+    # damaged_ts.txt: generic call signatures whose type parameters default to generic types (the
+    # shape of a middleware framework's types.ts) send tree-sitter-typescript 0.23.2 into one
+    # ERROR region to the end of the file
+    from pathlib import Path
+
+    from astrag.query.report import error_spans
+
+    source = (Path(__file__).parent / "damaged_ts.txt").read_bytes()
+    facts = extract("damaged.ts", source, "typescript")
+    assert [(d.qualname, d.start_line) for d in facts.definitions] == [
+        ("before", 1),
+        ("After", 44),
+        ("After.go", 45),
+        ("last", 48),
+    ]
+    assert defs(facts)["After"].docstring == "After the damage."
+    assert facts.errors > 0
+    # the lines that could not be read: the interface, not the statements after it
+    assert error_spans("damaged.ts", source) == [(3, 22), (24, 39), (41, 41)]

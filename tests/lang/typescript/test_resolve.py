@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.graph.graphs import build, targets
+from tests.graph.graphs import build, targets, triples
 
 
 def test_relative_imports_with_extension_and_index_resolution(tmp_path: Path) -> None:
@@ -90,6 +90,7 @@ def test_reexports_default_exports_and_export_star(tmp_path: Path) -> None:
     assert targets(edges, "calls", "main.ts::run") == {
         "lib/a.ts::alpha",
         "lib/a.ts::beta",
+        "lib/b.ts::Gamma",  # new Gamma(): a class without a constructor is what runs
         "lib/b.ts::Gamma.go",
     }
     assert targets(edges, "references", "main.ts::run") == {"lib/b.ts::Gamma"}
@@ -121,6 +122,7 @@ def test_commonjs_require(tmp_path: Path) -> None:
     assert targets(edges, "calls", "index.js::go") == {
         "lib/helpers.js::double",
         "lib/helpers.js::triple",
+        "lib/single.js::Store",
         "lib/single.js::Store.get",
     }
 
@@ -343,3 +345,207 @@ def test_fluent_methods_keep_the_receivers_own_class(tmp_path: Path) -> None:
         "qb.ts::QueryBuilder.where",
         "qb.ts::SelectQueryBuilder.getMany",
     }
+
+
+def test_new_calls_the_constructor_or_the_class_or_the_constructor_function(
+    tmp_path: Path,
+) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "m.ts": """
+                export class Plain { x = 1; }
+                export class Base { constructor() {} }
+                export class Derived extends Base {}
+                export function run() { new Plain(); new Derived(); }
+            """,
+            "f.js": """
+                function Layer(path) { this.path = path; }
+                function make() { return new Layer('/'); }
+            """,
+        },
+    )
+    assert triples(edges, "calls", "m.ts::run") == {
+        ("m.ts::run", "calls", "m.ts::Plain"),
+        ("m.ts::run", "calls", "m.ts::Base.constructor"),
+    }
+    assert targets(edges, "calls", "f.js::make") == {"f.js::Layer"}
+
+
+def test_functions_bound_to_locals_are_called_by_name(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "m.ts": """
+                export function format(issues: string[]) {
+                  const processError = (e: string) => { processError(e); };
+                  const visit = function (n: string) { return n; };
+                  processError('x');
+                  visit('y');
+                }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "m.ts::format") == {
+        "m.ts::format.processError",
+        "m.ts::format.visit",
+    }
+    assert targets(edges, "calls", "m.ts::format.processError") == {"m.ts::format.processError"}
+
+
+def test_namespace_members_inside_the_namespace_and_through_its_name(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "util.ts": """
+                export namespace util {
+                  export const arrayToEnum = (xs: string[]) => xs;
+                  export function joinValues(xs: string[]) { return arrayToEnum(xs); }
+                }
+            """,
+            "use.ts": """
+                import { util } from './util';
+                export function run() { util.joinValues([]); util.arrayToEnum([]); }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "util.ts::util.joinValues") == {"util.ts::util.arrayToEnum"}
+    assert targets(edges, "calls", "use.ts::run") == {
+        "util.ts::util.joinValues",
+        "util.ts::util.arrayToEnum",
+    }
+
+
+def test_object_literal_members_and_this_inside_them(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "m.ts": """
+                function make(n: number) { return n; }
+                export const coerce = {
+                  bigint: (n: number) => make(n),
+                  nested: { inner: () => make(1) },
+                  twice() { return this.bigint(2); },
+                };
+                export function run() { coerce.nested.inner(); coerce.twice(); }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "m.ts::coerce.bigint") == {"m.ts::make"}
+    assert targets(edges, "calls", "m.ts::coerce.nested.inner") == {"m.ts::make"}
+    assert targets(edges, "calls", "m.ts::coerce.twice") == {"m.ts::coerce.bigint"}
+    assert targets(edges, "calls", "m.ts::run") == {
+        "m.ts::coerce.nested.inner",
+        "m.ts::coerce.twice",
+    }
+
+
+def test_this_in_functions_assigned_onto_an_object_or_a_prototype(tmp_path: Path) -> None:
+    # the shape of express's lib/response.js and lib/router/layer.js
+    edges = build(
+        tmp_path,
+        {
+            "response.js": """
+                var http = require('http');
+                var res = Object.create(http.ServerResponse.prototype);
+                module.exports = res;
+                res.send = function send(body) { return this; };
+                res.json = function json(obj) {
+                  var body = JSON.stringify(obj);
+                  return this.send(body);
+                };
+            """,
+            "layer.js": """
+                function Layer(path) { this.path = path; }
+                Layer.prototype.match = function match(path) { return path === this.path; };
+                Layer.prototype.handle = function handle(req) { return this.match(req); };
+            """,
+        },
+    )
+    assert targets(edges, "calls", "response.js::res.json") == {
+        "response.js::res.send",
+        "external::JSON.stringify",
+    }
+    assert targets(edges, "calls", "layer.js::Layer.handle") == {"layer.js::Layer.match"}
+
+
+def test_exports_is_the_module_itself(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "utils.js": """
+                exports.normalizeType = function (type) { return type; };
+                exports.normalizeTypes = function (types) {
+                  return types.map(function (t) { return exports.normalizeType(t); });
+                };
+            """,
+        },
+    )
+    assert targets(edges, "calls", "utils.js::normalizeTypes") == {
+        "utils.js::normalizeType",
+        "unresolved::?.map",
+    }
+
+
+def test_static_and_instance_members_of_one_name_stay_apart(tmp_path: Path) -> None:
+    # vendure's Logger: an instance warn (the primary id) and a static warn (#2)
+    edges = build(
+        tmp_path,
+        {
+            "logger.ts": """
+                export class Logger {
+                  warn(m: string) { this.log(m); }
+                  static warn(m: string) { Logger.instance().warn(m); }
+                  static instance() { return new Logger(); }
+                  log(m: string) {}
+                }
+                export function run() { Logger.warn('x'); }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "logger.ts::run") == {"logger.ts::Logger.warn#2"}
+    assert targets(edges, "calls", "logger.ts::Logger.warn#2") == {
+        "logger.ts::Logger.instance",
+        "logger.ts::Logger.warn",
+    }
+    assert targets(edges, "calls", "logger.ts::Logger.warn") == {"logger.ts::Logger.log"}
+
+
+def test_a_named_function_expression_is_the_source_of_its_calls(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "m.ts": """
+                declare function forwardRef(f: () => void): void;
+                function log(x: string) { return x; }
+                forwardRef(function Inner() { log('i'); });
+                export function outer() { [1].map(function each() { log('e'); }); }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "m.ts::Inner") == {"m.ts::log"}
+    assert targets(edges, "calls", "m.ts::outer.each") == {"m.ts::log"}
+
+
+def test_members_of_module_exports_objects_are_the_modules_own(tmp_path: Path) -> None:
+    # the shape of koa's lib/context.js
+    edges = build(
+        tmp_path,
+        {
+            "context.js": """
+                const proto = module.exports = {
+                  onerror(err) { this.emitError(err); },
+                  emitError: function (err) { return err; },
+                  get body() { return 1; },
+                  set body(val) { this.emitError(val); },
+                };
+            """,
+            "app.js": """
+                const context = require('./context');
+                function handle(err) { context.onerror(err); }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "context.js::onerror") == {"context.js::emitError"}
+    assert targets(edges, "calls", "context.js::body#2") == {"context.js::emitError"}
+    assert targets(edges, "calls", "app.js::handle") == {"context.js::onerror"}

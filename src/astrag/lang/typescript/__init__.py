@@ -7,7 +7,7 @@ its semantics, except what "exported" means: one room, two :class:`LanguageSeman
 from __future__ import annotations
 
 from astrag.lang.room import Dialect, Room
-from astrag.lang.typescript.extract import GRAMMARS, extract
+from astrag.lang.typescript.extract import GRAMMARS, damaged_spans, extract
 from astrag.lang.typescript.layout import read_layout
 from astrag.lang.typescript.modules import ROOM as NAME
 from astrag.lang.typescript.modules import index_modules
@@ -35,4 +35,5 @@ ROOM = Room(
     semantics={"typescript": TYPESCRIPT, "javascript": JAVASCRIPT},
     index_modules=index_modules,
     read_layout=read_layout,
+    damaged_spans=damaged_spans,
 )

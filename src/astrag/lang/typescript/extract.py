@@ -34,7 +34,7 @@ from dataclasses import replace
 from functools import cache
 from operator import attrgetter, itemgetter
 
-from tree_sitter import Node, Query, QueryCursor
+from tree_sitter import Node, Query, QueryCursor, Tree
 
 from astrag.graph.facts import (
     Binding,
@@ -48,6 +48,7 @@ from astrag.graph.facts import (
     RefKind,
 )
 from astrag.lang.treesitter import Grammars, in_document_order, query_source
+from astrag.lang.typescript.recover import recover
 
 
 def _load_typescript() -> object:
@@ -205,14 +206,23 @@ _DEF_TAGS = (
     "definition.function",
     "definition.method",
     "definition.field",
+    "definition.object_member",
+    "definition.named_function",
 )
 
 
 def extract(path: str, source: bytes, grammar_name: str) -> FileFacts:
     """Parse one TypeScript/TSX/JavaScript file and return what it says about itself."""
-    tree = GRAMMARS.parser(grammar_name).parse(source)
-    captures = in_document_order(QueryCursor(_facts_query(grammar_name)).captures(tree.root_node))
-    facts = _Extractor(source, captures).run()
+    parser = GRAMMARS.parser(grammar_name)
+    tree = parser.parse(source)
+    facts = _facts(source, tree, grammar_name)
+    if tree.root_node.has_error:
+        # a damaged file: the statements that parse alone may hold more (recover.py)
+        recovered = recover(parser, source)
+        if recovered is not None:
+            more = _facts(recovered.source, recovered.tree, grammar_name)
+            if len(more["definitions"]) > len(facts["definitions"]):  # type: ignore[arg-type]
+                facts = more
     return FileFacts(
         path=path,
         language="javascript" if grammar_name == "javascript" else "typescript",
@@ -220,6 +230,26 @@ def extract(path: str, source: bytes, grammar_name: str) -> FileFacts:
         errors=_count_errors(tree.root_node),
         **facts,
     )
+
+
+def damaged_spans(source: bytes, grammar_name: str) -> list[tuple[int, int]] | None:
+    """The lines ``extract`` could not read in a damaged file (1-based, inclusive) when it
+    recovered statements from it; None when it read the whole parse as it is."""
+    parser = GRAMMARS.parser(grammar_name)
+    tree = parser.parse(source)
+    if not tree.root_node.has_error:
+        return None
+    recovered = recover(parser, source)
+    if recovered is None:
+        return None
+    whole = _facts(source, tree, grammar_name)["definitions"]
+    more = _facts(recovered.source, recovered.tree, grammar_name)["definitions"]
+    return list(recovered.spans) if len(more) > len(whole) else None  # type: ignore[arg-type]
+
+
+def _facts(source: bytes, tree: Tree, grammar_name: str) -> dict[str, object]:
+    captures = in_document_order(QueryCursor(_facts_query(grammar_name)).captures(tree.root_node))
+    return _Extractor(source, captures).run()
 
 
 @cache
@@ -304,7 +334,7 @@ def _last_token(node: Node) -> Node:
         elif kind == "new_expression":
             nxt = node.child_by_field_name("constructor")
         elif kind == "non_null_expression":
-            nxt = node.named_child(0)
+            nxt = _first_named(node)
         else:
             return node
         if nxt is None:
@@ -349,6 +379,40 @@ def _is_module_level(statement: Node) -> bool:
             "module",
         )
     )
+
+
+_WRAPPERS = frozenset({"parenthesized_expression", "as_expression", "satisfies_expression"})
+_CHAINED_ASSIGNMENT = frozenset({"assignment_expression", "variable_declarator"})
+# where a function expression is named by what holds it: its own name is a local alias
+_NAMING_PARENTS = frozenset(
+    {
+        "variable_declarator",
+        "pair",
+        "assignment_expression",
+        "public_field_definition",
+        "field_definition",
+        "export_statement",
+    }
+)
+
+
+def _first_named(node: Node) -> Node | None:
+    """The first named child, or None: py-tree-sitter raises IndexError where older versions
+    gave None, and damaged trees have nodes without the children their type usually has
+    (``require()``, an empty ``( )``)."""
+    return node.named_child(0) if node.named_child_count else None
+
+
+def _unwrap(value: Node | None) -> Node | None:
+    while value is not None and value.type in _WRAPPERS:
+        value = _first_named(value)
+    return value
+
+
+def _owner_chain(owner: str) -> Chain:
+    """What ``this`` is in a member of the object ``owner`` names; ``""`` is ``module.exports
+    = {...}``, whose members are the module's own exports."""
+    return tuple(owner.split(".")) if owner else ("exports",)
 
 
 def _first_declarator(statement: Node) -> Node | None:
@@ -464,6 +528,11 @@ class _Extractor:
         self.import_calls: set[int] = set()  # start bytes of require()/import() already imports
         self.this_assignments: list[tuple[Node, str]] = []
         self.overload_candidates: list[int] = []
+        # definitions of a qualname so far, and whether its primary (a function, method or
+        # class that is no overload signature) is among them
+        self.qualnames: dict[str, tuple[int, bool]] = {}
+        # start byte of a module-level declarator holding an object literal -> its qualname
+        self.object_variables: dict[int, str] = {}
         # enclosing scope definitions: (end byte, qualname, (scope node start, end))
         self.stack: list[tuple[int, str, tuple[int, int]]] = []
         self.scopes: _Scopes
@@ -541,7 +610,7 @@ class _Extractor:
                 suffix += "()"
                 current = current.child_by_field_name("constructor")
             elif kind == "non_null_expression":
-                current = current.named_child(0)
+                current = _first_named(current)
             elif kind == "subscript_expression":  # ``xs[0].m``: m of an element of xs
                 parts.append("[i]" + suffix)
                 suffix = ""
@@ -567,7 +636,7 @@ class _Extractor:
             "satisfies_expression",
             "parenthesized_expression",
         ):
-            node = node.named_child(0)
+            node = _first_named(node)
         if node is None:
             return None
         if node.type == "subscript_expression":
@@ -621,11 +690,11 @@ class _Extractor:
             if kind == "type_identifier":
                 return (self.text(node),)
             if kind in ("type_annotation", "parenthesized_type"):
-                node = node.named_child(0)
+                node = _first_named(node)
                 if node is not None and node.type == "comment":
                     node = node.next_named_sibling
             elif kind == "array_type":
-                return self.element_type(node.named_child(0))
+                return self.element_type(_first_named(node))
             elif kind == "generic_type":
                 name = node.child_by_field_name("name")
                 text = self.text(name) if name is not None else ""
@@ -706,9 +775,10 @@ class _Extractor:
     ) -> Definition:
         """Record a definition; a scope-forming one also opens a scope over ``scope_node``."""
         qualname = f"{parent}.{name}" if parent else name
+        key = self.scope_key(qualname, kind, scope_node)
         decorator_texts = []
         for dec in decorators:
-            self.intervals.append((dec.start_byte, dec.end_byte, qualname))
+            self.intervals.append((dec.start_byte, dec.end_byte, key))
             decorator_texts.append(_collapse(self.text(dec)[1:]))
         start, end = span
         definition = Definition(
@@ -728,11 +798,29 @@ class _Extractor:
         if kind in (DefKind.FIELD, DefKind.METHOD):
             self.members.setdefault(parent, set()).add(name)
         if scope_node is not None:
-            self.kinds[qualname] = kind
-            self.intervals.append((scope_node.start_byte, scope_node.end_byte, qualname))
-            key = (scope_node.start_byte, scope_node.end_byte)
-            self.stack.append((scope_node.end_byte, qualname, key))
+            self.kinds[key] = kind
+            self.parents.setdefault(key, parent)
+            self.intervals.append((scope_node.start_byte, scope_node.end_byte, key))
+            span = (scope_node.start_byte, scope_node.end_byte)
+            self.stack.append((scope_node.end_byte, key, span))
         return definition
+
+    def scope_key(self, qualname: str, kind: DefKind, scope_node: Node | None) -> str:
+        """The scope name of a function or method: its qualname, or ``qualname#N`` when an
+        earlier definition of that qualname is not an overload signature (a static and an
+        instance method of one name, a getter and its setter, ``if`` / ``else``
+        redefinitions), so that what happens inside it comes from it (the numbering of
+        ``graph.symbols.definition_keys``)."""
+        count, primary = self.qualnames.get(qualname, (0, False))
+        signature = bool(self.overload_candidates) and self.overload_candidates[-1] == len(
+            self.defs
+        )
+        # a variable or field bound first yields to a later function or class (symbols.py)
+        value = kind in (DefKind.VARIABLE, DefKind.FIELD)
+        self.qualnames[qualname] = (count + 1, primary or not (signature or value))
+        if primary and scope_node is not None and kind in _BODY_KINDS:
+            return f"{qualname}#{count + 1}"
+        return qualname
 
     def collect_definitions(self) -> None:
         handlers: list[Callable[[Node], None]] = [
@@ -747,6 +835,8 @@ class _Extractor:
             self.on_function,
             self.on_method,
             self.on_field,
+            self.on_object_member,
+            self.on_named_function,
         ]
         items: list[tuple[int, int, int, Node]] = []
         for order, tag in enumerate(_DEF_TAGS):
@@ -1013,7 +1103,7 @@ class _Extractor:
                 left = param.child_by_field_name("left")
                 out.append(Param(_collapse(self.text(left or param)), has_default=True))
             elif kind == "rest_pattern":
-                inner = param.named_child(0)
+                inner = _first_named(param)
                 out.append(Param(self.text(inner or param), kind="var_positional"))
             elif kind in ("identifier", "object_pattern", "array_pattern"):
                 out.append(Param(_collapse(self.text(param))))
@@ -1024,7 +1114,7 @@ class _Extractor:
         if pattern is None or pattern.type == "this":
             return None  # TS ``this: Foo`` is not an argument
         rest = pattern.type == "rest_pattern"
-        name = pattern.named_child(0) if rest else pattern
+        name = _first_named(pattern) if rest else pattern
         name = name if name is not None else pattern
         return Param(
             self.text(name) if name.type == "identifier" else _collapse(self.text(name)),
@@ -1037,6 +1127,9 @@ class _Extractor:
         owner = self.container(node)
         name_node = node.child_by_field_name("name")
         name = self.member_name(name_node)
+        if owner is None and name is not None and node.parent is not None:
+            self.object_method(node, name, node.parent)
+            return
         if owner is None or name is None or name_node is None:
             return
         owner_name, owner_kind = owner
@@ -1192,7 +1285,7 @@ class _Extractor:
             return None
         inner = next((c for c in annotation.named_children if c.type != "comment"), None)
         if inner is not None and inner.type == "parenthesized_type":
-            inner = inner.named_child(0)
+            inner = _first_named(inner)
         return inner if inner is not None and inner.type == "function_type" else None
 
     # ------------------------------------------------- declarators, exports, assignments
@@ -1210,6 +1303,11 @@ class _Extractor:
                 self.module_variables(node, name, value, statement)
             return
         scope = self.parent()
+        if name.type == "identifier" and value is not None and value.type in _BOUND_VALUES:
+            # ``const inner = () => ...`` is a definition of its own (``outer.inner``): the
+            # scope's children find it, a binding without a value would hide it
+            self.locals.setdefault(scope, set()).add(self.text(name))
+            return
         if name.type == "identifier":
             type_ = self.principal_type(node.child_by_field_name("type")) or self.cast_type(value)
             self.bind(scope, name, type_, self.value_chain(value))
@@ -1222,10 +1320,11 @@ class _Extractor:
     def cast_type(self, value: Node | None) -> Chain | None:
         """``expr as Foo`` (through ``await``/parentheses): the type the cast claims."""
         while value is not None and value.type in ("await_expression", "parenthesized_expression"):
-            value = value.named_child(0)
+            value = _first_named(value)
         if value is None or value.type not in ("as_expression", "satisfies_expression"):
             return None
-        return self.principal_type(value.named_child(value.named_child_count - 1))
+        count = value.named_child_count
+        return self.principal_type(value.named_child(count - 1)) if count else None
 
     def bind_destructured(self, scope: str, pattern: Node, source: Chain) -> None:
         """``const { a, b: c } = expr`` binds a to ``expr.a`` and c to ``expr.b``."""
@@ -1294,6 +1393,11 @@ class _Extractor:
         }
         if name.type == "identifier":
             type_ = self.principal_type(node.child_by_field_name("type"))
+            if _unwrap(value) is not None and _unwrap(value).type == "object":
+                parent = self.parent()
+                self.object_variables[node.start_byte] = (
+                    f"{parent}.{self.text(name)}" if parent else self.text(name)
+                )
             self.emit(
                 DefKind.VARIABLE,
                 self.text(name),
@@ -1307,22 +1411,124 @@ class _Extractor:
         for bound in _pattern_names(name):
             self.emit(DefKind.VARIABLE, self.text(bound), self.parent(), (start, node), **common)
 
+    # ------------------------------------------------------------ object literal members
+
+    def object_owner(self, obj: Node) -> str | None:
+        """The qualname an object literal's members are defined under: a module-level
+        variable's (``const api = {...}`` -> ``api``), a member's of such a literal
+        (``api.nested``), or the module's for ``module.exports = {...}`` (``""``); None for
+        any other literal (an argument, a local's value: its members are anonymous)."""
+        node = obj
+        while node.parent is not None and node.parent.type in _WRAPPERS:
+            node = node.parent
+        parent = node.parent
+        if parent is None:
+            return None
+        if parent.type == "variable_declarator":
+            return self.object_variables.get(parent.start_byte)
+        if parent.type == "pair" and parent.parent is not None and parent.parent.type == "object":
+            outer = self.object_owner(parent.parent)
+            key = self.member_name(parent.child_by_field_name("key"))
+            if outer is None or key is None:
+                return None
+            return f"{outer}.{key}" if outer else key
+        if parent.type == "assignment_expression":
+            left = parent.child_by_field_name("left")
+            if left is not None and self.text(left) in ("module.exports", "exports"):
+                # ``module.exports = {...}``, also as ``const proto = module.exports = {...}``
+                statement = parent.parent
+                while statement is not None and statement.type in _CHAINED_ASSIGNMENT:
+                    statement = statement.parent
+                outer = statement.parent if statement is not None else None
+                if outer is not None and outer.type == "program":
+                    return ""
+        return None
+
+    def on_object_member(self, pair: Node) -> None:
+        """``key: () => ...`` / ``key: function () {}`` / ``key: {...}`` in a literal bound
+        to a module-level name: a function ``owner.key`` (a nested literal a variable that
+        only qualifies its members)."""
+        value, key = pair.child_by_field_name("value"), pair.child_by_field_name("key")
+        owner = self.object_owner(pair.parent) if pair.parent is not None else None
+        name = self.member_name(key)
+        if value is None or owner is None or name is None:
+            return
+        if value.type == "object":
+            self.emit(
+                DefKind.VARIABLE,
+                name,
+                owner,
+                (pair, pair),
+                signature=self.signature(pair.start_byte, value.start_byte).rstrip(" :"),
+            )
+            return
+        self.function_value_def(value, name, (pair, pair), (pair, True, False, False), owner=owner)
+        self.object_member_export(owner, name)
+        self.bind_this(value, _owner_chain(owner))
+
+    def on_named_function(self, fn: Node) -> None:
+        """``register(function handler() {...})``: a function expression with a name of its
+        own that nothing else names (a declarator, a member, ``a.b =`` name theirs)."""
+        node = fn
+        while node.parent is not None and node.parent.type in _WRAPPERS:
+            node = node.parent
+        parent = node.parent
+        if parent is None or parent.type in _NAMING_PARENTS:
+            return
+        name = fn.child_by_field_name("name")
+        if name is not None:
+            self.function_value_def(fn, self.text(name), (fn, fn), (fn, False, False, False))
+
+    def object_method(self, node: Node, name: str, obj: Node) -> None:
+        """``m() {}`` in a literal bound to a module-level name: the function ``owner.m``."""
+        owner = self.object_owner(obj)
+        if owner is None:
+            return
+        mods, _, header, _ = self.scan(node)
+        body = node.child_by_field_name("body")
+        self.emit(
+            DefKind.FUNCTION,
+            name,
+            owner,
+            (node, node),
+            node,
+            signature=self.signature(header, body.start_byte if body else node.end_byte),
+            docstring=self.docstring(node.start_byte),
+            modifiers=_sorted_modifiers(mods),
+            params=self.params(node.child_by_field_name("parameters")),
+            returns=self.principal_type(node.child_by_field_name("return_type"), returns=True),
+        )
+        self.object_member_export(owner, name)
+        self.bind_this(node, _owner_chain(owner))
+
+    def object_member_export(self, owner: str, name: str) -> None:
+        if not owner:  # ``module.exports = { get() {} }``: the module's export ``get``
+            self.exports.append((name, name))
+
+    def bind_this(self, fn: Node, owner: Chain) -> None:
+        """``this`` inside the function just defined onto an object (its scope is the top of
+        the stack: ``body#2`` for a setter after its getter) is that object; an arrow
+        function has no ``this`` of its own."""
+        if fn.type != "arrow_function" and self.stack:
+            scope = self.stack[-1][1]
+            self.bindings.append(Binding(scope, "this", fn.start_point[0] + 1, None, owner))
+
     def import_source(self, node: Node | None) -> Node | None:
         """The ``require('x')`` / ``import('x')`` call an expression is, or None."""
         while node is not None and node.type == "await_expression":
-            node = node.named_child(0)
+            node = _first_named(node)
         if node is None or node.type != "call_expression":
             return None
         fn = node.child_by_field_name("function")
         if fn is None or not (fn.type == "import" or self.text(fn) == "require"):
             return None
         args = node.child_by_field_name("arguments")
-        first = args.named_child(0) if args is not None else None
+        first = _first_named(args) if args is not None else None
         return node if first is not None and first.type == "string" else None
 
     def call_module(self, call: Node) -> str:
         args = call.child_by_field_name("arguments")
-        first = args.named_child(0) if args is not None else None
+        first = _first_named(args) if args is not None else None
         return _unquote(self.text(first)) if first is not None else ""
 
     def require_import(self, name: Node, value: Node, statement: Node) -> bool:
@@ -1405,7 +1611,7 @@ class _Extractor:
                     )
                 return
             if child.type == "namespace_export":
-                alias = child.named_child(0)
+                alias = _first_named(child)
                 text = _unquote(self.text(alias)) if alias is not None else ""
                 self.imports.append(
                     Import(module, None, text, line, reexport=True, type_only=type_only)
@@ -1450,6 +1656,7 @@ class _Extractor:
             return  # not a top-level definition of this file (an import, a global, a typo)
         outer_info = (statement, True, False, False)
         self.function_value_def(fn, name, (node, node), outer_info, owner=owner)
+        self.bind_this(fn, (owner,))
 
     def module_exports(self, node: Node, right: Node, statement: Node) -> None:
         """``module.exports = X`` / ``= { a, b: c }`` / ``= class Foo {}``."""
@@ -1572,7 +1779,7 @@ class _Extractor:
         call = args.parent if args is not None else None
         if call is None or call.type != "call_expression" or args.type != "arguments":
             return None
-        if args.named_child(0) != fn:
+        if _first_named(args) != fn:
             return None
         callee = call.child_by_field_name("function")
         if callee is None or callee.type != "member_expression":
@@ -1618,7 +1825,7 @@ class _Extractor:
             self.imports.append(imp)
 
         if clause.type == "import_require_clause":
-            ident = clause.named_child(0)
+            ident = _first_named(clause)
             if ident is not None and ident.type == "identifier":
                 add(None, self.text(ident))
             return
@@ -1626,7 +1833,7 @@ class _Extractor:
             if part.type == "identifier":
                 add("default", self.text(part))
             elif part.type == "namespace_import":
-                ident = part.named_child(0)
+                ident = _first_named(part)
                 add(None, self.text(ident) if ident is not None else "")
             elif part.type == "named_imports":
                 for spec in part.named_children:

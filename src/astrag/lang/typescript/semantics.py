@@ -61,6 +61,8 @@ class TypeScriptSemantics:
         self.top_level_exported = top_level_exported
 
     def global_name(self, r: Resolver, t: FileTables, name: str) -> Value | None:
+        if name == "exports":  # CommonJS: the module's own exports (``exports.f(x)``)
+            return ("mod", t.path)
         return ("ext", name) if name in JS_GLOBALS else None
 
     def import_value(self, r: Resolver, t: FileTables, imp: Import) -> Value | None:

@@ -10,6 +10,12 @@
   name: (identifier) @name
   value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
 (method_definition name: (_) @name) @definition.method
+; members of object literals (named definitions when the literal is bound to a module-level name)
+(pair
+  key: (_) @name
+  value: [(arrow_function) (function_expression) (generator_function) (object)]) @definition.object_member
+; a named function expression anywhere else (``forwardRef(function Inner() {})``)
+(function_expression name: (identifier) @name) @definition.named_function
 (field_definition property: (_) @name) @definition.field
 
 ; ------------------------------------------------ statements read as a whole

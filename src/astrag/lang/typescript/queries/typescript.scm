@@ -15,6 +15,12 @@
   name: (identifier) @name
   value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
 (method_definition name: (_) @name) @definition.method
+; members of object literals (named definitions when the literal is bound to a module-level name)
+(pair
+  key: (_) @name
+  value: [(arrow_function) (function_expression) (generator_function) (object)]) @definition.object_member
+; a named function expression anywhere else (``forwardRef(function Inner() {})``)
+(function_expression name: (identifier) @name) @definition.named_function
 (method_signature name: (_) @name) @definition.method
 (abstract_method_signature name: (_) @name) @definition.method
 (public_field_definition name: (_) @name) @definition.field
