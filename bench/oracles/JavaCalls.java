@@ -372,15 +372,21 @@ public class JavaCalls {
         public Void visitMethod(MethodTree t, Void v) {
             JCTree.JCMethodDecl m = (JCTree.JCMethodDecl) t;
             String owner = scopes.peek();
-            if ((m.mods.flags & (Flags.GENERATEDCONSTR | Flags.GENERATED_MEMBER)) != 0
-                    || (m.mods.flags & Flags.ANONCONSTR) != 0) {
-                // a default constructor is its class; a record accessor its component field
+            long flags = m.mods.flags | (m.sym != null ? m.sym.flags() : 0);
+            if ((flags & (Flags.GENERATEDCONSTR | Flags.GENERATED_MEMBER | Flags.ANONCONSTR))
+                    != 0) {
+                // a default constructor is its class; a record accessor its component field;
+                // an anonymous class's constructor is nothing of its own (the superclass
+                // constructor it calls is the site's target, Object's for an interface)
                 Def target = null;
-                if ((m.mods.flags & Flags.GENERATED_MEMBER) != 0
-                        && (m.mods.flags & Flags.GENERATEDCONSTR) == 0) {
-                    target = findDef(owner + "." + m.name);
-                } else if ((m.mods.flags & Flags.ANONCONSTR) == 0) {
+                Tree cls = getCurrentPath().getParentPath().getLeaf();
+                boolean anonymous = cls instanceof JCTree.JCClassDecl cd && cd.name.isEmpty();
+                if ((flags & Flags.ANONCONSTR) != 0 || anonymous) {
+                    target = null;
+                } else if ((flags & Flags.GENERATEDCONSTR) != 0) {
                     target = findDef(owner);
+                } else {
+                    target = findDef(owner + "." + m.name);
                 }
                 if (target != null && m.sym != null) bySymbol.put(m.sym, target);
                 return null;
@@ -471,8 +477,9 @@ public class JavaCalls {
         @Override
         public Void visitMethod(MethodTree t, Void v) {
             JCTree.JCMethodDecl m = (JCTree.JCMethodDecl) t;
-            if ((m.mods.flags & (Flags.GENERATEDCONSTR | Flags.GENERATED_MEMBER
-                    | Flags.ANONCONSTR)) != 0) {
+            long flags = m.mods.flags | (m.sym != null ? m.sym.flags() : 0);
+            if ((flags & (Flags.GENERATEDCONSTR | Flags.GENERATED_MEMBER | Flags.ANONCONSTR))
+                    != 0) {
                 return null; // no source: its implicit super() is no site
             }
             return within(m.sym, t, () -> super.visitMethod(t, v));
