@@ -552,6 +552,23 @@ public class JavaCalls {
             return super.visitMemberReference(t, v);
         }
 
+        /** A record's implicit accessor x() (javac makes it without a tree): the component. */
+        Def recordAccessor(Symbol sym) {
+            Symbol owner = sym.owner;
+            if (owner == null || (owner.flags() & Flags.RECORD) == 0
+                    || sym.getKind() != ElementKind.METHOD) {
+                return null;
+            }
+            Def cls = bySymbol.get(owner);
+            if (cls == null) return null;
+            for (Symbol member : owner.getEnclosedElements()) {
+                if (member.getKind() == ElementKind.FIELD && member.name == sym.name) {
+                    return bySymbol.get(member);
+                }
+            }
+            return null;
+        }
+
         void record(long pos, String name, String shape, Symbol sym) {
             // javac writes an implicit super() into constructors; it is not in the text
             if (pos < 0 || pos + name.length() > text.length()
@@ -570,6 +587,7 @@ public class JavaCalls {
                     && (sym.getKind() == ElementKind.METHOD
                         || sym.getKind() == ElementKind.CONSTRUCTOR);
             if (resolved) target = bySymbol.get(sym.baseSymbol());
+            if (resolved && target == null) target = recordAccessor(sym.baseSymbol());
             if (target != null) {
                 b.append(", \"targets\": [").append(targetJson(target)).append("]}");
                 counts[0]++;
