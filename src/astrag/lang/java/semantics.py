@@ -33,6 +33,7 @@ from astrag.graph.facts import (
 from astrag.graph.semantics import Receiver
 from astrag.graph.tables import Site
 from astrag.graph.values import ClassKey, Value
+from astrag.lang.java.jdk import supertypes
 from astrag.lang.java.modules import class_file, longest_class_file, sibling_class_file
 
 if TYPE_CHECKING:
@@ -78,27 +79,11 @@ _BOXES = {
     "double": "Double",
 }
 _BOXED_SUPERS = ("java.lang.Object", "java.lang.Number", "java.lang.Comparable")
-_SERIAL = ("java.lang.Object", "java.io.Serializable", "java.lang.Comparable")
-_CONSTANT = ("java.lang.constant.Constable", "java.lang.constant.ConstantDesc")
-# final JDK classes astrag sees as arguments, and all their supertypes
-_FINAL_SUPERS: dict[str, tuple[str, ...]] = {
-    "java.lang.String": (*_SERIAL, *_CONSTANT, "java.lang.CharSequence"),
-    "java.lang.Boolean": (*_SERIAL, "java.lang.constant.Constable"),
-    "java.lang.Character": (*_SERIAL, "java.lang.constant.Constable"),
-    **{
-        f"java.lang.{box}": (*_SERIAL, *_CONSTANT, "java.lang.Number")
-        for box in ("Byte", "Short", "Integer", "Long", "Float", "Double")
-    },
-    "java.lang.Class": ("java.lang.Object", "java.io.Serializable"),
-    "java.lang.StringBuilder": (
-        "java.lang.Object",
-        "java.io.Serializable",
-        "java.lang.CharSequence",
-        "java.lang.Appendable",
-        "java.lang.Comparable",
-    ),
-}
-_FINAL_SUPERS["java.lang.StringBuffer"] = _FINAL_SUPERS["java.lang.StringBuilder"]
+# final JDK classes: nothing else is ever one of them
+_FINAL = frozenset(
+    f"java.lang.{name}"
+    for name in "String Boolean Character Byte Short Integer Long Float Double Class".split()
+)
 _PACKAGE_ROOTS = frozenset({"java", "javax", "jdk", "sun", "com.sun"})
 OBJECT: Value = ("ext", "java.lang.Object")
 
@@ -403,7 +388,13 @@ def _fits(r: Resolver, arg: Value | None, param: Value | None, boxing: bool) -> 
         return None if any(e[0] != "ext" for e in external) else False
     if arg[0] == "inst":  # a repository class passed as an external type
         _, external = r.mro(arg[1], arg[2])
-        return None if external else False
+        if param[1] in _FINAL:
+            return False
+        verdicts = [_fits_external(e[1], param[1], boxing) if e[0] == "ext" else None
+                    for e in external]  # fmt: skip
+        if any(v is True for v in verdicts):
+            return True
+        return None if any(v is None for v in verdicts) else False
     return False  # an external type or primitive is never a repository class
 
 
@@ -416,12 +407,10 @@ def _fits_external(arg: str, param: str, boxing: bool) -> bool | None:
         if arg in PRIMITIVES:
             return f"java.lang.{_BOXES[arg]}" == param or param in _BOXED_SUPERS
         return arg == f"java.lang.{_BOXES[param]}"  # unboxing
-    if param in _FINAL_SUPERS:
+    if param in _FINAL:
         return False  # a final class: only itself fits (and arg is another type)
-    supers = _FINAL_SUPERS.get(arg)
-    if supers is not None:
-        return param in supers
-    return None
+    known = supertypes().get(arg)
+    return param in known if known is not None else None
 
 
 SEMANTICS = JavaSemantics()
