@@ -74,6 +74,7 @@ _INTEGER_LITERALS = frozenset(
     {"decimal_integer_literal", "hex_integer_literal", "octal_integer_literal"}
     | {"binary_integer_literal"}
 )
+_BOOLEAN_OPERATORS = frozenset({"==", "!=", "<", ">", "<=", ">=", "&&", "||"})
 _PRIMITIVES = frozenset({"integral_type", "floating_point_type", "boolean_type"})
 _VISIBILITY = ("private", "protected", "public")
 _KEPT_MODIFIERS = ("static", "abstract", "final", "default", "synchronized", "native")
@@ -647,8 +648,32 @@ class _Extractor:
         literal = self.literal_type(node)
         return (literal + "()",) if literal else None
 
+    def operator_type(self, node: Node) -> str | None:
+        """What an operator expression is, where its operator alone says: a comparison or a
+        logical operator is a boolean, ``+`` with a string literal operand a String."""
+        if node.type == "instanceof_expression":
+            return "boolean"
+        if node.type == "unary_expression":
+            return "boolean" if node.child_by_field_name("operator").type == "!" else None
+        if node.type != "binary_expression":
+            return None
+        op = node.child_by_field_name("operator").type
+        if op in _BOOLEAN_OPERATORS:
+            return "boolean"
+        if op == "+":
+            sides = (node.child_by_field_name("left"), node.child_by_field_name("right"))
+            if any(
+                s.type in ("string_literal", "text_block")
+                or (s.type == "binary_expression" and self.operator_type(s) == "String")
+                for s in sides
+            ):
+                return "String"
+        return None
+
     def literal_type(self, node: Node) -> str | None:
         kind = node.type
+        if kind in ("binary_expression", "unary_expression", "instanceof_expression"):
+            return self.operator_type(node)
         if kind in _INTEGER_LITERALS:
             return "long" if self.text(node)[-1:] in ("l", "L") else "int"
         if kind == "decimal_floating_point_literal" and self.text(node)[-1:] in ("f", "F"):

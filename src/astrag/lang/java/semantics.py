@@ -194,10 +194,12 @@ class JavaSemantics:
         if d.name == self.constructor:  # super(...): the base's own constructors
             candidates = _members(r, denot[1], d.parent, d.name)
         else:
+            mro = r.mro(denot[1], d.parent)[0]
             candidates = [
                 c
-                for cpath, cqual in r.mro(denot[1], d.parent)[0]
+                for i, (cpath, cqual) in enumerate(mro)
                 for c in _members(r, cpath, cqual, d.name)
+                if i == 0 or c[2].visibility != "private"  # a base's private is not inherited
             ]
         return choose(r, Site(t, ref.scope, ref.line), ref, _unoverridden(candidates))
 
