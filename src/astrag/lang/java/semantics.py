@@ -273,15 +273,17 @@ def choose(r: Resolver, site: Site, ref: Reference, candidates: list[Candidate])
     # javac's phases: fixed arity without boxing, with boxing, then varargs; the first phase
     # with an applicable candidate decides. One that only *may* apply (an argument astrag
     # cannot type) leaves open whether a later phase decides, unless no later one can.
-    phases = ((fixed, False), (fixed, True), (varargs, True))
-    for i, (pool, boxing) in enumerate(phases):
+    phases = []
+    for pool, boxing in ((fixed, False), (fixed, True), (varargs, True)):
         verdicts = [(c, _applies(r, args, _param_values(r, c, n), boxing)) for c in pool]
         live = [c for c, v in verdicts if v is not False]
+        phases.append((live, any(v is True for _, v in verdicts), boxing))
+    for i, (live, sure, boxing) in enumerate(phases):
         if not live:
             continue
-        if not any(v is True for _, v in verdicts):
-            later = {id(c) for pool2, _ in phases[i + 1 :] for c in pool2} - {id(c) for c in live}
-            if later:
+        if not sure:
+            ids = {id(c) for c in live}
+            if any(id(c) not in ids for later, _, _ in phases[i + 1 :] for c in later):
                 return None
         return _most_specific(r, args, live, n, boxing)
     return None
