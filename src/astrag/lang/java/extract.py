@@ -133,6 +133,7 @@ class _Extractor:
         self.scopes: dict[int, str] = {}  # node id of a class/method (or class body) -> qualname
         self.parent_of: dict[str, str] = {}  # qualname -> its parent's
         self.kinds: dict[str, DefKind] = {}  # qualname of a class or method -> its kind
+        self.self_types: dict[str, set[str]] = {}  # class qualname -> its self-type parameters
         # type parameter names declared anywhere in the file: never a class's name here
         self.type_params: set[str] = set()
         self.taken: dict[tuple[str, str], int] = {}
@@ -318,6 +319,7 @@ class _Extractor:
         mods, declared, annotations = self.modifiers(node)
         visibility, exported = self.visibility(declared, parent)
         bases, implements = self.heritage(node, kind, qual)
+        self.note_self_types(node, qual, name)
         if kind in ("record", "annotation"):
             mods = (*mods, kind)
         self.add(
@@ -375,11 +377,7 @@ class _Extractor:
             params = self.record_components(node.parent.parent, qual)
         else:
             params = self.params(node.child_by_field_name("parameters"), qual)
-        returns = (
-            None
-            if kind == "constructor"
-            else self.type_chain(node.child_by_field_name("type"), qual)
-        )
+        returns = None if kind == "constructor" else self.return_type(node, parent)
         self.add(
             node,
             DefKind.METHOD,
@@ -395,6 +393,31 @@ class _Extractor:
             signature=self.signature(node),
             docstring=self.javadoc(node),
         )
+
+    def return_type(self, method: Node, parent: str) -> Chain | None:
+        """The declared return type; a class's self-type parameter (``B`` of ``class
+        Builder<B extends Builder<B>>``, the fluent-builder idiom) is the receiver: ``this``."""
+        type_node = method.child_by_field_name("type")
+        if type_node is not None and type_node.type == "type_identifier":
+            name = self.text(type_node)
+            scope = parent
+            while scope:
+                if name in self.self_types.get(scope, ()):
+                    return ("this",)
+                scope = self.parent_of.get(scope, "")
+        return self.type_chain(type_node, parent)
+
+    def note_self_types(self, node: Node, qual: str, name: str) -> None:
+        params = node.child_by_field_name("type_parameters")
+        for param in params.named_children if params is not None else ():
+            kids = param.named_children
+            bound = next((k for k in kids if k.type == "type_bound"), None)
+            if (
+                kids
+                and bound is not None
+                and any(_first_type_name(self, b) == name for b in bound.named_children)
+            ):
+                self.self_types.setdefault(qual, set()).add(self.text(kids[0]))
 
     def record_components(self, record: Node, scope: str) -> tuple[Param, ...]:
         return self.params(record.child_by_field_name("parameters") if record else None, scope)
@@ -812,6 +835,13 @@ class _Extractor:
             self.add_ref(
                 RefKind.TYPE, parts, _last_identifier(node), self.scope_of(node.parent), count=-1
             )
+
+
+def _first_type_name(x: _Extractor, node: Node) -> str:
+    """``AbstractBuilder`` of ``AbstractBuilder<T, B>`` (or of ``a.AbstractBuilder<...>``)."""
+    if node.type == "generic_type" and node.named_children:
+        node = node.named_children[0]
+    return x.text(_last_identifier(node))
 
 
 def _last_identifier(node: Node) -> Node:

@@ -96,7 +96,7 @@ class JavaSemantics:
     }
     class_body_is_scope = False
     members_in_scope = True
-    receiver_types: frozenset[Chain] = frozenset()
+    receiver_types: frozenset[Chain] = frozenset({("this",)})  # a self-type parameter
     receiver_values: frozenset[Chain] = frozenset()
     constructor = "constructor"
 
