@@ -24,7 +24,7 @@ count those pages once per worker. CPU seconds are the tree's user + system time
 ``--baseline-ts-oracle`` also times the TypeScript compiler oracle once (bench/oracles/
 ts_calls.mjs), the "what a type checker costs" baseline.
 
-The probe file is the median-sized non-test .py/.ts/.tsx file. The corpus is edited in place
+The probe file is the median-sized non-test .py/.ts/.tsx/.java file. The corpus is edited in place
 and restored in ``finally`` blocks (and on SIGTERM); the restored file keeps a new mtime, so
 astrag's size+mtime check sees it changed.
 """
@@ -53,13 +53,16 @@ COMMENT = {
     ".py": "# astrag speed probe\n",
     ".ts": "// astrag speed probe\n",
     ".js": "// astrag speed probe\n",
+    ".java": "// astrag speed probe\n",
 }
 FUNCTION = {
     ".py": "\n\ndef astrag_speed_probe() -> None:\n    return None\n",
     ".ts": "\nexport function astragSpeedProbe(): void {}\n",
     ".js": "\nfunction astragSpeedProbe() {}\n",  # a top-level function: CommonJS or ESM
+    ".java": "\nclass AstragSpeedProbe {}\n",  # a second top-level class (package-private)
 }
-PROBE_SUFFIXES = {".py": ".py", ".ts": ".ts", ".tsx": ".ts"}  # suffix -> key of the above
+# suffix -> key of the above
+PROBE_SUFFIXES = {".py": ".py", ".ts": ".ts", ".tsx": ".ts", ".java": ".java"}
 # Only for a corpus with more of these than of the above (a JavaScript one).
 JS_PROBE_SUFFIXES = {".js": ".js", ".mjs": ".js", ".cjs": ".js"}
 TEST_PARTS = {"test", "tests", "__tests__", "spec", "fixtures", "testing"}

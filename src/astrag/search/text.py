@@ -144,15 +144,16 @@ def _prefixed(a: str, b: str) -> bool:
 
 
 def looks_like_path(token: str) -> bool:
-    return "/" in token or bool(re.search(r"\.(py|pyi|ts|tsx|js|jsx|mjs|cjs|mts|cts)$", token))
+    return "/" in token or bool(re.search(r"\.(py|pyi|ts|tsx|js|jsx|mjs|cjs|mts|cts|java)$", token))
 
 
 _TEST_PATH = re.compile(
     r"(^|/)(tests?|__tests__|spec|specs|testing)/|(^|/)(test_[^/]*|conftest\.py)$|_test\.py$"
-    r"|[._-](test|spec)\.[cm]?[jt]sx?$"
+    r"|[._-](test|spec)\.[cm]?[jt]sx?$|[a-z0-9](Tests?|IT)\.java$"
 )
 
 
 def is_test_path(path: str) -> bool:
-    """A test file by the conventions of pytest, Jest, Mocha and Vitest."""
+    """A test file by the conventions of pytest, Jest, Mocha, Vitest and Maven/JUnit
+    (``src/test/java/...``, ``FooTest.java``)."""
     return bool(_TEST_PATH.search(path))
