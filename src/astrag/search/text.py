@@ -149,7 +149,7 @@ def looks_like_path(token: str) -> bool:
 
 _TEST_PATH = re.compile(
     r"(^|/)(tests?|__tests__|spec|specs|testing)/|(^|/)(test_[^/]*|conftest\.py)$|_test\.py$"
-    r"|[._-](test|spec)\.[cm]?[jt]sx?$|[a-z0-9](Tests?|IT)\.java$"
+    r"|[._-](test|spec)\.[cm]?[jt]sx?$|[A-Za-z0-9](Tests?|IT)\.java$"
 )
 
 
