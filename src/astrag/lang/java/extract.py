@@ -74,6 +74,9 @@ _INTEGER_LITERALS = frozenset(
     {"decimal_integer_literal", "hex_integer_literal", "octal_integer_literal"}
     | {"binary_integer_literal"}
 )
+_OPERATOR_EXPRESSIONS = frozenset(
+    {"binary_expression", "unary_expression", "instanceof_expression", "ternary_expression"}
+)
 _BOOLEAN_OPERATORS = frozenset({"==", "!=", "<", ">", "<=", ">=", "&&", "||"})
 _PRIMITIVES = frozenset({"integral_type", "floating_point_type", "boolean_type"})
 _VISIBILITY = ("private", "protected", "public")
@@ -676,6 +679,10 @@ class _Extractor:
         logical operator is a boolean, ``+`` with a string literal operand a String."""
         if node.type == "instanceof_expression":
             return "boolean"
+        if node.type == "ternary_expression":  # ``c ? " " : "\n"``: both branches agree
+            sides = [node.child_by_field_name(f) for f in ("consequence", "alternative")]
+            types = {self.literal_type(x) if x is not None else None for x in sides}
+            return types.pop() if len(types) == 1 else None
         if node.type == "unary_expression":
             return "boolean" if node.child_by_field_name("operator").type == "!" else None
         if node.type != "binary_expression":
@@ -695,7 +702,7 @@ class _Extractor:
 
     def literal_type(self, node: Node) -> str | None:
         kind = node.type
-        if kind in ("binary_expression", "unary_expression", "instanceof_expression"):
+        if kind in _OPERATOR_EXPRESSIONS:
             return self.operator_type(node)
         if kind in _INTEGER_LITERALS:
             return "long" if self.text(node)[-1:] in ("l", "L") else "int"

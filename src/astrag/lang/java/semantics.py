@@ -57,6 +57,9 @@ JAVA_LANG = frozenset(
     ThreadGroup ThreadLocal Throwable TypeNotPresentException UnsupportedOperationException
     VirtualMachineError Void Module ModuleLayer StackWalker""".split()
 )
+OBJECT_METHODS = frozenset(
+    "clone equals finalize getClass hashCode notify notifyAll toString wait".split()
+)
 PRIMITIVES = frozenset("boolean byte short char int long float double".split())
 _WIDENING = {
     "byte": ("short", "int", "long", "float", "double"),
@@ -108,6 +111,8 @@ class JavaSemantics:
             return ("ext", f"java.lang.{name}")
         if name in PRIMITIVES or name in _PACKAGE_ROOTS:
             return ("ext", name)
+        if name in OBJECT_METHODS:  # every class inherits them; none in the repository had it
+            return ("ext", f"java.lang.Object.{name}")
         return None
 
     def import_value(self, r: Resolver, t: FileTables, imp: Import) -> Value | None:
