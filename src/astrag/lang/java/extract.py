@@ -42,7 +42,7 @@ from astrag.graph.facts import (
     Reference,
     RefKind,
 )
-from astrag.lang.treesitter import Grammars, in_document_order, query_source
+from astrag.lang.treesitter import Grammars, count_errors, in_document_order, query_source
 
 
 def _load_java() -> object:
@@ -93,7 +93,7 @@ def extract(path: str, source: bytes, grammar_name: str) -> FileFacts:
         path=path,
         language="java",
         lines=source.count(b"\n") + (0 if source.endswith(b"\n") or not source else 1),
-        errors=_count_errors(tree.root_node),
+        errors=count_errors(tree.root_node),
         **facts,
     )
 
@@ -101,18 +101,6 @@ def extract(path: str, source: bytes, grammar_name: str) -> FileFacts:
 @cache
 def _facts_query() -> Query:
     return Query(GRAMMARS.language("java"), query_source(__package__, "java.scm"))
-
-
-def _count_errors(root: Node) -> int:
-    if not root.has_error:
-        return 0
-    count, stack = 0, [root]
-    while stack:
-        node = stack.pop()
-        if node.is_error or node.is_missing:
-            count += 1
-        stack.extend(c for c in node.children if c.has_error or c.is_missing)
-    return count
 
 
 def _merged(captures: dict[str, list[Node]], prefix: str) -> list[tuple[Node, str]]:
