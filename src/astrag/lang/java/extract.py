@@ -27,6 +27,7 @@ type over position); parameters keep their declared type.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from functools import cache
 
 from tree_sitter import Node, Query, QueryCursor
@@ -121,7 +122,11 @@ class _Extractor:
         self.ascii = source.isascii()
         self._lines: list[bytes] | None = None
         self.captures = captures
-        self.scopes: dict[int, str] = {}  # node id of a class/method (or class body) -> qualname
+        # the byte intervals of classes (an anonymous one's body) and methods: their scopes
+        self._scope_starts: list[int] = []
+        self._scope_ends: list[int] = []
+        self._scope_quals: list[str] = []
+        self._scope_parents: list[int] = []  # index of the enclosing interval, -1 at the top
         self.parent_of: dict[str, str] = {}  # qualname -> its parent's
         self.kinds: dict[str, DefKind] = {}  # qualname of a class or method -> its kind
         self.self_types: dict[str, set[str]] = {}  # class qualname -> its self-type parameters
@@ -165,14 +170,18 @@ class _Extractor:
         return len(self._lines[row][:byte_column].decode("utf-8", "replace")) + 1
 
     def scope_of(self, node: Node) -> str:
-        """The qualname of the innermost class or method around ``node`` ("" at the top)."""
-        parent = node.parent
-        while parent is not None:
-            found = self.scopes.get(parent.id)
-            if found is not None:
-                return found
-            parent = parent.parent
-        return ""
+        """The qualname of the innermost class or method around ``node`` ("" at the top).
+
+        Scopes are byte intervals registered in document order, looked up by bisection:
+        ``Node.parent`` costs a walk down from the root in tree-sitter, once per level."""
+        i = self.innermost(node.start_byte)
+        return self._scope_quals[i] if i >= 0 else ""
+
+    def innermost(self, pos: int) -> int:
+        i = bisect_right(self._scope_starts, pos) - 1
+        while i >= 0 and self._scope_ends[i] <= pos:
+            i = self._scope_parents[i]
+        return i
 
     # ------------------------------------------------------------------ types
 
@@ -330,7 +339,11 @@ class _Extractor:
         )
 
     def register(self, node: Node, qual: str, parent: str, kind: DefKind) -> None:
-        self.scopes[node.id] = qual
+        # (definitions come in document order, so the interval lists stay sorted)
+        self._scope_parents.append(self.innermost(node.start_byte))
+        self._scope_starts.append(node.start_byte)
+        self._scope_ends.append(node.end_byte)
+        self._scope_quals.append(qual)
         self.parent_of[qual] = parent
         self.kinds[qual] = kind
 
