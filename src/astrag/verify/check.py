@@ -26,7 +26,6 @@ from types import GetSetDescriptorType, MemberDescriptorType, ModuleType
 
 from tree_sitter import Tree
 
-from astrag.errors import AstragError
 from astrag.graph.facts import (
     CLASS_KINDS,
     FUNCTION_KINDS,
@@ -100,6 +99,7 @@ _AMBIENT = (
 )
 
 
+# the languages with checker rules (Java's are not written yet)
 CHECKED_LANGUAGES = frozenset({"python", "typescript", "javascript"})
 
 
@@ -125,12 +125,6 @@ class Checker:
         self.attributes = AttributeRule(resolver, self.bodies, self._closed_class)
 
     def check(self, change: ChangedFile, facts: FileFacts) -> list[Finding]:
-        if facts.language not in CHECKED_LANGUAGES:
-            # its rules are not written yet: say so rather than report "no problems"
-            raise AstragError(
-                f"astrag check does not check {facts.language.capitalize()} code yet",
-                "the index answers search, show, callers and context for it already",
-            )
         if "@ts-nocheck" in change.text[:500]:
             return []  # the file opts out of checking
         wanted = change.lines
