@@ -48,7 +48,7 @@ from astrag.store.base import (
     IndexIncompatible,
     IndexUpdate,
 )
-from astrag.store.codec import LazyFacts, decode_facts, encode_facts
+from astrag.store.codec import LazyFacts, decode_facts, encode_facts, gc_paused
 from astrag.store.open import make_store, mark_indexed
 
 ProgressFn = Callable[[str, int, int], None]  # (stage, done, total)
@@ -212,7 +212,11 @@ def index_repository(
         # the lock comes first: resetting a database another run is writing would lose it
         with store.acquire_writer():
             summary.rebuilt_because, serving = _open_store(store, rebuild)
-            _run(root, config, store, jobs or os.cpu_count() or 1, progress, summary)
+            # The run builds millions of acyclic objects (facts, tables, memo entries, rows):
+            # the cyclic collector would traverse the whole growing heap again and again for
+            # nothing, in this process and in every forked worker (which inherit the pause).
+            with gc_paused():
+                _run(root, config, store, jobs or os.cpu_count() or 1, progress, summary)
             if not serving:
                 store.publish()  # nothing whole to keep serving: the graph is usable now
             clock = _Clock(summary.timings)

@@ -76,8 +76,11 @@ class Resolver:
         self.modules: Modules = build_modules(facts, layout, lang.module_indexers())
         self._memo: dict[tuple, tuple[object, frozenset[str]]] = {}
         self._active: set[tuple] = set()
+        self._cuts = 0  # evaluations cut short so far (cycles, depth): see memoised()
+        self._provisional: set[tuple] = set()  # memo keys whose values depend on a cut
         self._deps: list[set[str]] = []
         self._mro: dict[ClassKey, Mro] = {}
+        self._mro_paths: dict[ClassKey, frozenset[str]] = {}  # the files each MRO spans
 
     # ------------------------------------------------------------------ public entry points
 
@@ -111,14 +114,23 @@ class Resolver:
         return self.tables[path]
 
     def memoised(self, key: tuple, compute: Callable[[], object]) -> object:
+        """``compute()``, once per key. A value computed where a cycle or the depth limit cut
+        the evaluation short depends on where the evaluation entered the cycle, so it is kept
+        only until the outermost evaluation returns: else the order in which files are resolved
+        would decide it, and an incremental run (a few files, another order) would differ
+        from a clean one (pydantic, after edits that made star imports import each other)."""
         hit = self._memo.get(key)
         if hit is not None:
             value, deps = hit
             if self._deps:
                 self._deps[-1].update(deps)
+            if self._provisional and key in self._provisional:
+                self._cuts += 1  # what this hit gives depends on the cut too
             return value
         if key in self._active or len(self._active) > _MAX_DEPTH:
+            self._cuts += 1
             return None  # a cycle (x = x.next) or runaway depth: unknown, not wrong
+        cuts = self._cuts
         self._active.add(key)
         self._deps.append(set())
         try:
@@ -129,7 +141,18 @@ class Resolver:
         if self._deps:
             self._deps[-1].update(deps)
         self._memo[key] = (value, frozenset(deps))
+        if self._cuts != cuts:
+            self._provisional.add(key)
+        if not self._active and self._provisional:
+            self._forget_provisional()
         return value
+
+    def _forget_provisional(self) -> None:
+        for key in self._provisional:
+            self._memo.pop(key, None)
+            self._mro.pop(key, None)
+            self._mro_paths.pop(key, None)
+        self._provisional.clear()
 
     # ------------------------------------------------------------------ chains
 
@@ -491,8 +514,9 @@ class Resolver:
         self, path: str, qual: str, name: str, skip_self: bool = False, static: bool = False
     ) -> Value | None:
         mro, external = self.mro(path, qual)
+        tables = self.tables  # mro() has recorded every file of the hierarchy already
         for cpath, cqual in mro[1:] if skip_self else mro:
-            t = self.table(cpath)
+            t = tables[cpath]
             member = (static and t.statics.get(cqual, {}).get(name)) or t.children.get(
                 cqual, {}
             ).get(name)
@@ -508,12 +532,21 @@ class Resolver:
         key = (path, qual)
         cached = self._mro.get(key)
         if cached is not None:
-            for cpath, _ in cached[0]:
-                self.touch(cpath)
+            if self._deps:  # every file of the hierarchy, recorded in one step
+                self._deps[-1].update(self._mro_paths[key])
+            if self._provisional and key in self._provisional:
+                self._cuts += 1
             return cached
         self._mro[key] = ([key], [])  # a cycle in the hierarchy ends here
+        self._mro_paths[key] = frozenset((path,))
+        cuts = self._cuts
         result = self._compute_mro(path, qual)
         self._mro[key] = result
+        self._mro_paths[key] = frozenset(cpath for cpath, _ in result[0])
+        if self._cuts != cuts:  # a base named through a cut evaluation (see memoised)
+            self._provisional.add(key)
+            if not self._active:
+                self._forget_provisional()
         return result
 
     def _compute_mro(self, path: str, qual: str) -> Mro:

@@ -106,6 +106,7 @@ def start_resolution(
 _PARALLEL_MIN_FILES = 200
 _SHARDS_PER_JOB = 4
 _forked: Resolver | None = None  # the resolver a forked worker inherits
+_KIND_TEXT = {k: k.value for k in EdgeKind}  # a dict lookup is ~5x cheaper than ``.value``
 
 
 def _resolve_shard(paths: list[str]) -> list[tuple[str, list[tuple], list[str]]]:
@@ -114,6 +115,7 @@ def _resolve_shard(paths: list[str]) -> list[tuple[str, list[tuple], list[str]]]
     for path in paths:
         r = _forked.resolve_file(path)
         # plain tuples with the kind as text: far cheaper to pickle than enums
-        edges = [(e.source, e.target, e.kind.value, e.path, e.line, e.column) for e in r.edges]
+        text = _KIND_TEXT
+        edges = [(e.source, e.target, text[e.kind], e.path, e.line, e.column) for e in r.edges]
         out.append((path, edges, sorted(r.depends_on)))
     return out

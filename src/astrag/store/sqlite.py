@@ -57,6 +57,7 @@ from astrag.store.base import (
     suffix_pattern,
 )
 from astrag.store.codec import (
+    EDGE_KIND_TEXT,
     EDGE_KINDS,
     FACTS_FORMAT,
     LazyFacts,
@@ -731,8 +732,9 @@ class SqliteStore:
         nids: dict[str, int],
         indexes_managed: bool = False,
     ) -> None:
+        text = EDGE_KIND_TEXT
         rows = [
-            (nids[e.source], nids[e.target], e.kind.value, nids[e.path], e.line, e.column)
+            (nids[e.source], nids[e.target], text[e.kind], nids[e.path], e.line, e.column)
             for e in update.edges
         ]
         if indexes_managed:

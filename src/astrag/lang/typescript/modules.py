@@ -50,6 +50,9 @@ class TsModules:
 
     paths: frozenset[str]
     layout: TsLayout = field(default_factory=TsLayout)
+    # (importer's directory, specifier) -> file: a barrel's `export *` specifiers are resolved
+    # again for every name looked up through it (medusa: 346k resolutions, 25 s under a profiler)
+    resolved: dict[tuple[str, str], str | None] = field(default_factory=dict)
 
 
 def index_modules(all_paths: frozenset[str], layout: TsLayout | None) -> TsModules:
@@ -57,12 +60,23 @@ def index_modules(all_paths: frozenset[str], layout: TsLayout | None) -> TsModul
 
 
 def resolve_ts_module(modules: Modules, importer: str, spec: str) -> str | None:
-    """The indexed file a specifier resolves to, or None when it is not in the repository."""
+    """The indexed file a specifier resolves to, or None when it is not in the repository.
+
+    Only the importer's directory matters (relative specifiers start there, and the nearest
+    tsconfig.json is found from there), so answers are kept per directory and specifier."""
     index: TsModules = modules.of(ROOM)
+    key = (posixpath.dirname(importer), spec)
+    try:
+        return index.resolved[key]
+    except KeyError:
+        found = index.resolved[key] = _resolve(index, key[0], spec)
+        return found
+
+
+def _resolve(index: TsModules, directory: str, spec: str) -> str | None:
     if spec.startswith("."):
-        base = posixpath.normpath(posixpath.join(posixpath.dirname(importer), spec))
-        return _ts_file(index, base)
-    for target in _tsconfig_candidates(index, importer, spec):
+        return _ts_file(index, posixpath.normpath(posixpath.join(directory, spec)))
+    for target in _tsconfig_candidates(index, directory + "/", spec):
         found = _ts_file(index, target)
         if found:
             return found

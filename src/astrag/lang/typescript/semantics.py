@@ -119,8 +119,12 @@ class TypeScriptSemantics:
         self, r: Resolver, own: ClassKey, bases: Sequence[ClassKey], base_mros: Sequence[list]
     ) -> list[ClassKey]:
         linear = [own]
+        seen = {own}  # a set, not `in linear`: that was quadratic per class on a long chain
         for mro in base_mros:
-            linear.extend(c for c in mro if c not in linear)
+            for c in mro:
+                if c not in seen:
+                    seen.add(c)
+                    linear.append(c)
         return linear
 
     def implied_bases(self, r: Resolver, t: FileTables, qual: str) -> Sequence[Value]:

@@ -1,0 +1,45 @@
+"""Resolution does not depend on the order files are resolved in, nor on how many at once
+(an incremental run resolves a few files, a clean one all of them: their edges must agree)."""
+
+from __future__ import annotations
+
+from astrag.graph.facts import FileFacts
+from astrag.graph.run import resolve_all
+from astrag.lang import extract_facts
+
+DEEP = 45  # star imports deeper than the resolver follows (graph/resolve.py _MAX_DEPTH)
+
+
+def _facts(files: dict[str, str]) -> dict[str, FileFacts]:
+    return {path: extract_facts(path, text.encode()) for path, text in files.items()}
+
+
+def _calls(facts: dict[str, FileFacts], only: list[str]) -> dict[str, set[str]]:
+    resolved, _ = resolve_all(facts, only=only)
+    return {p: {e.target for e in r.edges if str(e.kind) == "calls"} for p, r in resolved.items()}
+
+
+def test_a_lookup_cut_short_by_depth_does_not_poison_later_files() -> None:
+    # m0 re-exports m1 re-exports ... m44, which defines X; a.py looks X up from the far end
+    # (too deep: unknown), b.py from near X (found). Resolving a.py first used to memoise
+    # "X is unknown" in every module on the way, so b.py lost its edge in a clean run only.
+    files = {f"pkg/m{i}.py": f"from pkg.m{i + 1} import *\n" for i in range(DEEP - 1)}
+    files[f"pkg/m{DEEP - 1}.py"] = "def X():\n    return 1\n"
+    files["pkg/__init__.py"] = ""
+    files["a.py"] = "from pkg.m0 import X\n\nX()\n"
+    files["b.py"] = f"from pkg.m{DEEP - 10} import X\n\nX()\n"
+    facts = _facts(files)
+    together = _calls(facts, ["a.py", "b.py"])
+    alone = _calls(facts, ["b.py"])
+    assert alone["b.py"] == {f"pkg/m{DEEP - 1}.py::X"}
+    assert together["b.py"] == alone["b.py"]
+
+
+def test_a_long_single_inheritance_chain_resolves_through_every_level() -> None:
+    # the inherited method is found from the far end (the MRO is the whole chain, in order)
+    n = 300
+    lines = ["class C0:\n    def base(self):\n        return 0\n"]
+    lines += [f"class C{i}(C{i - 1}):\n    pass\n" for i in range(1, n)]
+    lines.append(f"C{n - 1}().base()\n")
+    facts = _facts({"chain.py": "\n\n".join(lines)})
+    assert "chain.py::C0.base" in _calls(facts, ["chain.py"])["chain.py"]
