@@ -42,6 +42,10 @@ def _acc(name: str, half: str, style: str, ts: bool) -> Corpus:
     return Corpus(f"acc/{name}", half, style, (f"acc-{name}+new" if ts else f"acc-{name}",))
 
 
+def _java(name: str, half: str, style: str) -> Corpus:
+    return Corpus(f"java-acc/{name}", half, style, (f"java-acc-{name}",))
+
+
 CORPORA: tuple[Corpus, ...] = (
     _acc("vendure", "tune", "TS, dependency-injected services", ts=True),
     _acc("zod", "tune", "TS, generic-heavy library", ts=True),
@@ -55,6 +59,12 @@ CORPORA: tuple[Corpus, ...] = (
     _acc("httpx", "heldout", "Python, typed library", ts=False),
     _acc("pytest", "heldout", "Python, plugin hooks", ts=False),
     _acc("networkx", "heldout", "Python, scientific", ts=False),
+    _java("commons-io", "tune", "Java, static utilities, overloads"),
+    _java("gson", "tune", "Java, object model, anonymous classes"),
+    _java("algorithms", "tune", "Java 21, many small classes, records"),
+    _java("commons-lang", "heldout", "Java, static utilities, overloads"),
+    _java("jsoup", "heldout", "Java, parser/DOM, enum state machine"),
+    _java("commons-collections", "heldout", "Java, generic collections, decorators"),
     Corpus(
         "ts-di/nestjs-graphql",
         "tuned",

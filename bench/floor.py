@@ -7,8 +7,8 @@ The denominator of astrag's speed ratio. Three phases, each timed once in a fres
   parse  read + tree-sitter parse
   tags   read + parse + run the grammar wheels' own ``queries/tags.scm`` over the tree
 
-File selection follows a typical indexer: .py/.ts/.tsx/.js/.jsx/.mjs/.cjs (and the name-level
-.rs/.c/.h/.cc/.cpp/.cxx/.hpp/.hh/.rb/.php), skipping
+File selection follows a typical indexer: .py/.ts/.tsx/.js/.jsx/.mjs/.cjs/.java (and the
+name-level .rs/.c/.h/.cc/.cpp/.cxx/.hpp/.hh/.rb/.php), skipping
 node_modules, dist, build, hidden and cache directories, ``*.min.js`` and, unless
 ``--include-dts``, ``*.d.ts``. The parent reads every file once before the phases so all of
 them run against a warm page cache.
@@ -16,7 +16,7 @@ them run against a warm page cache.
 The typescript wheel's tags.scm only adds TypeScript-specific patterns (interfaces, abstract
 classes, signatures) on top of JavaScript's, as tree-sitter's own tags configuration does, so
 .ts/.tsx files run the javascript wheel's tags.scm concatenated with it. All four tags queries
-compile unchanged against these grammar versions.
+compile unchanged against these grammar versions (java's too).
 """
 
 from __future__ import annotations
@@ -54,6 +54,7 @@ LANGUAGES: dict[str, tuple[str, str, tuple[str, ...]]] = {
         "language_tsx",
         ("tree_sitter_javascript", "tree_sitter_typescript"),
     ),
+    ".java": ("tree_sitter_java", "language", ("tree_sitter_java",)),
 }
 # the name-level languages whose wheels ship a tags.scm (C#'s does not)
 for _ext, _wheel, _func in (

@@ -1,6 +1,6 @@
 """Reading the two sides of the accuracy benchmark: an oracle's JSONL and astrag's export.
 
-Oracle JSONL (bench/oracles/ts_calls.mjs, jedi_calls.py): one record per call site
+Oracle JSONL (bench/oracles/ts_calls.mjs, jedi_calls.py, JavaCalls.java): one record per call site
 ``{"path", "line", "column", "name", "shape", "source", "targets": [{"path", "line", "kind",
 "name", "id", "via"?, "local"?}], "external"?}`` and one ``{"kind": "definition", "id", "path",
 "name", "line", "end_line", "source"}`` per named definition. ``source`` and ``id`` are
@@ -20,7 +20,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 CONSTRUCTOR_NAMES = {"constructor", "__init__", "__new__"}
-CLASS_KINDS = {"class", "ClassDeclaration", "ClassExpression"}
+# ("enum", "record": javac's kinds of a class whose implicit constructor a `new` runs)
+CLASS_KINDS = {"class", "ClassDeclaration", "ClassExpression", "enum", "record"}
 PLACEHOLDER_PREFIXES = ("external::", "unresolved::")
 
 SiteKey = tuple[str, int, int]  # (path, line, column)

@@ -33,6 +33,16 @@ jedi_oracle() {
     tail -1 "$DATA/oracle/$name.summary"
 }
 
+# JavaCalls.java (javac's Trees API) prints its summary as the last stderr line too.
+java_oracle() {
+    local corpus=$1 name=${1//\//-}
+    have "$corpus" || return 0
+    echo "javac oracle: $corpus" >&2
+    "$BENCH/oracles/java_calls.sh" "$DATA/$corpus" --out "$DATA/oracle/$name.jsonl" \
+        2> "$DATA/oracle/$name.summary"
+    tail -1 "$DATA/oracle/$name.summary"
+}
+
 floor() {
     local corpus=$1 name=${1//\//-}
     have "$corpus" || return 0
@@ -63,3 +73,10 @@ done
 for corpus in requests starlette click httpx pytest networkx; do
     jedi_oracle "acc/$corpus"
 done
+# Java (get_java_data.sh): javac's answer on both halves, and the Java speed corpus's floor.
+for corpus in commons-io commons-lang gson jsoup algorithms commons-collections; do
+    java_oracle "java-acc/$corpus"
+done
+if [[ -z "${ACC_ONLY:-}" ]]; then
+    floor java-speed/jackson-databind
+fi

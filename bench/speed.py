@@ -24,7 +24,7 @@ count those pages once per worker. CPU seconds are the tree's user + system time
 ``--baseline-ts-oracle`` also times the TypeScript compiler oracle once (bench/oracles/
 ts_calls.mjs), the "what a type checker costs" baseline.
 
-The probe file is the median-sized non-test .py/.ts/.tsx file. The corpus is edited in place
+The probe file is the median-sized non-test .py/.ts/.tsx/.java file. The corpus is edited in place
 and restored in ``finally`` blocks (and on SIGTERM); the restored file keeps a new mtime, so
 astrag's size+mtime check sees it changed.
 """
@@ -55,6 +55,7 @@ COMMENT = {
     ".js": "// astrag speed probe\n",
     ".rs": "// astrag speed probe\n",
     ".c": "// astrag speed probe\n",
+    ".java": "// astrag speed probe\n",
 }
 FUNCTION = {
     ".py": "\n\ndef astrag_speed_probe() -> None:\n    return None\n",
@@ -62,9 +63,17 @@ FUNCTION = {
     ".js": "\nfunction astragSpeedProbe() {}\n",  # a top-level function: CommonJS or ESM
     ".rs": "\npub fn astrag_speed_probe() {}\n",
     ".c": "\nvoid astrag_speed_probe(void) {}\n",
+    ".java": "\nclass AstragSpeedProbe {}\n",  # a second top-level class (package-private)
 }
 # suffix -> key of the above (Rust and C: the name-level corpora)
-PROBE_SUFFIXES = {".py": ".py", ".ts": ".ts", ".tsx": ".ts", ".rs": ".rs", ".c": ".c"}
+PROBE_SUFFIXES = {
+    ".py": ".py",
+    ".ts": ".ts",
+    ".tsx": ".ts",
+    ".java": ".java",
+    ".rs": ".rs",
+    ".c": ".c",
+}
 # Only for a corpus with more of these than of the above (a JavaScript one).
 JS_PROBE_SUFFIXES = {".js": ".js", ".mjs": ".js", ".cjs": ".js"}
 TEST_PARTS = {"test", "tests", "__tests__", "spec", "fixtures", "testing"}

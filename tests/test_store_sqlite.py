@@ -86,7 +86,11 @@ def full_facts(path: str) -> FileFacts:
         lines=42,
         errors=2,
         definitions=(definition,),
-        references=(Reference(RefKind.CALL, ("self", "db", "get()"), "A.f", 7, 12, 2, ("k",)),),
+        references=(
+            Reference(
+                RefKind.CALL, ("self", "db", "get()"), "A.f", 7, 12, 2, ("k",), (("x",), None)
+            ),
+        ),
         imports=(Import("m.sub", "f", "g", 1, 2, "A.f", True, True),),
         bindings=(Binding("A.f", "x", 5, ("int",), ("y",)),),
         exports=(("a", "default"),),

@@ -91,7 +91,9 @@ SKIP_DIR_NAMES = frozenset(
     }
 )
 # Build-output names that are also real package names (PyPA's `build`, coverage.py's
-# `coverage`): skipped only when the directory has no __init__.py.
+# `coverage`, commons-io's `org.apache.commons.io.build`): skipped only when the directory
+# has no __init__.py and holds no .java file itself (a Java package is a directory of sources;
+# build output holds classes, and generated sources only deeper down).
 OUTPUT_DIR_NAMES = frozenset({"dist", "build", "out", "target", "coverage"})
 # Skipped directories that never hold sources: not worth an `excluded_dir` line in a walk.
 _QUIET_DIR_NAMES = frozenset(
@@ -475,6 +477,7 @@ class _Collector:
     def take_git_listing(self, paths: list[str]) -> None:
         """Offer every path git listed, minus those in skipped directories (unless included)."""
         packages = {p[: -len("/__init__.py")] for p in paths if p.endswith("/__init__.py")}
+        packages.update(p.rpartition("/")[0] for p in paths if p.endswith(".java"))
         venvs = {p[: -len("/pyvenv.cfg")] for p in paths if p.endswith("/pyvenv.cfg")}
         blocked_cache: dict[str, str | None] = {}
         for rel in paths:
@@ -588,7 +591,7 @@ class _Collector:
             return
         if rules is not None and _is_ignored(rules, rel, is_dir=True):
             return
-        is_package = lambda: os.path.exists(os.path.join(entry.path, "__init__.py"))  # noqa: E731
+        is_package = lambda: _is_source_package(entry.path)  # noqa: E731
         if self._skip_dir(entry.name, rel, is_package):
             if include_only and self._included(rel + "/"):
                 yield entry, rules, True
@@ -766,3 +769,14 @@ def _looks_minified(head: bytes) -> bool:
     if len(head) / (head.count(b"\n") + 1) < _MINIFIED_MEAN_LINE:
         return False
     return any(len(line) > _LONG_LINE for line in head.split(b"\n"))
+
+
+def _is_source_package(directory: str) -> bool:
+    """A directory with an output name that holds sources: a Python or Java package."""
+    if os.path.exists(os.path.join(directory, "__init__.py")):
+        return True
+    try:
+        with os.scandir(directory) as entries:
+            return any(e.name.endswith(".java") and e.is_file() for e in entries)
+    except OSError:
+        return False

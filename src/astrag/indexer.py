@@ -460,7 +460,7 @@ def _affected(
 
 
 _MODULE_SUFFIXES = (".d.ts", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
-_MODULE_SUFFIXES += (".py", ".pyi")
+_MODULE_SUFFIXES += (".py", ".pyi", ".java")
 
 
 def _module_stem(name: str) -> str:
@@ -482,8 +482,21 @@ def _files_naming_modules(facts: Mapping[str, FileFacts], paths: Iterable[str]) 
         p = PurePosixPath(path)
         stem = _module_stem(p.name)
         stems.add(p.parent.name if stem in ("__init__", "index") else stem)
+    # Java sees a class of its own package (its directory) or of an on-demand import without
+    # naming its file: every Java file there, and every one with an on-demand import
+    java_dirs = {str(PurePosixPath(p).parent) for p in paths if p.endswith(".java")}
     hits = set()
     for path, f in facts.items():
+        if (
+            java_dirs
+            and f.language == "java"
+            and (
+                str(PurePosixPath(path).parent) in java_dirs
+                or any(i.name == "*" for i in f.imports)
+            )
+        ):
+            hits.add(path)
+            continue
         for imp in f.imports:
             if not imp.module and imp.level:
                 hits.add(path)

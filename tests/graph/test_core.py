@@ -32,6 +32,7 @@ class ToySemantics:
     language = "toy"
     receivers: ClassVar[Mapping[str, Receiver]] = {"me": Receiver.INSTANCE}
     class_body_is_scope = False
+    members_in_scope = False
     receiver_types = frozenset({("Me",)})
     receiver_values = frozenset({("me",)})
     constructor = "init"
@@ -78,7 +79,7 @@ class ToySemantics:
             if d.kind == DefKind.INTERFACE and own >= set(t.children.get(q, {}))
         ]
 
-    def call_target(self, r, ref: Reference, denot: Value) -> Value:
+    def call_target(self, r, t, ref: Reference, denot: Value) -> Value | None:
         """The overload (``f``, ``f#2``...) whose parameter count is the call's."""
         t = r.table(denot[1])
         overloads = [d for d in t.facts.definitions if d.qualname == denot[2]]
@@ -181,3 +182,39 @@ def test_a_rooms_semantics_decides_every_step() -> None:
     }
     assert resolved["main.toy"].depends_on == {"shapes.toy"}
     assert {p.id for p in placeholders} >= {"external::toy.print", "unresolved::?.size"}
+
+
+class ImplicitThis(ToySemantics):
+    """The toy language with Java's rule: methods see their classes' members by bare name."""
+
+    members_in_scope = True
+
+
+def test_methods_see_class_members_only_where_the_language_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    inner = FileFacts(
+        path="inner.toy",
+        language="toy",
+        lines=10,
+        errors=0,
+        definitions=(
+            _def(DefKind.CLASS, "Outer", 1),
+            _def(DefKind.METHOD, "Outer.size", 2),
+            _def(DefKind.CLASS, "Outer.Inner", 3),
+            _def(DefKind.METHOD, "Outer.Inner.run", 4),
+        ),
+        references=(
+            _call(("size",), "Outer.Inner.run", 4),
+            _call(("print",), "Outer.Inner.run", 4),
+        ),
+    )
+
+    def calls() -> set[str]:
+        resolved, _ = resolve_all({"inner.toy": inner})
+        return {e.target for e in resolved["inner.toy"].edges if str(e.kind) == "calls"}
+
+    assert calls() == {"unresolved::size", "external::toy.print"}
+    monkeypatch.setitem(lang._SEMANTICS, "toy", ImplicitThis())
+    # the enclosing class's member, found from a nested class's method; a global still a global
+    assert calls() == {"inner.toy::Outer.size", "external::toy.print"}

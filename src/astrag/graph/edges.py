@@ -196,7 +196,7 @@ class EdgeEmitter:
         elif denot is not None and denot[0] == "inst":
             denot = ("sym", denot[1], denot[2])
         if ref.kind == RefKind.CALL and denot is not None and denot[0] == "sym":
-            denot = self.t.sem.call_target(self.r, ref, denot)
+            denot = self.t.sem.call_target(self.r, self.t, ref, denot)
         source = self._source(ref.scope, ref.line)
         target = self._target_id(denot, _unresolved_name(ref.chain, receiver))
         self._add(source, target, kind, ref.line, ref.column)
@@ -226,8 +226,8 @@ class EdgeEmitter:
         name = self.r.tables[cls[1]].sem.constructor
         ctor = self.r.class_member(cls[1], cls[2], name)
         if ctor is not None and ctor[0] == "sym":
-            ctor = self.t.sem.call_target(self.r, ref, ctor)
-            target = self.r.tables[ctor[1]].ids.get(ctor[2])
+            ctor = self.t.sem.call_target(self.r, self.t, ref, ctor)
+            target = self.r.tables[ctor[1]].ids.get(ctor[2]) if ctor is not None else None
         elif ctor is None:
             target = self.r.tables[cls[1]].ids.get(cls[2])
         else:

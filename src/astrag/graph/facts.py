@@ -119,6 +119,10 @@ class Reference:
     column: int
     arg_count: int = -1  # calls: number of positional arguments; -1 if unknown (*args, spread)
     keywords: tuple[str, ...] = ()  # calls: keyword argument names (Python)
+    # calls: each positional argument as a chain when it is one (a name, a member chain, a
+    # call; a literal as its type called, ``("String()",)``), else None; empty when the
+    # language does not record them. What a language choosing overloads by argument type reads.
+    args: tuple[Chain | None, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

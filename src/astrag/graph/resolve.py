@@ -244,6 +244,8 @@ class Resolver:
         scope = site.scope
         first = True
         class_body_is_scope = t.sem.class_body_is_scope
+        members_in_scope = t.sem.members_in_scope
+        inherited: Value | None = None  # a member an external base of a class around may have
         while scope:
             d = t.defs.get(scope)
             if d is None:
@@ -256,9 +258,15 @@ class Resolver:
                 found = self._in_scope(site, scope, name)
                 if found is not None:
                     return found
+            elif members_in_scope and d.kind in CLASS_KINDS:
+                found = self.class_member(t.path, scope, name)
+                if found is not None and found[0] == "sym":
+                    return found
+                inherited = inherited or found
             first = False
             scope = d.parent
-        return self.module_level(t, name, site.line)
+        found = self.module_level(t, name, site.line)
+        return found if found is not None else inherited
 
     def _binds_receiver(self, t: FileTables, scope: str, written: str) -> bool:
         """Whether a function outside any class binds a receiver name itself: the frontend

@@ -47,6 +47,10 @@ class LanguageSemantics(Protocol):
     # Whether code directly in a class body sees the names the body binds (Python: yes;
     # methods never do).
     class_body_is_scope: bool
+    # Whether code in a method sees the members of its class and of the classes around it
+    # (inherited ones too) by their bare names, as through an implicit ``this`` (Java: yes;
+    # Python, TypeScript: no, they write ``self.x`` / ``this.x``).
+    members_in_scope: bool
     # A method "returns its receiver" (so ``a.with_x().run()`` keeps ``a``'s own class) when
     # its return annotation is one of these, or every ``return`` it has returns one of those.
     receiver_types: frozenset[Chain]
@@ -101,10 +105,11 @@ class LanguageSemantics(Protocol):
         becomes an ``implements`` edge. Languages that name every base return ()."""
         ...
 
-    def call_target(self, r: Resolver, ref: Reference, denot: Value) -> Value:
-        """The definition a call ``ref`` whose callee denotes ``denot`` runs, where the
-        language chooses among several of one name (Java's overloads by arity); else
-        ``denot`` itself."""
+    def call_target(self, r: Resolver, t: FileTables, ref: Reference, denot: Value) -> Value | None:
+        """The definition a call ``ref`` of file ``t`` whose callee denotes ``denot`` runs,
+        where the language chooses among several of one name (Java's overloads by arity and
+        argument types); ``denot`` itself where there is no choice; None where the language
+        cannot tell which (the edge keeps an unresolved placeholder)."""
         ...
 
     def module_is_dynamic(self, r: Resolver, t: FileTables) -> bool:

@@ -69,6 +69,7 @@ class TagsSemantics:
     # a call on self, and the method may come from any mixin); else only non-members
     bare_names_reach_methods: bool = False
     class_body_is_scope = False
+    members_in_scope = False  # a member is reached through its receiver, never by bare name
     receiver_types: frozenset[Chain] = frozenset()
     receiver_values: frozenset[Chain] = frozenset()
 
@@ -163,7 +164,7 @@ class TagsSemantics:
     def implied_bases(self, r: Resolver, t: FileTables, qual: str) -> Sequence[Value]:
         return ()
 
-    def call_target(self, r: Resolver, ref: Reference, denot: Value) -> Value:
+    def call_target(self, r: Resolver, t: FileTables, ref: Reference, denot: Value) -> Value:
         return denot
 
     def module_is_dynamic(self, r: Resolver, t: FileTables) -> bool:

@@ -62,13 +62,8 @@ def in_document_order(captures: dict[str, list[Node]]) -> dict[str, list[Node]]:
     return captures
 
 
-_START_BYTE = attrgetter("start_byte")
-_END_BYTE = attrgetter("end_byte")
-_TYPE = attrgetter("type")
-
-
 def count_errors(root: Node) -> int:
-    """ERROR and MISSING nodes of a tree; only subtrees that report an error are descended."""
+    """ERROR and MISSING nodes; only subtrees that report an error are descended into."""
     if not root.has_error:
         return 0
     count, stack = 0, [root]
@@ -78,6 +73,11 @@ def count_errors(root: Node) -> int:
             count += 1
         stack.extend(c for c in node.children if c.has_error or c.is_missing)
     return count
+
+
+_START_BYTE = attrgetter("start_byte")
+_END_BYTE = attrgetter("end_byte")
+_TYPE = attrgetter("type")
 
 
 def merge_spans(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -26,7 +26,7 @@ KINDS = (TEST, EXAMPLE, BENCH, FIXTURE, DOCS, DECLARATION)
 
 _TEST_PATH = re.compile(
     r"(^|/)(tests?|__tests__|spec|specs|testing)/|(^|/)(test_[^/]*|conftest\.py)$|_test\.py$"
-    r"|[._-](test|spec|test-d|tst)\.[cm]?[jt]sx?$"
+    r"|[._-](test|spec|test-d|tst)\.[cm]?[jt]sx?$|[A-Za-z0-9](Tests?|IT)\.java$"
 )
 # a directory of any of these names, at any depth (``packages/bench/``, ``src/examples/``)
 _DIRS: dict[str, str] = {
@@ -53,7 +53,8 @@ _ASKS: dict[str, frozenset[str]] = {
 
 
 def is_test_path(path: str) -> bool:
-    """A test file by the conventions of pytest, Jest, Mocha and Vitest."""
+    """A test file by the conventions of pytest, Jest, Mocha, Vitest and Maven/JUnit
+    (``src/test/java/...``, ``FooTest.java``)."""
     return bool(_TEST_PATH.search(path))
 
 

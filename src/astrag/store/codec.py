@@ -55,7 +55,7 @@ _LAYOUTS: dict[type, tuple[str, ...]] = {
         "signature", "docstring", "decorators", "exported", "visibility", "modifiers", "bases",
         "implements", "params", "returns", "type", "value",
     ),
-    Reference: ("kind", "chain", "scope", "line", "column", "arg_count", "keywords"),
+    Reference: ("kind", "chain", "scope", "line", "column", "arg_count", "keywords", "args"),
     Import: ("module", "name", "alias", "line", "level", "scope", "reexport", "type_only"),
     Binding: ("scope", "name", "line", "type", "value"),
     FileFacts: (
@@ -156,7 +156,7 @@ def encode_facts(facts: FileFacts) -> bytes:
     )
     # fmt: on
     references = tuple(
-        (ref_text[r.kind], r.chain, r.scope, r.line, r.column, r.arg_count, r.keywords)
+        (ref_text[r.kind], r.chain, r.scope, r.line, r.column, r.arg_count, r.keywords, r.args)
         for r in facts.references
     )
     imports = tuple(
@@ -195,7 +195,9 @@ def decode_facts(blob: bytes) -> FileFacts:
         ]
     )
     # fmt: on
-    references = tuple([new_ref(ref_kinds[r[0]], r[1], r[2], r[3], r[4], r[5], r[6]) for r in refs])
+    references = tuple(
+        [new_ref(ref_kinds[r[0]], r[1], r[2], r[3], r[4], r[5], r[6], r[7]) for r in refs]
+    )
     # fmt: off
     return _new_facts(
         path, language, lines, errors, definitions, references,

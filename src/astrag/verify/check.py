@@ -99,6 +99,10 @@ _AMBIENT = (
 )
 
 
+# the languages with checker rules (Java's are not written yet)
+CHECKED_LANGUAGES = frozenset({"python", "typescript", "javascript"})
+
+
 class Checker:
     """Checks changed files with a resolver built over the index plus the changes."""
 

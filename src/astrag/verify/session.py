@@ -19,7 +19,7 @@ from astrag.graph.tables import FileTables, TableCache
 from astrag.lang import extract_facts, language_of
 from astrag.project_layout import read_layout
 from astrag.store.base import FileRecord, GraphStore
-from astrag.verify.check import Checker
+from astrag.verify.check import CHECKED_LANGUAGES, Checker
 from astrag.verify.findings import CheckReport, Finding
 from astrag.verify.inputs import ChangedFile
 from astrag.verify.ripple import (
@@ -115,6 +115,7 @@ class CheckSession:
         change broke. ``deleted_texts``: what deleted files held, where the index may no
         longer have them (it was refreshed after the change)."""
         started = time.perf_counter()
+        changes = _checkable(changes)
         new: dict[str, FileFacts] = {}
         for change in changes:
             if language_of(change.path) is None:
@@ -227,3 +228,21 @@ class CheckSession:
             elif path in self.facts:
                 old[path] = self.facts[path]
         return old
+
+
+def _checkable(changes: list[ChangedFile]) -> list[ChangedFile]:
+    """The changed files in a language the checker has rules for. A change made only of
+    files it cannot check is refused (never answered "no problems"); in a mixed change they
+    are left out of the report's files."""
+    kept = [c for c in changes if language_of(c.path) in CHECKED_LANGUAGES or _unknown(c)]
+    if changes and not kept:
+        language = language_of(changes[0].path) or ""
+        raise AstragError(
+            f"astrag check does not check {language.capitalize()} code yet",
+            "the index answers search, show, callers and context for it already",
+        )
+    return kept
+
+
+def _unknown(change: ChangedFile) -> bool:
+    return language_of(change.path) is None  # reported as an unknown language below

@@ -41,6 +41,7 @@ class PythonSemantics:
         "super()": Receiver.SUPER,  # a bare ``super`` is the builtin
     }
     class_body_is_scope = True
+    members_in_scope = False
     # ``this`` in both, and the name ``constructor``, come from the rule the languages shared
     # before each had its own room (no behaviour changed in the move); a Python ``-> this`` or
     # ``return this`` is almost never written, and no Python constructor is called that
@@ -116,7 +117,7 @@ class PythonSemantics:
     def implied_bases(self, r: Resolver, t: FileTables, qual: str) -> Sequence[Value]:
         return ()
 
-    def call_target(self, r: Resolver, ref: Reference, denot: Value) -> Value:
+    def call_target(self, r: Resolver, t: FileTables, ref: Reference, denot: Value) -> Value:
         return denot
 
     def module_is_dynamic(self, r: Resolver, t: FileTables) -> bool:

@@ -48,6 +48,7 @@ class TypeScriptSemantics:
         "super()": Receiver.SUPER,
     }
     class_body_is_scope = False
+    members_in_scope = False
     # ``Self`` and ``self`` come from the rule the languages shared before each had its own
     # room (no behaviour changed in the move); in JavaScript ``return self`` after
     # ``const self = this`` is an idiom, ``: Self`` is almost never written
@@ -131,7 +132,7 @@ class TypeScriptSemantics:
     def implied_bases(self, r: Resolver, t: FileTables, qual: str) -> Sequence[Value]:
         return ()
 
-    def call_target(self, r: Resolver, ref: Reference, denot: Value) -> Value:
+    def call_target(self, r: Resolver, t: FileTables, ref: Reference, denot: Value) -> Value:
         return denot
 
     def module_is_dynamic(self, r: Resolver, t: FileTables) -> bool:
