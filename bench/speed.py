@@ -24,7 +24,7 @@ count those pages once per worker. CPU seconds are the tree's user + system time
 ``--baseline-ts-oracle`` also times the TypeScript compiler oracle once (bench/oracles/
 ts_calls.mjs), the "what a type checker costs" baseline.
 
-The probe file is the median-sized non-test .py/.ts/.tsx file. The corpus is edited in place
+The probe file is the median-sized non-test .py/.ts/.tsx/.go file. The corpus is edited in place
 and restored in ``finally`` blocks (and on SIGTERM); the restored file keeps a new mtime, so
 astrag's size+mtime check sees it changed.
 """
@@ -49,12 +49,17 @@ sys.path.insert(0, str(BENCH))
 import floor  # noqa: E402  (bench/ is not a package; floor.py sits beside this file)
 
 # What the probe edits append: a comment changes no symbol; a function changes the interface.
-COMMENT = {".py": "# astrag speed probe\n", ".ts": "// astrag speed probe\n"}
+COMMENT = {
+    ".py": "# astrag speed probe\n",
+    ".ts": "// astrag speed probe\n",
+    ".go": "// astrag speed probe\n",
+}
 FUNCTION = {
     ".py": "\n\ndef astrag_speed_probe() -> None:\n    return None\n",
     ".ts": "\nexport function astragSpeedProbe(): void {}\n",
+    ".go": "\nfunc AstragSpeedProbe() {}\n",  # exported: part of the package's interface
 }
-PROBE_SUFFIXES = {".py": ".py", ".ts": ".ts", ".tsx": ".ts"}  # suffix -> key of the above
+PROBE_SUFFIXES = {".py": ".py", ".ts": ".ts", ".tsx": ".ts", ".go": ".go"}  # suffix -> key above
 TEST_PARTS = {"test", "tests", "__tests__", "spec", "fixtures", "testing"}
 
 
@@ -119,12 +124,15 @@ def run_ts_oracle(root: Path) -> Run:
 def _is_test(path: Path) -> bool:
     name = path.name
     return bool(TEST_PARTS.intersection(path.parts)) or (
-        name.startswith("test_") or ".spec." in name or ".test." in name
+        name.startswith("test_")
+        or ".spec." in name
+        or ".test." in name
+        or name.endswith("_test.go")
     )
 
 
 def pick_probe_file(files: list[Path], root: Path) -> Path:
-    """The median-sized non-test .py/.ts/.tsx file: a typical edit, neither a stub nor a giant.
+    """The median-sized non-test .py/.ts/.tsx/.go file: a typical edit, neither a stub nor a giant.
 
     Tests and fixtures are passed over where possible: nothing imports them, so an interface
     edit there would never show how far invalidation spreads (typeorm's median file overall is
@@ -135,7 +143,7 @@ def pick_probe_file(files: list[Path], root: Path) -> Path:
         key=lambda f: (f.stat().st_size, f),
     )
     if not candidates:
-        raise SystemExit("speed: no .py/.ts/.tsx file to edit")
+        raise SystemExit("speed: no .py/.ts/.tsx/.go file to edit")
     return candidates[len(candidates) // 2]
 
 
