@@ -1,12 +1,18 @@
 """The ``astrag check`` benchmark: how many injected hallucinations it catches, how often it
 flags correct code, and how long a check takes.
 
-    python3 bench/checker.py [--per-category 30] [--seed 0] [--examples 10] [--json out.json]
-        [--speed bench/data/ts-speed/typeorm] [--dump-cases cases.jsonl]
+    python3 bench/checker.py [--corpus python:DIR --corpus typescript:DIR ...]
+        [--per-category 30] [--seed 0] [--examples 10] [--json out.json] [--applied]
+        [--fresh 40] [--speed bench/data/ts-speed/typeorm] [--dump-cases cases.jsonl]
 
 Cases come from ``checker_cases.py`` (one-line mutations of real functions as unified diffs,
-plus correct code: unmodified files as snippets and refactoring diffs). Each case goes through
-``astrag.api.check`` in this process. Scoring, per case:
+plus correct code: unmodified files as snippets and refactoring diffs) and
+``checker_families.py`` (attribute reads, syntax slips, incomplete refactors whose finding is
+in a file the diff leaves alone). Each case goes through ``astrag.api.check`` in this
+process. With ``--applied`` every diff case is also run *applied*: the diff is written to the
+files first (``git apply``) and checked against the index built before it (stale), and for
+``--fresh N`` of them per corpus also after ``astrag index`` has caught up (fresh); the files
+are restored after each case. Scoring, per case:
 
 * a positive is caught (TP) when a finding with the expected rule is on the expected line of
   the expected file; findings on *other* lines are false positives (FP). A finding on the
@@ -16,6 +22,7 @@ plus correct code: unmodified files as snippets and refactoring diffs). Each cas
 
 precision = TP / (TP + FP), recall = TP / positives, clean = share of negatives without any
 finding. Timing is wall time per ``check`` call (snippets of one file are checked once).
+Applied runs agree with the unapplied one when they report the same (path, line, rule) set.
 Every corpus must be indexed first (``astrag index DIR``).
 """
 
@@ -27,6 +34,7 @@ import functools
 import importlib
 import json
 import re
+import subprocess
 import sys
 import time
 from collections import defaultdict
@@ -37,7 +45,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # checker_cases beside this file
 
-from checker_cases import Case, Corpus, build_cases, build_speed_diff, load_corpus
+from checker_cases import Case, build_cases, build_speed_diff, load_corpus
+from checker_families import family_cases
 from percentiles import percentile
 
 CheckFn = Callable[..., Any]  # astrag.api.check(root, text, *, path, lang, diff) -> CheckReport
@@ -57,6 +66,7 @@ class CaseResult:
     wrong_rule: list[Any] = field(default_factory=list)
     ms: float | None = None  # None: served from the per-file cache
     error: str = ""
+    corpus: str = ""  # the corpus directory's name
 
     @property
     def tp(self) -> int:
@@ -89,7 +99,12 @@ def judge(case: Case, findings: Iterable[Any]) -> CaseResult:
     rule, line = case.expected
     on_line = [f for f in findings if f.line == line and norm_path(f.path) == case.path]
     result.caught = any(f.rule == rule for f in on_line)
-    result.false_positives = [f for f in findings if f not in on_line]
+    also = [
+        f
+        for f in findings
+        if f.line in case.also and f.rule == rule and norm_path(f.path) == case.path
+    ]
+    result.false_positives = [f for f in findings if f not in on_line and f not in also]
     if not result.caught:
         result.wrong_rule = on_line
     return result
@@ -197,9 +212,21 @@ def group_summaries(results: list[CaseResult], key: Callable[[Case], str]) -> di
 
 
 def report_data(results: list[CaseResult], speed: dict[str, Any] | None) -> dict[str, Any]:
+    by_corpus: dict[str, list[CaseResult]] = defaultdict(list)
+    by_family: dict[str, list[CaseResult]] = defaultdict(list)
+    for r in results:
+        by_corpus[r.corpus].append(r)
+        by_family[r.case.category].append(r)
     return {
         "overall": summarize(results),
         "by_language": group_summaries(results, lambda c: c.lang),
+        "by_family": {name: summarize(rs) for name, rs in sorted(by_family.items())},
+        "by_corpus": {name: summarize(rs) for name, rs in sorted(by_corpus.items())},
+        "by_corpus_family": {
+            f"{name} {family}": summarize([r for r in rs if r.case.category == family])
+            for name, rs in sorted(by_corpus.items())
+            for family in sorted({r.case.category for r in rs})
+        },
         "by_category": group_summaries(results, lambda c: f"{c.lang} {c.category}"),
         "by_variant": group_summaries(results, lambda c: f"{c.lang} {c.category} {c.variant}"),
         "speed": speed,
@@ -234,12 +261,38 @@ def markdown_table(rows: dict[str, dict[str, Any]], title: str) -> str:
 
 
 def render_markdown(data: dict[str, Any]) -> str:
-    rows = {**data["by_category"], **data["by_language"], "all": data["overall"]}
-    parts = [markdown_table(rows, "slice"), "", markdown_table(data["by_variant"], "variant")]
+    rows = {**data["by_family"], **data["by_language"], "all": data["overall"]}
+    parts = [
+        markdown_table(rows, "family"),
+        "",
+        markdown_table(data["by_corpus"], "repository"),
+        "",
+        markdown_table(data["by_corpus_family"], "repository / family"),
+        "",
+        markdown_table(data["by_variant"], "variant"),
+    ]
+    applied = data.get("applied")
+    if applied:
+        parts += ["", render_applied(applied)]
     speed = data.get("speed")
     if speed:
         parts += ["", render_speed(speed)]
     return "\n".join(parts)
+
+
+def render_applied(applied: dict[str, dict[str, Any]]) -> str:
+    lines = [
+        "| repository | mode | diff cases | same findings as unapplied | caught (positives) |",
+        "| --- | --- | ---: | ---: | ---: |",
+    ]
+    for name, modes in applied.items():
+        for mode, s in modes.items():
+            share = f"{100 * s['agree'] / s['cases']:.1f} %" if s["cases"] else "–"
+            lines.append(
+                f"| {name} | {mode} | {s['cases']} | {s['agree']} ({share}) | "
+                f"{s['caught']}/{s['positives']} |"
+            )
+    return "\n".join(lines)
 
 
 def render_speed(speed: dict[str, Any]) -> str:
@@ -247,7 +300,9 @@ def render_speed(speed: dict[str, Any]) -> str:
         f"Speed on {speed['corpus']}: a {speed['diff_lines']}-line diff over {speed['files']} "
         f"file(s), {speed['mutations']} mutations: {speed['one_shot_ms']:.0f} ms without a "
         f"session, with one: cold {speed['cold_ms']:.0f} ms (load + first check), "
-        f"warm {speed['warm_ms']:.0f} ms; {speed['findings']} findings, "
+        f"warm {speed['warm_ms']:.0f} ms (median of 5; parsing the touched files alone: "
+        f"{speed['floor_ms']:.0f} ms, so warm = {speed['warm_ms'] / speed['floor_ms']:.1f}x "
+        f"that floor); {speed['findings']} findings, "
         f"{speed['caught']}/{speed['mutations']} mutations caught."
     )
 
@@ -287,6 +342,81 @@ def render_examples(results: list[CaseResult], limit: int) -> str:
     return "\n".join(out)
 
 
+# ---------------------------------------------------------------------------- applied
+
+
+@dataclass
+class AppliedTally:
+    cases: int = 0
+    agree: int = 0  # the same (path, line, rule) set as the unapplied check
+    positives: int = 0
+    caught: int = 0
+    not_applied: int = 0  # `git apply` refused the diff (so the case was not run)
+    disagreements: list[str] = field(default_factory=list)
+
+
+def _git_apply(root: Path, diff: str, *, reverse: bool) -> bool:
+    done = subprocess.run(
+        ["git", "apply", "--whitespace=nowarn", *(["-R"] if reverse else []), "-"],
+        cwd=root,
+        input=diff.encode("utf-8"),
+        capture_output=True,
+        check=False,
+    )
+    return done.returncode == 0
+
+
+def _finding_set(findings: Iterable[Any]) -> frozenset[tuple[str, int, str]]:
+    return frozenset((norm_path(f.path), f.line, f.rule) for f in findings)
+
+
+def _tally(tally: AppliedTally, result: CaseResult, findings: list[Any]) -> None:
+    tally.cases += 1
+    same = _finding_set(findings) == _finding_set(result.findings)
+    tally.agree += same
+    if not same and len(tally.disagreements) < 10:
+        got = sorted(_finding_set(findings) ^ _finding_set(result.findings))
+        tally.disagreements.append(f"{result.case.id}: {got}")
+    if result.case.positive:
+        tally.positives += 1
+        tally.caught += judge(result.case, findings).caught
+
+
+def applied_runs(
+    root: Path, results: list[CaseResult], stale_check: CheckFn, check: CheckFn, fresh: int
+) -> dict[str, Any]:
+    """Every diff case re-run with the diff written to the files first: against the index
+    built before the edit (stale), and for ``fresh`` of them spread over the list, after an
+    incremental ``index`` run caught up (as an MCP server or ``astrag watch`` would); the
+    files (and the index) are restored after each."""
+    index = getattr(sys.modules.get(check.__module__), "index", None)
+    diffs = [r for r in results if r.case.diff and not r.error]
+    step = max(1, len(diffs) // fresh) if fresh and index else 0
+    sampled = {id(r) for r in diffs[::step][:fresh]} if step else set()
+    tallies = {"stale": AppliedTally(), "fresh": AppliedTally()}
+    for result in diffs:
+        text = result.case.text
+        if not _git_apply(root, text, reverse=False):
+            tallies["stale"].not_applied += 1
+            continue
+        try:
+            _tally(tallies["stale"], result, list(stale_check(root, text, diff=True).findings))
+            if id(result) in sampled:
+                assert index is not None
+                index(root)
+                bound, _load, close = with_session(check, root)
+                try:
+                    findings = list(bound(root, text, diff=True).findings)
+                finally:
+                    close()
+                _tally(tallies["fresh"], result, findings)
+        finally:
+            _git_apply(root, text, reverse=True)
+            if id(result) in sampled:
+                index(root)
+    return {mode: dataclasses.asdict(t) for mode, t in tallies.items()}
+
+
 # ---------------------------------------------------------------------------- speed
 
 
@@ -302,12 +432,13 @@ def speed_run(root: Path, check: CheckFn, *, seed: int, target_lines: int = 200)
     bound, _load, close = with_session(check, root)
     timings = []
     try:
-        for _ in range(2):
+        for _ in range(6):  # cold, then five warm checks: the median is quoted
             findings = list(bound(root, diff, diff=True).findings)
             timings.append(time.perf_counter() - started)
             started = time.perf_counter()
     finally:
         close()
+    floor = _parse_floor(root, {m.path for m in mutations})
     expected = {(m.path, m.expected_line) for m in mutations}
     caught = {(norm_path(f.path), f.line) for f in findings} & expected
     return {
@@ -317,9 +448,55 @@ def speed_run(root: Path, check: CheckFn, *, seed: int, target_lines: int = 200)
         "mutations": len(mutations),
         "one_shot_ms": one_shot * 1000,
         "cold_ms": timings[0] * 1000,
-        "warm_ms": timings[1] * 1000,
+        "warm_ms": percentile(sorted(timings[1:]), 0.5) * 1000,
+        "floor_ms": floor * 1000,
         "findings": len(findings),
         "caught": len(caught),
+    }
+
+
+def _parse_floor(root: Path, paths: set[str]) -> float:
+    """Seconds to read and extract the facts of the files a diff touches, once each: the
+    least any check of them must do (median of three)."""
+    from astrag.lang import extract_facts
+
+    runs = []
+    for _ in range(3):
+        started = time.perf_counter()
+        for path in sorted(paths):
+            extract_facts(path, (root / path).read_bytes())
+        runs.append(time.perf_counter() - started)
+    return sorted(runs)[1]
+
+
+def changed_speed(root: Path, *, seed: int, files: int = 10, runs: int = 5) -> dict[str, Any]:
+    """``astrag check --changed`` as a whole process on a git work tree where ``files``
+    files were just edited (one rename each, written with ``git apply``, undone after)."""
+    diff, mutations, count = build_speed_diff(
+        root, seed=seed, target_lines=10**9, per_file=1, max_files=files
+    )
+    if not _git_apply(root, diff, reverse=False):
+        raise SystemExit(f"the speed diff does not apply to {root}")
+    command = [sys.executable, "-m", "astrag.cli", "check", "--changed", "--repo", str(root)]
+    timings, out = [], ""
+    try:
+        for _ in range(runs + 1):  # the first run warms the disk cache and is not counted
+            started = time.perf_counter()
+            done = subprocess.run(command, capture_output=True, text=True, check=False)
+            timings.append((time.perf_counter() - started) * 1000)
+            out = done.stdout
+    finally:
+        _git_apply(root, diff, reverse=True)
+    counted = sorted(timings[1:])
+    return {
+        "corpus": str(root),
+        "files": count,
+        "diff_lines": len(diff.splitlines()),
+        "mutations": len(mutations),
+        "findings": len(out.splitlines()),
+        "min_ms": counted[0],
+        "median_ms": percentile(counted, 0.5),
+        "max_ms": counted[-1],
     }
 
 
@@ -331,6 +508,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--python", default=DEFAULT_CORPORA["python"], help="Python corpus root")
     ap.add_argument("--typescript", default=DEFAULT_CORPORA["typescript"], help="TS corpus root")
     ap.add_argument("--lang", choices=("python", "typescript"), action="append")
+    ap.add_argument(
+        "--corpus", action="append", metavar="LANG:DIR", help="corpora to use instead (repeat)"
+    )
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--per-category", type=int, default=30)
     ap.add_argument("--checker", default="astrag.api:check", help="module:function to score")
@@ -338,7 +518,25 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--json", type=Path, help="write the metrics (and per-case results) here")
     ap.add_argument("--speed", type=Path, help="also time a ~200-line diff on this corpus")
     ap.add_argument("--dump-cases", type=Path, help="write the cases as JSONL and stop")
+    ap.add_argument("--applied", action="store_true", help="also run every diff case applied")
+    ap.add_argument("--fresh", type=int, default=40, help="applied cases re-indexed per corpus")
+    ap.add_argument("--no-families", action="store_true", help="only the original categories")
+    ap.add_argument(
+        "--changed-speed", type=Path, help="time `check --changed` on this git work tree"
+    )
     return ap.parse_args(argv)
+
+
+def corpus_specs(args: argparse.Namespace) -> list[tuple[str, Path]]:
+    if args.corpus:
+        specs = []
+        for spec in args.corpus:
+            lang, _, root = spec.partition(":")
+            if lang not in ("python", "typescript") or not root:
+                raise SystemExit(f"--corpus {spec!r}: use python:DIR or typescript:DIR")
+            specs.append((lang, Path(root)))
+        return specs
+    return [(lang, Path(getattr(args, lang))) for lang in args.lang or ["python", "typescript"]]
 
 
 def case_record(case: Case) -> dict[str, Any]:
@@ -358,33 +556,45 @@ def result_record(result: CaseResult) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    langs = args.lang or ["python", "typescript"]
-    corpora: dict[str, Corpus] = {
-        lang: load_corpus(Path(getattr(args, lang)), lang) for lang in langs
-    }
+    corpora = [(root.name, load_corpus(root, lang)) for lang, root in corpus_specs(args)]
     cases = {
-        lang: build_cases(c, seed=args.seed, per_category=args.per_category)
-        for lang, c in corpora.items()
+        name: build_cases(c, seed=args.seed, per_category=args.per_category)
+        + (
+            []
+            if args.no_families
+            else family_cases(c, seed=args.seed, per_category=args.per_category)
+        )
+        for name, c in corpora
     }
     if args.dump_cases:
         with args.dump_cases.open("w") as out:
-            for case in (c for lang_cases in cases.values() for c in lang_cases):
+            for case in (c for corpus_cases in cases.values() for c in corpus_cases):
                 out.write(json.dumps(case_record(case)) + "\n")
         print(f"{sum(map(len, cases.values()))} cases -> {args.dump_cases}")
         return 0
     check = load_checker(args.checker)
     results: list[CaseResult] = []
     session_seconds: dict[str, float] = {}
-    for lang in langs:
-        root = corpora[lang].root
-        bound, session_seconds[lang], close = with_session(check, root)
+    applied: dict[str, dict[str, Any]] = {}
+    for name, corpus in corpora:
+        bound, session_seconds[name], close = with_session(check, corpus.root)
         try:
-            results += run_cases(root, cases[lang], bound)
+            corpus_results = run_cases(corpus.root, cases[name], bound)
+            if args.applied:
+                applied[name] = applied_runs(corpus.root, corpus_results, bound, check, args.fresh)
         finally:
             close()
+        for result in corpus_results:
+            result.corpus = name
+        results += corpus_results
     speed = speed_run(args.speed, check, seed=args.seed) if args.speed else None
+    if args.changed_speed:
+        changed = changed_speed(args.changed_speed, seed=args.seed)
+        print(json.dumps(changed))
     data = report_data(results, speed)
     data["session_load_seconds"] = session_seconds
+    if applied:
+        data["applied"] = applied
     print(render_markdown(data))
     if args.examples:
         print()

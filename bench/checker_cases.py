@@ -91,6 +91,9 @@ class Case:
     expected: Expected | None = None  # None: a negative, every finding is a false positive
     lines: tuple[int, int] | None = None  # snippets: only findings in this range count
     note: str = ""  # what was changed, for the examples listing
+    # further lines of ``path`` where a finding of the expected rule is right too (the other
+    # uses an incomplete refactor left behind): neither caught nor false
+    also: tuple[int, ...] = ()
 
     @property
     def positive(self) -> bool:
@@ -1060,7 +1063,12 @@ def build_cases(corpus: Corpus, *, seed: int = 0, per_category: int = 30) -> lis
 
 
 def build_speed_diff(
-    root: Path, *, seed: int = 0, target_lines: int = 200, per_file: int = 10
+    root: Path,
+    *,
+    seed: int = 0,
+    target_lines: int = 200,
+    per_file: int = 10,
+    max_files: int = 10**6,
 ) -> tuple[str, list[Edit], int]:
     """A multi-file diff of about ``target_lines`` lines: up to ``per_file`` member/function
     renames in different functions of each of the largest non-test TypeScript files.
@@ -1075,7 +1083,7 @@ def build_speed_diff(
     diffs: list[str] = []
     chosen: list[Edit] = []
     for _size, path in sorted(sizes, reverse=True):
-        if sum(d.count("\n") for d in diffs) >= target_lines:
+        if sum(d.count("\n") for d in diffs) >= target_lines or len(diffs) >= max_files:
             break
         one = corpus.restricted([path])
         edits = [e for gen in (member_edits, function_edits) for _v, e in gen(one, rng)]

@@ -8,7 +8,9 @@ C^..C (paths relative to the subdir) against that index. Any finding is a false-
 candidate; ``--examples N`` prints findings with the new-file line they point at.
 
 The subdir is checked as if it were the whole repository, so imports leaving it are external
-(never reported); keep it small enough to index in a few seconds.
+(never reported); keep it small enough to index in a few seconds. ``--keep DIR`` (repeat it)
+instead keeps several directories at their places in the repository (paths stay
+repository-relative): ``--keep jsonrpc/src --keep server/src --keep protocol/src``.
 
     python3 bench/checker_history.py --git-dir /work/.mirror/nestjs+graphql/repo \
         --subdir packages/graphql --commits 40 --examples 20 --json /tmp/gql.json
@@ -79,19 +81,22 @@ def is_source(path: str) -> bool:
     return path.endswith(SOURCE_EXTS)
 
 
-def select_commits(git_dir: Path, subdir: str, want: int, rev: str) -> list[Commit]:
-    """The newest ``want`` non-merge commits that add source lines under ``subdir``."""
+def select_commits(
+    git_dir: Path, subdir: str, want: int, rev: str, keep: tuple[str, ...] = ()
+) -> list[Commit]:
+    """The newest ``want`` non-merge commits that add source lines under ``subdir`` (or the
+    ``keep`` directories)."""
     # One streaming `git log --numstat` instead of a process per candidate commit.
     proc = subprocess.Popen(
         ["git", f"--git-dir={git_dir}", "log", "--no-merges", "--numstat", "--no-renames",
-         "--format=%x00%H%x09%P%x09%s", rev, "--", subdir],
+         "--format=%x00%H%x09%P%x09%s", rev, "--", *(keep or [subdir or "."])],
         stdout=subprocess.PIPE, text=True, errors="replace",
     )  # fmt: skip
     assert proc.stdout is not None
     chosen: list[Commit] = []
     try:
         for block in _commit_blocks(proc.stdout):
-            commit = _commit_from_block(block, subdir)
+            commit = _commit_from_block(block, subdir, keep)
             if commit is not None:
                 chosen.append(commit)
                 if len(chosen) >= want:
@@ -115,11 +120,11 @@ def _commit_blocks(lines: Iterable[str]) -> Iterator[list[str]]:
         yield block
 
 
-def _commit_from_block(block: list[str], subdir: str) -> Commit | None:
+def _commit_from_block(block: list[str], subdir: str, keep: tuple[str, ...] = ()) -> Commit | None:
     sha, parents, subject = block[0].lstrip("\x00").split("\t", 2)
     if not parents.strip():
         return None  # root commit: nothing to check against
-    prefix = f"{subdir}/" if subdir else ""
+    prefix = tuple(f"{d}/" for d in keep) or (f"{subdir}/" if subdir else "")
     files: list[str] = []
     added = deleted = 0
     for row in block[1:]:
@@ -133,10 +138,14 @@ def _commit_from_block(block: list[str], subdir: str) -> Commit | None:
     return Commit(sha, subject, files, added + deleted)
 
 
-def extract_tree(git_dir: Path, rev: str, subdir: str, dest: Path) -> Path:
-    """``git archive rev subdir | tar -x`` into ``dest``; returns the subdir's root there."""
+def extract_tree(
+    git_dir: Path, rev: str, subdir: str, dest: Path, keep: tuple[str, ...] = ()
+) -> Path:
+    """``git archive rev subdir | tar -x`` into ``dest``; returns the subdir's root there (with
+    ``keep``: those directories, and ``dest`` as the root)."""
     try:
-        data = git(git_dir, "archive", "--format=tar", rev, *([subdir] if subdir else []))
+        paths = list(keep) or ([subdir] if subdir else [])
+        data = git(git_dir, "archive", "--format=tar", rev, *paths)
     except subprocess.CalledProcessError:
         data = b""  # the subdir is new in C: check against an empty tree
     if data:
@@ -161,12 +170,14 @@ def new_file_lines(git_dir: Path, sha: str, path: str) -> list[str]:
         return []
 
 
-def check_commit(git_dir: Path, subdir: str, commit: Commit, work: Path) -> CommitResult:
+def check_commit(
+    git_dir: Path, subdir: str, commit: Commit, work: Path, keep: tuple[str, ...] = ()
+) -> CommitResult:
     """Index C^'s subdir in a fresh directory under ``work`` and check the diff C^..C."""
     result = CommitResult(commit.sha, commit.subject, len(commit.files), commit.changed, 0, 0, 0)
     tmp = Path(tempfile.mkdtemp(dir=work))
     try:
-        root = extract_tree(git_dir, f"{commit.sha}^", subdir, tmp)
+        root = extract_tree(git_dir, f"{commit.sha}^", subdir, tmp, keep)
         diff = commit_diff(git_dir, commit, subdir)
         t0 = time.perf_counter()
         api.index(root)
@@ -248,17 +259,21 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--git-dir", type=Path, required=True, help="a (bare) clone with history")
     ap.add_argument("--subdir", default="", help="keep only this directory, e.g. packages/x")
+    ap.add_argument("--keep", action="append", default=[], help="keep this directory (repeat)")
     ap.add_argument("--commits", type=int, default=40)
     ap.add_argument("--rev", default="HEAD", help="walk history back from here")
     ap.add_argument("--examples", type=int, default=0, help="print the first N findings")
     ap.add_argument("--json", type=Path, help="write the full report here")
     args = ap.parse_args(argv)
     subdir = args.subdir.strip("/")
-    commits = select_commits(args.git_dir, subdir, args.commits, args.rev)
+    keep = tuple(d.strip("/") for d in args.keep)
+    if keep and subdir:
+        raise SystemExit("pass --subdir or --keep, not both")
+    commits = select_commits(args.git_dir, subdir, args.commits, args.rev, keep)
     results: list[CommitResult] = []
     with tempfile.TemporaryDirectory(prefix="astrag-history-") as work:
         for i, commit in enumerate(commits, 1):
-            r = check_commit(args.git_dir, subdir, commit, Path(work))
+            r = check_commit(args.git_dir, subdir, commit, Path(work), keep)
             results.append(r)
             print(f"[{i}/{len(commits)}] {commit.sha[:10]} {len(r.findings)} findings "
                   f"index {r.index_seconds:.1f}s {r.error}", file=sys.stderr)  # fmt: skip

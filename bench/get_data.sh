@@ -7,6 +7,7 @@
 #   ts-speed/effect    npm effect@4.1.0, its shipped src/   - >= 300k lines TS, speed
 #   py-acc/rich        PyPI sdist rich==13.9.4, rich/       - class-heavy typed Python, accuracy
 #   py-speed/django    PyPI sdist Django==5.1.4, django/ + tests/ - >= 300k lines Python, speed
+#   py-incr/pydantic   PyPI sdist pydantic==2.10.4, pydantic/  - re-exporting Python, incremental
 # GitHub-only corpus (fetched only when you provide it; see DATA.md):
 #   ts-di/nestjs-graphql  github.com/nestjs/graphql @ 5f53531469b19af85c9c60cb853428852d2caebd,
 #                         packages/graphql (lib/ + tests/) - NestJS DI-style TS, accuracy.
@@ -16,6 +17,8 @@
 #                         the repo minus docs/ and docker/ - >= 300k lines TS that tree-sitter
 #                         parses cleanly (a third of effect's files hit its variance-annotation
 #                         gap). TYPEORM_SRC, same rules; runtime + test typings from npm.
+# Then get_acc_data.sh: the 12 accuracy corpora of bench/data/acc/ and the large speed corpora
+# of bench/data/speed/ (its header lists their pins and variables).
 # Also installs the TypeScript compiler oracle's own dependency (bench/package.json).
 set -euo pipefail
 
@@ -27,78 +30,8 @@ mkdir -p "$DL"
 NESTJS_GRAPHQL_COMMIT=5f53531469b19af85c9c60cb853428852d2caebd
 TYPEORM_COMMIT=281bfba42a5813b106bcf5ba79bc7f7251bd1e73
 
-log() { printf '%s\n' "$*" >&2; }
-
-# Count files and lines of the given extensions under a dir (skips node_modules, .d.ts).
-count_lines() {
-    local dir=$1; shift
-    local expr=() ext
-    for ext in "$@"; do expr+=(-o -name "*.$ext"); done
-    find "$dir" -path '*/node_modules' -prune -o -type f \( "${expr[@]:1}" \) \
-        ! -name '*.d.ts' -print0 |
-        xargs -0 cat | wc -l | awk -v d="${dir#"$DATA"/}" -v n="$(
-            find "$dir" -path '*/node_modules' -prune -o -type f \( "${expr[@]:1}" \) \
-                ! -name '*.d.ts' -print | wc -l)" '{printf "%-28s %6d files %9d lines\n", d, n, $1}'
-}
-
-done_already() { [[ -f "$1/.stamp" ]]; }
-stamp() { printf '%s\n' "$2" > "$1/.stamp"; }
-
-# npm tarball -> copy selected paths of its package/ into a corpus dir.
-fetch_npm() {
-    local spec=$1 dest=$2; shift 2
-    done_already "$dest" && return 0
-    log "fetching npm $spec"
-    local tgz
-    tgz=$(cd "$DL" && npm pack "$spec" --silent 2>/dev/null | tail -1)
-    local tmp; tmp=$(mktemp -d)
-    tar -xzf "$DL/$tgz" -C "$tmp"
-    rm -rf "$dest"; mkdir -p "$dest"
-    local p
-    for p in "$@"; do cp -r "$tmp/package/$p" "$dest/"; done
-    rm -rf "$tmp"
-    stamp "$dest" "npm $spec"
-}
-
-# PyPI sdist -> copy selected top-level paths of the sdist into a corpus dir.
-fetch_sdist() {
-    local name=$1 version=$2 dest=$3; shift 3
-    done_already "$dest" && return 0
-    log "fetching PyPI sdist $name==$version"
-    python3 -m pip download --quiet --no-deps --no-binary :all: "$name==$version" -d "$DL" \
-        2>&1 | grep -v 'is ignored' >&2 || true
-    local sdist
-    sdist=$(find "$DL" -maxdepth 1 -iname "${name}-${version}.tar.gz" | head -1)
-    [[ -n "$sdist" ]] || { log "error: sdist for $name==$version not downloaded"; exit 1; }
-    local tmp; tmp=$(mktemp -d)
-    tar -xzf "$sdist" -C "$tmp"
-    rm -rf "$dest"; mkdir -p "$dest"
-    local p
-    for p in "$@"; do cp -r "$tmp"/*/"$p" "$dest/"; done
-    rm -rf "$tmp"
-    stamp "$dest" "pypi $name==$version"
-}
-
-# Export a GitHub-only source into a fresh tmp dir and print its path (nothing when the env
-# var is unset). The var names a checkout of the commit, or a bare git dir that holds it.
-export_github() {
-    local var=$1 repo=$2 commit=$3 subdir=$4
-    local src=${!var:-}
-    if [[ -z "$src" ]]; then
-        log "skipping github.com/$repo: set $var to a checkout (or bare git dir) of it at"
-        log "  $commit"
-        return 0
-    fi
-    log "exporting github.com/$repo ${subdir:-(whole repo)} from $src"
-    local tmp; tmp=$(mktemp -d)
-    if [[ -f "$src/HEAD" && -d "$src/objects" ]]; then  # bare git dir
-        git --git-dir="$src" archive "$commit" ${subdir:+"$subdir"} | tar -x -C "$tmp"
-    else
-        mkdir -p "$tmp/$subdir"
-        cp -r "$src/$subdir/." "$tmp/$subdir/"
-    fi
-    printf '%s\n' "$tmp/$subdir"
-}
+# shellcheck source=get_data_lib.sh
+source "$BENCH/get_data_lib.sh"
 
 fetch_nestjs_graphql() {
     local dest=$DATA/ts-di/nestjs-graphql
@@ -231,6 +164,7 @@ main() {
     fetch_npm effect@4.1.0 "$DATA/ts-speed/effect" src
     fetch_sdist rich 13.9.4 "$DATA/py-acc/rich" rich
     fetch_sdist Django 5.1.4 "$DATA/py-speed/django" django tests
+    fetch_sdist pydantic 2.10.4 "$DATA/py-incr/pydantic" pydantic
     fetch_nestjs_graphql
     fetch_typeorm
 
@@ -242,6 +176,8 @@ main() {
     for d in py-acc/rich py-speed/django; do
         [[ -d "$DATA/$d" ]] && count_lines "$DATA/$d" py
     done
+    # The broad accuracy corpora (12 repositories, tune/held-out) and the large speed ones.
+    DATA=$DATA DL=$DL bash "$BENCH/get_acc_data.sh"
 }
 
 main "$@"

@@ -32,131 +32,25 @@ import argparse
 import json
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-CONSTRUCTOR_NAMES = {"constructor", "__init__", "__new__"}
-CLASS_KINDS = {"class", "ClassDeclaration", "ClassExpression"}
-PLACEHOLDER_PREFIXES = ("external::", "unresolved::")
-
-SiteKey = tuple[str, int, int]  # (path, line, column)
-
-
-@dataclass(frozen=True)
-class OracleTarget:
-    path: str
-    line: int
-    kind: str = ""
-    name: str | None = None
-    local: bool = False  # a parameter or function-local variable: never a graph node
-
-
-@dataclass(frozen=True)
-class OracleSite:
-    path: str
-    line: int
-    column: int
-    name: str
-    targets: tuple[OracleTarget, ...]
-    external: bool = False
-    shape: str = "unknown"
-
-    @property
-    def key(self) -> SiteKey:
-        return (self.path, self.line, self.column)
-
-    @property
-    def resolved(self) -> bool:
-        return bool(self.targets) or self.external
-
-    @property
-    def calls_local(self) -> bool:
-        """Every in-project target is a parameter or local: nothing the graph could point at."""
-        return bool(self.targets) and all(t.local for t in self.targets)
-
-
-@dataclass(frozen=True)
-class Node:
-    id: str
-    kind: str
-    name: str
-    qualname: str
-    path: str | None
-    start_line: int
-    end_line: int
-
-
-@dataclass
-class Graph:
-    """astrag's export: nodes by id and call-edge target ids by call site."""
-
-    nodes: dict[str, Node] = field(default_factory=dict)
-    calls: dict[SiteKey, list[str]] = field(default_factory=lambda: defaultdict(list))
-
-    def in_repo(self, target_id: str) -> Node | None:
-        if target_id.startswith(PLACEHOLDER_PREFIXES):
-            return None
-        node = self.nodes.get(target_id)
-        return node if node is not None and node.path else None
-
-
-def _jsonl(lines: Iterable[str]) -> Iterator[dict]:
-    for number, line in enumerate(lines, 1):
-        line = line.strip()
-        if not line:
-            continue
-        try:
-            yield json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"line {number}: not JSON ({exc})") from exc
-
-
-def load_oracle(lines: Iterable[str], path_prefix: str = "") -> dict[SiteKey, OracleSite]:
-    """Oracle sites by key; ``path_prefix`` is prepended to every path to align roots."""
-    sites: dict[SiteKey, OracleSite] = {}
-    for rec in _jsonl(lines):
-        targets = tuple(
-            OracleTarget(
-                path_prefix + t["path"],
-                t["line"],
-                t.get("kind", ""),
-                t.get("name"),
-                bool(t.get("local")),
-            )
-            for t in rec.get("targets", [])
-        )
-        site = OracleSite(
-            path=path_prefix + rec["path"],
-            line=rec["line"],
-            column=rec["column"],
-            name=rec["name"],
-            targets=targets,
-            external=bool(rec.get("external")),
-            shape=rec.get("shape", "unknown"),
-        )
-        sites[site.key] = site
-    return sites
-
-
-def load_graph(lines: Iterable[str]) -> Graph:
-    graph = Graph()
-    for rec in _jsonl(lines):
-        if rec.get("type") == "node":
-            graph.nodes[rec["id"]] = Node(
-                id=rec["id"],
-                kind=rec.get("kind", ""),
-                name=rec.get("name", ""),
-                qualname=rec.get("qualname", ""),
-                path=rec.get("path"),
-                start_line=rec.get("start_line", 0),
-                end_line=rec.get("end_line", 0),
-            )
-        elif rec.get("type") == "edge" and rec.get("kind") == "calls":
-            if rec.get("path") is None or rec.get("line") is None or rec.get("column") is None:
-                continue  # a calls edge without a site cannot be scored
-            graph.calls[(rec["path"], rec["line"], rec["column"])].append(rec["target"])
-    return graph
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/ is not a package
+import edge_scoring
+from oracle_data import (  # noqa: F401  (re-exported: tests and accuracy.py use them)
+    CLASS_KINDS,
+    CONSTRUCTOR_NAMES,
+    Graph,
+    Node,
+    Oracle,
+    OracleSite,
+    OracleTarget,
+    SiteKey,
+    load_graph,
+    load_oracle,
+    read_oracle,
+)
 
 
 def node_matches(node: Node, target: OracleTarget, site_name: str) -> bool:
@@ -220,10 +114,25 @@ class Report:
     local_calls: Counter[str] = field(default_factory=Counter)  # by shape; not scored
     misses: list[dict] = field(default_factory=list)
     false_positives: list[dict] = field(default_factory=list)
+    constructor: Outcome = field(default_factory=Outcome)  # `new X()`, Python calls of a class
+    # Definition granularity (edge_scoring.py): None for oracle files without ids.
+    edges: edge_scoring.EdgeReport | None = None
+    baseline_edges: edge_scoring.Tally | None = None
+    baseline_sites: edge_scoring.Tally | None = None
 
     def as_dict(self, examples: int) -> dict:
+        definition = None
+        if self.edges is not None:
+            assert self.baseline_edges is not None and self.baseline_sites is not None
+            definition = {
+                "edges": self.edges.as_dict(examples),
+                "baseline_edges": self.baseline_edges.as_dict(),
+                "baseline_sites": self.baseline_sites.as_dict(),
+            }
         return {
             "overall": self.overall.as_dict(),
+            "constructor_calls": self.constructor.as_dict(),
+            "definition_granularity": definition,
             "by_shape": {k: v.as_dict() for k, v in sorted(self.by_shape.items())},
             "miss_reasons": dict(self.miss_reasons.most_common()),
             "false_positive_reasons": dict(self.false_positive_reasons.most_common()),
@@ -252,18 +161,26 @@ def _describe_site(site: OracleSite, ours: list[str], graph: Graph) -> dict:
         "oracle": [f"{t.name or '?'} [{t.kind}] {t.path}:{t.line}" for t in site.targets]
         or (["<external>"] if site.external else []),
         "astrag": described,
+        "source": site.source,
+        "oracle_ids": [t.id for t in site.targets if t.id],
     }
 
 
-def compare(oracle: dict[SiteKey, OracleSite], graph: Graph) -> Report:
+def compare(oracle: Oracle | dict[SiteKey, OracleSite], graph: Graph) -> Report:
+    if not isinstance(oracle, Oracle):
+        oracle = Oracle(sites=oracle)
+    sites = oracle.sites
     report = Report()
     for key, target_ids in sorted(graph.calls.items()):
         # No oracle call site here: a construct the oracle skips (`new X()`, `super()`,
         # `a[b]()`), or a line/column convention that does not line up.
-        if key not in oracle and any(graph.in_repo(t) for t in target_ids):
+        if key not in sites and any(graph.in_repo(t) for t in target_ids):
             report.unjudged["astrag edge, no oracle site at that position"] += 1
-    for key, site in sorted(oracle.items()):
+    for key, site in sorted(sites.items()):
         _score_site(report, site, graph.calls.get(key, []), graph)
+    if any(site.source for site in sites.values()):
+        report.edges = edge_scoring.score_astrag(oracle, graph)
+        report.baseline_edges, report.baseline_sites = edge_scoring.score_baseline(oracle)
     return report
 
 
@@ -278,7 +195,9 @@ def _score_site(report: Report, site: OracleSite, target_ids: list[str], graph: 
             which = "the local itself" if same else "another node"
             report.unjudged[f"astrag in-repo edge to {which}, oracle says local/parameter"] += 1
         return
-    slices = (report.overall, report.by_shape[site.shape])
+    slices: tuple[Outcome, ...] = (report.overall, report.by_shape[site.shape])
+    if edge_scoring.is_constructor_call(site):
+        slices += (report.constructor,)
 
     if ours and not site.resolved:
         report.unjudged["astrag in-repo edge, oracle unresolved"] += 1
@@ -328,6 +247,13 @@ def format_text(report: Report, examples: int) -> str:
         f"   edge precision {pct(o['edge_precision'])}"
         f"   recall {pct(o['recall'])} ({o['found_sites']}/{o['expected_sites']} sites)"
     )
+    c = report.constructor.as_dict()
+    if c["expected_sites"]:
+        rows.append(
+            f"constructor calls (new X(), Python class calls): recall {pct(c['recall'])}"
+            f" ({c['found_sites']}/{c['expected_sites']} sites)"
+        )
+    rows.extend(_definition_rows(report, pct))
     if report.local_calls:
         by_shape = ", ".join(f"{k} {n}" for k, n in sorted(report.local_calls.items()))
         rows.append(
@@ -350,6 +276,14 @@ def format_text(report: Report, examples: int) -> str:
         if counter:
             rows.append(f"\n{title}:")
             rows.extend(f"  {n:>6}  {reason}" for reason, n in counter.most_common())
+    if report.edges is not None:
+        for title, counter in (
+            ("edge misses (definition granularity)", report.edges.miss_reasons),
+            ("edge false positives (definition granularity)", report.edges.false_positive_reasons),
+        ):
+            if counter:
+                rows.append(f"\n{title}:")
+                rows.extend(f"  {n:>6}  {reason}" for reason, n in counter.most_common())
     for title, items in (
         ("example misses", report.misses),
         ("example false positives", report.false_positives),
@@ -360,7 +294,34 @@ def format_text(report: Report, examples: int) -> str:
                 rows.append(f"  {ex['site']} {ex['name']} ({ex['shape']})")
                 rows.append(f"      oracle: {'; '.join(ex['oracle']) or '-'}")
                 rows.append(f"      astrag: {'; '.join(ex['astrag']) or '-'}")
+    if examples and report.edges is not None:
+        for title, items in (
+            ("example edge misses", report.edges.misses),
+            ("example edge false positives", report.edges.false_positives),
+        ):
+            if items:
+                rows.append(f"\n{title}:")
+                rows.extend(
+                    f"  {ex['source']} -> {ex['target']}  [{ex['reason']}]  at {ex['site']}"
+                    for ex in items[:examples]
+                )
     return "\n".join(rows)
+
+
+def _definition_rows(report: Report, pct: Callable[[float | None], str]) -> list[str]:
+    if report.edges is None or report.baseline_edges is None or report.baseline_sites is None:
+        return []
+    e = report.edges.outcome.as_dict()
+    b = report.baseline_edges.as_dict()
+    bs = report.baseline_sites.as_dict()
+    return [
+        f"edges (definition granularity): precision {pct(e['precision'])}"
+        f" ({e['correct_edges']}/{e['judged_edges']})   recall {pct(e['recall'])}"
+        f" ({e['found_edges']}/{e['expected_edges']})",
+        f"naive name-matching baseline: edge precision {pct(b['precision'])}"
+        f"   edge recall {pct(b['recall'])}   site precision {pct(bs['precision'])}"
+        f"   site recall {pct(bs['recall'])}",
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -378,7 +339,7 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         with args.oracle.open(encoding="utf-8") as f:
-            oracle = load_oracle(f, args.oracle_path_prefix)
+            oracle = read_oracle(f, args.oracle_path_prefix)
         with args.astrag.open(encoding="utf-8") as f:
             graph = load_graph(f)
     except (OSError, ValueError, KeyError) as exc:

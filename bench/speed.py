@@ -52,14 +52,18 @@ import floor  # noqa: E402  (bench/ is not a package; floor.py sits beside this 
 COMMENT = {
     ".py": "# astrag speed probe\n",
     ".ts": "// astrag speed probe\n",
+    ".js": "// astrag speed probe\n",
     ".go": "// astrag speed probe\n",
 }
 FUNCTION = {
     ".py": "\n\ndef astrag_speed_probe() -> None:\n    return None\n",
     ".ts": "\nexport function astragSpeedProbe(): void {}\n",
+    ".js": "\nfunction astragSpeedProbe() {}\n",  # a top-level function: CommonJS or ESM
     ".go": "\nfunc AstragSpeedProbe() {}\n",  # exported: part of the package's interface
 }
 PROBE_SUFFIXES = {".py": ".py", ".ts": ".ts", ".tsx": ".ts", ".go": ".go"}  # suffix -> key above
+# Only for a corpus with more of these than of the above (a JavaScript one).
+JS_PROBE_SUFFIXES = {".js": ".js", ".mjs": ".js", ".cjs": ".js"}
 TEST_PARTS = {"test", "tests", "__tests__", "spec", "fixtures", "testing"}
 
 
@@ -132,18 +136,21 @@ def _is_test(path: Path) -> bool:
 
 
 def pick_probe_file(files: list[Path], root: Path) -> Path:
-    """The median-sized non-test .py/.ts/.tsx/.go file: a typical edit, neither a stub nor a giant.
+    """The median-sized non-test .py/.ts/.tsx/.go file (.js/.mjs/.cjs in a mostly-JavaScript
+    corpus): a typical edit, neither a stub nor a giant.
 
     Tests and fixtures are passed over where possible: nothing imports them, so an interface
     edit there would never show how far invalidation spreads (typeorm's median file overall is
     a 672-byte codemod fixture)."""
-    sources = [f for f in files if f.suffix in PROBE_SUFFIXES]
+    typed = [f for f in files if f.suffix in PROBE_SUFFIXES]
+    plain = [f for f in files if f.suffix in JS_PROBE_SUFFIXES]
+    sources = plain if len(plain) > len(typed) else typed
     candidates = sorted(
         [f for f in sources if not _is_test(f.relative_to(root))] or sources,
         key=lambda f: (f.stat().st_size, f),
     )
     if not candidates:
-        raise SystemExit("speed: no .py/.ts/.tsx/.go file to edit")
+        raise SystemExit("speed: no .py/.ts/.tsx/.go (or .js) file to edit")
     return candidates[len(candidates) // 2]
 
 
@@ -164,7 +171,7 @@ def incremental(
 ) -> dict[str, Run]:
     """Re-index with nothing changed, after a body edit, after an interface edit; each edit is
     followed by a re-index of the restored file."""
-    key = PROBE_SUFFIXES[probe.suffix]
+    key = {**PROBE_SUFFIXES, **JS_PROBE_SUFFIXES}[probe.suffix]
     runs = {"unchanged": run_index(root, rebuild=False, jobs=jobs, embedder=embedder)}
     with appended(probe, COMMENT[key]):
         runs["body_edit"] = run_index(root, rebuild=False, jobs=jobs, embedder=embedder)
@@ -183,7 +190,12 @@ def _median_run(runs: list[Run]) -> Run:
 
 
 def benchmark(
-    root: Path, repeat: int, jobs: int | None, ts_oracle: bool, embedder: str | None = None
+    root: Path,
+    repeat: int,
+    jobs: int | None,
+    ts_oracle: bool,
+    embedder: str | None = None,
+    cold_only: bool = False,
 ) -> dict:
     files = floor.list_source_files(root)
     if not files:
@@ -209,7 +221,9 @@ def benchmark(
         "floor": asdict(_median_run(floors)),
         "cold": asdict(_median_run(colds)),
         "embedder": embedder or "default",
-        "incremental": {k: asdict(v) for k, v in incremental(root, probe, jobs, embedder).items()},
+        "incremental": {}
+        if cold_only
+        else {k: asdict(v) for k, v in incremental(root, probe, jobs, embedder).items()},
     }
     if ts_oracle:
         result["ts_oracle"] = asdict(run_ts_oracle(root))
@@ -267,10 +281,16 @@ def markdown_row(result: dict, name: str) -> str:
         f"{cold['wall_seconds']:.2f}",
         f"{x(r['wall'])} / {x(r['in_process'])} / {x(r['cpu'])}",
         f"{fl['peak_rss_mb']:.0f} / {cold['peak_rss_mb']:.0f}",
-        f"{inc['unchanged']['wall_seconds']:.2f}",
-        edit(inc["body_edit"], with_parsed=True),
-        f"{inc['body_restore']['wall_seconds']:.2f}",
-        edit(inc["interface_edit"], with_parsed=False),
+        *(
+            [
+                f"{inc['unchanged']['wall_seconds']:.2f}",
+                edit(inc["body_edit"], with_parsed=True),
+                f"{inc['body_restore']['wall_seconds']:.2f}",
+                edit(inc["interface_edit"], with_parsed=False),
+            ]
+            if inc
+            else ["–"] * 4  # --cold-only
+        ),
         tsc,
     ]
     return "| " + " | ".join(cells) + " |"
@@ -283,15 +303,21 @@ def format_details(result: dict) -> str:
     floor_walls = ", ".join(f"{r['wall_seconds']:.2f}" for r in result["floor_runs"])
     timings = ", ".join(f"{k} {v:.2f}" for k, v in cold["output"].get("timings", {}).items())
     inc = result["incremental"]
+    probe = f"probe file: {result['probe_file']} ({result['probe_bytes']:,} bytes); "
+    if inc:
+        probe += (
+            f"interface restore {inc['interface_restore']['wall_seconds']:.2f} s "
+            f"(resolved {inc['interface_restore']['output'].get('resolved_files')})"
+        )
+    else:
+        probe += "re-index runs skipped (--cold-only)"
     return "\n".join(
         [
             f"cold index walls: {walls} (median {cold['wall_seconds']:.2f}); "
             f"astrag-reported {cold['output'].get('seconds')} s: {timings}",
             f"floor walls: {floor_walls} (median {fl['wall_seconds']:.2f}); "
             f"tags phase in-process {fl['output'].get('seconds')} s",
-            f"probe file: {result['probe_file']} ({result['probe_bytes']:,} bytes); "
-            f"interface restore {inc['interface_restore']['wall_seconds']:.2f} s "
-            f"(resolved {inc['interface_restore']['output'].get('resolved_files')})",
+            probe,
             "peak RSS: os.wait4 ru_maxrss, the largest single process in the tree (astrag or "
             "one of its forked workers), not a sum",
         ]
@@ -316,6 +342,9 @@ def main(argv: list[str] | None = None) -> int:
         "--baseline-ts-oracle", action="store_true", help="also time ts_calls.mjs once"
     )
     parser.add_argument("--no-header", action="store_true", help="print the table row only")
+    parser.add_argument(
+        "--cold-only", action="store_true", help="floor and cold index only, no re-index runs"
+    )
     args = parser.parse_args(argv)
 
     root = args.root.resolve()
@@ -324,7 +353,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
-    result = benchmark(root, args.repeat, args.jobs, args.baseline_ts_oracle, args.embedder)
+    result = benchmark(
+        root, args.repeat, args.jobs, args.baseline_ts_oracle, args.embedder, args.cold_only
+    )
     name = args.name or "/".join(root.parts[-2:])
     if not args.no_header:
         print(MARKDOWN_HEADER)

@@ -176,6 +176,7 @@ SUMMARY_KEYS = {
     "seconds",
     "timings",
     "rebuilt_because",
+    "notes",
     "embedder",
     "embedded",
 }
@@ -600,6 +601,27 @@ def test_check_cli_exit_codes_and_formats(repo: Path, tmp_path: Path) -> None:
     assert clean.returncode == 0 and clean.stdout == ""
     unknown = astrag("check", str(snippet), "--repo", str(repo))
     assert unknown.returncode == 2 and "Traceback" not in unknown.stderr
+
+
+def test_check_cli_input_errors_and_one_finding_a_line(repo: Path, tmp_path: Path) -> None:
+    bad = subprocess.run(
+        [sys.executable, "-m", "astrag.cli", "check", "-", "--repo", str(repo), "--lang", "python"],
+        input=b"x = '\xff'\n",
+        env=_ENV,
+        capture_output=True,
+    )
+    assert bad.returncode == 2
+    assert b"stdin is not UTF-8 text (byte 0xff at offset 5, line 1)" in bad.stderr
+    assert b"Traceback" not in bad.stderr
+    lonely = astrag("check", "-", "--repo", str(repo), "--base", "main")
+    assert lonely.returncode == 2 and "--base only applies with --changed" in lonely.stderr
+    name = "a_helper_name_long_enough_to_wrap_any_terminal_" * 3
+    snippet = tmp_path / "long.py"
+    snippet.write_text(f"def extra():\n    return {name}() + {name}x()\n")
+    piped = astrag("check", str(snippet), "--repo", str(repo), "--path", "pkg/app.py")
+    lines = piped.stdout.splitlines()
+    assert piped.returncode == 1 and len(lines) == 2  # one finding a line, never wrapped
+    assert all(line.startswith("pkg/app.py:2:") and name in line for line in lines)
 
 
 def test_index_and_check_work_with_the_network_off(tmp_path: Path) -> None:

@@ -227,7 +227,7 @@ def test_bytes_that_are_not_utf8(repo: Path) -> None:
     message, hint = one_error(
         astrag("check", "-", "--repo", str(repo), "--lang", "python", stdin=b"x = '\xff'\n")
     )
-    assert message == "stdin is not UTF-8 text (byte 0xff at offset 5)"
+    assert message == "stdin is not UTF-8 text (byte 0xff at offset 5, line 1)"
     assert "iconv" in hint
     # argv bytes that are not UTF-8 (a query typed in another encoding)
     env = {**ENV, "PYTHONUTF8": "1"}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import os
 import shutil
 import subprocess
@@ -10,7 +11,15 @@ from pathlib import Path
 import pytest
 
 from astrag.config import Config
-from astrag.discover import Discovery, SourceFile, discover, read_source
+from astrag.discover import (
+    Discovery,
+    Skipped,
+    SourceFile,
+    decode_source,
+    discover,
+    read_repo_text,
+    read_source,
+)
 from astrag.errors import AstragError
 
 GIT = shutil.which("git")
@@ -494,9 +503,9 @@ def test_read_source_of_a_path_that_is_no_longer_a_file(tmp_path: Path) -> None:
     (root / "b.py").unlink()
     os.mkfifo(root / "b.py")  # reading a FIFO would block forever without O_NONBLOCK
 
-    for sf in (as_dir, as_fifo):
+    for sf, reason in ((as_dir, "unreadable"), (as_fifo, "special_file")):
         result = read_source(root, sf)
-        assert result.skipped is not None and result.skipped.reason == "unreadable"
+        assert result.skipped is not None and result.skipped.reason == reason
 
 
 def test_read_source_of_a_file_without_permission(tmp_path: Path) -> None:
@@ -599,3 +608,65 @@ def test_folded_patterns_agree_with_pathspec(lines: list[str]) -> None:
         "keep.py", "sub/keep.py", "other.py", "sub/", "x/sub/", "README",
     ]:  # fmt: skip
         assert ours.matches(path) == spec.match_file(path), path
+
+
+def test_a_file_swapped_for_a_symlink_out_of_the_root_after_discovery_is_not_read(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "proj"
+    sf = discover_one(root, "pkg/mod.py")
+    outside = tmp_path / "outside.py"
+    outside.write_text("SECRET = 'from outside the root'\n")
+    (root / "pkg" / "mod.py").unlink()
+    (root / "pkg" / "mod.py").symlink_to(outside)
+    result = read_source(root, sf)
+    assert result.source is None and result.skipped is not None
+    assert result.skipped.reason == "unreadable"  # O_NOFOLLOW: the link is never followed
+    # a discovered link re-pointed out of the root is refused by its identity
+    write(root, "real.txt", "x = 1\n")  # not indexed itself, so the link is
+    (root / "view.py").symlink_to(root / "real.txt")
+    link = source_file(discover(root, Config()), "view.py")
+    (root / "view.py").unlink()
+    (root / "view.py").symlink_to(outside)
+    result = read_source(root, link)
+    assert result.skipped is not None and result.skipped.reason == "symlink_outside_root"
+
+
+def test_a_file_saved_by_rename_after_discovery_is_read(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    sf = discover_one(root, "mod.py")
+    write(root, "mod.py.tmp", "y = 2\n")
+    os.replace(root / "mod.py.tmp", root / "mod.py")  # how editors save: a new inode
+    assert read_source(root, sf).source == b"y = 2\n"
+
+
+def test_the_size_limit_applies_to_what_is_read(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    sf = discover_one(root, "grows.py", "x = 1\n")
+    with open(root / "grows.py", "a") as fh:
+        fh.write("# padding\n" * 200)
+    assert read_source(root, sf, max_bytes=100).skipped == Skipped("grows.py", "too_large")
+    assert read_source(root, sf, max_bytes=10_000).source is not None
+
+
+def test_special_files_are_refused_before_opening(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    sf = discover_one(root, "pipe.py")
+    (root / "pipe.py").unlink()
+    os.mkfifo(root / "pipe.py")
+    result = read_source(root, sf)
+    assert result.skipped == Skipped("pipe.py", "special_file")
+    assert read_repo_text(root, "pipe.py") is None  # what check and MCP paths read through
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-be"])
+def test_utf16_and_utf32_with_a_bom_are_decoded(tmp_path: Path, encoding: str) -> None:
+    text = "def grüße():\n    return 'ß'\n"
+    data = text.encode(encoding)
+    if not data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) and "16" in encoding:
+        data = (codecs.BOM_UTF16_LE if encoding.endswith("le") else codecs.BOM_UTF16_BE) + data
+    if encoding == "utf-32-be":
+        data = codecs.BOM_UTF32_BE + data
+    result = decode_source("m.py", data)
+    assert result.source == text.encode("utf-8")
+    assert result.note is not None and result.note.startswith("decoded as utf-")

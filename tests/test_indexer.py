@@ -223,3 +223,45 @@ def test_edges_carry_their_call_site(repo: Path) -> None:
     with api.open_index(repo) as idx:
         edges: list[Edge] = idx.edges("pkg/a.py::run", incoming=False, kinds=["calls"])
     assert [(e.path, e.line, e.column) for e in edges] == [("pkg/a.py", 4, 12)]
+
+
+def test_deleting_a_module_named_with_dots_and_a_js_specifier_re_resolves_its_importers(
+    tmp_path: Path,
+) -> None:
+    """`./input-type.decorator.js` names `input-type.decorator.ts` (found by bench/
+    incremental_clean.py on nestjs-graphql: the importer kept its edge to the deleted file)."""
+    write(tmp_path, "lib/input-type.decorator.ts", "export function InputType() { return 1; }\n")
+    write(tmp_path, "lib/index.ts", "export * from './input-type.decorator.js';\n")
+    api.index(tmp_path, embedder="none")
+
+    def imports() -> set[str]:
+        with api.open_index(tmp_path) as idx:
+            return {e.target for e in idx.edges("lib/index.ts", incoming=False, kinds=["imports"])}
+
+    assert imports() == {"lib/input-type.decorator.ts"}
+    (tmp_path / "lib" / "input-type.decorator.ts").unlink()
+    api.index(tmp_path, embedder="none")
+    assert imports() == {"unresolved::./input-type.decorator.js"}
+    write(tmp_path, "lib/input-type.decorator.ts", "export function InputType() { return 2; }\n")
+    api.index(tmp_path, embedder="none")
+    assert imports() == {"lib/input-type.decorator.ts"}
+
+
+def test_a_module_restored_behind_a_re_export_resolves_again_for_files_importing_through_it(
+    tmp_path: Path,
+) -> None:
+    """`from pkg import Field` resolves through pkg/__init__'s `from .fields import Field`:
+    deleting fields.py and restoring it must give back the edge (found by bench/
+    incremental_clean.py on pydantic)."""
+    write(tmp_path, "pkg/__init__.py", "from .fields import Field\n")
+    write(tmp_path, "pkg/fields.py", "def Field():\n    return 1\n")
+    write(tmp_path, "pkg/types.py", "from pkg import Field\n\ndef make():\n    return Field()\n")
+    api.index(tmp_path, embedder="none")
+    assert calls_from(tmp_path, "pkg/types.py::make") == {"pkg/fields.py::Field"}
+    saved = (tmp_path / "pkg" / "fields.py").read_text()
+    (tmp_path / "pkg" / "fields.py").unlink()
+    api.index(tmp_path, embedder="none")
+    assert calls_from(tmp_path, "pkg/types.py::make") != {"pkg/fields.py::Field"}
+    write(tmp_path, "pkg/fields.py", saved)
+    api.index(tmp_path, embedder="none")
+    assert calls_from(tmp_path, "pkg/types.py::make") == {"pkg/fields.py::Field"}

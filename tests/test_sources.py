@@ -1,15 +1,13 @@
-"""Source as astrag shows it: editor line breaks, credentials masked, only regular files
-inside the root, decoded as the indexer decodes."""
+"""Source as astrag shows it: editor line breaks, credentials masked, the lines the index
+numbered (reading itself, race-free and decoded, is tested in test_discover.py)."""
 
 from __future__ import annotations
 
-import os
-import threading
 from pathlib import Path
 
 import pytest
 
-from astrag.sources import read_lines, read_text, split_lines
+from astrag.sources import shown_lines, split_lines
 
 
 @pytest.mark.parametrize(
@@ -31,10 +29,9 @@ def test_lines_break_where_an_editor_breaks_them(text: str, lines: list[str]) ->
     assert split_lines(text) == lines
 
 
-def test_credentials_are_masked_in_what_is_read(tmp_path: Path) -> None:
+def test_credentials_are_masked_in_what_is_shown() -> None:
     token = "ghp_" + "a1B2c3D4e5" * 3 + "F6g7H8"
-    (tmp_path / "a.py").write_text(f'TOKEN = "{token}"\n\fdef f():\n    pass\n')
-    lines = read_lines(tmp_path, "a.py")
+    lines = shown_lines(f'TOKEN = "{token}"\n\fdef f():\n    pass\n'.encode())
     assert lines == [
         'TOKEN = "<redacted:github-token>' + "*" * 17 + '"',
         "\fdef f():",
@@ -42,38 +39,15 @@ def test_credentials_are_masked_in_what_is_read(tmp_path: Path) -> None:
     ]
 
 
-def test_files_are_decoded_as_the_indexer_decodes_them(tmp_path: Path) -> None:
-    (tmp_path / "u16.py").write_bytes("x = 'é'\ny = 2\n".encode("utf-16"))
-    (tmp_path / "latin.py").write_bytes("s = 'caf\xe9'\n".encode("cp1252"))
-    assert read_lines(tmp_path, "u16.py") == ["x = 'é'", "y = 2"]
-    assert read_lines(tmp_path, "latin.py") == ["s = 'café'"]
+def test_a_lone_cr_is_one_line_break_for_the_index_and_for_show(tmp_path: Path) -> None:
+    from astrag import api
 
-
-def test_a_link_out_of_the_root_is_not_read(tmp_path: Path) -> None:
-    root, outside = tmp_path / "repo", tmp_path / "outside.py"
-    root.mkdir()
-    outside.write_text("SECRET = 1\n")
-    (root / "inside.py").write_text("x = 1\n")
-    (root / "leak.py").symlink_to(outside)
-    (root / "alias.py").symlink_to(root / "inside.py")
-    assert read_text(root, "leak.py") is None
-    assert read_text(root, "../outside.py") is None
-    assert read_text(root, str(outside)) is None
-    assert read_lines(root, "alias.py") == ["x = 1"]  # a link inside the root is fine
-
-
-def test_a_fifo_a_directory_and_a_missing_file_are_not_read(tmp_path: Path) -> None:
-    os.mkfifo(tmp_path / "pipe.py")
-    (tmp_path / "pkg").mkdir()
-    result: list[object] = []
-    reader = threading.Thread(target=lambda: result.append(read_text(tmp_path, "pipe.py")))
-    reader.start()
-    reader.join(5)
-    assert not reader.is_alive(), "reading a FIFO blocked"
-    assert result == [None]
-    assert read_text(tmp_path, "pkg") is None
-    assert read_lines(tmp_path, "gone.py") == []
-    assert read_text(tmp_path, "a\0b.py") is None
+    (tmp_path / "m.py").write_bytes(b"x = 1\rdef target():\r    return x\r")
+    api.index(tmp_path, jobs=1, embedder="none")
+    with api.open_index(tmp_path) as idx:
+        target = idx.resolve("target")
+        assert (target.start_line, target.end_line) == (2, 3)
+        assert idx.source(target) == "def target():\n    return x"
 
 
 def test_show_and_context_print_the_symbols_lines_after_odd_separators(tmp_path: Path) -> None:

@@ -42,7 +42,9 @@ from astrag.store import (
     IndexMissing,
     IndexUpdate,
     SqliteStore,
+    StoreError,
 )
+from astrag.store.index_dir import claim as claim_dir
 
 SRC_DIR = str(Path(astrag.__file__).resolve().parent.parent)
 
@@ -185,16 +187,39 @@ def test_changed_facts_format_is_incompatible(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("readonly", [False, True])
-def test_garbage_file_is_corrupt_and_reset_recovers(tmp_path: Path, readonly: bool) -> None:
+def test_garbage_file_is_corrupt_and_a_fresh_generation_recovers(
+    tmp_path: Path, readonly: bool
+) -> None:
+    claim_dir(tmp_path)  # astrag's own directory: a broken index in it may be replaced
     (tmp_path / "index.db").write_bytes(b"this is not sqlite at all" * 200)
     with pytest.raises(IndexCorrupt) as err:
         SqliteStore(tmp_path, readonly=readonly).open()
     assert "astrag index --rebuild" in err.value.hint
     assert not isinstance(err.value, sqlite3.Error)
-    SqliteStore.reset(tmp_path)
-    with SqliteStore(tmp_path) as s:
+    s = SqliteStore(tmp_path)
+    with s.acquire_writer():
+        s.start_fresh()
         s.apply(base_update())
-        assert len(s.all_edges()) == 4
+        s.publish()
+    s.close()
+    with SqliteStore(tmp_path, readonly=True) as again:
+        assert len(again.all_edges()) == 4
+    assert (tmp_path / "index.db").is_symlink()
+
+
+def test_a_database_astrag_did_not_make_is_never_replaced(tmp_path: Path) -> None:
+    with sqlite3.connect(tmp_path / "index.db") as raw:
+        raw.execute("CREATE TABLE precious (x)")
+    before = (tmp_path / "index.db").read_bytes()
+    s = SqliteStore(tmp_path)
+    with (
+        pytest.raises(StoreError, match="refusing to write an astrag index") as err,
+        s.acquire_writer(),
+    ):
+        pass
+    assert "index_dir" in err.value.hint
+    assert (tmp_path / "index.db").read_bytes() == before
+    assert sorted(os.listdir(tmp_path)) == ["index.db"]
 
 
 def test_foreign_database_is_corrupt(tmp_path: Path) -> None:
@@ -321,7 +346,7 @@ def test_sigkill_with_uncommitted_pages_in_the_wal_leaves_previous_index(tmp_pat
         assert read_line(proc) == "LOCKED"
         assert read_line(proc) == "MID", "child never reached the middle of apply"
         # Unlike the contract's crash, uncommitted pages are on disk: recovery must skip them.
-        assert (tmp_path / "index.db-wal").stat().st_size > 100_000
+        assert Path(f"{(tmp_path / 'index.db').resolve()}-wal").stat().st_size > 100_000
         proc.send_signal(signal.SIGKILL)
         assert proc.wait(timeout=30) == -signal.SIGKILL
     finally:

@@ -8,8 +8,12 @@ when the receiver spans lines). ``jedi.Script.goto(follow_imports=True)`` resolv
 every definition inside the project root becomes a target.
 
 One JSON object per line, sorted by path, line, column:
-    {"path", "line", "column", "name", "shape", "targets": [{"path", "line", "kind", "name"}],
-     "external"?}
+    {"path", "line", "column", "name", "shape", "source",
+     "targets": [{"path", "line", "kind", "name", "id"}], "external"?}
+then one ``{"kind": "definition", "id", "path", "name", "line", "end_line", "source"}`` per
+named definition of the scanned files. ``source`` is the id of the innermost named definition
+around the call and a target's ``id`` the id of what it declares (astrag's symbol ids; the
+rules are above ``_DEF_NODES``).
 path is root-relative with "/", line/column are 1-based, column counted in characters
 (``ast`` gives UTF-8 byte offsets; they are converted). A target's line is the line of the
 definition's name, kind is jedi's type ("function", "class", "statement", ...), name is the
@@ -52,6 +56,106 @@ class CallName:
     col: int
     name: str
     shape: str  # "name" f(), "self" self.f()/cls.f(), "super" super().f(), "member" x.f()
+    source: str = ""  # id of the innermost named definition around the call (module: path)
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A named definition (def or class) of one module, with its astrag-style id."""
+
+    id: str
+    name: str
+    line: int  # of the def/class keyword (ast's lineno; decorators come before it)
+    end_line: int
+    is_class: bool
+
+
+# Named definitions and their ids (astrag's symbol ids): every `def` and `class`, nested ones
+# included, qualified by the definitions around it: `path::Class.method`, `path::outer.inner`,
+# `path::Class.method.helper`; a module's id is its path. A qualname defined twice in a module
+# gets `#2`, `#3`... in document order, except `@overload` stubs, which share the bare id.
+# Lambdas are anonymous: calls inside them come from the definition around them. Decorators,
+# default values, annotations and class bases are evaluated in the enclosing scope, so calls
+# there come from it too. A name bound inside a definition (a variable, a parameter) is
+# `<definition id>.<name>`; `self.x = ...` in a method is the class's `<class id>.x`.
+_DEF_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+DefNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+
+
+def _is_overload(node: ast.AST) -> bool:
+    for dec in getattr(node, "decorator_list", []):
+        name = dec.attr if isinstance(dec, ast.Attribute) else getattr(dec, "id", None)
+        if name == "overload":
+            return True
+    return False
+
+
+class _Definitions(ast.NodeVisitor):
+    """One pass over a module: its definitions, and each call's source id."""
+
+    def __init__(self, rel: str) -> None:
+        self.rel = rel
+        self.definitions: list[Definition] = []
+        self.source_of: dict[int, str] = {}  # id(ast.Call) -> source id
+        self._seen: dict[str, int] = {}
+        self._stack: list[str] = []  # qualnames (with #k) of the enclosing definitions
+
+    def _id(self, qual: str) -> str:
+        return f"{self.rel}::{qual}" if qual else self.rel
+
+    def _current(self) -> str:
+        return self._id(self._stack[-1] if self._stack else "")
+
+    def visit_Call(self, node: ast.Call) -> None:
+        self.source_of[id(node)] = self._current()
+        self.generic_visit(node)
+
+    def _visit_definition(self, node: DefNode) -> None:
+        # Evaluated where the definition stands: decorators, defaults, annotations, bases.
+        outer: list[ast.AST] = list(node.decorator_list)
+        if isinstance(node, ast.ClassDef):
+            outer += node.bases + [k.value for k in node.keywords]
+            body: list[ast.AST] = list(node.body)
+        else:
+            a = node.args
+            outer += [d for d in a.defaults + a.kw_defaults if d is not None]
+            outer += [
+                arg.annotation
+                for arg in a.posonlyargs + a.args + a.kwonlyargs + [a.vararg, a.kwarg]
+                if arg is not None and arg.annotation is not None
+            ]
+            if node.returns is not None:
+                outer.append(node.returns)
+            body = list(node.body)
+        for child in outer:
+            self.visit(child)
+        parent = self._stack[-1] if self._stack else ""
+        qual = f"{parent}.{node.name}" if parent else node.name
+        if not _is_overload(node):
+            n = self._seen.get(qual, 0) + 1
+            self._seen[qual] = n
+            qual = qual if n == 1 else f"{qual}#{n}"
+        self.definitions.append(
+            Definition(
+                self._id(qual),
+                node.name,
+                node.lineno,
+                node.end_lineno or node.lineno,
+                isinstance(node, ast.ClassDef),
+            )
+        )
+        self._stack.append(qual)
+        for child in body:
+            self.visit(child)
+        self._stack.pop()
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = _visit_definition
+
+
+def module_definitions(code: str, rel: str) -> _Definitions:
+    table = _Definitions(rel)
+    table.visit(ast.parse(code))
+    return table
 
 
 def list_python_files(root: Path) -> list[Path]:
@@ -74,9 +178,11 @@ def byte_col_to_char(line_text: bytes, byte_col: int) -> int:
     return len(line_text[:byte_col].decode("utf-8", errors="replace"))
 
 
-def call_names(code: str) -> Iterator[CallName]:
-    """Callee name tokens of every Name/Attribute call in the module, in source order."""
+def call_names(code: str, rel: str = "") -> Iterator[CallName]:
+    """Callee name tokens of every Name/Attribute call in the module, with their source ids."""
     tree = ast.parse(code)
+    table = _Definitions(rel)
+    table.visit(tree)
     lines = code.encode("utf-8").splitlines()
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
@@ -94,7 +200,8 @@ def call_names(code: str) -> Iterator[CallName]:
             shape = _receiver_shape(func.value)
         else:
             continue
-        yield CallName(line, byte_col_to_char(lines[line - 1], byte_col), name, shape)
+        col = byte_col_to_char(lines[line - 1], byte_col)
+        yield CallName(line, col, name, shape, table.source_of.get(id(node), rel))
 
 
 def _receiver_shape(receiver: ast.expr) -> str:
@@ -117,6 +224,52 @@ def _inside(path: Path, root: Path) -> bool:
     return True
 
 
+class DefinitionTables:
+    """Each module's definitions, parsed once, for giving jedi's targets their ids."""
+
+    def __init__(self) -> None:
+        self._tables: dict[str, list[Definition]] = {}
+
+    def get(self, module_path: Path, rel: str) -> list[Definition]:
+        if rel not in self._tables:
+            try:
+                code = module_path.read_text(encoding="utf-8", errors="replace")
+                self._tables[rel] = module_definitions(code, rel).definitions
+            except (OSError, SyntaxError, ValueError):
+                self._tables[rel] = []
+        return self._tables[rel]
+
+    def target_id(self, module_path: Path, rel: str, d: jedi.api.classes.Name) -> str:
+        """The id of what jedi's name d declares (the rules above ``_DEF_NODES``)."""
+        table = self.get(module_path, rel)
+        if d.type in ("function", "class"):
+            for definition in table:
+                if definition.line == d.line and definition.name == d.name:
+                    return definition.id
+        if d.type == "module":
+            return rel
+        around = [x for x in table if x.line <= d.line <= x.end_line]  # outermost first
+        if not around:
+            return f"{rel}::{d.name}"
+        owner = around[-1]
+        if not owner.is_class and _binds_attribute(d):
+            # `self.x = ...` in a method: a field of the nearest class around it.
+            classes = [x for x in around if x.is_class]
+            if classes:
+                owner = classes[-1]
+        return f"{owner.id}.{d.name}"
+
+
+def _binds_attribute(d: jedi.api.classes.Name) -> bool:
+    try:
+        return d.column is not None and d.get_line_code()[: d.column].rstrip().endswith(".")
+    except Exception:  # jedi fails on some synthetic names
+        return False
+
+
+_TABLES = DefinitionTables()
+
+
 def _targets(definitions: list, root: Path, via: str | None = None) -> tuple[list[dict], bool]:
     """In-root targets of jedi names, and whether any name lay outside the root."""
     targets: list[dict] = []
@@ -128,15 +281,18 @@ def _targets(definitions: list, root: Path, via: str | None = None) -> tuple[lis
             continue
         if d.line is None:
             continue
+        resolved = Path(module_path).resolve()
+        rel = resolved.relative_to(root).as_posix()
         target = {
-            "path": Path(module_path).resolve().relative_to(root).as_posix(),
+            "path": rel,
             "line": d.line,
             "kind": d.type,
             "name": d.name,
+            "id": _TABLES.target_id(resolved, rel, d),
         }
         if via:
             target["via"] = via
-        if _is_local(d):
+        if _is_local(d) or d.name == "<lambda>":  # a lambda is anonymous: no graph node
             target["local"] = True
         targets.append(target)
     return targets, external
@@ -234,13 +390,13 @@ def resolve_file(
 ) -> tuple[list[dict], int]:
     """JSONL records for one file's call sites, and how many sites jedi raised on."""
     code = path.read_text(encoding="utf-8", errors="replace")
+    rel = path.relative_to(root).as_posix()
     try:
-        names = sorted(set(call_names(code)), key=lambda c: (c.line, c.col))
+        names = sorted(set(call_names(code, rel)), key=lambda c: (c.line, c.col))
     except SyntaxError:
         return [], 0
     script = jedi.Script(code, path=str(path), project=project, environment=environment)
     scripts = ScriptCache(project, environment, {str(path): script})
-    rel = path.relative_to(root).as_posix()
     records: list[dict] = []
     errors = 0
     for call in names:
@@ -250,6 +406,7 @@ def resolve_file(
             "column": call.col + 1,
             "name": call.name,
             "shape": call.shape,
+            "source": call.source,
             "targets": [],
         }
         try:
@@ -307,6 +464,29 @@ def run(root: Path, files: list[Path], jobs: int) -> tuple[list[dict], int]:
     return records, errors
 
 
+def definition_records(root: Path, files: list[Path]) -> list[dict]:
+    """Every named definition of the scanned files, as ``"kind": "definition"`` records (the
+    naive name-matching baseline of graph_accuracy.py looks callee names up in them)."""
+    out: list[dict] = []
+    for path in files:
+        rel = path.relative_to(root).as_posix()
+        # @overload stubs share their implementation's id; the implementation comes last.
+        by_id = {d.id: d for d in _TABLES.get(path, rel)}
+        for d in sorted(by_id.values(), key=lambda d: d.line):
+            out.append(
+                {
+                    "kind": "definition",
+                    "id": d.id,
+                    "path": rel,
+                    "name": d.name,
+                    "line": d.line,
+                    "end_line": d.end_line,
+                    "source": True,
+                }
+            )
+    return out
+
+
 def cpu_seconds() -> float:
     """User + system CPU of this process and its (finished) workers: the figure that load on a
     shared machine does not inflate."""
@@ -338,11 +518,12 @@ def main(argv: list[str] | None = None) -> int:
 
     start = time.perf_counter()
     records, errors = run(root, files, args.jobs)
+    definitions = definition_records(root, files)
     seconds = time.perf_counter() - start
 
     out = args.out.open("w", encoding="utf-8") if args.out else sys.stdout
     try:
-        for record in records:
+        for record in records + definitions:
             out.write(json.dumps(record, separators=(",", ":")) + "\n")
     finally:
         if args.out:
@@ -356,6 +537,7 @@ def main(argv: list[str] | None = None) -> int:
         "files": len(files),
         "files_total": len(all_files),
         "sites": len(records),
+        "definitions": len(definitions),
         "resolved_in_project": resolved,
         "external": external,
         "unresolved": len(records) - resolved - external,

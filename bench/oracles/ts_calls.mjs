@@ -193,12 +193,295 @@ function isLocalDeclaration(decl) {
   return false;
 }
 
+// ---- Named definitions: the graph's nodes, at the granularity calls are scored at -----------
+//
+// A call's *source* is the innermost named definition around it, a target's *id* the named
+// definition it declares; ids are astrag's symbol ids, `path::Outer.inner` (a module's id is
+// its path). Named definitions, each named as listed and qualified by the named definitions
+// and containers around it (anonymous functions in between are transparent):
+//   function f() {}                          f
+//   class C {} / const C = class {}           C (a named class expression: its own name)
+//   class members: methods, accessors,        C.m, C.constructor
+//     constructor, fields holding a function  C.handler   (handler = () => ...)
+//   const/let/var f = () => ... | function    f, at any depth: `outer.f` inside outer()
+//   named function expression elsewhere       its name: forwardRef(function Foo() {}) -> Foo
+//   export default function () {} / () => {}  default
+//   X.prototype.m = function / arrow / class  X.m
+//   a.b = function / arrow / class            a.b (receiver: a chain of names from one the file
+//                                             declares at top level); exports.b,
+//                                             module.exports.b -> b
+//   object literal bound to a module-level    api.get, api.nested.put; module.exports = {...}
+//     name: its methods and function members    members -> get
+// Containers (never a call's source, only a qualifier and a target): namespaces, interfaces
+// and type aliases (their method/property signatures: I.m), enums, a module-level variable
+// holding an object literal. Anything else declared inside a definition (a variable, a field,
+// a parameter) is `<definition id>.<name>`; `module.exports = function () {}` is the module.
+// A qualname declared twice in one file gets `#2`, `#3`... in document order; overload
+// signatures (no body) share their implementation's id.
+// A decorator's call comes from the member it decorates, a plain field (`@Field() name`, source
+// `C.name`) included, as astrag attributes decorators.
+
+const unwrap = (expr) => {
+  while (
+    expr &&
+    (ts.isParenthesizedExpression(expr) ||
+      ts.isAsExpression(expr) ||
+      ts.isSatisfiesExpression(expr) ||
+      ts.isNonNullExpression(expr) ||
+      ts.isTypeAssertionExpression(expr))
+  )
+    expr = expr.expression;
+  return expr;
+};
+// `(x)`, `x as T`, `x satisfies T` around an expression: the node its parent sees.
+const outermostWrapper = (expr) => {
+  let node = expr;
+  while (node.parent && (ts.isParenthesizedExpression(node.parent) || ts.isAsExpression(node.parent) || ts.isSatisfiesExpression(node.parent)))
+    node = node.parent;
+  return node;
+};
+const isFunctionValue = (expr) =>
+  !!expr && (ts.isArrowFunction(expr) || ts.isFunctionExpression(expr) || ts.isClassExpression(expr));
+
+// `a.b.c` as a dotted name, or null when the chain holds anything but identifiers/property
+// names. `X.prototype.m` drops `prototype`; `exports.x` / `module.exports.x` drop the prefix.
+function dottedName(expr) {
+  const parts = [];
+  let e = expr;
+  while (ts.isPropertyAccessExpression(e)) {
+    parts.unshift(e.name.text);
+    e = e.expression;
+  }
+  if (!ts.isIdentifier(e) || !moduleNames(e.getSourceFile()).has(e.text)) return null;
+  parts.unshift(e.text);
+  if (parts[0] === "module" && parts[1] === "exports") parts.splice(0, 2);
+  else if (parts[0] === "exports") parts.splice(0, 1);
+  const proto = parts.indexOf("prototype");
+  if (proto > 0) parts.splice(proto, 1);
+  return parts.length ? parts.join(".") : null;
+}
+
+// Names a file declares at its top level (plus CommonJS's `module` and `exports`): the only
+// receivers whose `a.b = function` assignments make named definitions. A parameter's or a
+// local's (`inst._zod.parse = ...` inside a callback) stays anonymous.
+const moduleNamesCache = new WeakMap();
+function moduleNames(sf) {
+  let names = moduleNamesCache.get(sf);
+  if (names) return names;
+  names = new Set(["module", "exports"]);
+  const addBinding = (name) => {
+    if (ts.isIdentifier(name)) names.add(name.text);
+    else if (ts.isObjectBindingPattern(name) || ts.isArrayBindingPattern(name))
+      for (const el of name.elements) if (!ts.isOmittedExpression(el)) addBinding(el.name);
+  };
+  for (const st of sf.statements) {
+    if (ts.isVariableStatement(st)) st.declarationList.declarations.forEach((d) => addBinding(d.name));
+    else if ((ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st) || ts.isModuleDeclaration(st)) && st.name)
+      names.add(st.name.text);
+    else if (ts.isImportDeclaration(st) && st.importClause) {
+      const clause = st.importClause;
+      if (clause.name) names.add(clause.name.text);
+      const bindings = clause.namedBindings;
+      if (bindings && ts.isNamespaceImport(bindings)) names.add(bindings.name.text);
+      else if (bindings) bindings.elements.forEach((el) => names.add(el.name.text));
+    } else if (ts.isImportEqualsDeclaration(st)) names.add(st.name.text);
+  }
+  moduleNamesCache.set(sf, names);
+  return names;
+}
+
+const isModuleLevel = (node) => {
+  for (let n = node.parent; n; n = n.parent) {
+    if (ts.isSourceFile(n) || ts.isModuleBlock(n)) return true;
+    if (ts.isFunctionLike(n) || ts.isClassStaticBlockDeclaration(n)) return false;
+  }
+  return true;
+};
+
+// The dotted owner of an object literal whose members are named definitions: a module-level
+// variable (`const api = {...}`), a member of such a literal, or `module.exports = {...}` ("").
+function objectLiteralOwner(obj) {
+  const node = outermostWrapper(obj);
+  const parent = node.parent;
+  if (!parent) return null;
+  if (ts.isVariableDeclaration(parent) && parent.initializer === node && ts.isIdentifier(parent.name))
+    return isModuleLevel(parent) ? parent.name.text : null;
+  if (ts.isPropertyAssignment(parent) && parent.initializer === node && ts.isObjectLiteralExpression(parent.parent)) {
+    const outer = objectLiteralOwner(parent.parent);
+    const name = propertyNameText(parent.name);
+    return outer === null || name === null ? null : outer ? `${outer}.${name}` : name;
+  }
+  if (ts.isBinaryExpression(parent) && parent.right === node && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
+    const left = parent.left.getText();
+    return (left === "module.exports" || left === "exports") && isModuleLevel(parent) ? "" : null;
+  }
+  return null;
+}
+
+function propertyNameText(name) {
+  if (!name) return null;
+  if (ts.isIdentifier(name) || ts.isPrivateIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name))
+    return name.text;
+  return null;
+}
+
+// What a node defines: {name, source} (source: a call inside can come from it), or null.
+// `name` may be dotted (`X.m`, `api.get`); the caller qualifies it with the enclosing ids.
+function definitionOf(node) {
+  if (ts.isFunctionDeclaration(node) || ts.isClassDeclaration(node) || ts.isClassExpression(node)) {
+    if (node.name) return { name: node.name.text, source: true };
+    if (ts.isClassExpression(node)) return boundName(node);
+    // `export default function () {}`: importers call it by the name "default".
+    const isDefault = (node.modifiers ?? []).some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
+    return isDefault ? { name: "default", source: true } : null;
+  }
+  if (ts.isConstructorDeclaration(node)) return { name: "constructor", source: true };
+  if (ts.isMethodDeclaration(node) || ts.isGetAccessorDeclaration(node) || ts.isSetAccessorDeclaration(node)) {
+    const name = propertyNameText(node.name);
+    if (name === null) return null;
+    if (ts.isObjectLiteralExpression(node.parent)) {
+      const member = memberName(node.parent, name);
+      return member === null ? null : { name: member, source: true };
+    }
+    return { name, source: true };
+  }
+  if (ts.isPropertyDeclaration(node) && isFunctionValue(unwrap(node.initializer))) {
+    const name = propertyNameText(node.name);
+    return name === null ? null : { name, source: true };
+  }
+  if (ts.isFunctionExpression(node) || ts.isArrowFunction(node)) {
+    const bound = boundName(node);
+    if (bound) return bound;
+    if (ts.isFunctionExpression(node) && node.name) return { name: node.name.text, source: true };
+    return null;
+  }
+  if (ts.isModuleDeclaration(node) && ts.isIdentifier(node.name)) return { name: node.name.text, source: false };
+  if (ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node) || ts.isEnumDeclaration(node))
+    return { name: node.name.text, source: false };
+  if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name)) {
+    const init = unwrap(node.initializer);
+    if (init && ts.isObjectLiteralExpression(init) && isModuleLevel(node)) return { name: node.name.text, source: false };
+  }
+  return null;
+}
+
+// The name a function or class expression is bound to: `const f = ...`, `class { f = ... }`
+// (handled by its PropertyDeclaration), `a.b = ...`, `{ f: ... }` in a named object literal.
+function boundName(fn) {
+  const node = outermostWrapper(fn);
+  const parent = node.parent;
+  if (!parent) return null;
+  if (ts.isVariableDeclaration(parent) && parent.initializer === node && ts.isIdentifier(parent.name))
+    return { name: parent.name.text, source: true, via: parent };
+  if (ts.isPropertyDeclaration(parent) && parent.initializer === node) return null; // the field is the definition
+  if (ts.isExportAssignment(parent) && !parent.isExportEquals) return { name: "default", source: true, via: parent };
+  if (ts.isBinaryExpression(parent) && parent.right === node && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
+    const name = ts.isPropertyAccessExpression(parent.left) ? dottedName(parent.left) : null;
+    return name ? { name, source: true, via: parent.left } : null;
+  }
+  if (ts.isPropertyAssignment(parent) && parent.initializer === node && ts.isObjectLiteralExpression(parent.parent)) {
+    const name = propertyNameText(parent.name);
+    const member = name === null ? null : memberName(parent.parent, name);
+    return member === null ? null : { name: member, source: true, via: parent };
+  }
+  return null;
+}
+
+// A member of a named object literal, relative to the module-level variable holding it (that
+// variable is a container, so it already qualifies the member): `api.nested.put` -> "nested.put".
+function memberName(obj, name) {
+  const owner = objectLiteralOwner(obj);
+  if (owner === null) return null;
+  const inner = owner.split(".").slice(1).join(".");
+  return inner ? `${inner}.${name}` : name;
+}
+
+const isOverloadSignature = (node) =>
+  (ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isConstructorDeclaration(node)) &&
+  !node.body &&
+  !(node.modifiers ?? []).some((m) => m.kind === ts.SyntaxKind.AbstractKeyword) &&
+  !ts.isInterfaceDeclaration(node.parent);
+
+// One file's named definitions: ids by node (the definition node, and for bound functions the
+// declaration the checker names: the variable, property assignment or `a.b` target).
+function definitionTable(sf, relPath) {
+  const byNode = new Map();
+  const list = [];
+  const seen = new Map();
+  const visit = (node, prefix) => {
+    let childPrefix = prefix;
+    const def = definitionOf(node);
+    if (def) {
+      const qual = prefix ? `${prefix}.${def.name}` : def.name;
+      let id;
+      if (isOverloadSignature(node)) {
+        id = `${relPath}::${qual}`;
+      } else {
+        const n = (seen.get(qual) ?? 0) + 1;
+        seen.set(qual, n);
+        id = `${relPath}::${qual}${n > 1 ? `#${n}` : ""}`;
+        const start = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
+        const end = sf.getLineAndCharacterOfPosition(node.getEnd()).line + 1;
+        list.push({ kind: "definition", id, path: relPath, name: def.name.split(".").pop(), line: start, end_line: end, source: def.source });
+      }
+      byNode.set(node, { id, source: def.source });
+      if (def.via) byNode.set(def.via, { id, source: false });
+      childPrefix = id.slice(relPath.length + 2);
+    }
+    ts.forEachChild(node, (child) => visit(child, childPrefix));
+  };
+  visit(sf, "");
+  return { byNode, list };
+}
+
+const isAnonymousMember = (decl) =>
+  !!decl.parent &&
+  ts.isObjectLiteralExpression(decl.parent) &&
+  (ts.isPropertyAssignment(decl) || ts.isShorthandPropertyAssignment(decl) || ts.isMethodDeclaration(decl) || ts.isAccessor(decl));
+
 function makeResolver(root, checker) {
   const ownFile = (fileName) => {
     const rel = path.relative(root, fileName);
     return !rel.startsWith("..") && !path.isAbsolute(rel) && !rel.split(path.sep).includes("node_modules");
   };
   const relPath = (fileName) => path.relative(root, fileName).split(path.sep).join("/");
+  const tables = new Map(); // SourceFile -> definitionTable
+  const tableOf = (sf) => {
+    let table = tables.get(sf);
+    if (!table) tables.set(sf, (table = definitionTable(sf, relPath(sf.fileName))));
+    return table;
+  };
+
+  // The id of what a declaration declares (see "Named definitions" above).
+  const idOf = (decl, name) => {
+    const sf = decl.getSourceFile();
+    const { byNode } = tableOf(sf);
+    const own = byNode.get(decl);
+    if (own) return own.id;
+    // `module.exports = function query() {}`: the function's own definition; an anonymous
+    // one is no definition, and what the module exports is the module.
+    if (ts.isBinaryExpression(decl)) {
+      const right = byNode.get(unwrap(decl.right));
+      if (right) return right.id;
+      const left = decl.left.getText();
+      if (left === "module.exports" || left === "exports") return relPath(sf.fileName);
+    }
+    // A constructor parameter property and a JS `this.x = ...` belong to the class (or the
+    // constructor function), not to the method that declares them.
+    const member =
+      ts.isParameterPropertyDeclaration(decl, decl.parent) ||
+      (ts.isPropertyAccessExpression(decl) && decl.expression.kind === ts.SyntaxKind.ThisKeyword) ||
+      (ts.isBinaryExpression(decl) &&
+        ts.isPropertyAccessExpression(decl.left) &&
+        decl.left.expression.kind === ts.SyntaxKind.ThisKeyword);
+    for (let node = decl.parent; node; node = node.parent) {
+      const entry = byNode.get(node);
+      if (!entry) continue;
+      if (member && (ts.isConstructorDeclaration(node) || ts.isMethodDeclaration(node) || ts.isAccessor(node))) continue;
+      return `${entry.id}.${name ?? "?"}`;
+    }
+    return `${relPath(sf.fileName)}::${name ?? "?"}`;
+  };
 
   const symbolAt = (node) => {
     let symbol = checker.getSymbolAtLocation(node);
@@ -222,7 +505,7 @@ function makeResolver(root, checker) {
     return undefined;
   };
 
-  return function resolveSite(nameNode, expr) {
+  function resolveSite(nameNode, expr) {
     const targets = [];
     let external = false;
     const add = (decls, via) => {
@@ -239,9 +522,13 @@ function makeResolver(root, checker) {
           : ts.isIdentifier(nameOf) || ts.isPrivateIdentifier(nameOf)
             ? nameOf.text
             : undefined;
-        const target = { path: relPath(sf.fileName), line, kind: KIND_NAMES.get(decl.kind), name };
+        const id = idOf(decl, name);
+        const target = { path: relPath(sf.fileName), line, kind: KIND_NAMES.get(decl.kind), name, id };
         if (via) target.via = via;
-        if (isLocalDeclaration(decl)) target.local = true;
+        // A local bound to a function is a named definition (a graph node), not a local; a
+        // member of an object literal that is no named definition's has no node either.
+        const named = tableOf(sf).byNode.has(decl);
+        if (!named && (isLocalDeclaration(decl) || isAnonymousMember(decl))) target.local = true;
         if (!targets.some((t) => t.path === target.path && t.line === target.line)) targets.push(target);
       }
     };
@@ -258,13 +545,15 @@ function makeResolver(root, checker) {
       if (ctor && ts.isConstructorDeclaration(ctor)) add([ctor], "signature");
     }
     return { targets, external: external && targets.length === 0 };
-  };
+  }
+  return { resolveSite, tableOf };
 }
 
 function collectSites(program, root, includeNew) {
   const checker = program.getTypeChecker();
-  const resolveSite = makeResolver(root, checker);
+  const { resolveSite, tableOf } = makeResolver(root, checker);
   const sites = [];
+  const definitions = [];
   let files = 0;
   let lines = 0;
   for (const sf of program.getSourceFiles()) {
@@ -274,7 +563,15 @@ function collectSites(program, root, includeNew) {
     files++;
     lines += sf.getLineStarts().length;
     const relPath = rel.split(path.sep).join("/");
-    const visit = (node) => {
+    const { byNode, list } = tableOf(sf);
+    definitions.push(...list);
+    // source: the innermost named definition around the node (the module when none).
+    const visit = (node, source) => {
+      const entry = byNode.get(node);
+      if (entry?.source) source = entry.id;
+      // A decorator is called by the member it decorates (astrag's rule), a plain field too.
+      const field = ts.isDecorator(node) && ts.isPropertyDeclaration(node.parent) && !byNode.has(node.parent);
+      if (field && propertyNameText(node.parent.name) !== null) source = `${source}.${propertyNameText(node.parent.name)}`;
       if (ts.isCallExpression(node) || (includeNew && ts.isNewExpression(node))) {
         const callee = calleeOf(node);
         if (callee) {
@@ -287,18 +584,21 @@ function collectSites(program, root, includeNew) {
             column: pos.character + 1,
             name: nameNode.text,
             shape,
+            source,
             targets,
           };
           if (external) site.external = true;
           sites.push(site);
         }
       }
-      ts.forEachChild(node, visit);
+      ts.forEachChild(node, (child) => visit(child, source));
     };
-    visit(sf);
+    visit(sf, relPath);
   }
-  sites.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || a.column - b.column));
-  return { sites, files, lines };
+  const byPosition = (a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || (a.column ?? 0) - (b.column ?? 0));
+  sites.sort(byPosition);
+  definitions.sort(byPosition);
+  return { sites, definitions, files, lines };
 }
 
 function main() {
@@ -308,13 +608,13 @@ function main() {
   const t0 = performance.now();
   const { program, config } = buildProgram(root, args);
   const tProgram = performance.now();
-  const { sites, files, lines } = collectSites(program, root, args.includeNew);
+  const { sites, definitions, files, lines } = collectSites(program, root, args.includeNew);
   const tResolve = performance.now();
 
   const out = args.out ? fs.openSync(args.out, "w") : 1;
   const chunk = [];
-  for (const site of sites) {
-    chunk.push(JSON.stringify(site));
+  for (const record of [...sites, ...definitions]) {
+    chunk.push(JSON.stringify(record));
     if (chunk.length >= 10000) fs.writeSync(out, chunk.splice(0).join("\n") + "\n");
   }
   if (chunk.length) fs.writeSync(out, chunk.join("\n") + "\n");
@@ -330,6 +630,7 @@ function main() {
     files,
     lines,
     sites: sites.length,
+    definitions: definitions.length,
     resolved_in_project: resolved,
     external,
     unresolved: sites.length - resolved - external,

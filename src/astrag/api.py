@@ -15,26 +15,30 @@ from __future__ import annotations
 import dataclasses
 import textwrap
 from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
 
 from astrag.arguments import path_argument, resolved_within, text_argument
 from astrag.config import load_config
 from astrag.errors import AstragError
+from astrag.fresh import Freshness, bring_up_to_date
 from astrag.graph.facts import CLASS_KINDS, Edge, EdgeKind, Symbol
 from astrag.indexer import IndexSummary, ProgressFn, index_repository
 from astrag.project_root import nearest_project
-from astrag.query import calls, outline, repomap, uses
+from astrag.query import calls, imports, neighbourhood, outline, repomap, report, uses
 from astrag.query.calls import Related
+from astrag.query.imports import FileImports
+from astrag.query.neighbourhood import Neighbourhood
 from astrag.query.outline import Outline
 from astrag.query.repomap import RepoMap
+from astrag.query.report import IndexReport
 from astrag.query.uses import Use
 from astrag.redact import counts as redaction_counts
 from astrag.retrieve.answer import Answer, Planner, SourceCache, answer
 from astrag.retrieve.assemble import Context
 from astrag.retrieve.plan import plan_query
 from astrag.search.engine import Hit, Searcher
-from astrag.sources import read_lines
-from astrag.store.base import GraphStore
+from astrag.store.base import FileRecord, GraphStore
 from astrag.store.open import MARKER, open_store
 from astrag.suggest import close_symbols
 from astrag.verify.findings import CheckReport
@@ -46,15 +50,21 @@ from astrag.verify.inputs import (
     safe_path,
 )
 from astrag.verify.session import CheckSession
+from astrag.verify.sources import read_regular_file
+from astrag.verify.worktree import working_tree_changes
 
 __all__ = [
     "AmbiguousSymbol",
     "Answer",
     "CheckReport",
     "Context",
+    "FileImports",
+    "Freshness",
     "Hit",
     "Index",
+    "IndexReport",
     "IndexSummary",
+    "Neighbourhood",
     "Outline",
     "Related",
     "RepoMap",
@@ -64,6 +74,7 @@ __all__ = [
     "find_project",
     "find_root",
     "index",
+    "open_fresh",
     "open_index",
 ]
 
@@ -134,6 +145,23 @@ def open_index(root: Path, *, store: str | None = None) -> Index:
     return Index(root, _open_store(root, store))
 
 
+def open_fresh(
+    root: Path, *, refresh: bool | None = None, store: str | None = None
+) -> tuple[Index, Freshness]:
+    """The index of ``root`` brought up to date with the disk first (an incremental run when
+    files changed), or, with ``refresh=False`` (default: on unless ``ASTRAG_NO_REFRESH`` is
+    set), as it is, with the paths it does not reflect: what every query face answers from."""
+    idx = open_index(root, store=store)
+    try:
+        status = bring_up_to_date(idx.root, idx.store, refresh=refresh, store_url=store)
+    except BaseException:
+        idx.close()
+        raise
+    if status.updated:
+        idx.refresh()
+    return idx, status
+
+
 def _open_store(root: Path, url: str | None = None) -> GraphStore:
     return open_store(root, load_config(root), readonly=True, url=url)
 
@@ -145,8 +173,10 @@ class Index:
         self.root = root
         self.store = store
         self.searcher = Searcher(store)
-        self.sources = SourceCache(root)
+        self.sources = SourceCache(root, self._file_records)
+        self._records: tuple[str, dict[str, FileRecord]] | None = None  # (indexed_at, records)
         self._ranks: tuple[str, repomap.Ranked] | None = None  # (indexed_at, what maps cut)
+        self._report: tuple[str, IndexReport] | None = None  # (indexed_at, the report)
 
     def __enter__(self) -> Index:
         return self
@@ -162,6 +192,16 @@ class Index:
         by :func:`index` in this process); the next query reads the new state."""
         self.searcher.forget()
         self._ranks = None
+        self._report = None
+        self._records = None
+
+    def _file_records(self) -> dict[str, FileRecord]:
+        """The index's file records, read once per version of the index: every answer that
+        shows source checks the files against them, and a large index has thousands."""
+        stamp = self.store.meta().get("indexed_at", "")
+        if self._records is None or self._records[0] != stamp:
+            self._records = (stamp, self.store.file_records())
+        return self._records[1]
 
     # ------------------------------------------------------------------ lookup
 
@@ -206,11 +246,9 @@ class Index:
         return self.store.get_symbol(symbol_id)
 
     def source(self, symbol: Symbol) -> str:
-        """The symbol's source lines as they are on disk now (credentials masked)."""
-        if not symbol.path:
-            return ""
-        lines = read_lines(self.root, symbol.path)
-        return "\n".join(lines[symbol.start_line - 1 : symbol.end_line])
+        """The symbol's source lines from its file, as indexed (a note when it changed)."""
+        self.sources.begin()  # the text the index was built from, or a note that it changed
+        return self.sources(symbol)
 
     # ------------------------------------------------------------------ traversals
 
@@ -233,15 +271,17 @@ class Index:
         the unresolved call sites that may be what was asked for."""
         return calls.notes(symbol, relation, found)
 
-    def references(self, symbol_id: str) -> list[Use]:
+    def references(self, symbol_id: str, *, code: bool = True) -> list[Use]:
         """Every use of the symbol (calls, constructions, reads, type annotations, imports,
         subclasses, implementations, overrides; then calls that may dispatch to it and
-        unverified candidates), grouped by kind, each with its site and line of code."""
+        unverified candidates), grouped by kind, each with its site and line of code
+        (``code=False``: without it, for a caller that shows only some of the uses and reads
+        their lines with :meth:`line`)."""
         symbol = self.store.get_symbol(symbol_id)
         if symbol is None:
             return []
         self.sources.begin()
-        return uses.uses(self.store, symbol, self.line)
+        return uses.uses(self.store, symbol, self.line if code else None)
 
     def outline(self, path: str) -> Outline:
         """The definitions of the indexed file ``path`` (repository-relative, absolute inside
@@ -251,6 +291,43 @@ class Index:
             path = given.resolve().relative_to(self.root).as_posix()
         module = outline.file_module(self.store, path)
         return outline.outline(module, self.store.symbols_in_file(module.path))
+
+    def file_imports(self, path: str) -> FileImports:
+        """What the indexed file ``path`` imports, and the imports of it by other files."""
+        return imports.file_imports(self.store, outline.file_module(self.store, path))
+
+    def neighbourhood(
+        self,
+        symbol_id: str,
+        depth: int = 2,
+        limit: int = neighbourhood.DEFAULT_LIMIT,
+        *,
+        callers: list[Related] | None = None,
+    ) -> Neighbourhood:
+        """The symbols within ``depth`` hops of the symbol over the graph's edges (plus the
+        callers that reach it through dispatch or may as candidates), at most ``limit`` of
+        them, and the edges among them: what a diagram of it shows. ``callers``: what
+        :meth:`callers` (depth 1) gave, when the caller has it already."""
+        symbol = self.store.get_symbol(symbol_id)
+        if symbol is None:
+            raise SymbolNotFound(f"no symbol {symbol_id!r}", "pass an id from the index")
+        return neighbourhood.neighbourhood(self.store, symbol, depth, limit, callers)
+
+    def report(self) -> IndexReport:
+        """Files, languages, symbols and edges by kind, call resolution per language and per
+        top-level folder, files with syntax errors and the lines in their error regions,
+        skipped files and why; computed once per version of the index."""
+        stamp = self.store.meta().get("indexed_at", "")
+        if self._report is None or self._report[0] != stamp:
+            self._report = (stamp, report.report(self.store, self._read_bytes))
+        return self._report[1]
+
+    def _read_bytes(self, path: str) -> bytes | None:
+        """A file's bytes for parsing only (never shown), None when it is gone or outside."""
+        try:
+            return resolved_within(self.root, path).read_bytes()
+        except (AstragError, OSError):
+            return None
 
     def repo_map(self, budget: int = 4000) -> RepoMap:
         """The repository's most central definitions, by file, within ``budget`` tokens."""
@@ -408,24 +485,31 @@ def check(
     path: str | None = None,
     lang: str | None = None,
     diff: bool | None = None,
+    changed: bool = False,
+    base: str | None = None,
     session: CheckSession | None = None,
 ) -> CheckReport:
     """Check code an LLM wrote against the index of ``root``.
 
-    ``text`` is a unified diff (recognised by its headers, or forced with ``diff=True``);
-    otherwise code: with ``path``, a snippet placed at the end of that repository file (its
-    imports and module scope apply; lines are reported in the snippet's numbering), or the
-    whole new version of ``path`` when ``text`` already starts like that file; without
-    ``path``, a standalone snippet in language ``lang``. Pass a ``session``
-    (:func:`open_check_session`) to check many times against one loaded index.
+    ``text`` is a unified diff (recognised by its headers, or forced with ``diff=True``),
+    whether or not it has been applied to the files yet; otherwise code: with ``path``, a
+    snippet placed at the end of that repository file (its imports and module scope apply;
+    lines are reported in the snippet's numbering), or the whole new version of ``path`` when
+    ``text`` already starts like that file; without ``path``, a standalone snippet in language
+    ``lang``. ``changed=True`` ignores ``text`` and checks what the git working tree changed
+    against ``base`` (default ``HEAD``). Pass a ``session`` (:func:`open_check_session`) to
+    check many times against one loaded index.
     """
     root = root.resolve()
     own = session is None
     session = session or open_check_session(root)
     try:
-        if diff if diff is not None else looks_like_diff(text):
-            changes, deleted = changes_from_diff(text, lambda p: _read(root, p))
-            return session.check(changes, deleted)
+        if changed or (diff if diff is not None else looks_like_diff(text)):
+            read = partial(_read, root)
+            found = (
+                working_tree_changes(root, base, read) if changed else changes_from_diff(text, read)
+            )
+            return session.check(found.changed, found.deleted, found.deleted_texts)
         return session.check([_code_change(root, text, path, lang)])
     finally:
         if own:
@@ -450,16 +534,11 @@ def _code_change(root: Path, text: str, path: str | None, lang: str | None) -> C
     target = safe_path(path)
     existing = _read(root, target)
     if existing is not None and existing.strip() and text.startswith(existing[:200]):
-        return ChangedFile(target, text, None)  # the whole new version of the file
+        return ChangedFile(target, text, None, old=existing)  # the whole new version
     return change_from_snippet(text, target, existing)
 
 
 def _read(root: Path, rel: str) -> str | None:
     """A repository file's text, or None; never follows a path out of the repository."""
     full = resolved_within(root, safe_path(path_argument(rel, "the path")))
-    try:
-        return full.read_text("utf-8", errors="replace")
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-        return None
-    except OSError as e:  # unreadable (permissions, a name the filesystem refuses)
-        raise AstragError(f"cannot read {rel}: {e.strerror or e}", "check a readable file") from e
+    return read_regular_file(full, rel)  # a FIFO or a device is refused, never opened

@@ -13,7 +13,7 @@ import typer
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from astrag import __version__, api, present, present_text
+from astrag import __version__, api, diagram, present, present_text
 from astrag.arguments import path_argument
 from astrag.cli_shared import (
     Fmt,
@@ -31,7 +31,7 @@ from astrag.cli_shared import (
 from astrag.cli_shared import emit_json as _emit_json
 from astrag.cli_shared import errors as _errors
 from astrag.cli_shared import repo_root as _root
-from astrag.cli_store import StoreOpt, choose_store
+from astrag.cli_store import NoRefreshOpt, StoreOpt, choose_store
 from astrag.errors import AstragError
 from astrag.export import render
 from astrag.indexer import IndexSummary
@@ -59,9 +59,10 @@ def _global_options(
         ),
     ] = False,
     store: StoreOpt = None,
+    no_refresh: NoRefreshOpt = False,
 ) -> None:
     """A symbol-graph map of your codebase for AI coding agents."""
-    choose_store(store)
+    choose_store(store, no_refresh)
 
 
 class CtxFmt(StrEnum):
@@ -81,6 +82,8 @@ class ExportFmt(StrEnum):
     jsonl = "jsonl"
     graphml = "graphml"
     cypher = "cypher"
+    mermaid = "mermaid"
+    dot = "dot"
 
 
 FormatOpt = Annotated[Fmt, typer.Option("--format", "-f", help="Output format.")]
@@ -170,6 +173,7 @@ def _print_summary(s: IndexSummary) -> None:
     ]
     if s.rebuilt_because:
         rows.append(("rebuilt", s.rebuilt_because))
+    rows.extend(("note", text) for text in s.notes)
     table(f"astrag index · {s.root}", ("key", "value"), rows, header=False, styles={"key": "bold"})
 
 
@@ -318,18 +322,43 @@ def export(
     repo: RepoOpt = None,
     fmt: Annotated[ExportFmt, typer.Option("--format", "-f")] = ExportFmt.jsonl,
     output: Annotated[Path | None, typer.Option("--output", "-o")] = None,
+    around: Annotated[
+        str | None, typer.Option("--around", help="Only this symbol's neighbourhood.")
+    ] = None,
+    depth: Annotated[int, typer.Option("--depth", min=1, max=4, help="Hops around it.")] = 2,
+    limit: Annotated[
+        int, typer.Option("--limit", min=1, max=5000, help="At most this many symbols around it.")
+    ] = 60,
 ) -> None:
-    """The whole graph as JSON Lines, GraphML, or Cypher (Neo4j / Memgraph)."""
+    """The graph as JSON Lines, GraphML, Cypher (Neo4j / Memgraph), or a Mermaid / Graphviz
+    diagram; --around SYMBOL keeps its neighbourhood only (a diagram for a pull request)."""
     with _errors():
         target = None if output is None else writable_file(output)
         with open_index(repo) as idx:
-            symbols, edges = idx.graph()
-            lines = render(fmt.value, symbols, edges)
+            lines = _export_lines(idx, fmt.value, around, depth, limit)
             if target is None:
                 for line in lines:
                     sys.stdout.write(line + "\n")
             else:
                 write_atomically(target, (line + "\n" for line in lines))
+
+
+def _export_lines(
+    idx: api.Index, fmt: str, around: str | None, depth: int, limit: int
+) -> Iterator[str]:
+    if around is None:
+        symbols, edges = idx.graph()
+        if fmt in diagram.FORMATS:
+            nodes, links = diagram.whole_graph(symbols, edges)
+            return diagram.render(fmt, nodes, links)
+        return render(fmt, symbols, edges)
+    hood = idx.neighbourhood(idx.resolve(around).id, depth, limit)
+    said = diagram.neighbourhood_note(hood)
+    if hood.omitted:
+        note(f"note: {said}")
+    if fmt in diagram.FORMATS:
+        return diagram.render(fmt, hood.nodes, hood.links, center=hood.center.id, note=said)
+    return render(fmt, [n.symbol for n in hood.nodes], hood.edges)
 
 
 class CheckFmt(StrEnum):
@@ -347,15 +376,29 @@ def check(
     ] = None,
     lang: Annotated[str | None, typer.Option("--lang", help="python|typescript|javascript")] = None,
     diff: Annotated[bool | None, typer.Option("--diff/--no-diff", help="Force diff mode.")] = None,
+    changed: Annotated[
+        bool,
+        typer.Option("--changed", help="Check what the git working tree changed (no input)."),
+    ] = False,
+    base: Annotated[
+        str | None, typer.Option("--base", help="With --changed: compare against REF, not HEAD.")
+    ] = None,
     fmt: Annotated[CheckFmt, typer.Option("--format", "-f")] = CheckFmt.text,
 ) -> None:
-    """Check code an LLM wrote (a diff, a file, a snippet) against the index: calls and
-    imports the codebase cannot back. Exit 0 clean, 1 findings, 2 bad input."""
+    """Check code an LLM wrote (a diff, applied or not; a file; a snippet; or the working
+    tree's changes with --changed) against the index: calls, members, imports, names and
+    syntax the codebase cannot back, here and in the files that use what the change touched.
+    Exit 0 clean, 1 findings, 2 bad input."""
     error_fmt = Fmt.json if fmt != CheckFmt.text else Fmt.text
     with _errors(error_fmt):
         root = _root(repo)
-        text, target = _read_check_input(source, root)
-        report = api.check(root, text, path=path or target, lang=lang, diff=diff)
+        if base is not None and not changed:
+            raise AstragError("--base only applies with --changed", "add --changed")
+        text, target = ("", None) if changed else _read_check_input(source, root)
+        open_index(repo).close()  # checked against a fresh index (or told it is stale)
+        report = api.check(
+            root, text, path=path or target, lang=lang, diff=diff, changed=changed, base=base
+        )
         if fmt == CheckFmt.json:
             _emit_json(present.check_json(report))
         elif fmt == CheckFmt.sarif:
@@ -378,7 +421,7 @@ def _read_check_input(source: str, root: Path) -> tuple[str, str | None]:
         return decoded(sys.stdin.buffer.read(), "stdin"), None
     path_argument(source, "the file to check")
     file = Path(source)
-    try:
+    try:  # a FIFO is fine here: ``astrag check <(git diff)`` names one
         text = decoded(file.read_bytes(), source)
     except OSError as e:
         raise AstragError(
@@ -476,6 +519,10 @@ cli_query.register(app)
 from astrag import cli_agents  # noqa: E402  (install-agent lives in its own module)
 
 cli_agents.register(app)
+
+from astrag import cli_web  # noqa: E402  (the web view lives in its own module)
+
+cli_web.register(app)
 
 
 def main() -> None:

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from astrag import api, present, present_text
-from astrag.cli_shared import Fmt, RepoOpt, emit_json, errors, repo_root
+from astrag.cli_shared import Fmt, RepoOpt, emit_json, errors, open_index
 
 FormatOpt = Annotated[Fmt, typer.Option("--format", "-f", help="Output format.")]
 
@@ -26,7 +26,7 @@ def repo_map(
     fmt: FormatOpt = Fmt.text,
 ) -> None:
     """An overview of the repository: its most central definitions by file, within a budget."""
-    with errors(fmt), api.open_index(repo_root(repo)) as idx:
+    with errors(fmt), open_index(repo) as idx:
         m = idx.repo_map(budget)
         if fmt == Fmt.json:
             emit_json(present.map_json(m))
@@ -40,7 +40,7 @@ def outline(
     fmt: FormatOpt = Fmt.text,
 ) -> None:
     """A file's definitions in order, nested, with signatures and line ranges."""
-    with errors(fmt), api.open_index(repo_root(repo)) as idx:
+    with errors(fmt), open_index(repo) as idx:
         found = idx.outline(_repository_path(file, idx))
         if fmt == Fmt.json:
             emit_json(present.outline_json(found))
@@ -66,7 +66,7 @@ def references(
 ) -> None:
     """Every use of SYMBOL, grouped by kind: calls, constructions, reads, type annotations,
     imports, subclasses, implementations, overrides, dispatch and unverified candidates."""
-    with errors(fmt), api.open_index(repo_root(repo)) as idx:
+    with errors(fmt), open_index(repo) as idx:
         s = idx.resolve(symbol)
         found = idx.references(s.id)
         if fmt == Fmt.json:

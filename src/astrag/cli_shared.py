@@ -119,9 +119,12 @@ def error_json(e: AstragError) -> dict[str, object]:
 
 
 def open_index(repo: Path | None) -> api.Index:
-    """The index a query command answers from: of ``--repo``, else of the enclosing project.
-    The one place a query command opens it, so a step every query needs goes here."""
-    return api.open_index(repo_root(repo))
+    """The index a query command answers from: brought up to date first, or (refreshing
+    off) as it is, with a warning on stderr naming what it does not reflect."""
+    idx, status = api.open_fresh(repo_root(repo))
+    if status.stale:
+        err.print(f"[yellow]warning:[/] {escape(status.warning())}")
+    return idx
 
 
 def repo_root(repo: Path | None) -> Path:
@@ -149,8 +152,10 @@ def decoded(data: bytes, what: str) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
         raise AstragError(
-            f"{what} is not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start:,})",
+            f"{what} is not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start:,}, "
+            f"line {line})",
             "pass UTF-8 text (re-encode it with iconv -t utf-8, or check it is not binary)",
         ) from None
 

@@ -19,6 +19,7 @@ from astrag import api
 from astrag.cli_shared import errors
 from astrag.config import load_config
 from astrag.errors import AstragError
+from astrag.fresh import ENV_NO_REFRESH
 from astrag.store.base import GraphStore
 from astrag.store.open import ENV_STORE, check_url, is_server, make_store, redact
 from astrag.store.sqlite import DB_NAME, SqliteStore
@@ -34,8 +35,21 @@ StoreOpt = Annotated[
 ]
 
 
-def choose_store(store: str | None) -> None:
-    """Apply the global ``--store`` option (the main callback in ``cli.py`` takes it)."""
+NoRefreshOpt = Annotated[
+    bool,
+    typer.Option(
+        "--no-refresh",
+        help="Answer from the index as it is (say on stderr what changed since), "
+        "instead of updating it first.",
+    ),
+]
+
+
+def choose_store(store: str | None, no_refresh: bool = False) -> None:
+    """Apply the global ``--store`` and ``--no-refresh`` options (the main callback in
+    ``cli.py`` takes them)."""
+    if no_refresh:
+        os.environ[ENV_NO_REFRESH] = "1"
     if store:
         with errors():
             check_url(store)

@@ -105,7 +105,7 @@ def _parse(path: Path, text: str) -> Config:
         value = index["index_dir"]
         if not isinstance(value, str) or not value.strip():
             raise _type_error(path, text, INDEX_TABLE, "index_dir", "a non-empty string", value)
-        values["index_dir"] = value
+        values["index_dir"] = _confined_index_dir(path, text, value)
     if "follow_symlinks" in index:
         value = index["follow_symlinks"]
         if not isinstance(value, bool):
@@ -118,6 +118,29 @@ def _parse(path: Path, text: str) -> Config:
         values["embedder"] = value.strip()
     _check_store_keys(path, text, data)
     return Config(**values, extra=data)
+
+
+def user_cache_dir() -> Path:
+    """The user-level folder astrag owns for indexes kept outside a repository."""
+    base = os.environ.get("XDG_CACHE_HOME", "").strip() or str(Path.home() / ".cache")
+    return Path(base) / "astrag"
+
+
+def _confined_index_dir(path: Path, text: str, value: str) -> str:
+    """``value`` if the index directory it names lies inside the repository (the folder of
+    ``path``) or under :func:`user_cache_dir`: a cloned repository's configuration must not
+    point astrag's writes at the user's other files."""
+    root = path.parent.resolve()
+    target = Path(os.path.normpath(root / value)).resolve()
+    cache = user_cache_dir().resolve()
+    inside = target != root and target.is_relative_to(root)
+    if inside or (target != cache and target.is_relative_to(cache)):
+        return value
+    raise ConfigError(
+        f"{_where(path, text, INDEX_TABLE, 'index_dir')}: [index].index_dir {value!r} is "
+        f"outside the repository ({target})",
+        hint=f"use a folder inside the repository (the default is .astrag) or one under {cache}",
+    )
 
 
 def _check_store_keys(path: Path, text: str, data: dict[str, Any]) -> None:

@@ -34,6 +34,7 @@ from __future__ import annotations
 import codecs
 import errno
 import functools
+import hashlib
 import os
 import re
 import stat
@@ -60,6 +61,8 @@ SKIP_REASONS = frozenset(
         "broken_symlink",
         "vanished",
         "unreadable",
+        "special_file",
+        "changed_during_read",
         "excluded_dir",
         "undecodable_path",
     }
@@ -119,6 +122,10 @@ def is_secret(name: str) -> bool:
 
 
 _HEAD_BYTES = 8192
+_WIDE_BOMS = (
+    ((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE), "utf-32"),
+    ((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE), "utf-16"),
+)
 _LONG_LINE = 1000
 _MINIFIED_MEAN_LINE = 200  # normal code averages 30-40 characters a line
 
@@ -131,6 +138,9 @@ class SourceFile:
     language: str
     size: int
     mtime_ns: int
+    device: int = 0  # identity of the file discovered (the target, for a followed link):
+    inode: int = 0  # reading checks it, so a path swapped after discovery is not read
+    link: bool = False  # a symlink to a file inside the root, discovered as such
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +215,12 @@ def _git_ls_files(root: str) -> list[str] | None:
 @functools.lru_cache(maxsize=4096)
 def _language_of_suffix(suffix: str) -> str | None:
     return language_of("x" + suffix) if suffix else None
+
+
+def is_candidate(name: str) -> bool:
+    """Whether a file of this name is one astrag may index (a language it parses, not a
+    secret)."""
+    return _language(name) is not None and not is_secret(name)
 
 
 def _language(name: str) -> str | None:
@@ -348,7 +364,8 @@ class _Collector:
         self.config = config
         self.exclude = _Patterns(config.exclude) if config.exclude else None
         self.include = _Patterns(config.include) if config.include else None
-        index_dir = os.path.normpath(config.index_dir).replace(os.sep, "/")
+        index_dir = os.path.relpath(os.path.join(self.root, config.index_dir), self.root)
+        index_dir = index_dir.replace(os.sep, "/")
         self.index_dir = None if index_dir.startswith(("..", "/")) else index_dir
         self.files: dict[str, SourceFile] = {}
         self.links: dict[str, tuple[str, SourceFile]] = {}  # link path -> (real path, file)
@@ -418,7 +435,9 @@ class _Collector:
         if st.st_size > self.config.max_file_bytes:
             self.skip(rel, "too_large")
             return
-        source_file = SourceFile(rel, language, st.st_size, st.st_mtime_ns)
+        source_file = SourceFile(
+            rel, language, st.st_size, st.st_mtime_ns, st.st_dev, st.st_ino, real is not None
+        )
         if real is None:
             self.files[rel] = source_file
         else:
@@ -602,37 +621,111 @@ def _is_utf8(text: str) -> bool:
 # -- reading ---------------------------------------------------------------------------------
 
 
-def read_source(root: Path, sf: SourceFile) -> ReadResult:
-    """Read one discovered file as UTF-8 bytes; never raises for files that changed on disk."""
-    full = os.path.join(os.fspath(root), sf.path)
-    # O_NONBLOCK so a path that became a FIFO cannot hang the indexer; no effect on files.
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+def read_source(root: Path, sf: SourceFile, max_bytes: int | None = None) -> ReadResult:
+    """Read one discovered file as UTF-8 bytes; never raises for files that changed on disk.
+
+    Race-free against the tree changing after discovery: a FIFO, socket or device is refused
+    before it is opened (opening some devices acts on them); the file is opened without
+    following a symlink at its last step (a discovered link is followed, then checked), and
+    what was opened must be the file discovery saw, or a regular file that the path still
+    names inside the root (an editor's save-by-rename); ``max_bytes`` applies to what is read,
+    not to the size seen earlier."""
+    root_str = os.fspath(root)
+    full = os.path.join(root_str, sf.path)
     try:
-        fd = os.open(full, flags)
+        st = os.stat(full) if sf.link else os.lstat(full)
     except (FileNotFoundError, NotADirectoryError):
         return ReadResult(None, Skipped(sf.path, "vanished"))
     except OSError:
         return ReadResult(None, Skipped(sf.path, "unreadable"))
+    reason = _not_a_file(st.st_mode)
+    if reason:
+        return ReadResult(None, Skipped(sf.path, reason))
+    nofollow = 0 if sf.link else getattr(os, "O_NOFOLLOW", 0)
+    # O_NONBLOCK: a path that becomes a FIFO after the check above cannot hang the indexer
+    flags = os.O_RDONLY | nofollow | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
-        with open(fd, "rb") as fh:
-            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
-                return ReadResult(None, Skipped(sf.path, "unreadable"))
-            data = fh.read()
-    except OSError:
+        fd = os.open(full, flags | getattr(os, "O_NOCTTY", 0))
+    except (FileNotFoundError, NotADirectoryError):
+        return ReadResult(None, Skipped(sf.path, "vanished"))
+    except OSError:  # ELOOP: a symlink swapped in where discovery saw a file
         return ReadResult(None, Skipped(sf.path, "unreadable"))
+    with open(fd, "rb") as fh:
+        try:
+            opened = os.fstat(fh.fileno())
+            reason = _not_a_file(opened.st_mode) or _swapped(root_str, full, sf, opened)
+            if reason:
+                return ReadResult(None, Skipped(sf.path, reason))
+            limit = max_bytes if max_bytes is not None else -1
+            data = fh.read(limit + 1 if limit >= 0 else -1)
+        except OSError:
+            return ReadResult(None, Skipped(sf.path, "unreadable"))
+    if max_bytes is not None and len(data) > max_bytes:
+        return ReadResult(None, Skipped(sf.path, "too_large"))  # grew after discovery
     return decode_source(sf.path, data)
+
+
+def _not_a_file(mode: int) -> str:
+    if stat.S_ISREG(mode):
+        return ""
+    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "special_file"
+    return "unreadable"  # a directory, or a link where none was discovered
+
+
+def _swapped(root: str, full: str, sf: SourceFile, opened: os.stat_result) -> str:
+    """'' if the opened file may be read: the one discovered, or a regular file the path now
+    names inside the root; else why not."""
+    if not sf.inode or (opened.st_dev, opened.st_ino) == (sf.device, sf.inode):
+        return ""
+    real = os.path.realpath(full)
+    root_real = os.path.realpath(root)
+    if real != root_real and not real.startswith(root_real.rstrip(os.sep) + os.sep):
+        return "symlink_outside_root"
+    try:
+        now = os.stat(real)
+    except OSError:
+        return "changed_during_read"
+    same = (now.st_dev, now.st_ino) == (opened.st_dev, opened.st_ino)
+    return "" if same else "changed_during_read"
+
+
+def read_repo_text(root: Path, rel: str, max_bytes: int = 16_000_000) -> str | None:
+    """A repository file's text as astrag reads it (special files refused before opening, no
+    symlink out of the root, at most ``max_bytes``), or None when it cannot be read."""
+    full = os.path.join(os.fspath(root), rel)
+    try:
+        st = os.stat(full)
+    except (OSError, ValueError):
+        return None
+    sf = SourceFile(rel, "", st.st_size, st.st_mtime_ns, st.st_dev, st.st_ino, link=True)
+    result = read_source(root, sf, max_bytes)
+    if result.source is None:
+        return None
+    return result.source.decode("utf-8", errors="replace")
+
+
+def content_hash(source: bytes) -> str:
+    """The index's key for a file's content (of the bytes :func:`read_source` returns)."""
+    return hashlib.blake2b(source, digest_size=16).hexdigest()
+
+
+_LONE_CR = re.compile(rb"\r(?!\n)")
 
 
 def decode_source(path: str, data: bytes) -> ReadResult:
     """Apply the content checks to ``data`` and return it as UTF-8 without a BOM."""
     note = None
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        # Windows tools (PowerShell's `>`) write UTF-16; its NUL bytes would look binary.
-        try:
-            data = data.decode("utf-16").encode("utf-8")
-            note = "decoded as utf-16"
-        except UnicodeDecodeError:
-            pass
+    # Windows tools (PowerShell's `>`) write UTF-16; its NUL bytes would look binary. UTF-32
+    # first: its little-endian BOM starts with UTF-16's.
+    for boms, encoding in _WIDE_BOMS:
+        if data.startswith(boms):
+            try:
+                data = data.decode(encoding).encode("utf-8")
+                note = f"decoded as {encoding}"
+            except UnicodeDecodeError:
+                pass
+            break
     head = data[:_HEAD_BYTES]
     if b"\0" in head:
         return ReadResult(None, Skipped(path, "binary"))
@@ -655,6 +748,10 @@ def decode_source(path: str, data: bytes) -> ReadResult:
                 continue
             note = f"decoded as {encoding}"
             break
+    if b"\r" in data:
+        # A lone CR ends a line for editors, Python and JavaScript, but not in tree-sitter's
+        # row count: as LF (the same length, so every byte offset holds) all of them agree.
+        data = _LONE_CR.sub(b"\n", data)
     return ReadResult(data, None, note)
 
 

@@ -10,6 +10,7 @@ added module are re-resolved. The previous index stays readable until the single
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -20,8 +21,9 @@ from importlib import resources
 from multiprocessing import get_context
 from pathlib import Path, PurePosixPath
 
+from astrag import lifeline  # noqa: F401  (forked workers die with this process)
 from astrag.config import Config, load_config
-from astrag.discover import Skipped, SourceFile, discover, read_source
+from astrag.discover import Skipped, SourceFile, content_hash, discover, read_source
 from astrag.graph import resolver_fingerprint
 from astrag.graph.facts import FileFacts
 from astrag.graph.resolve import (
@@ -49,12 +51,16 @@ from astrag.store.base import (
     IndexUpdate,
 )
 from astrag.store.codec import LazyFacts, decode_facts, encode_facts
-from astrag.store.open import make_store, mark_indexed, reset_store
+from astrag.store.open import make_store, mark_indexed
 
 ProgressFn = Callable[[str, int, int], None]  # (stage, done, total)
 
 _PARALLEL_MIN_FILES = 48
 _CHUNK = 16
+# A directory changed this little before the scan may carry an mtime from before it (coarse
+# file-system clocks): record the scan as starting earlier, so such a change still counts.
+_SCAN_MARGIN_NS = 50_000_000
+SCANNED_AT = "scanned_at_ns"  # meta: when the last index run listed the tree (freshness)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,18 +97,19 @@ class IndexSummary:
 
     @property
     def call_resolution_rate(self) -> float:
-        """Share of call edges whose target is known: a repository symbol or an external one."""
-        total = sum(self.calls.values())
-        known = self.calls.get("resolved", 0) + self.calls.get("external", 0)
-        return known / total if total else 1.0
+        return resolution_rate(self.calls)
 
 
-def content_hash(source: bytes) -> str:
-    return hashlib.blake2b(source, digest_size=16).hexdigest()
+def resolution_rate(calls: Mapping[str, int]) -> float:
+    """Share of call edges whose target is known: a repository symbol or an external one
+    (``calls`` counts them by target: resolved / external / unresolved / dangling)."""
+    total = sum(calls.values())
+    known = calls.get("resolved", 0) + calls.get("external", 0)
+    return known / total if total else 1.0
 
 
-def _parse_one(root: str, sf: SourceFile, known_hash: str | None) -> _Parsed:
-    result = read_source(Path(root), sf)
+def _parse_one(root: str, sf: SourceFile, known_hash: str | None, max_bytes: int) -> _Parsed:
+    result = read_source(Path(root), sf, max_bytes)
     if result.source is None:
         return _Parsed(sf.path, None, None, skipped=result.skipped)
     digest = content_hash(result.source)
@@ -128,8 +135,10 @@ def _parse_one(root: str, sf: SourceFile, known_hash: str | None) -> _Parsed:
     return _Parsed(sf.path, record, encode_facts(facts), encode_documents(documents(facts, source)))
 
 
-def _parse_chunk(root: str, items: list[tuple[SourceFile, str | None]]) -> list[_Parsed]:
-    return [_parse_one(root, sf, known) for sf, known in items]
+def _parse_chunk(
+    root: str, max_bytes: int, items: list[tuple[SourceFile, str | None]]
+) -> list[_Parsed]:
+    return [_parse_one(root, sf, known, max_bytes) for sf, known in items]
 
 
 def parse_files(
@@ -137,13 +146,14 @@ def parse_files(
     items: list[tuple[SourceFile, str | None]],
     jobs: int,
     progress: ProgressFn | None = None,
+    max_bytes: int = Config.max_file_bytes,
 ) -> Iterator[_Parsed]:
     """Read and parse files, on ``jobs`` processes when there are enough of them. Results
     stream in order, so the caller can decode them while later files are still parsing."""
     total = len(items)
     if jobs <= 1 or total < _PARALLEL_MIN_FILES:
         for i, item in enumerate(items, 1):
-            yield _parse_one(str(root), *item)
+            yield _parse_one(str(root), *item, max_bytes)
             if progress and (i % 64 == 0 or i == total):
                 progress("parse", i, total)
         return
@@ -151,26 +161,35 @@ def parse_files(
     done = 0
     # fork: workers inherit the loaded grammars and compiled queries instead of rebuilding them
     with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("fork")) as pool:
-        for parsed in pool.map(_parse_chunk, [str(root)] * len(chunks), chunks):
+        roots, limits = [str(root)] * len(chunks), [max_bytes] * len(chunks)
+        for parsed in pool.map(_parse_chunk, roots, limits, chunks):
             yield from parsed
             done += len(parsed)
             if progress:
                 progress("parse", done, total)
 
 
-def _open_store(store: GraphStore, rebuild: bool) -> str:
-    """Open the store under the writer lock; an incompatible or corrupt index (or --rebuild)
-    starts from a fresh one. Returns why the index was rebuilt, if it was."""
+def _open_store(store: GraphStore, rebuild: bool) -> tuple[str, bool]:
+    """Open the store under the writer lock. A first index, ``--rebuild`` and an index astrag
+    cannot read are written aside, as a new generation that readers see only once it is
+    published. Returns why the index was rebuilt, if it was, and whether the previous index is
+    still serving readers meanwhile (then publishing waits until the new one is whole)."""
+    if not store.exists():
+        store.start_fresh()
+        store.open()
+        return "", False
     if rebuild:
-        reset_store(store)
+        store.start_fresh()
+        store.open()
+        return "", True
     try:
         store.open()
-        return ""
+        return "", False
     except (IndexIncompatible, IndexCorrupt) as err:
         store.close()
-        reset_store(store)
+        store.start_fresh()
         store.open()
-        return str(err)
+        return str(err), False
 
 
 def index_repository(
@@ -194,8 +213,10 @@ def index_repository(
     try:
         # the lock comes first: resetting a database another run is writing would lose it
         with store.acquire_writer():
-            summary.rebuilt_because = _open_store(store, rebuild)
+            summary.rebuilt_because, serving = _open_store(store, rebuild)
             _run(root, config, store, jobs or os.cpu_count() or 1, progress, summary)
+            if not serving:
+                store.publish()  # nothing whole to keep serving: the graph is usable now
             clock = _Clock(summary.timings)
             spec = embedder or config.embedder
             summary.embedder, summary.embedded = embed_missing(store, spec, progress)
@@ -203,7 +224,9 @@ def index_repository(
             if index_vectors is not None:
                 index_vectors()
             clock.lap("embed")
+            store.publish()  # a rebuild of a working index: swapped in with its embeddings
             _summarise(store, summary)
+            summary.notes.extend(store.notes)
         mark_indexed(root, config, store_url)
     finally:
         store.close()
@@ -226,6 +249,7 @@ def _run(
         records = {}  # another astrag version parsed these files: their facts may differ
         summary.rebuilt_because = summary.rebuilt_because or "the parsers changed"
     clock = _Clock(summary.timings)
+    scanned_at = str(time.time_ns() - _SCAN_MARGIN_NS)
     found = discover(root, config)
     summary.skipped.extend(found.skipped)
     current = {sf.path: sf for sf in found.files}
@@ -241,7 +265,12 @@ def _run(
     facts = store.lazy_facts(keep) if keep else LazyFacts({})
     tables = TableCache(facts)
     changed, touched, docs = _take_parsed(
-        parse_files(root, to_read, jobs, progress), facts, tables, stored, removed, summary
+        parse_files(root, to_read, jobs, progress, config.max_file_bytes),
+        facts,
+        tables,
+        stored,
+        removed,
+        summary,
     )
     facts.drop(removed)
     summary.parsed = len(changed)
@@ -255,8 +284,11 @@ def _run(
         or old_meta.get("layout") != fingerprint
         or old_meta.get("resolver") != resolver_fingerprint()
     )
+    skipped = skipped_meta(summary.skipped)
     if not (full or changed or removed or touched):
-        return  # nothing to do: the index is current
+        # the index is current as of this scan; only a skipped file may have come or gone
+        store.set_meta({SCANNED_AT: scanned_at, "skipped": skipped})
+        return
     clock.lap("layout")
     affected = set(facts) if full else _affected(store, facts, changed, removed, records)
     if progress:
@@ -281,7 +313,9 @@ def _run(
         "extractor": _parse_fingerprint(),
         "resolver": resolver_fingerprint(),
         "indexed_at": str(time.time()),
+        SCANNED_AT: scanned_at,
         "root": str(root),
+        "skipped": skipped,
     }
 
     def edges() -> Iterator[IndexUpdate]:
@@ -309,6 +343,31 @@ def _run(
     clock.lap("write")
     if progress:
         progress("write", 1, 1)
+
+
+SKIPPED_LISTED = 2000  # skipped files named in the index's meta; the counts are of all
+
+
+def skipped_meta(skipped: Iterable[Skipped]) -> str:
+    """The files a run skipped, for the index's meta (``skipped``): counts by reason and the
+    first SKIPPED_LISTED paths with theirs, as JSON (:func:`read_skipped` reads it back)."""
+    ordered = sorted({(k.path, k.reason) for k in skipped})
+    reasons: dict[str, int] = {}
+    for _path, reason in ordered:
+        reasons[reason] = reasons.get(reason, 0) + 1
+    listed = [list(pair) for pair in ordered[:SKIPPED_LISTED]]
+    return json.dumps({"total": len(ordered), "reasons": reasons, "files": listed})
+
+
+def read_skipped(meta: Mapping[str, str]) -> tuple[int, dict[str, int], list[Skipped]]:
+    """``(total, count by reason, listed files)`` from an index's meta; nothing for an index
+    written before astrag recorded them."""
+    try:
+        data = json.loads(meta.get("skipped") or "{}")
+        files = [Skipped(str(p), str(r)) for p, r in data.get("files", [])]
+        return int(data.get("total", len(files))), dict(data.get("reasons", {})), files
+    except (ValueError, TypeError, AttributeError):
+        return 0, {}, []
 
 
 def _take_parsed(
@@ -388,23 +447,47 @@ def _affected(
         affected |= store.dependents(reshaped | removed)
     added = [p for p in changed if p not in records]
     if added or removed:
-        affected |= _files_naming_modules(facts, [*added, *removed])
+        naming = _files_naming_modules(facts, [*added, *removed])
+        # an importer that re-exports the module that came or went changes what it exports
+        # without being edited: files that resolved names through it (and recorded it, a
+        # failed lookup included) must be resolved again too. pydantic: deleting and
+        # restoring fields.py left types.py's `from pydantic import Field` unresolved.
+        affected |= naming | store.dependents(naming)
     return affected & set(facts)
+
+
+_MODULE_SUFFIXES = (".d.ts", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+_MODULE_SUFFIXES += (".py", ".pyi")
+
+
+def _module_stem(name: str) -> str:
+    for suffix in _MODULE_SUFFIXES:
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return name
 
 
 def _files_naming_modules(facts: Mapping[str, FileFacts], paths: Iterable[str]) -> set[str]:
     """Files with an import that could name one of ``paths`` (a module that appeared or went:
-    its importers' unresolved imports may now resolve, or their resolved ones break)."""
+    its importers' unresolved imports may now resolve, or their resolved ones break). Errs on
+    the side of too many: a file matched needlessly is only re-resolved. Names are compared
+    without extensions, whole: `./input-type.decorator.js` names `input-type.decorator.ts`
+    (cutting at the first dot, as this once did, missed it, and such an importer kept its edge
+    to a deleted file)."""
     stems = set()
     for path in paths:
         p = PurePosixPath(path)
-        stem = p.name.split(".")[0]
+        stem = _module_stem(p.name)
         stems.add(p.parent.name if stem in ("__init__", "index") else stem)
     hits = set()
     for path, f in facts.items():
         for imp in f.imports:
-            last = imp.module.replace("/", ".").rsplit(".", 1)[-1]
-            if last in stems or (imp.name in stems) or (not imp.module and imp.level):
+            if not imp.module and imp.level:
+                hits.add(path)
+                break
+            segments = [_module_stem(s) for s in imp.module.split("/") if s not in ("", ".", "..")]
+            keys = {imp.name, imp.module.rsplit(".", 1)[-1], *segments[-2:]}
+            if keys & stems:
                 hits.add(path)
                 break
     return hits

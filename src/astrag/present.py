@@ -197,6 +197,7 @@ def summary_json(s: IndexSummary) -> dict[str, object]:
         "seconds": round(s.seconds, 3),
         "timings": s.timings,
         "rebuilt_because": s.rebuilt_because,
+        "notes": s.notes,
         "embedder": s.embedder,
         "embedded": s.embedded,
     }

@@ -335,3 +335,29 @@ def test_edge_to_a_node_for_the_local_itself_is_told_apart() -> None:
         "astrag in-repo edge to the local itself, oracle says local/parameter": 1
     }
     assert report.overall.judged == 0 and report.overall.expected == 0
+
+
+def test_oracle_with_ids_is_also_scored_per_definition_with_a_baseline() -> None:
+    oracle = ga.read_oracle(
+        jsonl(
+            site("a.ts", 2, 3, "helper", [target("b.ts", 10, "helper") | {"id": "b.ts::helper"}])
+            | {"source": "a.ts::main"},
+            site("a.ts", 3, 3, "Svc", [target("c.ts", 1, "Svc", "ClassDeclaration")], shape="new")
+            | {"source": "a.ts::main"},
+            {"kind": "definition", "id": "b.ts::helper", "path": "b.ts", "name": "helper"}
+            | {"line": 10, "end_line": 20, "source": True},
+        )
+    )
+    export = [*NODES, node("a.ts::main", "main", "a.ts", 1, 5)]
+    graph = ga.load_graph(jsonl(*export, call("a.ts::main", "helper", "a.ts", 2, 3)))
+    report = ga.compare(oracle, graph).as_dict(examples=5)
+    assert report["constructor_calls"]["recall"] == 0.0
+    definition = report["definition_granularity"]
+    # the new site's target has no id (an old-style target): only helper's edge is scored
+    assert definition["edges"]["expected_edges"] == 1
+    assert definition["baseline_sites"]["found_sites"] == 1
+
+
+def test_oracle_without_ids_has_no_definition_scores() -> None:
+    report = score([site("a.ts", 2, 3, "helper", [target("b.ts", 10, "helper")])], [])
+    assert report.as_dict(examples=0)["definition_granularity"] is None

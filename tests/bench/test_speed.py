@@ -60,6 +60,15 @@ def test_probe_file_is_the_median_sized_source(tmp_path: Path) -> None:
     assert speed.pick_probe_file(files, tmp_path).name == "c.ts"
 
 
+def test_probe_file_of_a_mostly_javascript_corpus_is_javascript(tmp_path: Path) -> None:
+    files = []
+    for name, size in (("a.ts", 10), ("b.js", 500), ("c.cjs", 100), ("d.mjs", 300)):
+        path = tmp_path / name
+        path.write_bytes(b"x" * size)
+        files.append(path)
+    assert speed.pick_probe_file(files, tmp_path).name == "d.mjs"
+
+
 def test_median_run_keeps_one_runs_fields_together() -> None:
     runs = [speed.Run(w, w * 2, w * 10) for w in (3.0, 1.0, 2.0, 9.0)]
     median = speed._median_run(runs)
@@ -82,3 +91,13 @@ def test_probe_file_passes_over_tests_and_fixtures(tmp_path: Path) -> None:
     assert speed.pick_probe_file(files, tmp_path).name == "b.ts"
     # only tests (sizes 100, 200, 300): take the median of them anyway
     assert speed.pick_probe_file(files[2:], tmp_path).name == "c.ts"
+
+
+def test_cold_only_row_leaves_the_re_index_cells_empty() -> None:
+    run = {"wall_seconds": 2.0, "cpu_seconds": 2.0, "peak_rss_mb": 30.0, "output": {}}
+    cold = run | {"wall_seconds": 5.0, "output": {"files": 3, "lines": 40, "seconds": 4.0}}
+    result = {"floor": run, "cold": cold, "incremental": {}}
+    result["ratios"] = speed.ratios(result)
+    cells = [c.strip() for c in speed.markdown_row(result, "x").strip("|").split("|")]
+    assert cells[:7] == ["x", "3", "40", "2.00", "5.00", "2.5× / n/a / 1.0×", "30 / 30"]
+    assert cells[7:11] == ["–"] * 4

@@ -68,10 +68,16 @@ def test_refusals_keep_the_server_serving(repo: Path) -> None:
             # oversize and malformed inputs
             huge = "x = 1\n" * 200_000  # 1.2 MB
             assert "1000000" in await refused(client, "check_code", code=huge, lang="python")
-            assert "exactly one of code and diff" in await refused(
+            assert "exactly one of code, diff and changed" in await refused(
                 client, "check_code", code=code, diff="--- a/x\n+++ b/x\n"
             )
-            assert "exactly one of code and diff" in await refused(client, "check_code")
+            assert "exactly one of code, diff and changed" in await refused(client, "check_code")
+            # a FIFO named as the file would block the server forever if it were opened
+            os.mkfifo(repo / "pkg" / "pipe.py")
+            fifo = await refused(client, "check_code", code=code, path="pkg/pipe.py")
+            assert "pkg/pipe.py is not a regular file (a FIFO)" in fifo
+            os.unlink(repo / "pkg" / "pipe.py")
+            assert "not in a git work tree" in await refused(client, "check_code", changed=True)
             assert "language" in await refused(client, "check_code", code=code)
             assert "lang" in await refused(client, "check_code", code=code, lang="cobol")
             assert "query is empty" in await refused(client, "search_symbols", query="   ")

@@ -300,6 +300,35 @@ def test_readers_see_the_old_index_until_the_commit(tmp_path: Path, store_url: s
     writer.close()
 
 
+def test_a_rebuild_is_written_aside_and_swapped_in_whole(tmp_path: Path, store_url: str) -> None:
+    writer = new_store(tmp_path, store_url)
+    with writer:  # type: ignore[attr-defined]
+        writer.apply(base_update())
+        before = snapshot_of(writer)  # type: ignore[arg-type]
+        reader = new_store(tmp_path, store_url, readonly=True)
+        reader.open()  # a reader holding a connection when the swap happens
+        with writer.acquire_writer():
+            writer.start_fresh()
+            assert writer.file_records() == {}  # the writer sees its own fresh start
+            writer.apply(IndexUpdate(symbols=(sym("new.py", "n"),)))
+            assert snapshot_of(reader) == before  # type: ignore[arg-type]
+            late = new_store(tmp_path, store_url, readonly=True)
+            with late:  # type: ignore[attr-defined]
+                assert snapshot_of(late) == before  # type: ignore[arg-type]
+            writer.publish()
+        assert snapshot_of(reader) == before  # type: ignore[arg-type]  # still whole
+        assert reader.reopen_if_replaced() is True
+        assert [s.id for s in reader.all_symbols()] == ["new.py::n"]
+        assert reader.reopen_if_replaced() is False
+        with writer.acquire_writer():
+            writer.start_fresh()  # a rebuild that never publishes (a run that failed)
+            writer.apply(IndexUpdate(symbols=(sym("lost.py", "x"),)))
+        assert [s.id for s in reader.all_symbols()] == ["new.py::n"]
+        reader.close()
+    with new_store(tmp_path, store_url, readonly=True) as again:  # type: ignore[attr-defined]
+        assert [s.id for s in again.all_symbols()] == ["new.py::n"]
+
+
 def test_second_writer_is_refused_at_once(tmp_path: Path, store_url: str) -> None:
     first, second = new_store(tmp_path, store_url), new_store(tmp_path, store_url)
     with first.acquire_writer():

@@ -47,6 +47,7 @@ def answers(root: Path, store: str) -> dict[str, Any]:
         symbols, edges = idx.graph()
         out["graph"] = (symbols, edges)
         out["counts"] = idx.store.counts()
+        out["calls by file"] = idx.store.calls_by_file()
         for q in QUERIES:
             for mode in ("hybrid", "lexical", "dense", "exact"):
                 out[f"search {mode} {q}"] = [
@@ -69,6 +70,7 @@ def answers(root: Path, store: str) -> dict[str, Any]:
                 ]
                 out[f"impl {s.id}"] = [(r.symbol.id, r.edge) for r in idx.implementations(s.id)]
                 out[f"in {s.id}"] = idx.edges(s.id, incoming=True)
+                out[f"neighbourhood {s.id}"] = idx.neighbourhood(s.id, depth=2)
     return out
 
 

@@ -45,23 +45,38 @@ def test_schema_migrations_are_recorded_and_a_newer_database_is_refused(pg_url: 
             conn.execute("DELETE FROM schema_migrations WHERE version = 999")
 
 
-def test_rebuild_is_invisible_until_its_commit(pg_url: str, tmp_path: Path) -> None:
-    writer = PostgresStore(pg_url, str(tmp_path))
-    reader = PostgresStore(pg_url, str(tmp_path), readonly=True)
-    with writer:
-        writer.apply(base_update())
-        reader.open()
-        before = snapshot_of(reader)  # type: ignore[arg-type]
-        with writer.acquire_writer():
-            writer.reset()
-            assert writer.file_records() == {}  # the writer sees its own fresh start
-            assert snapshot_of(reader) == before  # type: ignore[arg-type]
-            writer.apply(IndexUpdate(symbols=(sym("new.py", "n"),)))
-        assert [s.id for s in reader.all_symbols()] == ["new.py::n"]
-        with writer.acquire_writer():
-            writer.reset()  # and a reset no apply follows is rolled back with the lock
-        assert [s.id for s in reader.all_symbols()] == ["new.py::n"]
-    reader.close()
+def test_a_rebuild_takes_no_table_lock_another_repository_waits_on(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """The swap and the vector index build never lock the tables repositories share: while
+    one repository's rebuild is open (written aside, not yet published), another repository's
+    reader and writer go on at once."""
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    one = PostgresStore(pg_url, str(tmp_path / "one"))
+    two = PostgresStore(pg_url, str(tmp_path / "two"))
+    with one, two:
+        one.apply(base_update())
+        two.apply(base_update())
+        two.put_vectors([("h1", b"\x00<" * 4)], meta={"embedder": "t"})
+        with one.acquire_writer():
+            one.start_fresh()
+            one.apply(IndexUpdate(symbols=(sym("new.py", "n"),)))
+            one.put_vectors([("h2", b"\x00<" * 4)], clear=True, meta={"embedder": "u"})
+            with psycopg.connect(pg_url, autocommit=True) as other:
+                other.execute("SET lock_timeout = '1s'")
+                granted = other.execute(
+                    "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation "
+                    "WHERE c.relname IN ('vectors', 'edges', 'symbols', 'names') "
+                    "AND l.mode IN ('AccessExclusiveLock', 'ExclusiveLock', 'ShareLock')"
+                ).fetchone()
+                assert granted == (0,)
+            reader = PostgresStore(pg_url, str(tmp_path / "two"), readonly=True)
+            with reader:
+                assert snapshot_of(reader) == snapshot_of(two)  # type: ignore[arg-type]
+            two.apply(IndexUpdate(removed=("b.py",)))  # a second repository writes meanwhile
+            one.publish()
+        assert [s.id for s in one.all_symbols()] == ["new.py::n"]
 
 
 def test_an_incompatible_repository_is_rebuilt_with_a_reason(pg_url: str, tmp_path: Path) -> None:
@@ -71,7 +86,8 @@ def test_an_incompatible_repository_is_rebuilt_with_a_reason(pg_url: str, tmp_pa
     with psycopg.connect(pg_url, autocommit=True) as conn:
         conn.execute(
             "UPDATE meta SET value = 'old-format' WHERE key = 'facts_format' AND repo = "
-            "(SELECT id FROM repos WHERE name = %s AND branch = %s)",
+            "(SELECT g.id FROM generations g JOIN repos r ON r.id = g.repo "
+            "WHERE r.name = %s AND r.branch = %s AND g.state = 'live')",
             (name, branch),
         )
     with pytest.raises(IndexIncompatible):
@@ -167,3 +183,31 @@ def test_forked_resolution_workers_read_on_their_own_connections(
     with api.open_index(tmp_path, store=pg_url) as idx:
         callers = idx.callers("base.py::helper")
         assert len(callers) == 60
+
+
+def test_sessions_bound_idle_transactions_lock_waits_and_reader_statements(
+    pg_url: str, tmp_path: Path
+) -> None:
+    writer = PostgresStore(pg_url, str(tmp_path))
+    reader = PostgresStore(pg_url, str(tmp_path), readonly=True)
+    with writer:
+        writer.apply(base_update())
+        reader.open()
+        for store, statement in ((writer, "0"), (reader, "1min")):
+            conn = store._db
+            show = {
+                name: conn.execute(f"SHOW {name}").fetchone()[0]  # type: ignore[index]
+                for name in (
+                    "idle_in_transaction_session_timeout",
+                    "lock_timeout",
+                    "statement_timeout",
+                    "client_connection_check_interval",
+                )
+            }
+            assert show == {
+                "idle_in_transaction_session_timeout": "1min",
+                "lock_timeout": "10s",
+                "statement_timeout": statement,
+                "client_connection_check_interval": "1s",
+            }
+        reader.close()

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from astrag.discover import SourceFile, content_hash, read_source
 from astrag.graph.facts import Symbol
 from astrag.query.call_context import call_evidence, notes_budget, with_notes
 from astrag.query.overview import asks_for_overview, overview_context
@@ -19,7 +20,8 @@ from astrag.retrieve.expand import Reached, Seed, expand
 from astrag.retrieve.plan import Intent, Plan, plan_query
 from astrag.search.engine import Hit, Searcher
 from astrag.search.text import code_words, is_test_path, query_words
-from astrag.sources import read_lines
+from astrag.sources import shown_lines
+from astrag.store.base import FileRecord
 
 TEST_WEIGHT = 0.4
 # How many seeds, and what share of the budget shows full source (the rest: signatures), by
@@ -159,23 +161,41 @@ def _seed_reason(hit: Hit, words: list[str]) -> str:
 
 class SourceCache:
     """Symbol source from the files on disk. Kept by an open index across answers: a file is
-    read again only when its size or mtime changed (an agent edits while it asks)."""
+    read again only when its size or mtime changed (an agent edits while it asks).
 
-    def __init__(self, root: Path) -> None:
+    With ``recorded`` (the index's file records), the text read must be the text the index
+    was built from (same content hash): a file rewritten since would put new lines under an
+    old symbol's name and line numbers, so its symbols get a note saying so instead. Lines
+    are split as editors and the parsers count them (``\\n``, ``\\r\\n``), never at a form
+    feed or U+2028."""
+
+    def __init__(
+        self, root: Path, recorded: Callable[[], Mapping[str, FileRecord]] | None = None
+    ) -> None:
         self.root = root
-        self.files: dict[str, tuple[tuple[int, int], list[str]]] = {}
+        self.recorded = recorded
+        self.hashes: dict[str, str] = {}
+        self.files: dict[str, tuple[tuple[int, int, str | None], list[str] | None]] = {}
         self.checked: set[str] = set()  # files stat()ed during the current answer
 
     def begin(self) -> None:
         """A new answer: each file is checked against the disk again, once."""
         self.checked.clear()
+        if self.recorded is not None:
+            self.hashes = {path: r.hash for path, r in self.recorded().items()}
 
     def __call__(self, symbol: Symbol) -> str:
         if not symbol.path:
             return ""
-        return "\n".join(self._lines(symbol.path)[symbol.start_line - 1 : symbol.end_line])
+        lines = self._lines(symbol.path)
+        if lines is None:
+            return (
+                f"(source not shown: {symbol.path} changed on disk since it was indexed; "
+                "re-index to see it)"
+            )
+        return "\n".join(lines[symbol.start_line - 1 : symbol.end_line])
 
-    def _lines(self, path: str) -> list[str]:
+    def _lines(self, path: str) -> list[str] | None:
         if path in self.checked and path in self.files:
             return self.files[path][1]
         self.checked.add(path)
@@ -184,9 +204,14 @@ class SourceCache:
             st = full.stat()
         except OSError:
             return []
-        key = (st.st_size, st.st_mtime_ns)
+        known = self.hashes.get(path)
+        key = (st.st_size, st.st_mtime_ns, known)
         cached = self.files.get(path)
         if cached is None or cached[0] != key:
-            cached = (key, read_lines(self.root, path))
+            sf = SourceFile(path, "", st.st_size, st.st_mtime_ns, st.st_dev, st.st_ino, link=True)
+            data = read_source(self.root, sf).source
+            changed = data is not None and known is not None and content_hash(data) != known
+            lines = None if changed else shown_lines(data if data is not None else b"")
+            cached = (key, lines)
             self.files[path] = cached
         return cached[1]

@@ -94,6 +94,19 @@ def check_token(token: str) -> str | None:
     return None
 
 
+def check_exposure(host: str, token: str | None, *, token_env: str, what: str) -> str | None:
+    """Refuse to serve beyond this machine without a token, and a token no client could
+    send; return a warning for a weak one. ``what``: the token's name in the message
+    ("a bearer token"), ``token_env``: the variable that can carry it."""
+    warning = check_token(token) if token is not None else None
+    if not is_loopback(host) and token is None:
+        raise AstragError(
+            f"refusing to serve on {host} without {what}",
+            f"pass --token or set {token_env}, or bind 127.0.0.1",
+        )
+    return warning
+
+
 def allowed_hosts(host: str, extra: Iterable[str] = ()) -> list[str]:
     """The names clients may use to reach a server bound to ``host`` (the ``Host`` header
     without its port): the bound name itself; for a wildcard bind, this machine's names and

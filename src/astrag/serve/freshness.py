@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from astrag.discover import OUTPUT_DIR_NAMES, SKIP_DIR_NAMES
+from astrag.discover import OUTPUT_DIR_NAMES, SKIP_DIR_NAMES, is_candidate
 from astrag.store.base import FileRecord
 
 # A walk that would enter more directories than this (a monorepo with generated trees) tracks
@@ -107,6 +107,39 @@ def scan(baseline: Baseline) -> Drift:
         except OSError:
             dirs.append(rel)
     return Drift(tuple(modified), tuple(deleted), tuple(dirs))
+
+
+def drift_since(
+    root: Path, records: Mapping[str, FileRecord], since_ns: int, index_dir: str = ".astrag"
+) -> Drift:
+    """What changed on disk since an index run that scanned the tree at ``since_ns`` (for a
+    process that holds no warm baseline, as the CLI): files against their records, and
+    directories whose mtime is later than the scan (entries added or removed). ``since_ns``
+    0 (an index from before the scan time was kept) checks the files only."""
+    files = [(rel, f"{root}{os.sep}{rel}", r.size, r.mtime_ns) for rel, r in records.items()]
+    drift = scan(Baseline(root, files))
+    if not since_ns:
+        return drift
+    known: dict[str, set[str]] = {}
+    for rel in records:
+        parent, _, name = rel.rpartition("/")
+        known.setdefault(parent, set()).add(name)
+    changed = []
+    for rel in tracked_dirs(root, records, index_dir):
+        full = os.path.join(root, rel) if rel else str(root)
+        try:
+            if os.stat(full).st_mtime_ns <= since_ns:
+                continue
+            # touched since the scan: did it gain or lose a file astrag would index? (not the
+            # index folder being created, a README, an editor's swap file)
+            with os.scandir(full) as entries:
+                sources = {e.name for e in entries if is_candidate(e.name) and e.is_file()}
+        except OSError:
+            changed.append(rel)
+            continue
+        if sources != known.get(rel, set()):
+            changed.append(rel)
+    return Drift(drift.modified, drift.deleted, tuple(changed))
 
 
 def tracked_dirs(root: Path, indexed: Iterable[str], index_dir: str = ".astrag") -> list[str]:

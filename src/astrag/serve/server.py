@@ -28,7 +28,7 @@ from pydantic import Field, ValidationError
 from astrag import __version__, api, present
 from astrag.errors import AstragError
 from astrag.serve import guard, tools
-from astrag.serve.auth import BearerToken, check_token, is_loopback, security_settings
+from astrag.serve.auth import BearerToken, check_exposure, security_settings
 from astrag.serve.state import RepoState
 
 log = logging.getLogger("astrag.serve")
@@ -259,7 +259,8 @@ def build_server(worker: Worker) -> MCPServer:
         diff: Annotated[
             str | None,
             Field(
-                description="A unified diff against the repository (instead of code).",
+                description="A unified diff against the repository, applied to the files "
+                "already or not (instead of code).",
                 max_length=tools.MAX_CODE_BYTES,
             ),
         ] = None,
@@ -271,11 +272,23 @@ def build_server(worker: Worker) -> MCPServer:
             Literal["python", "typescript", "javascript", "tsx"] | None,
             Field(description="Language of a standalone snippet (when there is no path)."),
         ] = None,
+        changed: Annotated[
+            bool,
+            Field(description="Check what the git working tree changed (instead of code/diff)."),
+        ] = False,
+        base: Annotated[
+            str | None,
+            Field(
+                description="With changed: the git revision to compare with (HEAD).",
+                max_length=256,
+            ),
+        ] = None,
     ) -> CallToolResult:
-        """Check code an LLM wrote against the repository: calls, members, imports, names and
-        argument lists the codebase cannot back are reported with suggestions. Pass exactly
-        one of code and diff."""
-        return await t.call(tools.check_code, code, diff, path, lang)
+        """Check code an LLM wrote against the repository: calls, members, attributes,
+        imports, names, argument lists and syntax the codebase cannot back are reported with
+        suggestions, also where files the change did not touch use what it removed or renamed.
+        Pass exactly one of code, diff (applied to the files or not) and changed."""
+        return await t.call(tools.check_code, code, diff, path, lang, changed, base)
 
     async def index_status() -> CallToolResult:
         """Counts of files, symbols and edges in the index, and how fresh it is (an update
@@ -302,13 +315,7 @@ def build_server(worker: Worker) -> MCPServer:
 def check_http_options(host: str, token: str | None) -> str | None:
     """Refuse to expose the server beyond this machine without a token, and a token no
     client could send; return a warning for a weak one."""
-    warning = check_token(token) if token is not None else None
-    if not is_loopback(host) and token is None:
-        raise AstragError(
-            f"refusing to serve on {host} without a bearer token",
-            f"pass --token or set {TOKEN_ENV}, or bind 127.0.0.1",
-        )
-    return warning
+    return check_exposure(host, token, token_env=TOKEN_ENV, what="a bearer token")
 
 
 def _extra_hosts() -> list[str]:

@@ -99,6 +99,9 @@ class RepoState:
         index = self.index
         baseline = self._baseline
         assert baseline is not None
+        # a rebuild another process published is a new generation: read it from now on (the
+        # stamp below then differs and its state is adopted)
+        index.store.reopen_if_replaced()
         stamp = index.store.meta().get("indexed_at", "")
         if stamp != baseline.stamp:  # another process updated the index: adopt its state
             before = baseline.hashes
@@ -146,10 +149,8 @@ class RepoState:
                 time.sleep(0.1)
                 waited += 0.1
         if self._index is not None and (summary is None or summary.rebuilt_because):
-            # a rebuild replaces the database file and our connection would go on reading the
-            # old one; an update in another process may have rebuilt it without telling us
-            self._index.close()
-            self._index = api.open_index(self.root)
+            # a rebuild is a new generation our connection would not see by itself
+            self._index.store.reopen_if_replaced()
 
     def _adopt(self) -> None:
         """Take the index's current state: forget cached vectors, symbols and check tables."""

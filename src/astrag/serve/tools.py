@@ -201,21 +201,25 @@ def check_code(
     diff: str | None = None,
     path: str | None = None,
     lang: str | None = None,
+    changed: bool = False,
+    base: str | None = None,
 ) -> Answer:
-    if (code is None) == (diff is None):
+    if (code is not None) + (diff is not None) + bool(changed) != 1:
         raise ToolInputError(
-            "pass exactly one of code and diff",
-            "code: a snippet or a whole file (with path); diff: a unified diff",
+            "pass exactly one of code, diff and changed",
+            "code: a snippet or a whole file (with path); diff: a unified diff, applied or "
+            "not; changed: true to check what the git working tree changed",
         )
-    source = code if code is not None else diff
-    assert source is not None
+    if base is not None and not changed:
+        raise ToolInputError("base only applies with changed", "pass changed: true as well")
+    source = code if code is not None else diff or ""
     size = len(source.encode("utf-8", errors="replace"))
     if size > MAX_CODE_BYTES:
         raise ToolInputError(
             f"the {'code' if code is not None else 'diff'} is {size:,} bytes",
             f"check at most {MAX_CODE_BYTES:,} bytes at a time",
         )
-    if not source.strip():
+    if not changed and not source.strip():
         raise ToolInputError("there is no code to check", "pass the code or diff an LLM wrote")
     if lang is not None and lang.lower() not in LANGUAGES:
         raise ToolInputError(f"unknown language {lang!r}", f"use one of {', '.join(LANGUAGES)}")
@@ -232,6 +236,8 @@ def check_code(
         path=target,
         lang=lang,
         diff=diff is not None,
+        changed=changed,
+        base=base,
         session=state.check_session,
     )
     return _answer(present.check_json(report), text.check(report), status)

@@ -7,7 +7,11 @@ only what changed), the resolved :class:`~astrag.graph.facts.Symbol` and
 change can be propagated to dependents), and a small string ``meta`` map.
 
 Writes arrive as one :class:`IndexUpdate` and are applied atomically: a reader sees the index
-before the update or after it, never in between. The embedded implementation is
+before the update or after it, never in between. A rebuild (and a first index) goes further:
+:meth:`GraphStore.start_fresh` sends the writes to a new, empty *generation* beside the one
+readers use, and :meth:`GraphStore.publish` swaps it in at once; a run that dies before that
+changes nothing readers can see, and :meth:`GraphStore.reopen_if_replaced` lets a long-lived
+reader move to the new generation. The embedded implementation is
 ``store/sqlite.py``; the server store ``store/postgres.py`` (PostgreSQL + pgvector) implements the
 same :class:`GraphStore` with the same results; ``store/open.py`` chooses between them.
 """
@@ -95,9 +99,20 @@ class IndexLocked(StoreError):
 class GraphStore(Protocol):
     """The operations astrag needs from an index store; see the module docstring."""
 
+    notes: list[str]  # what a writer found and dealt with (a dead run's lock, ...)
+
     def open(self) -> None: ...
 
     def close(self) -> None: ...
+
+    # generations: a rebuild is written beside the index readers use and swapped in whole
+    def exists(self) -> bool: ...
+
+    def start_fresh(self) -> None: ...
+
+    def publish(self) -> None: ...
+
+    def reopen_if_replaced(self) -> bool: ...
 
     def acquire_writer(self) -> AbstractContextManager[None]: ...
 
@@ -110,6 +125,8 @@ class GraphStore(Protocol):
     def schema_version(self) -> int: ...
 
     def meta(self) -> dict[str, str]: ...
+
+    def set_meta(self, meta: dict[str, str]) -> None: ...
 
     def file_records(self) -> dict[str, FileRecord]: ...
 
@@ -157,3 +174,5 @@ class GraphStore(Protocol):
     ) -> None: ...
 
     def counts(self) -> dict[str, Any]: ...
+
+    def calls_by_file(self) -> dict[str, dict[str, int]]: ...

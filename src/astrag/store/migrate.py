@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from astrag.store.base import GraphStore, IndexUpdate
-from astrag.store.open import reset_store
 
 _RESERVED = frozenset({"schema_version", "facts_format"})
 
@@ -57,8 +56,8 @@ def copy_index(source: GraphStore, target: GraphStore) -> Copied:
         meta={k: v for k, v in meta.items() if k not in _RESERVED},
     )
     with target.acquire_writer():
-        target.close()  # SQLite's reset replaces the file; PostgreSQL keeps its locked session
-        reset_store(target)
+        target.close()
+        target.start_fresh()  # written beside the target's index, swapped in when whole
         target.open()
         target.apply(update)
         vector_meta = {k: meta[k] for k in ("embedder", "embedder_spec") if k in meta}
@@ -66,4 +65,5 @@ def copy_index(source: GraphStore, target: GraphStore) -> Copied:
         index_vectors = getattr(target, "index_vectors", None)  # the server's HNSW index
         if index_vectors is not None:
             index_vectors()
+        target.publish()
     return Copied(len(files), len(real), len(edges), len(docs), len(vectors))

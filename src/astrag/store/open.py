@@ -32,7 +32,8 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 from astrag.config import Config
 from astrag.errors import ConfigError
 from astrag.store.base import GraphStore, IndexMissing
-from astrag.store.sqlite import DB_NAME, SqliteStore
+from astrag.store.index_dir import claim as claim_dir
+from astrag.store.sqlite import SqliteStore
 
 ENV_STORE = "ASTRAG_STORE"
 ENV_REPO = "ASTRAG_REPO"
@@ -79,7 +80,13 @@ def open_store(root: Path, config: Config, *, readonly: bool, url: str | None = 
     """The store of ``root``'s index, opened; read-only opens of a missing index raise
     :class:`IndexMissing` with the hint to index first."""
     store = make_store(root, config, readonly=readonly, url=url)
-    if isinstance(store, SqliteStore) and readonly and not (store.index_dir / DB_NAME).is_file():
+    if isinstance(store, SqliteStore) and readonly and not store.exists():
+        interrupted = store.interrupted_first_index()
+        if interrupted:
+            raise IndexMissing(
+                f"no astrag index in {root} yet: {interrupted}",
+                f"run `astrag index {root}` to build it (a run in progress: wait for it)",
+            )
         raise IndexMissing(f"no astrag index in {root}", f"run `astrag index {root}` first")
     try:
         store.open()
@@ -104,18 +111,8 @@ def mark_indexed(root: Path, config: Config, url: str | None = None) -> None:
     if not chosen:
         return
     directory = root / config.index_dir
-    directory.mkdir(parents=True, exist_ok=True)
+    claim_dir(directory)
     (directory / MARKER).write_text(redact(chosen) + "\n", encoding="utf-8")
-
-
-def reset_store(store: GraphStore) -> None:
-    """Start the index over (``--rebuild``, or an index astrag cannot read). The caller holds
-    the writer lock. SQLite deletes the file; PostgreSQL deletes this repository's rows in the
-    run's own transaction, so readers keep the old index until the new one commits."""
-    if isinstance(store, SqliteStore):
-        SqliteStore.reset(store.index_dir)
-    else:
-        store.reset()  # type: ignore[attr-defined]
 
 
 def repo_key(root: Path, config: Config) -> tuple[str, str]:

@@ -74,10 +74,29 @@ CREATE TABLE vectors (
     vec vector NOT NULL, PRIMARY KEY (repo, hash));
 """,
     ),
+    (
+        2,
+        "generations: a rebuild is written beside the live index and swapped in",
+        # Every table's `repo` column now names a generation of a repository's index; the
+        # existing rows become each repository's live generation, under the same number.
+        """
+CREATE TABLE generations (
+    id serial PRIMARY KEY, repo int NOT NULL REFERENCES repos ON DELETE CASCADE,
+    state text NOT NULL CHECK (state IN ('building', 'live', 'retired')),
+    doc_rows bigint NOT NULL DEFAULT 0, doc_tokens bigint NOT NULL DEFAULT 0,
+    created_at timestamptz NOT NULL DEFAULT now(), retired_at timestamptz);
+CREATE UNIQUE INDEX generations_live ON generations (repo) WHERE state = 'live';
+INSERT INTO generations (id, repo, state, doc_rows, doc_tokens)
+    SELECT id, id, 'live', doc_rows, doc_tokens FROM repos;
+SELECT setval(pg_get_serial_sequence('generations', 'id'),
+              (SELECT coalesce(max(id), 0) + 1 FROM generations), false);
+ALTER TABLE meta DROP CONSTRAINT IF EXISTS meta_repo_fkey;
+""",
+    ),
 )
 LATEST = MIGRATIONS[-1][0]
 
-# The tables a repository owns rows in, children first (for deleting a repository).
+# The tables a generation owns rows in, children first (for deleting one).
 REPO_TABLES = (
     "postings", "docs", "vectors", "edges", "symbols", "names", "depends", "facts", "files",
     "meta",

@@ -42,6 +42,7 @@ from psycopg import pq
 from psycopg.adapt import Dumper, Loader
 from psycopg.types import TypeInfo
 
+from astrag import lifeline
 from astrag.graph.facts import Edge, FileFacts, Symbol
 from astrag.search.documents import SearchDoc
 from astrag.store import lexical
@@ -74,6 +75,12 @@ _MIGRATION_KEY = 0  # repository ids start at 1
 _RESERVED_META = frozenset({"schema_version", "facts_format"})
 _REBUILD_HINT = "run `astrag index --rebuild` to rebuild this repository's index"
 _CONNECT_TIMEOUT_S = 10
+# Every session: an orphaned transaction is ended by the server, a lock wait is bounded.
+# Writers never idle inside a transaction (apply() resolves everything before BEGIN), so a
+# minute only ends a frozen client's; readers' statements are small lookups.
+_SESSION_OPTIONS = "-c jit=off -c idle_in_transaction_session_timeout=60s -c lock_timeout=10s"
+_READER_OPTIONS = " -c statement_timeout=60s"
+_RETIRED_GRACE_S = 600  # a reader still on a replaced generation: ten minutes to move on
 
 _SYMBOL_COLUMNS = (
     "n.name, s.kind, s.name, s.qualname, s.path, s.start_line, s.end_line, s.parent, "
@@ -153,8 +160,11 @@ class PostgresStore:
         self.where = f"{redact(url)} (repository {name!r}" + (
             f", branch {branch!r})" if branch else ")"
         )
+        self.notes: list[str] = []
         self._conn: psycopg.Connection[Any] | None = None
-        self._repo: int | None = None
+        self._repo_id: int | None = None  # the repository: the writer lock's key
+        self._repo: int | None = None  # its generation being read or written: every row's key
+        self._aside = False  # self._repo is a generation start_fresh() began, not yet live
         self._locked = False
         self._run_tx = False  # a reset opened the run's transaction; apply() commits it
         self._close_pending = False
@@ -171,10 +181,19 @@ class PostgresStore:
         self.close()
 
     def open(self) -> None:
-        """Connect, migrate the schema (writers), find the repository and check its format."""
+        """Connect, migrate the schema (writers), find the repository and check its format.
+        A writer opening a repository without an index creates an empty one, live at once."""
         if self._conn is None:
             self._connect()
+        if self._repo is None:
+            self._new_generation("live")
         self._check_repo()
+
+    def exists(self) -> bool:
+        """Whether the repository has a live index."""
+        if self._conn is None:
+            self._connect()
+        return self._repo is not None
 
     def close(self) -> None:
         if self._locked:
@@ -187,6 +206,8 @@ class PostgresStore:
         self._locked = False
         self._run_tx = False
         if conn is not None:
+            if not conn.closed:
+                lifeline.release(conn.pgconn.socket)
             with contextlib.suppress(psycopg.Error):
                 conn.close()
 
@@ -198,7 +219,7 @@ class PostgresStore:
                 connect_timeout=_CONNECT_TIMEOUT_S,
                 application_name=f"astrag pid {os.getpid()} on {socket.gethostname()}"[:63],
                 # JIT may reorder float arithmetic; BM25 scores must be SQLite's to the bit
-                options="-c jit=off",
+                options=_SESSION_OPTIONS + (_READER_OPTIONS if self.readonly else ""),
             )
         except psycopg.Error as err:
             raise StoreError(
@@ -207,6 +228,12 @@ class PostgresStore:
                 hint="check the URL (`--store`, `store =` in .astrag.toml or ASTRAG_STORE), "
                 "that the server is running, and the credentials (PGPASSWORD or ~/.pgpass)",
             ) from None
+        # a forked worker must not keep this session alive after this process dies
+        lifeline.parent_only(conn.pgconn.socket)
+        # and the server notices a dead client within a second even mid-statement (14+;
+        # older servers only notice when they next read or write the socket)
+        with contextlib.suppress(psycopg.Error):
+            conn.execute("SET client_connection_check_interval = '1s'")
         try:
             self._conn = conn
             self._pid = os.getpid()
@@ -316,13 +343,45 @@ class PostgresStore:
             raise IndexMissing(
                 f"no astrag index in {self.where}", hint="run `astrag index` with this store first"
             )
-        self._repo = int(row[0])
-        if not self.readonly:
-            conn.execute(
-                "INSERT INTO meta (repo, key, value) VALUES (%s, 'schema_version', %s), "
-                "(%s, 'facts_format', %s) ON CONFLICT DO NOTHING",
-                (self._repo, str(SCHEMA_VERSION), self._repo, FACTS_FORMAT),
+        self._repo_id = int(row[0])
+        self._repo = self._live_generation()
+        if self._repo is None and self.readonly:
+            raise IndexMissing(
+                f"no astrag index in {self.where}" + self._interrupted(),
+                hint="run `astrag index` with this store first",
             )
+
+    def _live_generation(self) -> int | None:
+        row = self._db.execute(
+            "SELECT id FROM generations WHERE repo = %s AND state = 'live'", (self._repo_id,)
+        ).fetchone()
+        return int(row[0]) if row else None
+
+    def _interrupted(self) -> str:
+        row = self._db.execute(
+            "SELECT 1 FROM generations WHERE repo = %s AND state = 'building'", (self._repo_id,)
+        ).fetchone()
+        if row is None:
+            return ""
+        holder = self._lock_holder()
+        if holder != "pid unknown":
+            return f" yet: the first index run ({holder}) is still building it"
+        return " yet: the first index run was interrupted before it finished"
+
+    def _new_generation(self, state: str) -> None:
+        """Start an empty generation of this repository's index (``live`` at once, or
+        ``building`` until :meth:`publish`) and point this store at it."""
+        conn = self._db
+        (gen,) = conn.execute(
+            "INSERT INTO generations (repo, state) VALUES (%s, %s) RETURNING id",
+            (self._repo_id, state),
+        ).fetchone()  # type: ignore[misc]
+        conn.execute(
+            "INSERT INTO meta (repo, key, value) VALUES (%s, 'schema_version', %s), "
+            "(%s, 'facts_format', %s) ON CONFLICT DO NOTHING",
+            (gen, str(SCHEMA_VERSION), gen, FACTS_FORMAT),
+        )
+        self._repo = int(gen)
 
     def _register_vector(self) -> None:
         info = TypeInfo.fetch(self._db, "vector")
@@ -349,44 +408,87 @@ class PostgresStore:
                 hint=("upgrade astrag, or " if newer else "") + _REBUILD_HINT,
             )
 
-    def reset(self) -> None:
-        """Start this repository over: delete its rows in a transaction that the next
-        :meth:`apply` continues and commits (readers keep the old index until then). Other
+    def start_fresh(self) -> None:
+        """Write the next updates into a new, empty generation beside the live one; readers
+        keep the live one until :meth:`publish` swaps them in one short transaction. A run
+        killed before that leaves a ``building`` generation the next writer deletes. Other
         repositories in the database are untouched. Needs :meth:`acquire_writer`."""
         if self.readonly:
             raise StoreError("this index store was opened read-only", "open it without readonly")
-        if self._conn is None:
-            self._connect()
         if not self._locked:
-            raise RuntimeError("reset() needs acquire_writer()")
+            raise RuntimeError("start_fresh() needs acquire_writer()")
+        self._new_generation("building")
+        self._aside = True
+
+    def publish(self) -> None:
+        """Make the generation :meth:`start_fresh` began live: one transaction of two row
+        updates, so no reader waits and none sees anything but a whole index."""
+        if not self._aside:
+            return
         conn = self._db
-        if not self._run_tx:
-            conn.execute("BEGIN")
-            self._run_tx = True
-        for table in REPO_TABLES:
-            conn.execute(f"DELETE FROM {table} WHERE repo = %s", (self._repo,))
-        conn.execute(
-            "INSERT INTO meta (repo, key, value) VALUES (%s, 'schema_version', %s), "
-            "(%s, 'facts_format', %s)",
-            (self._repo, str(SCHEMA_VERSION), self._repo, FACTS_FORMAT),
-        )
-        conn.execute("UPDATE repos SET doc_rows = 0, doc_tokens = 0 WHERE id = %s", (self._repo,))
-        self._drop_ann_indexes()
+        with conn.transaction():
+            conn.execute(
+                "UPDATE generations SET state = 'retired', retired_at = now() "
+                "WHERE repo = %s AND state = 'live'",
+                (self._repo_id,),
+            )
+            conn.execute("UPDATE generations SET state = 'live' WHERE id = %s", (self._repo,))
+        self._aside = False
+        self._collect_generations()
+
+    def reopen_if_replaced(self) -> bool:
+        """Follow a rebuild another process published: read the live generation from now on.
+        True when it changed."""
+        if self._conn is None or self._aside or self._in_tx():
+            return False
+        live = self._live_generation()
+        if live is None or live == self._repo:
+            return False
+        self._repo = live
+        return True
+
+    def _collect_generations(self) -> None:
+        """Delete generations nobody reads any more: unfinished ones (their writer is dead:
+        this one holds the lock) and replaced ones but the latest, which readers still on it
+        get ten minutes to leave. Statement by statement: row locks on those rows only."""
+        conn = self._db
+        rows = conn.execute(
+            "SELECT id FROM generations g WHERE repo = %(repo)s AND id <> %(current)s AND ("
+            "state = 'building' OR (state = 'retired' AND (retired_at < now() - "
+            "make_interval(secs => %(grace)s) OR id <> (SELECT max(id) FROM generations "
+            "WHERE repo = %(repo)s AND state = 'retired'))))",
+            {"repo": self._repo_id, "current": self._repo or -1, "grace": _RETIRED_GRACE_S},
+        ).fetchall()
+        for (gen,) in rows:
+            for table in REPO_TABLES:
+                conn.execute(f"DELETE FROM {table} WHERE repo = %s", (gen,))
+            conn.execute("DELETE FROM generations WHERE id = %s", (gen,))
+        # HNSW indexes of generations that are gone (a drop that met a reader is retried here)
+        orphans = conn.execute(
+            "SELECT indexname FROM pg_indexes WHERE tablename = 'vectors' AND indexname ~ "
+            "'^vectors_hnsw_r[0-9]+_d[0-9]+$' AND substring(indexname FROM "
+            "'^vectors_hnsw_r([0-9]+)_')::int NOT IN (SELECT id FROM generations)"
+        ).fetchall()
+        for (name,) in orphans:
+            self._drop_index(name)
 
     def drop_repository(self) -> None:
         """Delete this repository and everything it owns from the database, now."""
         with self.acquire_writer():
             conn = self._db
-            conn.execute("BEGIN")
-            try:
+            gens = [
+                r[0]
+                for r in conn.execute(
+                    "SELECT id FROM generations WHERE repo = %s", (self._repo_id,)
+                ).fetchall()
+            ]
+            with conn.transaction():
                 for table in REPO_TABLES:
-                    conn.execute(f"DELETE FROM {table} WHERE repo = %s", (self._repo,))
-                self._drop_ann_indexes()
-                conn.execute("DELETE FROM repos WHERE id = %s", (self._repo,))
-                conn.execute("COMMIT")
-            except BaseException:
-                self._rollback()
-                raise
+                    conn.execute(f"DELETE FROM {table} WHERE repo = ANY(%s)", (gens,))
+                conn.execute("DELETE FROM repos WHERE id = %s", (self._repo_id,))
+            for gen in gens:  # after the commit: DROP INDEX CONCURRENTLY needs no transaction
+                self._drop_ann_indexes(gen)
+            self._repo = None
 
     # ------------------------------------------------------------------ errors
 
@@ -435,7 +537,7 @@ class PostgresStore:
         conn = self._db
         try:
             (got,) = conn.execute(
-                "SELECT pg_try_advisory_lock(%s, %s)", (_LOCK_SPACE, self._repo)
+                "SELECT pg_try_advisory_lock(%s, %s)", (_LOCK_SPACE, self._repo_id)
             ).fetchone()  # type: ignore[misc]
         except psycopg.Error as err:
             raise self._store_error(err) from None
@@ -446,23 +548,46 @@ class PostgresStore:
             )
         self._locked = True
         try:
+            self._note_dead_runs()
+            self._collect_generations()
             yield
         finally:
             self._locked = False
-            if self._run_tx:  # a reset that no apply() committed: the old index stays
+            if self._run_tx:  # an apply() that did not finish: the old index stays
                 self._rollback()
+            if self._aside:  # never published: the live generation stays
+                self._aside = False
+                with contextlib.suppress(psycopg.Error):
+                    self._collect_generations_after_abort()
             if self._conn is not None and not self._conn.closed and not self._conn.broken:
                 # a failure means the session is gone, and its lock with it
                 with contextlib.suppress(psycopg.Error):
-                    conn.execute("SELECT pg_advisory_unlock(%s, %s)", (_LOCK_SPACE, self._repo))
+                    conn.execute("SELECT pg_advisory_unlock(%s, %s)", (_LOCK_SPACE, self._repo_id))
             if self._close_pending:
                 self.close()
+
+    def _note_dead_runs(self) -> None:
+        """Under the lock, an unfinished generation is a run that died holding it (the
+        server released its lock with its session): say so; it is deleted next."""
+        row = self._db.execute(
+            "SELECT count(*) FROM generations WHERE repo = %s AND state = 'building' AND id <> %s",
+            (self._repo_id, self._repo or -1),
+        ).fetchone()
+        if row and row[0]:
+            self.notes.append(
+                "took over from an astrag index run that died before it finished; "
+                "its unfinished work was discarded"
+            )
+
+    def _collect_generations_after_abort(self) -> None:
+        self._repo = self._live_generation()
+        self._collect_generations()
 
     def _lock_holder(self) -> str:
         row = self._db.execute(
             "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
             "WHERE l.locktype = 'advisory' AND l.classid = %s AND l.objid = %s AND l.granted",
-            (_LOCK_SPACE, self._repo),
+            (_LOCK_SPACE, self._repo_id),
         ).fetchone()
         name = row[0] if row else ""
         return name.removeprefix("astrag ") if name.startswith("astrag pid") else "pid unknown"
@@ -538,14 +663,17 @@ class PostgresStore:
     ) -> None:
         if self._in_tx() and not self._run_tx:
             raise RuntimeError("apply() cannot run inside snapshot()")
+        # every part first, then the transaction: it never idles while resolution runs, so a
+        # session idle in a transaction is a frozen client's and the server may end it
+        parts = list(then()) if then is not None else None
         with self._writing() as conn:
             nids = dict(conn.execute("SELECT name, nid FROM names WHERE repo = %s", (self._repo,)))
             self._apply_parts(update, nids)
-            if then is not None:
+            if parts is not None:
                 empty = conn.execute(
                     "SELECT NOT EXISTS (SELECT 1 FROM edges WHERE repo = %s)", (self._repo,)
                 ).fetchone()
-                for part in then():
+                for part in parts:
                     self._check_meta(part)
                     self._apply_parts(part, nids, fresh_edges=bool(empty and empty[0]))
             self._collect_garbage()
@@ -758,8 +886,8 @@ class PostgresStore:
     def _update_doc_stats(self) -> None:
         # FTS5 keeps the row count and token total of its table; BM25 needs both per query
         self._db.execute(
-            "UPDATE repos SET (doc_rows, doc_tokens) = (SELECT count(*), coalesce(sum(ntok), 0) "
-            "FROM docs WHERE repo = %(repo)s) WHERE id = %(repo)s",
+            "UPDATE generations SET (doc_rows, doc_tokens) = (SELECT count(*), "
+            "coalesce(sum(ntok), 0) FROM docs WHERE repo = %(repo)s) WHERE id = %(repo)s",
             {"repo": self._repo},
         )
 
@@ -778,6 +906,13 @@ class PostgresStore:
     @_translate_errors
     def meta(self) -> dict[str, str]:
         return self._meta_rows()
+
+    @_translate_errors
+    def set_meta(self, meta: dict[str, str]) -> None:
+        """Set ``meta`` keys alone, in one small transaction (a run that changed nothing)."""
+        self._check_meta(IndexUpdate(meta=meta))
+        with self.acquire_writer(), self._writing():
+            self._set_meta(meta)
 
     @_translate_errors
     def file_records(self) -> dict[str, FileRecord]:
@@ -946,7 +1081,7 @@ class PostgresStore:
         with self.snapshot():
             conn = self._db
             stats = conn.execute(
-                "SELECT doc_rows, doc_tokens FROM repos WHERE id = %s", (self._repo,)
+                "SELECT doc_rows, doc_tokens FROM generations WHERE id = %s", (self._repo,)
             ).fetchone()
             rows, tokens = (int(stats[0]), int(stats[1])) if stats else (0, 0)
             if rows == 0:
@@ -1012,10 +1147,17 @@ class PostgresStore:
         index is built by :meth:`index_vectors` once the batches are in: one build instead of
         graph inserts row by row (typeorm: 35 s of inserts vs a 4.5 s build)."""
         self._check_meta(IndexUpdate(meta=meta))
-        with self.acquire_writer(), self._writing() as conn:
+        with self.acquire_writer():
+            self._put_vectors_locked(rows, clear, meta)
+            if clear:  # after the commit: a DROP INDEX inside it would lock the shared table
+                self._drop_ann_indexes(self._repo)
+
+    def _put_vectors_locked(
+        self, rows: Iterable[tuple[str, bytes]], clear: bool, meta: dict[str, str]
+    ) -> None:
+        with self._writing() as conn:
             if clear:
                 conn.execute("DELETE FROM vectors WHERE repo = %s", (self._repo,))
-                self._drop_ann_indexes()
             batch = [
                 (self._repo, h, len(v) // 2, np.frombuffer(v, dtype=np.float16)) for h, v in rows
             ]
@@ -1050,23 +1192,51 @@ class PostgresStore:
         return f"vectors_hnsw_r{int(self._repo or 0)}_d{int(dims)}"
 
     def _ensure_ann_index(self, dims: int) -> None:
-        # Per repository and dimension, partial: an ANN scan of a shared index would return
+        # Per generation and dimension, partial: an ANN scan of a shared index would return
         # other repositories' neighbours and filter them out afterwards, losing recall. Built
         # after the first bulk insert (one build instead of row-by-row graph inserts).
-        # The literals are integers this store made, never user text.
-        self._db.execute(
-            f"CREATE INDEX IF NOT EXISTS {self._ann_index(dims)} ON vectors USING hnsw "
-            f"((vec::vector({int(dims)})) vector_cosine_ops) "
-            f"WHERE repo = {int(self._repo or 0)} AND dims = {int(dims)}"
-        )
+        # CONCURRENTLY: a plain CREATE INDEX holds a SHARE lock on the table all repositories
+        # share, stopping their writes for the whole build. It waits for older transactions
+        # instead, bounded by lock_timeout; an interrupted build leaves an invalid index that
+        # is dropped and built again by the next run. The literals are integers this store
+        # made, never user text.
+        name = self._ann_index(dims)
+        valid = self._db.execute(
+            "SELECT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
+            "WHERE c.relname = %s",
+            (name,),
+        ).fetchone()
+        if valid is not None and valid[0]:
+            return
+        try:
+            if valid is not None:
+                self._db.execute(f'DROP INDEX CONCURRENTLY IF EXISTS "{name}"')
+            self._db.execute(
+                f'CREATE INDEX CONCURRENTLY IF NOT EXISTS "{name}" ON vectors USING hnsw '
+                f"((vec::vector({int(dims)})) vector_cosine_ops) "
+                f"WHERE repo = {int(self._repo or 0)} AND dims = {int(dims)}"
+            )
+        except (psycopg.errors.LockNotAvailable, psycopg.errors.QueryCanceled) as err:
+            self.notes.append(
+                f"the vector index was not built this time ({self._scrub(str(err)).strip()}); "
+                "the next index run builds it (search does not need it)"
+            )
 
-    def _drop_ann_indexes(self) -> None:
+    def _drop_ann_indexes(self, gen: int | None) -> None:
+        """Drop a generation's HNSW indexes, CONCURRENTLY (outside any transaction): a plain
+        DROP INDEX takes an ACCESS EXCLUSIVE lock on the shared ``vectors`` table, which stops
+        every repository's searches until the dropping transaction ends."""
         rows = self._db.execute(
             "SELECT indexname FROM pg_indexes WHERE tablename = 'vectors' AND indexname LIKE %s",
-            (f"vectors\\_hnsw\\_r{int(self._repo or 0)}\\_d%",),
+            (f"vectors\\_hnsw\\_r{int(gen or 0)}\\_d%",),
         ).fetchall()
         for (name,) in rows:
-            self._db.execute(f'DROP INDEX IF EXISTS "{name}"')
+            self._drop_index(name)
+
+    def _drop_index(self, name: str) -> None:
+        # someone still using it makes the drop time out: the next run drops it
+        with contextlib.suppress(psycopg.errors.LockNotAvailable, psycopg.errors.QueryCanceled):
+            self._db.execute(f'DROP INDEX CONCURRENTLY IF EXISTS "{name}"')
 
     @_translate_errors
     def nearest(
@@ -1156,6 +1326,23 @@ class PostgresStore:
             "edges": edges,
             "calls": calls,
         }
+
+    @_translate_errors
+    def calls_by_file(self) -> dict[str, dict[str, int]]:
+        """``calls`` edges per file of their site, as SqliteStore.calls_by_file() gives them."""
+        out: dict[str, dict[str, int]] = {}
+        with self.snapshot():
+            rows = self._db.execute(
+                "SELECT pn.name, CASE WHEN s.nid IS NULL THEN 'dangling' WHEN s.path = '' "
+                "THEN s.kind ELSE 'resolved' END COLLATE \"C\" AS k, count(*) FROM edges e "
+                "JOIN names pn ON pn.repo = e.repo AND pn.nid = e.path "
+                "LEFT JOIN symbols s ON s.repo = e.repo AND s.nid = e.dst "
+                "WHERE e.repo = %(repo)s AND e.kind = 'calls' GROUP BY 1, 2 ORDER BY 1, 2",
+                {"repo": self._repo},
+            )
+            for path, target, n in rows:
+                out.setdefault(path, {})[target] = int(n)
+        return out
 
     # ------------------------------------------------------------------ read helpers
 

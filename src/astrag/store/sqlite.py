@@ -8,7 +8,13 @@ Why it is shaped this way:
   leaves only uncommitted WAL frames, which SQLite ignores on the next open.
 * **One writer.** ``index.lock`` beside the database is held with ``flock`` for a whole index
   run (parse, resolve, apply), not just the final transaction, so two runs never interleave.
-  The kernel drops an ``flock`` when its process dies, so a killed run never leaves a stale lock.
+  The kernel drops an ``flock`` when the last descriptor of it closes; forked workers drop
+  their copies at once (``astrag.lifeline``), so a killed run never leaves a lock behind, and
+  the next run takes it over with a note.
+* **Generations.** A first index and a rebuild are written into a new file beside the index
+  readers use, and swapped in by one rename of the ``index.db`` link (see :class:`SqliteStore`).
+* **Astrag's own directory.** Nothing is written into a directory astrag did not create or mark
+  (``store/index_dir.py``), so ``index_dir`` can never make it replace someone else's file.
 * **Interned ids.** Symbol ids (``path::Qualified.Name``) are long and every edge names two of
   them plus a file path. Edges therefore store integers from a ``names`` table. Measured with
   40k symbols and 400k edges: edges with their three indexes take 26 MB (+4 MB for ``names``)
@@ -22,18 +28,22 @@ Why it is shaped this way:
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import functools
 import json
 import marshal
 import os
+import re
 import sqlite3
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from operator import itemgetter
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
+from astrag import lifeline
 from astrag.graph.facts import Edge, FileFacts, Symbol
 from astrag.search.documents import SearchDoc
 from astrag.store.base import (
@@ -55,10 +65,14 @@ from astrag.store.codec import (
     new_edge,
     new_symbol,
 )
+from astrag.store.index_dir import claim as claim_dir
 
 SCHEMA_VERSION = 2
 DB_NAME = "index.db"
 LOCK_NAME = "index.lock"
+_PREVIOUS_NAME = "index.previous"  # a link to the generation the last publish replaced
+_GENERATION = re.compile(r"index\.[0-9a-f]+\.db")
+_DEAD_HOLDER_TRIES = 30  # x 0.1 s: the kernel drops a dead process's flock almost at once
 BUSY_TIMEOUT_MS = 10_000
 _CHUNK = 500  # ids per IN (...) list; far below SQLite's bound-parameter limit
 _RESERVED_META = frozenset({"schema_version", "facts_format"})
@@ -191,11 +205,51 @@ def _placeholders(n: int) -> str:
     return ",".join("?" * n)
 
 
+def _replace_link(link: Path, target: str) -> None:
+    """Point the symbolic link ``link`` at ``target`` (a name in the same directory) in one
+    atomic rename, whatever ``link`` was before."""
+    tmp = link.with_name(f"{link.name}.{os.getpid()}.tmp")
+    tmp.unlink(missing_ok=True)
+    os.symlink(target, tmp)
+    os.replace(tmp, link)
+
+
+def _alive(pid: str) -> bool:
+    if not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process: alive
+    return True
+
+
+def _lock_holder(lock_path: Path) -> str:
+    """The pid of a live index run holding ``lock_path``, or ''. Reads the pid the holder
+    wrote; never takes the lock (a reader's try would make a starting writer fail)."""
+    try:
+        pid = lock_path.read_text("utf-8", errors="replace").strip()
+    except OSError:
+        return ""
+    return pid if _alive(pid) else ""
+
+
 class SqliteStore:
     """The index of one repository in ``<index_dir>/index.db``; implements ``GraphStore``.
 
     Use as a context manager (``with SqliteStore(d) as store: ...``) or call :meth:`open` and
     :meth:`close`. An index run holds :meth:`acquire_writer` for its whole duration.
+
+    ``index.db`` is a symbolic link to the current *generation*, ``index.<stamp>.db``, each with
+    its own ``-wal`` and ``-shm``. A rebuild (:meth:`start_fresh`) writes a new generation
+    beside the current one and :meth:`publish` swaps the link in one ``rename``: readers that
+    already hold a connection keep reading the old generation, whole, with its own WAL; new
+    ones open the new one. Swapping the database file itself would not be safe in WAL mode:
+    the old file's ``-wal`` and ``-shm`` keep their names, and SQLite would replay the old WAL
+    over the new file for the next reader. (An index made before generations, a plain
+    ``index.db``, is read as it is and replaced by a link at its first rebuild.)
     """
 
     def __init__(self, index_dir: Path, *, readonly: bool = False) -> None:
@@ -203,8 +257,11 @@ class SqliteStore:
         self.readonly = readonly
         self.db_path = self.index_dir / DB_NAME
         self.lock_path = self.index_dir / LOCK_NAME
+        self.notes: list[str] = []  # what a writer found and dealt with (a dead run's lock)
         self._conn: sqlite3.Connection | None = None
         self._lock_fd: int | None = None
+        self._aside: Path | None = None  # a generation being written, not yet published
+        self._identity: tuple[int, int] | None = None  # (device, inode) of the open file
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -215,20 +272,30 @@ class SqliteStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def exists(self) -> bool:
+        """Whether there is a published index (``index.db`` leads to a file)."""
+        return self.db_path.is_file()
+
     def open(self) -> None:
         """Open (creating it unless read-only) and validate the index; idempotent."""
         if self._conn is not None:
             return
-        if self.readonly and not self.db_path.exists():
-            raise IndexMissing(f"no astrag index at {self.index_dir}", hint="run `astrag index`")
-        if not self.readonly:
-            self.index_dir.mkdir(parents=True, exist_ok=True)
+        target = self._aside
+        if target is None:
+            if not self.exists():
+                if self.readonly:
+                    raise IndexMissing(
+                        f"no astrag index at {self.index_dir}", hint="run `astrag index`"
+                    )
+                claim_dir(self.index_dir)
+                self._link(self._new_generation())  # an empty index, published at once
+            target = self.db_path.resolve()
         mode = "ro" if self.readonly else "rwc"
         try:
             # isolation_level=None: this module issues BEGIN/COMMIT itself, so a transaction is
             # exactly the span the code says, never one the sqlite3 module opened implicitly.
             conn = sqlite3.connect(
-                f"{self.db_path.resolve().as_uri()}?mode={mode}",
+                f"{target.as_uri()}?mode={mode}",
                 uri=True,
                 isolation_level=None,
                 timeout=BUSY_TIMEOUT_MS / 1000,
@@ -238,6 +305,7 @@ class SqliteStore:
         try:
             self._configure(conn)
             self._prepare(conn)
+            st = os.stat(target)
         except sqlite3.DatabaseError as err:
             conn.close()
             raise self._store_error(err) from err
@@ -245,21 +313,101 @@ class SqliteStore:
             conn.close()
             raise
         self._conn = conn
+        self._identity = (st.st_dev, st.st_ino)
 
     def close(self) -> None:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
 
-    @classmethod
-    def reset(cls, index_dir: Path) -> None:
-        """Delete the database so the indexer can rebuild after IndexIncompatible/IndexCorrupt.
+    def reopen_if_replaced(self) -> bool:
+        """Follow a rebuild another process published: when ``index.db`` now leads to another
+        file than the one this store reads, reopen on it. True when it did."""
+        if self._conn is None or self._aside is not None:
+            return False
+        try:
+            st = os.stat(self.db_path)
+        except OSError:
+            return False
+        if (st.st_dev, st.st_ino) == self._identity:
+            return False
+        self.close()
+        self.open()
+        return True
 
-        The caller should hold :meth:`acquire_writer`. Readers that still have the old file open
-        keep reading it (POSIX unlink semantics) until they reopen.
-        """
+    # ------------------------------------------------------------------ generations
+
+    def start_fresh(self) -> None:
+        """Point this store at a new, empty generation beside the current index; readers keep
+        the current one until :meth:`publish`. A run killed before that leaves the current
+        index serving (the unpublished file is removed by the next writer). Needs
+        :meth:`acquire_writer`."""
+        if self._lock_fd is None:
+            raise RuntimeError("start_fresh() needs acquire_writer()")
+        self.close()
+        self._aside = self._new_generation()
+        self.open()
+
+    def publish(self) -> None:
+        """Make the generation :meth:`start_fresh` began the index, in one atomic rename; the
+        one it replaces stays on disk (for readers still on it) until the next publish."""
+        aside = self._aside
+        if aside is None:
+            return
+        conn = self._db
+        # fold the WAL into the file, so the generation is whole in one file
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        previous = self.db_path.resolve() if self.exists() else None
+        self._link(aside)
+        self._aside = None
+        if previous is not None and _GENERATION.fullmatch(previous.name):  # not a plain file
+            _replace_link(self.index_dir / _PREVIOUS_NAME, previous.name)
+        self._remove_stale_generations()
+
+    def _new_generation(self) -> Path:
+        path = self.index_dir / f"index.{time.time_ns():x}.db"
         for suffix in ("", "-wal", "-shm", "-journal"):
-            (Path(index_dir) / (DB_NAME + suffix)).unlink(missing_ok=True)
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
+        return path
+
+    def _link(self, target: Path) -> None:
+        _replace_link(self.db_path, target.name)
+
+    def _remove_stale_generations(self) -> None:
+        """Delete generations that are neither current nor the one just replaced (runs that
+        were killed before publishing, and older ones). Holders of the writer lock only."""
+        keep = {self._current_name(DB_NAME), self._current_name(_PREVIOUS_NAME)}
+        if self._aside is not None:
+            keep.add(self._aside.name)
+        legacy_sidecars = self.db_path.is_symlink()
+        for entry in os.listdir(self.index_dir):
+            base = entry
+            for suffix in ("-wal", "-shm", "-journal"):
+                base = base.removesuffix(suffix)
+            stale_generation = _GENERATION.fullmatch(base) is not None and base not in keep
+            # a replaced plain index.db's -wal/-shm: open readers keep them by descriptor
+            stale_legacy = legacy_sidecars and base == DB_NAME and entry != DB_NAME
+            if stale_generation or stale_legacy:
+                with contextlib.suppress(OSError):
+                    (self.index_dir / entry).unlink()
+
+    def _current_name(self, link: str) -> str:
+        try:
+            return os.readlink(self.index_dir / link)
+        except OSError:
+            return ""
+
+    def interrupted_first_index(self) -> str:
+        """When there is no published index: why (a first index still running or killed), or
+        ''."""
+        if self.exists() or not self.index_dir.is_dir():
+            return ""
+        if not any(_GENERATION.fullmatch(n) for n in os.listdir(self.index_dir)):
+            return ""
+        holder = _lock_holder(self.lock_path)
+        if holder:
+            return f"the first index run (pid {holder}) is still building it"
+        return "the first index run was interrupted before it finished"
 
     def _configure(self, conn: sqlite3.Connection) -> None:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -359,8 +507,10 @@ class SqliteStore:
     def acquire_writer(self) -> Iterator[None]:
         """Hold the exclusive writer lock of this index, or raise :class:`IndexLocked` at once.
 
-        Re-entrant within one store. The pid written into the lock file only serves the message
-        a second writer gets.
+        Re-entrant within one store. The lock file holds the holder's pid while it runs and is
+        emptied on release, so a pid found there on taking the lock is a run that died: the lock
+        (which the kernel dropped with it) is taken over with a note. Forked workers never keep
+        it (``lifeline``), so a dead run's lock is never reported as busy.
         """
         if self.readonly:
             raise StoreError(
@@ -369,26 +519,58 @@ class SqliteStore:
         if self._lock_fd is not None:
             yield
             return
-        self.index_dir.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        claim_dir(self.index_dir)
+        fd = self._take_lock()
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
-            os.close(fd)
-            raise IndexLocked(
-                f"another astrag index run (pid {holder}) is writing this index",
-                hint="wait for it to finish; the lock is released as soon as it exits",
-            ) from None
-        try:
+            dead = os.pread(fd, 32, 0).decode(errors="replace").strip()
+            if dead and dead != str(os.getpid()):
+                self.notes.append(
+                    f"took over the index lock of an astrag run (pid {dead}) that died "
+                    "before it finished; its unfinished work was discarded"
+                )
             os.ftruncate(fd, 0)
             os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
             self._lock_fd = fd
+            self._remove_stale_generations()
             yield
         finally:
             self._lock_fd = None
+            if self._aside is not None:  # never published: the current index stays
+                self.close()
+                self._aside = None
+                self._remove_stale_generations()
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, 0)  # a clean release leaves no pid behind
+            lifeline.release(fd)
             fcntl.flock(fd, fcntl.LOCK_UN)
             os.close(fd)
+
+    def _take_lock(self) -> int:
+        fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        lifeline.parent_only(fd)  # before the flock: a fork in between must not inherit it
+        for _ in range(_DEAD_HOLDER_TRIES):
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return fd
+            except BlockingIOError:
+                holder = os.pread(fd, 32, 0).decode(errors="replace").strip()
+                if _alive(holder):
+                    break
+                # the holder is gone: the kernel is releasing its lock, or a process that
+                # inherited the descriptor (an older astrag's worker) still has it
+                time.sleep(0.1)
+        lifeline.release(fd)
+        os.close(fd)
+        if _alive(holder):
+            raise IndexLocked(
+                f"another astrag index run (pid {holder or 'unknown'}) is writing this index",
+                hint="wait for it to finish; the lock is released as soon as it exits",
+            )
+        raise IndexLocked(
+            f"the index lock of a dead astrag run (pid {holder or 'unknown'}) is still held by "
+            "a process it left behind",
+            hint=f"end the leftover astrag processes (`fuser {self.lock_path}` lists them)",
+        )
 
     # ------------------------------------------------------------------ transactions
 
@@ -638,6 +820,13 @@ class SqliteStore:
         return dict(self._db.execute("SELECT key, value FROM meta"))
 
     @_translate_errors
+    def set_meta(self, meta: dict[str, str]) -> None:
+        """Set ``meta`` keys alone, in one small transaction (a run that changed nothing)."""
+        self._check_meta(IndexUpdate(meta=meta))
+        with self.acquire_writer(), _transaction(self._db):
+            _set_meta(self._db, meta)
+
+    @_translate_errors
     def file_records(self) -> dict[str, FileRecord]:
         rows = self._db.execute(
             "SELECT path, language, hash, size, mtime_ns, lines, errors, note FROM files"
@@ -872,6 +1061,22 @@ class SqliteStore:
             "edges": edges,
             "calls": calls,
         }
+
+    @_translate_errors
+    def calls_by_file(self) -> dict[str, dict[str, int]]:
+        """``calls`` edges per file of their site, split as :meth:`counts` splits them
+        (resolved / external / unresolved / dangling): resolution rates by folder or language."""
+        out: dict[str, dict[str, int]] = {}
+        with self.snapshot():
+            rows = self._db.execute(
+                "SELECT pn.name, CASE WHEN s.nid IS NULL THEN 'dangling' WHEN s.path = '' "
+                "THEN s.kind ELSE 'resolved' END, count(*) FROM edges e "
+                "JOIN names pn ON pn.nid = e.path LEFT JOIN symbols s ON s.nid = e.dst "
+                "WHERE e.kind = 'calls' GROUP BY 1, 2 ORDER BY 1, 2"
+            )
+            for path, target, n in rows:
+                out.setdefault(path, {})[target] = n
+        return out
 
     # ------------------------------------------------------------------ read helpers
 

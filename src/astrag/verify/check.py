@@ -19,10 +19,12 @@ import importlib.util
 import posixpath
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from importlib import resources
 from pathlib import Path
-from types import ModuleType
+from types import GetSetDescriptorType, MemberDescriptorType, ModuleType
+
+from tree_sitter import Tree
 
 from astrag.graph.facts import (
     CLASS_KINDS,
@@ -36,10 +38,15 @@ from astrag.graph.facts import (
     RefKind,
 )
 from astrag.graph.modules import resolve_python_module, resolve_ts_module
-from astrag.graph.resolve import JS_GLOBALS, PY_BUILTINS, Resolver, Site, Value
+from astrag.graph.resolve import JS_GLOBALS, PY_BUILTINS, FileTables, Resolver, Site, Value
+from astrag.lang import grammar_of, parser
+from astrag.verify.attributes import Access, attribute_accesses
 from astrag.verify.findings import Finding
 from astrag.verify.inputs import ChangedFile
+from astrag.verify.members import AttributeRule, ClassBodies, same_kind_mro, scope_at
+from astrag.verify.narrowing import narrowed
 from astrag.verify.packages import module_names, ts_package_exports
+from astrag.verify.syntax import syntax_errors
 
 # decorators known to leave a function's call signature alone
 _PLAIN_DECORATORS = frozenset(
@@ -47,6 +54,7 @@ _PLAIN_DECORATORS = frozenset(
      "abc.abstractmethod", "functools.cache", "cache", "lru_cache", "functools.lru_cache"}
 )  # fmt: skip
 _DYNAMIC_HOOKS = frozenset({"__getattr__", "__getattribute__"})
+_UNBOUND_RULES = frozenset({"unknown-function", "undeclared-name", "unknown-type"})
 _PROPERTY_ACCESSORS = frozenset({"setter", "getter", "deleter"})
 # markers by which the code's author already told a type checker to let a line be
 _SUPPRESS = re.compile(
@@ -89,9 +97,23 @@ _AMBIENT = (
 class Checker:
     """Checks changed files with a resolver built over the index plus the changes."""
 
-    def __init__(self, resolver: Resolver, root: Path | None = None) -> None:
+    def __init__(
+        self,
+        resolver: Resolver,
+        root: Path | None = None,
+        texts: Mapping[str, str] | None = None,
+        ambient: frozenset[str] = frozenset(),
+        declarations: Callable[[str], int] | None = None,
+        shared: dict | None = None,
+    ) -> None:
         self.r = resolver
         self.root = root  # where node_modules are looked up; None: not at all
+        self.ambient = ambient  # TS globals the repository declares
+        # how many classes/interfaces of a name the repository declares (merging)
+        self.declarations = declarations or (lambda name: 1)
+        # texts: the changed files' new text; shared: what was read of the others, kept
+        self.bodies = ClassBodies(resolver, texts or {}, root, shared)
+        self.attributes = AttributeRule(resolver, self.bodies, self._closed_class)
 
     def check(self, change: ChangedFile, facts: FileFacts) -> list[Finding]:
         if "@ts-nocheck" in change.text[:500]:
@@ -108,6 +130,14 @@ class Checker:
         for ref in facts.references:
             if wanted is None or ref.line in wanted:
                 out.extend(self._check_reference(change, ref))
+        tree = None
+        if facts.language != "javascript":  # plain JS classes grow by assignment
+            tree = _parse(change)
+            for access in attribute_accesses(change.path, change.text, wanted, tree):
+                if wanted is None or access.line in wanted:
+                    out.extend(self._check_attribute(change, facts, access))
+        if facts.errors:
+            out = _with_syntax_errors(change, wanted, out, tree)
         shifted = [_shift(f, change.line_offset) for f in out]
         return sorted(set(shifted), key=lambda f: (f.path, f.line, f.column, f.rule))
 
@@ -140,6 +170,8 @@ class Checker:
                 return []  # outside the indexed root (one package of a monorepo): not ours
             module = ("mod", target) if target else None
             what = f"{imp.name} from {imp.module!r}" if imp.name else repr(imp.module)
+        if module is not None and module[0] == "mod" and self._damaged_module(module[1], imp.name):
+            return []  # the parser lost part of that module: its names are not all known
         candidates = self.r.member_names(module) if module and imp.name else set()
         name = imp.name or imp.module
         message = (
@@ -148,6 +180,26 @@ class Checker:
             else f"cannot import {what}: the module defines no such name"
         )
         return [_finding(change, imp.line, 1, "unknown-import", message, name, candidates)]
+
+    def _damaged_module(self, path: str, name: str | None, seen: set[str] | None = None) -> bool:
+        """Whether the module, or one it re-exports everything from, has syntax errors that
+        may have swallowed a definition of ``name`` (its text names it)."""
+        seen = set() if seen is None else seen
+        if path in seen or path not in self.r.tables.facts:
+            return False
+        seen.add(path)
+        t = self.r.tables[path]
+        if t.facts.errors and (name is None or _names(self.bodies.file_text(path), name)):
+            return True
+        stars = t.star_imports.get("", []) if t.python else t.star_reexports
+        for imp in stars:
+            target = resolve_ts_module(self.r.modules, path, imp.module) if not t.python else None
+            if t.python:
+                module = self.r.import_target(t, imp)
+                target = module[1] if module is not None and module[0] == "mod" else None
+            if target is not None and self._damaged_module(target, name, seen):
+                return True
+        return False
 
     def _package_import(self, change: ChangedFile, imp: Import) -> list[Finding]:
         """``import { x } from 'pkg'`` where pkg's declarations in node_modules lack x."""
@@ -169,15 +221,62 @@ class Checker:
         if ref.chain[-1].endswith("()") or ref.chain[-1] in _PROPERTY_ACCESSORS:
             return []  # a call's result called; ``@width.setter`` on a property
         denot, receiver = self.r.walk(site, ref.chain)
-        if denot is None:
+        if denot is None or self._implemented_only(denot, receiver):
             return self._unbacked(change, ref, site, receiver)
         if denot[0] == "ext" and t.python and ref.kind == RefKind.CALL and len(ref.chain) > 1:
+            if receiver is not None and self.r.definition(receiver) is not None:
+                return self._missing_on_repository_class(change, ref, receiver)
             return self._check_standard_library(change, ref, denot[1]) or _installed_call(
                 change, ref, denot[1]
             )
         if ref.kind in (RefKind.CALL, RefKind.NEW):
             return self._check_arguments(change, ref, denot, receiver)
         return []
+
+    def _check_attribute(
+        self, change: ChangedFile, facts: FileFacts, access: Access
+    ) -> list[Finding]:
+        site = Site(self.r.tables[change.path], scope_at(facts, access.byte), access.line)
+        missing = self.attributes.missing(site, access)
+        if missing is None or self._narrowed(change, site, access.chain):
+            return []
+        if not self._declared_receiver(site, access.chain):
+            return []
+        owner, receiver = missing
+        name = access.chain[-1]
+        verb = "declares no member" if access.write else "has no attribute"
+        message = f"{owner} {verb} {name!r}"
+        candidates = self.r.member_names(receiver)
+        line, column = access.line, access.column
+        return [_finding(change, line, column, "unknown-member", message, name, candidates)]
+
+    def _implemented_only(self, denot: Value, receiver: Value | None) -> bool:
+        """A TS class member found only in an external interface the class ``implements``
+        (``class ObservableMap implements Map``): implementing adds no members, so a closed
+        class that does not declare it does not have it."""
+        if denot[0] != "ext" or receiver is None or receiver[0] not in ("inst", "super"):
+            return False
+        if self.r.tables[receiver[1]].python:
+            return False
+        d = self.r.definition(receiver)
+        return d is not None and d.kind == DefKind.CLASS and self._closed_class(receiver)
+
+    def _missing_on_repository_class(
+        self, change: ChangedFile, ref: Reference, receiver: Value
+    ) -> list[Finding]:
+        """``request.formdata()`` where Request's repository classes lack the method and its
+        standard-library bases (``Mapping``) do too: named after the receiver's own type."""
+        name = ref.chain[-1]
+        if receiver[0] not in ("inst", "super") and not self.r.is_class(receiver):
+            return []
+        if name in _OBJECT_MEMBERS or not self._closed_class(receiver, name):
+            return []
+        site = Site(self.r.tables[change.path], ref.scope, ref.line)
+        if self._narrowed(change, site, ref.chain):
+            return []
+        message = f"{receiver[2]} has no member {name!r}"
+        candidates = self.r.member_names(receiver)
+        return [_finding(change, ref.line, ref.column, "unknown-member", message, name, candidates)]
 
     @staticmethod
     def _check_standard_library(change: ChangedFile, ref: Reference, dotted: str) -> list[Finding]:
@@ -203,7 +302,7 @@ class Checker:
         if receiver[0] == "mod":
             if ref.kind == RefKind.READ and not site.t.python:
                 return []
-            if self.r.module_is_dynamic(receiver[1]):
+            if self.r.module_is_dynamic(receiver[1]) or self._damaged_module(receiver[1], name):
                 return []
             owner = receiver[1]
         elif receiver[0] in ("inst", "super") or (
@@ -215,6 +314,12 @@ class Checker:
                 return []  # inherited from object / Object.prototype
             if not site.t.python and name in ("then", "catch", "finally"):
                 return []  # a Promise whose value astrag took for the awaited one
+            if self._narrowed(change, site, ref.chain):
+                return []
+            interface = self.r.definition(receiver)
+            inferred = not self._declared_receiver(site, ref.chain)
+            if interface is not None and interface.kind == DefKind.INTERFACE and inferred:
+                return []  # an inferred interface type may be the wrong one
             owner = receiver[2]
         else:
             return []
@@ -234,6 +339,10 @@ class Checker:
             return []  # plain JS: too many globals come from the host to call a read unbound
         if t.python and name in PY_BUILTINS:
             return []
+        if not t.python and name in self.ambient:
+            return []  # declared by a script ``.d.ts`` of the repository (a global)
+        if t.python and _class_name_in_header(t, site.scope, name, ref.line, change.text):
+            return []
         if self.r.bound_by_import(site, name):
             return []  # an import binds it: any problem is the import's finding
         if ref.kind in (RefKind.CALL, RefKind.NEW):
@@ -247,41 +356,83 @@ class Checker:
         candidates = self.r.names_in_scope(site)
         return [_finding(change, ref.line, ref.column, rule, message, name, candidates)]
 
-    def _closed_class(self, receiver: Value) -> bool:
-        """A class whose members can all be seen: every class it extends is in the repository,
-        and none has a dynamic attribute hook. A TS interface is never closed (index signatures
-        and declaration merging are invisible to astrag); what a TS class ``implements`` adds
-        no members. Class decorators are assumed to leave the class's own members alone."""
+    def _declared_receiver(self, site: Site, chain: tuple[str, ...]) -> bool:
+        """Whether the receiver's type is written in the code, not inferred: ``self``/``this``,
+        a call (its declared return), or a name whose every binding in scope is annotated (a
+        callback's parameter typed from the array it iterates is not: ``xs.map(m => m.x)``)."""
+        root = chain[0]
+        if root in ("self", "cls", "this", "super", "super()") or root.endswith("()"):
+            return True
+        t, scope = site.t, site.scope
+        while True:
+            bound = t.bindings.get(scope, {}).get(root)
+            if bound:
+                return all(b.type is not None for b in bound)
+            d = t.defs.get(scope) if scope else None
+            if d is not None and d.kind in FUNCTION_KINDS and any(p.name == root for p in d.params):
+                return all(p.annotation is not None for p in d.params if p.name == root)
+            if not scope:
+                break
+            scope = d.parent if d is not None else ""
+        top = t.defs.get(root)
+        return top is None or top.kind in CLASS_KINDS or top.type is not None
+
+    def _narrowed(self, change: ChangedFile, site: Site, chain: tuple[str, ...]) -> bool:
+        """The receiver is tested or cast on the way to the use (``instanceof``, a guard)."""
+        d = site.t.defs.get(site.scope)
+        first = d.start_line if d is not None else 1
+        return narrowed(change.text, first, site.line, ".".join(chain[:-1]))
+
+    def _closed_class(
+        self, receiver: Value, name: str | None = None, attribute: bool = False
+    ) -> bool:
+        """A class whose members can all be seen: every class it extends is in the repository
+        (Python: or a standard-library class that lacks ``name`` too; for an attribute, an
+        abstract one, since a concrete class's instance attributes cannot be seen on the
+        class: ``logging.Handler().formatter``), none has a dynamic
+        attribute hook, and no file it lives in lost code to a syntax error. A TS interface
+        counts when it is the repository's only declaration of that name (no merging or
+        augmentation), has no index signature and extends only such types; what a TS class
+        ``implements`` adds no members. Class decorators are assumed to leave the class's own
+        members alone."""
         d = self.r.definition(receiver)
-        if d is None or d.kind != DefKind.CLASS:
+        python = self.r.tables[receiver[1]].python
+        if d is None or d.kind not in (DefKind.CLASS, DefKind.INTERFACE):
             return False
-        if self.r.tables[receiver[1]].python:
-            mro, external = self.r.mro(receiver[1], receiver[2])
-            if external:
+        if d.kind == DefKind.INTERFACE and python:
+            return False
+        mro, external = self.r.mro(receiver[1], receiver[2])
+        if any(self.bodies.damaged(p, q) for p, q in same_kind_mro(self.r, receiver)):
+            return False  # the parser lost part of a class: its members are not all known
+        if python:
+            if external and not (name and _standard_bases_lack(external, name, attribute)):
                 return False
             return not any(
                 _DYNAMIC_HOOKS.intersection(self.r.tables[p].children.get(q, {})) for p, q in mro
             )
-        return self._closed_ts_class(receiver[1], receiver[2], set())
+        return self._closed_ts_type(receiver[1], receiver[2], set())
 
-    def _closed_ts_class(self, path: str, qual: str, seen: set[tuple[str, str]]) -> bool:
+    def _closed_ts_type(self, path: str, qual: str, seen: set[tuple[str, str]]) -> bool:
         if (path, qual) in seen:
             return True
         seen.add((path, qual))
         t = self.r.tables[path]
         d = t.defs.get(qual)
-        if d is None or d.kind != DefKind.CLASS:
+        if d is None or d.kind not in (DefKind.CLASS, DefKind.INTERFACE):
+            return False
+        if d.kind == DefKind.INTERFACE and not self._closed_interface(path, qual, d.name):
             return False
         site = Site(t, d.parent, d.start_line)
         for chain in d.bases:
             base, _ = self.r.walk(site, chain)
-            if (
-                base is None
-                or base[0] != "sym"
-                or not self._closed_ts_class(base[1], base[2], seen)
-            ):
+            if base is None or base[0] != "sym" or not self._closed_ts_type(base[1], base[2], seen):
                 return False
         return True
+
+    def _closed_interface(self, path: str, qual: str, name: str) -> bool:
+        if self.declarations(name) > 1:
+            return False  # merged with, or augmented by, another declaration of that name
+        return self.bodies.ts_declared(path, qual) is not None  # None: an index signature
 
     # ------------------------------------------------------------------ arguments
 
@@ -366,6 +517,61 @@ class Checker:
         return None, False  # ``Class.method(obj, ...)``: leave the unbound call alone
 
 
+def _parse(change: ChangedFile) -> Tree | None:
+    grammar = grammar_of(change.path)
+    return parser(grammar).parse(change.text.encode("utf-8")) if grammar else None
+
+
+def _with_syntax_errors(
+    change: ChangedFile, wanted: frozenset[int] | None, found: list[Finding], tree: Tree | None
+) -> list[Finding]:
+    """``found`` plus the syntax errors on the wanted lines; other findings inside a damaged
+    region are dropped: they describe the parser's recovery, not the code."""
+    spots, every = syntax_errors(change.path, change.text, change.old, wanted, tree)
+    if not every:
+        return found
+    damaged = [(s.line, s.last_line) for s in every]
+    kept = [
+        f
+        for f in found  # a damaged region may have swallowed the definition a name needs
+        if f.rule not in _UNBOUND_RULES and not any(low <= f.line <= high for low, high in damaged)
+    ]
+    errors = [Finding(change.path, s.line, s.column, "syntax-error", s.message) for s in spots]
+    return kept + errors
+
+
+def _names(text: str, name: str) -> bool:
+    return re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", text) is not None
+
+
+def _standard_bases_lack(external: list[Value], name: str, abstract_only: bool) -> bool:
+    """Every base outside the repository is a standard-library class without ``name`` (an
+    abstract one of ``collections.abc``/``abc``/``numbers``, with ``abstract_only``)."""
+    return all(
+        base[0] == "ext"
+        and (not abstract_only or base[1].startswith(_ABSTRACT_MODULES))
+        and stdlib_missing_attribute(f"{base[1]}.{name}")[1] == name
+        for base in external
+    )
+
+
+def _class_name_in_header(t: FileTables, scope: str, name: str, line: int, text: str) -> bool:
+    """``def __init__(self, precision=SECONDS)``: a method's defaults and annotations are
+    evaluated in the class body, where the class's own names are bound."""
+    d = t.defs.get(scope)
+    if d is None or d.kind not in FUNCTION_KINDS or name not in t.children.get(d.parent, {}):
+        return False
+    parent = t.defs.get(d.parent)
+    if parent is None or parent.kind not in CLASS_KINDS or line < d.start_line:
+        return False
+    lines = text.split("\n")
+    for number in range(d.start_line, min(d.end_line, len(lines)) + 1):
+        code = lines[number - 1].split("#", 1)[0].rstrip()
+        if code.endswith(":") and not code.lstrip().startswith("@"):
+            return line <= number  # the header ends here
+    return False
+
+
 def _suppressed(text: str) -> frozenset[int]:
     """Lines a suppression comment covers: its own line, and for TS's ``// @ts-ignore`` (on a
     line of its own) the next one."""
@@ -411,6 +617,8 @@ def _shift(f: Finding, offset: int) -> Finding:
 
 # ------------------------------------------------------------------ the standard library
 
+_ABSTRACT_MODULES = ("collections.abc.", "abc.", "numbers.")
+_DESCRIPTORS = (GetSetDescriptorType, MemberDescriptorType, property)
 # standard-library modules that do something when imported
 _IMPORT_SIDE_EFFECTS = frozenset({"antigravity", "this", "idlelib", "turtle", "turtledemo"})
 
@@ -455,6 +663,8 @@ def stdlib_missing_attribute(dotted: str) -> tuple[str | None, str | None]:
         owner = f"{owner}.{attribute}"
         if called and not isinstance(obj, type):
             return None, None  # the result of a function: its type is not known
+        if isinstance(obj, _DESCRIPTORS):
+            return None, None  # an instance attribute (``datetime.tzinfo``): its value unknown
     return None, None
 
 

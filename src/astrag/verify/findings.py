@@ -16,6 +16,8 @@ Rule ids (stable; the SARIF output and the benchmark use them):
   (no ``*args``/rest, no signature-changing decorator) with too few or too many positional
   arguments.
 * ``unknown-keyword`` — a keyword argument the callee does not accept (Python; no ``**kwargs``).
+* ``syntax-error`` — written code the parser cannot read: what it expected where tree-sitter
+  says (a MISSING token), else the text it could not place.
 
 Lines are 1-based in the *new* version of the file, columns 1-based.
 """
@@ -32,6 +34,7 @@ RULES = (
     "unknown-type",
     "wrong-arguments",
     "unknown-keyword",
+    "syntax-error",
 )
 
 

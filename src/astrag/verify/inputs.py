@@ -1,23 +1,33 @@
 """What ``astrag check`` is given, turned into new file versions: a unified diff applied to
-the repository's files, a whole file, or a snippet placed at the end of a target file.
+the repository's files (or recognised as already applied to them), a whole file, or a snippet
+placed at the end of a target file.
 
-Pure functions over text; the caller reads the old file contents (``read_old``).
+Pure functions over text; the caller reads the current file contents (``read_current``).
 """
 
 from __future__ import annotations
 
-import posixpath
-import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from astrag.errors import AstragError
+from astrag.verify.diffs import (
+    FilePatch,
+    InputError,
+    looks_like_diff,
+    parse_unified_diff,
+    safe_path,
+)
+from astrag.verify.patch import NoMatch, Placed, apply_forward, apply_reverse
 
-_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
-
-
-class InputError(AstragError):
-    """The code to check cannot be read: a malformed diff, a path outside the repository."""
+__all__ = [
+    "ChangeSet",
+    "ChangedFile",
+    "InputError",
+    "change_from_snippet",
+    "changes_from_diff",
+    "looks_like_diff",
+    "safe_path",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,140 +38,113 @@ class ChangedFile:
     text: str
     lines: frozenset[int] | None  # None: every line counts
     line_offset: int = 0  # reported line = line - offset (a snippet placed after a file)
+    old: str | None = None  # the version before the change; None: the change creates it
+    old_path: str | None = None  # where the old version lived (a rename), default ``path``
 
 
 @dataclass(slots=True)
-class _Hunk:
-    old_start: int
-    new_start: int
-    lines: list[str] = field(default_factory=list)
+class ChangeSet:
+    """What a diff does: new versions of files, and the files it deletes (with what they
+    held, from the diff's own lines). Unpacks as ``changed, deleted``."""
+
+    changed: list[ChangedFile] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    deleted_texts: dict[str, str] = field(default_factory=dict)
+
+    def __iter__(self) -> Iterator[list[ChangedFile] | list[str]]:
+        yield self.changed
+        yield self.deleted
 
 
-@dataclass(slots=True)
-class _FilePatch:
-    old_path: str | None
-    new_path: str | None
-    hunks: list[_Hunk] = field(default_factory=list)
+def changes_from_diff(text: str, read_current: Callable[[str], str | None]) -> ChangeSet:
+    """New versions of the files a diff touches, and the files it deletes.
 
-
-def looks_like_diff(text: str) -> bool:
-    return bool(re.search(r"^(--- .+\n\+\+\+ .+|diff --git .+)$", text, re.MULTILINE))
-
-
-def safe_path(path: str) -> str:
-    """A repository-relative path with ``/``; refuses absolute paths and ``..``."""
-    cleaned = path.strip().replace("\\", "/")
-    if not cleaned or cleaned.startswith("/") or re.match(r"^[A-Za-z]:/", cleaned):
-        raise InputError(f"{path!r} is not a path inside the repository", "use a relative path")
-    normal = posixpath.normpath(cleaned)
-    if normal == ".." or normal.startswith("../"):
-        raise InputError(f"{path!r} points outside the repository", "use a path inside it")
-    return normal
-
-
-def _diff_path(raw: str) -> str | None:
-    name = raw.split("\t", 1)[0].strip()
-    if name == "/dev/null":
-        return None
-    if name.startswith(("a/", "b/")):
-        name = name[2:]
-    return safe_path(name)
-
-
-def parse_unified_diff(text: str) -> list[_FilePatch]:
-    patches: list[_FilePatch] = []
-    lines = text.splitlines()
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        if line.startswith("--- ") and i + 1 < len(lines) and lines[i + 1].startswith("+++ "):
-            patches.append(_FilePatch(_diff_path(line[4:]), _diff_path(lines[i + 1][4:])))
-            i += 2
+    Each file patch is placed on the file as it is now: when its old side matches, the change
+    is still to be made (the new version is computed); when instead its new side matches, the
+    change was already made (an agent's ``git diff`` after editing) and the file is checked as
+    it stands. Either way the same new text and written lines come out."""
+    out = ChangeSet()
+    for steps in _group_repeats(parse_unified_diff(text)):
+        first, last = steps[0], steps[-1]
+        if last.new_path is None:
+            if first.old_path is not None:
+                out.deleted.append(first.old_path)
+                out.deleted_texts[first.old_path] = _deleted_text(steps, read_current)
             continue
-        match = _HUNK.match(line)
-        if match:
-            if not patches:
-                raise InputError("a diff hunk comes before any file header", _DIFF_HINT)
-            hunk = _Hunk(int(match.group(1)), int(match.group(3)))
-            old_left = int(match.group(2) or "1")
-            new_left = int(match.group(4) or "1")
-            i += 1
-            while i < len(lines) and (old_left > 0 or new_left > 0):
-                body = lines[i]
-                tag = body[:1] or " "  # an empty context line lost its leading space
-                if tag == "\\":  # "\ No newline at end of file"
-                    i += 1
-                    continue
-                if tag not in " -+":
-                    break
-                hunk.lines.append(tag + body[1:])
-                old_left -= tag in " -"
-                new_left -= tag in " +"
-                i += 1
-            patches[-1].hunks.append(hunk)
-            continue
-        i += 1
-    if not patches:
-        raise InputError("no file headers (--- / +++) found in the diff", _DIFF_HINT)
-    return patches
+        new, old = _place(steps, read_current)
+        out.changed.append(ChangedFile(last.new_path, new.text, new.added, 0, old, first.old_path))
+        if first.old_path is not None and first.old_path != last.new_path:
+            out.deleted.append(first.old_path)  # a rename: the old path is gone
+    return out
 
 
-_DIFF_HINT = "pass a unified diff as `git diff` writes it, or a whole file without --diff"
+def _place(
+    steps: list[FilePatch], read_current: Callable[[str], str | None]
+) -> tuple[Placed, str | None]:
+    """The new version (with written lines) and the old version of a patched file."""
+    old_path, new_path = steps[0].old_path, steps[-1].new_path
+    assert new_path is not None
+    if old_path is None:  # the diff creates the file
+        created = apply_forward("", steps)
+        current = read_current(new_path)
+        if current is None or _same_text(current, created.text):
+            return Placed(created.text if current is None else current, created.added), None
+        raise InputError(
+            f"the diff creates {new_path}, which already exists with other contents",
+            "diff against the repository's current files",
+        )
+    before = read_current(old_path)
+    after = before if old_path == new_path else read_current(new_path)
+    if before is None and after is None:
+        raise InputError(
+            f"the diff changes {old_path}, which does not exist in the repository",
+            "diff against the repository's current files",
+        )
+    failure: NoMatch | None = None
+    if before is not None:
+        try:
+            return apply_forward(before, steps), before
+        except NoMatch as e:
+            failure = e
+    if after is not None:
+        try:
+            old = apply_reverse(after, steps)
+            return Placed(after, old.added), old.text
+        except NoMatch as e:
+            failure = failure or e
+    assert failure is not None
+    raise failure
 
 
-def _apply(old: str, patch: _FilePatch) -> tuple[str, frozenset[int]]:
-    """The new text and the 1-based lines in it that the patch added."""
-    old_lines = old.splitlines()
-    out: list[str] = []
-    added: set[int] = set()
-    cursor = 0  # index into old_lines
-    for number, hunk in enumerate(patch.hunks, 1):
-        start = max(hunk.old_start - 1, 0) if hunk.lines else hunk.old_start
-        if start < cursor or start > len(old_lines):
-            raise InputError(f"hunk {number} of {patch.new_path} does not apply", _DIFF_HINT)
-        out.extend(old_lines[cursor:start])
-        cursor = start
-        for body in hunk.lines:
-            tag, content = body[0], body[1:]
-            if tag == "+":
-                out.append(content)
-                added.add(len(out))
-                continue
-            if cursor >= len(old_lines) or old_lines[cursor].rstrip() != content.rstrip():
-                raise InputError(
-                    f"hunk {number} of {patch.new_path} does not match the file at line "
-                    f"{cursor + 1}",
-                    "regenerate the diff against the current files",
-                )
-            if tag == " ":
-                out.append(old_lines[cursor])
-            cursor += 1
-    out.extend(old_lines[cursor:])
-    return "\n".join(out) + "\n", frozenset(added)
+def _group_repeats(patches: list[FilePatch]) -> list[list[FilePatch]]:
+    """The patches of each file, in order. A diff that patches a file twice means the second
+    patch applies to the result of the first, as ``git apply`` reads it."""
+    groups: list[list[FilePatch]] = []
+    latest: dict[str, list[FilePatch]] = {}  # current path -> its group
+    for patch in patches:
+        group = latest.pop(patch.old_path, None) if patch.old_path else None
+        if group is None:
+            group = []
+            groups.append(group)
+        group.append(patch)
+        if patch.new_path is not None:
+            latest[patch.new_path] = group
+    return groups
 
 
-def changes_from_diff(
-    text: str, read_old: Callable[[str], str | None]
-) -> tuple[list[ChangedFile], list[str]]:
-    """New versions of the files a diff touches, and the files it deletes."""
-    changed: list[ChangedFile] = []
-    deleted: list[str] = []
-    for patch in parse_unified_diff(text):
-        if patch.new_path is None:
-            if patch.old_path is not None:
-                deleted.append(patch.old_path)
-            continue
-        old = "" if patch.old_path is None else read_old(patch.old_path)
-        if old is None:
-            raise InputError(
-                f"the diff changes {patch.old_path}, which does not exist in the repository",
-                "diff against the repository's current files",
-            )
-        new_text, added = _apply(old, patch)
-        changed.append(ChangedFile(patch.new_path, new_text, added))
-        if patch.old_path is not None and patch.old_path != patch.new_path:
-            deleted.append(patch.old_path)  # a rename: the old path is gone
-    return changed, deleted
+def _deleted_text(steps: list[FilePatch], read_current: Callable[[str], str | None]) -> str:
+    """What a deleted file held. It must still hold what the diff deletes, or be gone
+    already (the diff was applied); either way its lines are the diff's own."""
+    path = steps[0].old_path
+    current = read_current(path) if path is not None else None
+    if current is not None and any(p.hunks for p in steps):
+        apply_forward(current, steps)  # raises NoMatch when the contents differ
+        return current
+    return apply_reverse("", steps).text
+
+
+def _same_text(a: str, b: str) -> bool:
+    return a.replace("\r\n", "\n").rstrip("\n") == b.replace("\r\n", "\n").rstrip("\n")
 
 
 def change_from_snippet(snippet: str, target: str, existing: str | None) -> ChangedFile:
@@ -173,4 +156,4 @@ def change_from_snippet(snippet: str, target: str, existing: str | None) -> Chan
     offset = len(base.splitlines())
     text = base + snippet + ("" if snippet.endswith("\n") else "\n")
     lines = frozenset(range(offset + 1, offset + len(snippet.splitlines()) + 1))
-    return ChangedFile(target, text, lines, line_offset=offset)
+    return ChangedFile(target, text, lines, line_offset=offset, old=existing)

@@ -14,12 +14,21 @@ from pathlib import Path
 from astrag.errors import AstragError
 from astrag.graph.facts import FileFacts
 from astrag.graph.resolve import FileTables, Resolver, TableCache
+from astrag.indexer import content_hash
 from astrag.lang import extract_facts, language_of
 from astrag.project_layout import read_layout
-from astrag.store.base import GraphStore
+from astrag.store.base import FileRecord, GraphStore
 from astrag.verify.check import Checker
-from astrag.verify.findings import CheckReport
+from astrag.verify.findings import CheckReport, Finding
 from astrag.verify.inputs import ChangedFile
+from astrag.verify.ripple import (
+    affected_names,
+    candidate_lines,
+    new_findings,
+    renamed_on_line,
+    with_rename,
+)
+from astrag.verify.sources import read_regular_file
 
 
 class UnknownLanguage(AstragError):
@@ -76,8 +85,34 @@ class CheckSession:
         self.facts = store.lazy_facts()
         self.tables = TableCache(self.facts)
         self.layout = read_layout(root, self.facts)
+        self._ambient: frozenset[str] | None = None
+        self._declared: dict[str, int] = {}
+        self._records: dict[str, FileRecord] | None = None
+        self._bodies: dict[tuple[str, str, str], object] = {}  # class facts of unchanged files
 
-    def check(self, changes: list[ChangedFile], deleted: Sequence[str] = ()) -> CheckReport:
+    @property
+    def ambient(self) -> frozenset[str]:
+        """Names the repository declares globally: the top-level declarations of its script
+        ``.d.ts`` files (no import, no export), read once."""
+        if self._ambient is None:
+            names: set[str] = set()
+            for path in self.facts:
+                if path.endswith(".d.ts"):
+                    facts = self.facts[path]
+                    if not facts.imports and not facts.exports:
+                        names.update(d.name for d in facts.definitions if not d.parent)
+            self._ambient = frozenset(names)
+        return self._ambient
+
+    def check(
+        self,
+        changes: list[ChangedFile],
+        deleted: Sequence[str] = (),
+        deleted_texts: Mapping[str, str] | None = None,
+    ) -> CheckReport:
+        """Findings on the lines the change wrote, and at the sites in other files that the
+        change broke. ``deleted_texts``: what deleted files held, where the index may no
+        longer have them (it was refreshed after the change)."""
         started = time.perf_counter()
         new: dict[str, FileFacts] = {}
         for change in changes:
@@ -86,12 +121,108 @@ class CheckSession:
                     f"{change.path}: astrag checks Python, TypeScript and JavaScript",
                     "name the file with its extension, or pass --lang",
                 )
-            new[change.path] = extract_facts(change.path, change.text.encode("utf-8"))
+            new[change.path] = self._facts_of(change.path, change.text)
         overlay = _Overlay(self.facts, new, set(deleted))
-        resolver = Resolver(overlay, self.layout, _OverlayTables(overlay, self.tables))
-        checker = Checker(resolver, self.root)
+        checker = self._checker(overlay, {c.path: c.text for c in changes})
         report = CheckReport(files=[c.path for c in changes])
         for change in changes:
             report.findings.extend(checker.check(change, new[change.path]))
+        report.findings.extend(
+            self._broken_elsewhere(changes, new, deleted, deleted_texts or {}, checker)
+        )
+        report.findings.sort(key=lambda f: (f.path, f.line, f.column, f.rule))
         report.seconds = time.perf_counter() - started
         return report
+
+    def _checker(self, overlay: _Overlay, texts: Mapping[str, str]) -> Checker:
+        resolver = Resolver(overlay, self.layout, _OverlayTables(overlay, self.tables))
+        return Checker(resolver, self.root, texts, self.ambient, self._declarations, self._bodies)
+
+    def _declarations(self, name: str) -> int:
+        """How many classes and interfaces named ``name`` the index holds (a TS interface
+        declared twice is merged, or augmented, and astrag does not see the sum)."""
+        if name not in self._declared:
+            kinds = ("class", "interface")
+            found = self.store.symbols_named(name)
+            self._declared[name] = sum(1 for s in found if s.kind in kinds)
+        return self._declared[name]
+
+    def _broken_elsewhere(
+        self,
+        changes: list[ChangedFile],
+        new: dict[str, FileFacts],
+        deleted: Sequence[str],
+        deleted_texts: Mapping[str, str],
+        checker: Checker,
+    ) -> list[Finding]:
+        """Sites in untouched files that the change broke (see ``verify/ripple.py``)."""
+        old = self._old_facts(changes, deleted, deleted_texts)
+        pairs = [(old.get(c.old_path or c.path), new[c.path]) for c in changes if c.old is not None]
+        pairs += [(old[d], None) for d in deleted if d in old]
+        affected = affected_names(pairs)
+        pattern = affected.pattern()
+        if pattern is None:
+            return []
+        touched = set(new) | set(deleted) | set(old)
+        created = {c.path for c in changes if c.old is None or (c.old_path or c.path) != c.path}
+        before = self._checker(_Overlay(self.facts, old, created - set(old)), {})
+        out: list[Finding] = []
+        for path in sorted(self._users(touched, affected.names) - touched):
+            if path not in self.facts or language_of(path) is None:
+                continue
+            text = read_regular_file(self.root / path, path)
+            lines = candidate_lines(text, pattern) if text else frozenset()
+            if not lines or text is None:
+                continue
+            site = ChangedFile(path, text, lines, old=text)
+            after = checker.check(site, self.facts[path])
+            if after:
+                split = text.split("\n")
+                for finding in new_findings(before.check(site, self.facts[path]), after):
+                    name = renamed_on_line(split[finding.line - 1], affected.renamed)
+                    out.append(with_rename(finding, affected.renamed, name))
+        return out
+
+    def _users(self, touched: set[str], names: set[str]) -> set[str]:
+        """Files whose resolution consulted a touched file, and through the files among them
+        that pass an affected name on (``export * from``, a package's ``__init__``), theirs."""
+        users = self.store.dependents(touched)
+        hubs = set()
+        for path in users - touched:
+            facts = self.facts.get(path)
+            if facts is not None and any(
+                imp.reexport or imp.name == "*" or (imp.name in names and not imp.scope)
+                for imp in facts.imports
+            ):
+                hubs.add(path)
+        return users | (self.store.dependents(hubs) if hubs else set())
+
+    def _facts_of(self, path: str, text: str) -> FileFacts:
+        """The facts of ``text`` as ``path``: the index's own when it indexed these very bytes
+        (no parse), else extracted."""
+        source = text.encode("utf-8")
+        if self._records is None:
+            self._records = self.store.file_records()
+        record = self._records.get(path)
+        same = record is not None and record.size == len(source) and path in self.facts
+        if same and record is not None and record.hash == content_hash(source):
+            return self.facts[path]
+        return extract_facts(path, source)
+
+    def _old_facts(
+        self, changes: list[ChangedFile], deleted: Sequence[str], texts: Mapping[str, str]
+    ) -> dict[str, FileFacts]:
+        """The facts of every touched file as it was before the change."""
+        old: dict[str, FileFacts] = {}
+        for change in changes:
+            path = change.old_path or change.path
+            if change.old is not None and language_of(path) is not None:
+                old[path] = self._facts_of(path, change.old)
+        for path in deleted:
+            if path in old or language_of(path) is None:
+                continue
+            if path in texts:
+                old[path] = self._facts_of(path, texts[path])
+            elif path in self.facts:
+                old[path] = self.facts[path]
+        return old

@@ -1,0 +1,408 @@
+"""More families for the ``astrag check`` benchmark: attribute reads, syntax slips, and
+incomplete refactors whose finding lies in a file the diff does not touch.
+
+* ``attribute-read``: one read of ``self.x`` / ``this.x`` in a method of a closed class
+  (every base in the repository, no dynamic attribute code) renamed to a plausible name the
+  repository has nowhere (``self.check`` -> ``self.check_cache``); expect ``unknown-member``
+  on that line.
+* ``syntax-error``: a typical slip on one line of a cleanly parsed file (a dropped colon, a
+  dropped closing parenthesis, an unclosed string, a dropped comma); expect ``syntax-error``
+  on that line.
+* ``incomplete-refactor``: a module-level function imported by name in at least two other
+  files is renamed at its definition and in every importing file but one, which the diff
+  leaves alone; expect ``unknown-import`` at that file's import line.
+
+Same conventions as ``checker_cases.py``: deterministic for a seed, mutations only where the
+index says the original is right, new names free everywhere in the repository.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import defaultdict
+from collections.abc import Iterator
+
+from checker_cases import (
+    LANG_TAGS,
+    Case,
+    Corpus,
+    Edit,
+    SourceFile,
+    choose,
+    ends_with_newline,
+    make_diff,
+    pick_new_name,
+    replace_span,
+)
+from tree_sitter import Node
+
+from astrag.graph.facts import DefKind
+
+FUNCTION_KINDS = (DefKind.FUNCTION, DefKind.METHOD)
+_DYNAMIC_CLASS = re.compile(r"setattr|__dict__|__getattr|__slots__|^\s*\[\w+\s*:", re.MULTILINE)
+# parents under which an attribute node is read as a value
+_READ_PARENTS = frozenset(
+    {"argument_list", "arguments", "binary_operator", "binary_expression", "comparison_operator",
+     "return_statement", "attribute", "member_expression", "subscript", "subscript_expression",
+     "boolean_operator", "not_operator", "unary_expression", "parenthesized_expression",
+     "conditional_expression", "ternary_expression", "template_substitution", "if_statement",
+     "while_statement", "await", "await_expression", "list", "tuple", "array", "interpolation",
+     "spread_element", "list_splat", "assignment", "variable_declarator", "keyword_argument",
+     "pair", "expression_statement"}
+)  # fmt: skip
+_VALUE_FIELDS = {
+    "assignment": "right",
+    "variable_declarator": "value",
+    "keyword_argument": "value",
+    "pair": "value",
+    "attribute": "object",
+    "member_expression": "object",
+    "subscript": "value",
+    "subscript_expression": "object",
+}
+
+
+# ---------------------------------------------------------------------------- attribute reads
+
+
+def _class_members(corpus: Corpus) -> dict[str, set[str]]:
+    members: dict[str, set[str]] = defaultdict(set)
+    for s in corpus.symbols.values():
+        if s.parent:
+            members[s.parent].add(s.name)
+    return members
+
+
+def _mro_members(corpus: Corpus, class_id: str, members: dict[str, set[str]]) -> set[str]:
+    seen, stack, out = set(), [class_id], set()
+    while stack:
+        current = stack.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        out |= members.get(current, set())
+        stack.extend(corpus.bases.get(current, []))
+    return out
+
+
+def _receiver_read(node: Node, sf: SourceFile) -> tuple[str, Node] | None:
+    """(root, name node) for ``self.x`` / ``this.x`` read as a value, else None."""
+    obj = node.child_by_field_name("object")
+    name = node.child_by_field_name("attribute") or node.child_by_field_name("property")
+    parent = node.parent
+    if obj is None or name is None or parent is None or parent.type not in _READ_PARENTS:
+        return None
+    if name.type not in ("identifier", "property_identifier"):
+        return None
+    field = _VALUE_FIELDS.get(parent.type)
+    if field is not None:
+        child = parent.child_by_field_name(field)
+        if child is None or child.id != node.id:
+            return None
+    if parent.type in ("call", "call_expression"):
+        return None
+    root = sf.node_text(obj)
+    return (root, name) if root in ("self", "this") else None
+
+
+def _walk(node: Node) -> Iterator[Node]:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(current.children))
+
+
+def attribute_read_edits(corpus: Corpus, rng: random.Random) -> Iterator[tuple[str, Edit]]:
+    members = _class_members(corpus)
+    kinds = ("attribute",) if corpus.lang == "python" else ("member_expression",)
+    for sf in corpus.files():
+        methods = [d for d in sf.facts.definitions if d.kind == DefKind.METHOD]
+        for node in _walk(sf.tree.root_node):
+            if node.type not in kinds:
+                continue
+            found = _receiver_read(node, sf)
+            if found is None:
+                continue
+            root, name_node = found
+            line = name_node.start_point.row + 1
+            method = _innermost(methods, line)
+            if method is None:
+                continue
+            class_id = f"{sf.path}::{method.parent}"
+            name = sf.node_text(name_node)
+            if class_id not in corpus.closed_classes or name.startswith("__"):
+                continue
+            if name not in _mro_members(corpus, class_id, members):
+                continue  # not a declared member: the original may be dynamic
+            if _DYNAMIC_CLASS.search(_class_text(corpus, class_id)):
+                continue
+            new = pick_new_name(name, corpus, sf, rng)
+            if new is None or re.search(rf"(?<![\w$]){re.escape(new)}(?![\w$])", sf.text):
+                continue
+            text = sf.lines[line - 1]
+            start = len(text.encode()[: name_node.start_point.column].decode("utf-8", "ignore"))
+            if text[start : start + len(name)] != name:
+                continue
+            new_line = replace_span(text, start, start + len(name), new)
+            note = f"attribute {root}.{name} -> {new}"
+            yield root, Edit(sf.path, line, (new_line,), line, method.qualname, note)
+
+
+def _innermost(definitions, line: int):
+    best = None
+    for d in definitions:
+        if d.start_line <= line <= d.end_line and (best is None or d.start_line >= best.start_line):
+            best = d
+    return best
+
+
+def _class_text(corpus: Corpus, class_id: str) -> str:
+    symbol = corpus.symbols[class_id]
+    lines = corpus.file(symbol.path).lines
+    return "".join(lines[symbol.start_line - 1 : symbol.end_line])
+
+
+# ---------------------------------------------------------------------------- syntax slips
+
+_PY_HEADER = re.compile(r"^\s*(def|if|elif|for|while|with|class|try|except|else|finally)\b.*:\s*$")
+_SIMPLE_STRING = re.compile(r"""(['"])[A-Za-z0-9 _.,:-]{2,40}\1""")
+_CALL_END = re.compile(r"^\s*[\w.]+\([^()]*\)\s*;?\s*$")
+_TWO_ARGS = re.compile(r"\(([^(),]+), ([^(),]+)\)")
+
+
+def _slips(line: str, python: bool) -> Iterator[tuple[str, str]]:
+    """(variant, mutated line) for the slips this line admits."""
+    body = line.rstrip("\n")
+    if python and _PY_HEADER.match(body) and "#" not in body and "lambda" not in body:
+        yield "drop-colon", body.rstrip()[:-1] + "\n"
+    if _CALL_END.match(body):
+        cut = body.rindex(")")
+        yield "unclosed-paren", body[:cut] + body[cut + 1 :] + "\n"
+    match = _SIMPLE_STRING.search(body)
+    if match and body.count(match.group(1)) == 2 and "#" not in body and "//" not in body:
+        yield "unclosed-string", body[: match.end() - 1] + body[match.end() :] + "\n"
+    match = _TWO_ARGS.search(body)
+    if match:
+        yield (
+            "dropped-comma",
+            body[: match.start(1)] + match.group(1) + " " + body[match.start(2) :] + "\n",
+        )
+
+
+def syntax_edits(corpus: Corpus, rng: random.Random) -> Iterator[tuple[str, Edit]]:
+    from astrag.lang import grammar_of, parser
+
+    python = corpus.lang == "python"
+    for sf in corpus.files():
+        if sf.facts.errors or not ends_with_newline(sf):
+            continue
+        grammar = grammar_of(sf.path)
+        assert grammar is not None
+        functions = [d for d in sf.facts.definitions if d.kind in FUNCTION_KINDS]
+        for d in functions:
+            for line in range(d.start_line + 1, min(d.end_line, d.start_line + 12) + 1):
+                for variant, new_line in _slips(sf.lines[line - 1], python):
+                    lines = list(sf.lines)
+                    lines[line - 1] = new_line
+                    tree = parser(grammar).parse("".join(lines).encode("utf-8"))
+                    if tree.root_node.has_error:
+                        note = f"{variant}: {new_line.strip()}"
+                        yield variant, Edit(sf.path, line, (new_line,), line, d.qualname, note)
+                        break
+
+
+# ---------------------------------------------------------------------------- incomplete refactors
+
+
+def _importers(corpus: Corpus) -> dict[str, list[tuple[str, int]]]:
+    """Module-level function or class id -> the (file, line) of each ``import name`` of it."""
+    out: dict[str, list[tuple[str, int]]] = defaultdict(list)
+    for (path, line), targets in corpus.imports.items():
+        for target in set(targets):
+            symbol = corpus.symbols.get(target)
+            if symbol is None or symbol.kind not in ("function", "class") or not symbol.path:
+                continue
+            parent = corpus.symbols.get(symbol.parent)
+            if parent is None or parent.kind != "module" or path == symbol.path:
+                continue
+            text = corpus.file(path).lines[line - 1] if path in corpus.paths else ""
+            if re.search(rf"(?<![\w$.]){re.escape(symbol.name)}(?![\w$])", text):
+                out[target].append((path, line))
+    return out
+
+
+def _renamed(text: str, old: str, new: str) -> str:
+    return re.sub(rf"(?<![\w$.]){re.escape(old)}(?![\w$])", new, text)
+
+
+def incomplete_refactor_cases(corpus: Corpus, rng: random.Random, quota: int) -> list[Case]:
+    candidates: list[tuple[str, list[Edit]]] = []
+    plans: dict[int, tuple[str, str, str, list[str], tuple[str, int]]] = {}
+    for target, sites in sorted(_importers(corpus).items()):
+        files = sorted({p for p, _ in sites})
+        if len(files) < 2:
+            continue
+        symbol = corpus.symbols[target]
+        home = corpus.file(symbol.path)
+        new = pick_new_name(symbol.name, corpus, home, rng)
+        if new is None or len(symbol.name) < 5:
+            continue
+        forgotten = rng.choice(files)
+        line = min(line for p, line in sites if p == forgotten)
+        edited = [symbol.path, *(p for p in files if p != forgotten)]
+        note = f"rename {symbol.name} -> {new} everywhere but {forgotten}"
+        marker = Edit(forgotten, line, (), line, symbol.qualname, note)
+        plans[id(marker)] = (symbol.name, new, forgotten, edited, (forgotten, line))
+        candidates.append(("rename-import", [marker]))
+    return _import_cases(corpus, rng, quota, candidates, plans)
+
+
+def _refactor_case(
+    corpus: Corpus, variant: str, marker: Edit, parts: list[str], rule: str, also: tuple[int, ...]
+) -> Case:
+    """An incomplete refactor: the diff ``parts`` leave ``marker.path`` alone, and the finding
+    belongs at ``marker.line`` there (or at the ``also`` lines, its other uses)."""
+    return Case(
+        id=f"{LANG_TAGS[corpus.lang]}/incomplete-refactor/{variant}/{marker.path}:{marker.line}",
+        lang=corpus.lang,
+        category="incomplete-refactor",
+        variant=variant,
+        path=marker.path,
+        text="".join(parts),
+        diff=True,
+        expected=(rule, marker.line),
+        note=marker.note,
+        also=also,
+    )
+
+
+def _naming_lines(sf: SourceFile, name: str) -> tuple[int, ...]:
+    word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+    return tuple(n for n, line in enumerate(sf.lines, 1) if word.search(line))
+
+
+def _import_cases(
+    corpus: Corpus,
+    rng: random.Random,
+    quota: int,
+    candidates: list[tuple[str, list[Edit]]],
+    plans: dict[int, tuple[str, str, str, list[str], tuple[str, int]]],
+) -> list[Case]:
+    cases = []
+    for _variant, (marker,) in choose(candidates, quota, rng):
+        old, new, _forgotten, edited, (path, _line) = plans[id(marker)]
+        parts = []
+        for rel in edited:
+            sf = corpus.file(rel)
+            if not ends_with_newline(sf):
+                break
+            changed = _renamed(sf.text, old, new)
+            parts.append(make_diff(rel, sf.lines, changed.splitlines(keepends=True)))
+        else:
+            also = _naming_lines(corpus.file(path), old)
+            cases.append(
+                _refactor_case(corpus, "rename-import", marker, parts, "unknown-import", also)
+            )
+    return cases
+
+
+def _method_callers(corpus: Corpus) -> dict[str, list[tuple[str, int]]]:
+    """Method of a closed class with a repository-unique name -> its call sites' (file, line)
+    outside the class's own file."""
+    counts: dict[str, int] = defaultdict(int)
+    for symbol in corpus.symbols.values():
+        if symbol.path:
+            counts[symbol.name] += 1
+    out: dict[str, list[tuple[str, int]]] = defaultdict(list)
+    for (path, line, _col), targets in corpus.calls.items():
+        if len(set(targets)) != 1:
+            continue
+        symbol = corpus.symbols[targets[0]]
+        if symbol.kind != "method" or symbol.parent not in corpus.closed_classes:
+            continue
+        if counts[symbol.name] == 1 and path != symbol.path and not symbol.name.startswith("_"):
+            out[symbol.id].append((path, line))
+    return out
+
+
+def _method_rename(sf: SourceFile, old: str, new: str, lines: set[int] | None) -> list[str]:
+    """``.old(`` renamed on the given call lines; in the class's own file (``lines`` None)
+    on every line, and its definition too."""
+    call = re.compile(rf"\.{re.escape(old)}(?=\s*\()")
+    definition = re.compile(rf"(?<![\w$.]){re.escape(old)}(?=\s*[(<])")
+    out = []
+    for number, line in enumerate(sf.lines, 1):
+        if lines is None:
+            line = definition.sub(new, call.sub(f".{new}", line))
+        elif number in lines:
+            line = call.sub(f".{new}", line)
+        out.append(line)
+    return out
+
+
+def method_refactor_cases(corpus: Corpus, rng: random.Random, quota: int) -> list[Case]:
+    """A method renamed at its definition and every call but those of one file."""
+    candidates: list[tuple[str, list[Edit]]] = []
+    plans: dict[int, tuple[str, str, str, list[str], dict[str, set[int]]]] = {}
+    for target, sites in sorted(_method_callers(corpus).items()):
+        files = sorted({p for p, _ in sites})
+        if len(files) < 2:
+            continue
+        symbol = corpus.symbols[target]
+        new = pick_new_name(symbol.name, corpus, corpus.file(symbol.path), rng)
+        if new is None or len(symbol.name) < 4:
+            continue
+        forgotten = rng.choice(files)
+        line = min(line for p, line in sites if p == forgotten)
+        note = f"rename method {symbol.qualname} -> {new} everywhere but {forgotten}"
+        marker = Edit(forgotten, line, (), line, symbol.qualname, note)
+        edited = [symbol.path, *(p for p in files if p != forgotten)]
+        lines_of: dict[str, set[int]] = defaultdict(set)
+        for p, n in sites:
+            lines_of[p].add(n)
+        plans[id(marker)] = (symbol.name, new, symbol.path, edited, lines_of)
+        candidates.append(("rename-method", [marker]))
+    cases = []
+    for _variant, (marker,) in choose(candidates, quota, rng):
+        old, new, home, edited, lines_of = plans[id(marker)]
+        parts = []
+        for rel in edited:
+            sf = corpus.file(rel)
+            if not ends_with_newline(sf):
+                break
+            changed = _method_rename(sf, old, new, None if rel == home else lines_of[rel])
+            if changed == sf.lines:
+                break  # the definition or a call is not written as astrag expects: skip
+            parts.append(make_diff(rel, sf.lines, changed))
+        else:
+            also = tuple(sorted(lines_of[marker.path]))
+            cases.append(
+                _refactor_case(corpus, "rename-method", marker, parts, "unknown-member", also)
+            )
+    return cases
+
+
+# ---------------------------------------------------------------------------- all of them
+
+FAMILIES = {
+    "attribute-read": ("unknown-member", attribute_read_edits),
+    "syntax-error": ("syntax-error", syntax_edits),
+}
+
+
+def family_cases(corpus: Corpus, *, seed: int = 0, per_category: int = 30) -> list[Case]:
+    from checker_cases import _diff_case
+
+    rng = random.Random(f"{seed}:{corpus.lang}:families")
+    cases: list[Case] = []
+    for family, (rule, generate) in FAMILIES.items():
+        candidates = [(variant, [edit]) for variant, edit in generate(corpus, rng)]
+        for variant, edits in choose(candidates, per_category, rng):
+            case = _diff_case(corpus, family, variant, edits, rule)
+            if case is not None:
+                cases.append(case)
+    half = (per_category + 1) // 2
+    methods = method_refactor_cases(corpus, rng, half)
+    return cases + methods + incomplete_refactor_cases(corpus, rng, per_category - len(methods))

@@ -1,0 +1,217 @@
+"""The attribute rule: ``self.x``, ``this.x``, ``cls.x`` and ``user.x`` on a receiver of known
+type, judged under the same closed world as method calls, and then some.
+
+A missing attribute is reported only when every class the receiver's class is made of is in
+the repository, none has ``__getattr__``/``__getattribute__``, none sets attributes in ways
+astrag cannot follow (``setattr``, ``__dict__``; TypeScript: an index signature, or an
+interface of the same name merged into the class), and the name is none of the members the
+classes define: methods, properties and accessors, class attributes and fields (dataclass,
+attrs, pydantic, NamedTuple, enum), slot names, instance attributes assigned in any method
+(tuple, ``for`` and ``with`` targets too) and TypeScript parameter properties. Python writes
+create attributes and are never findings; a TypeScript write must hit a member the class
+declares. Plain JavaScript is left alone: its classes grow by assignment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TypeVar
+
+from astrag.errors import AstragError
+from astrag.graph.facts import CLASS_KINDS, FUNCTION_KINDS, DefKind, FileFacts
+from astrag.graph.resolve import Resolver, Site, Value
+from astrag.lang import grammar_of, parser
+from astrag.verify.attributes import (
+    Access,
+    PythonClassBody,
+    python_class_body,
+    ts_declared_members,
+)
+from astrag.verify.sources import read_regular_file
+
+T = TypeVar("T")
+_PY_OBJECT = frozenset(dir(object)) | frozenset(dir(type))
+_JS_OBJECT = frozenset(
+    {"constructor", "prototype", "name", "length", "call", "apply", "bind", "toString",
+     "valueOf", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toLocaleString",
+     "then", "catch", "finally", "caller", "arguments"}
+)  # fmt: skip
+
+
+class ClassBodies:
+    """The source text of classes, read once per class, from the changed files or the disk."""
+
+    def __init__(
+        self,
+        resolver: Resolver,
+        texts: Mapping[str, str],
+        root: Path | None,
+        shared: dict | None = None,
+    ) -> None:
+        self.r = resolver
+        self.changed = dict(texts)
+        self.texts = dict(texts)
+        self.root = root
+        # what is learnt about unchanged files outlives one check (a session shares it)
+        self.shared: dict = {} if shared is None else shared
+        self._own: dict = {}  # about the changed files: this check's alone
+
+    def _cached(self, kind: str, path: str, qual: str, compute: Callable[[], T]) -> T:
+        key = (kind, path, qual)
+        store = self.shared if path not in self.changed else self._own
+        if key not in store:
+            store[key] = compute()
+        return store[key]
+
+    def file_text(self, path: str) -> str:
+        if path not in self.texts and ("text", path, "") in self.shared:
+            self.texts[path] = self.shared[("text", path, "")]
+        if path not in self.texts:
+            try:
+                read = read_regular_file(self.root / path, path) if self.root else None
+            except (OSError, AstragError):
+                read = None
+            self.texts[path] = self.shared[("text", path, "")] = read or ""
+        return self.texts[path]
+
+    def text(self, path: str, qual: str) -> str | None:
+        d = self.r.tables[path].defs.get(qual)
+        if d is None:
+            return None
+        source = self.file_text(path).encode("utf-8")
+        body = source[d.start_byte : d.end_byte].decode("utf-8", "replace")
+        return body if "class" in body or "interface" in body else None  # else: disk moved on
+
+    def python(self, path: str, qual: str) -> PythonClassBody | None:
+        def compute() -> PythonClassBody | None:
+            body = self.text(path, qual)
+            return python_class_body(body) if body is not None else None
+
+        return self._cached("python", path, qual, compute)
+
+    def damaged(self, path: str, qual: str) -> bool:
+        """Whether the parser lost part of the class: its own text does not parse cleanly
+        (a file's syntax errors elsewhere leave its classes whole)."""
+
+        if not self.r.tables[path].facts.errors:
+            return False  # the whole file parsed cleanly
+
+        def compute() -> bool:
+            body = self.text(path, qual)
+            grammar = grammar_of(path)
+            if body is None or grammar is None:
+                return True
+            return parser(grammar).parse(body.encode("utf-8")).root_node.has_error
+
+        return self._cached("damaged", path, qual, compute)
+
+    def ts_declared(self, path: str, qual: str) -> frozenset[str] | None:
+        def compute() -> frozenset[str] | None:
+            body = self.text(path, qual)
+            return ts_declared_members(path, body) if body is not None else None
+
+        return self._cached("ts", path, qual, compute)
+
+
+def scope_at(facts: FileFacts, byte: int) -> str:
+    """The qualname of the innermost function or class around ``byte`` ("" at module level)."""
+    best, size = "", -1
+    for d in facts.definitions:
+        scoped = d.kind in FUNCTION_KINDS or d.kind in CLASS_KINDS
+        if (
+            scoped
+            and d.start_byte <= byte < d.end_byte
+            and (size < 0 or d.end_byte - d.start_byte < size)
+        ):
+            best, size = d.qualname, d.end_byte - d.start_byte
+    return best
+
+
+def same_kind_mro(r: Resolver, receiver: Value) -> list[tuple[str, str]]:
+    """The classes a class is made of (what a TS class ``implements`` adds no members), or
+    the interfaces an interface extends."""
+    own = r.tables[receiver[1]].defs.get(receiver[2])
+    kind = own.kind if own is not None else DefKind.CLASS
+    mro, _ = r.mro(receiver[1], receiver[2])
+    return [(p, q) for p, q in mro if (d := r.tables[p].defs.get(q)) is not None and d.kind == kind]
+
+
+class AttributeRule:
+    """Judges one access; ``closed`` says whether a class's methods can all be seen (the
+    method rule's own test), this adds what attributes need on top."""
+
+    def __init__(
+        self,
+        resolver: Resolver,
+        bodies: ClassBodies,
+        closed: Callable[[Value, str, bool], bool],
+    ) -> None:
+        self.r = resolver
+        self.bodies = bodies
+        self.closed = closed
+
+    def missing(self, site: Site, access: Access) -> tuple[str, Value] | None:
+        """(the receiver's type name, the receiver) when the access names no member."""
+        python = site.t.python
+        name = access.chain[-1]
+        if name.startswith("__") and name.endswith("__"):
+            return None
+        if python and access.write:
+            return None  # assigning creates the attribute
+        denot, receiver = self.r.walk(site, access.chain)
+        if receiver is None or not self._class_valued(receiver):
+            return None
+        if name in (_PY_OBJECT if python else _JS_OBJECT):
+            return None
+        inherited = denot is not None and denot[0] == "ext"  # perhaps, from a standard base
+        if denot is not None and not inherited and not (access.write and not python):
+            return None
+        if not self._closed(receiver, name):
+            return None
+        if python and self._python_assigns(receiver, name):
+            return None
+        if denot is not None and not inherited and self._ts_declares(receiver, name):
+            return None
+        return receiver[2], receiver
+
+    def _class_valued(self, receiver: Value) -> bool:
+        if receiver[0] in ("inst", "super"):
+            return True
+        return receiver[0] == "sym" and self.r.is_class(receiver)
+
+    def _closed(self, receiver: Value, name: str) -> bool:
+        if not self.closed(receiver, name, True):
+            return False
+        for path, qual in self._classes(receiver):
+            if self.r.tables[path].python:
+                body = self.bodies.python(path, qual)
+                if body is None or body.dynamic:
+                    return False
+            elif self.bodies.ts_declared(path, qual) is None:
+                return False  # an index signature
+            elif self.r.tables[path].defs[qual].kind == DefKind.CLASS and self._merged(path, qual):
+                return False  # an interface of the same name merged into the class
+        return True
+
+    def _classes(self, receiver: Value) -> list[tuple[str, str]]:
+        return same_kind_mro(self.r, receiver)
+
+    def _merged(self, path: str, qual: str) -> bool:
+        """A TS class with an interface of the same name in its file gets its members too."""
+        facts = self.r.tables[path].facts
+        return any(d.qualname == qual and d.kind == DefKind.INTERFACE for d in facts.definitions)
+
+    def _python_assigns(self, receiver: Value, name: str) -> bool:
+        for path, qual in self._classes(receiver):
+            body = self.bodies.python(path, qual)
+            if body is None or name in body.assigned or name in body.slots:
+                return True
+        return False
+
+    def _ts_declares(self, receiver: Value, name: str) -> bool:
+        for path, qual in self._classes(receiver):
+            declared = self.bodies.ts_declared(path, qual)
+            if declared is None or name in declared:
+                return True
+        return False

@@ -1,0 +1,41 @@
+"""Whether code narrows a receiver's type before it uses a member, so that its declared type
+no longer says what members it has: ``if (obj instanceof ComputedValue) obj.suspend_()``,
+``if (isComputedValue(obj)) obj.get()``, ``isinstance(node, Leaf) and node.value``.
+
+astrag does not follow control flow, so any test of the receiver between the start of the
+enclosing function and the use counts as narrowing it, and the member is not judged: a miss
+costs less than a false alarm. Pure functions over text.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_TESTS = (
+    r"{r}\s*instanceof\b",  # TS/JS
+    r"\bis[A-Z_]\w*\s*\(\s*{r}\s*[,)]",  # a type guard: isComputedValue(obj)
+    r"""['"][\w$]+['"]\s+in\s+{r}\b""",  # 'key' in obj
+    r"{r}\.[\w$]+\s*(?:===|!==|==|!=)",  # a discriminant compared: obj.kind === ...
+    r"\bswitch\s*\(\s*{r}\.",
+    r"\bisinstance\s*\(\s*{r}\s*,",  # Python
+    r"\btype\s*\(\s*{r}\s*\)\s*(?:is|==)",
+    r"\bhasattr\s*\(\s*{r}\s*,",
+    r"\bcast\s*\(",  # typing.cast / a TS cast helper: the author overrode the type
+    r"{r}\s+as\s+",  # TS ``obj as Other``
+    r"<\w[\w.<>, ]*>\s*{r}\b",  # TS ``<Other>obj``
+)
+
+
+def narrowed(text: str, first_line: int, line: int, receiver: str) -> bool:
+    """Whether lines ``first_line``..``line`` of ``text`` test or cast ``receiver``."""
+    if not receiver or "(" in receiver:
+        return False
+    lines = text.split("\n")[max(first_line - 1, 0) : line]
+    return _pattern(receiver).search("\n".join(lines)) is not None
+
+
+@lru_cache(maxsize=512)
+def _pattern(receiver: str) -> re.Pattern[str]:
+    r = rf"(?<![\w$.]){re.escape(receiver)}(?![\w$])"
+    return re.compile("|".join(t.format(r=r) for t in _TESTS))

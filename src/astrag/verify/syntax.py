@@ -1,0 +1,135 @@
+"""Syntax errors in changed code, as tree-sitter reports them.
+
+A MISSING node is a token the parser had to invent to go on (``def f(:`` lacks a ``)``): the
+finding says what was expected, at the place it was expected. An ERROR node is text the parser
+could not fit anywhere; the finding points at its first line (or the first written line inside
+it, when the statement began on an untouched line). Errors the old version of the file had in
+the same words are the grammar's or the file's own, not the change's, and are not reported.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from tree_sitter import Node, Tree
+
+from astrag.lang import grammar_of, parser
+
+_LOOKBACK = 2  # lines
+
+
+@dataclass(frozen=True, slots=True)
+class SyntaxSpot:
+    line: int  # 1-based
+    column: int  # 1-based, in characters
+    message: str
+    last_line: int  # the last line the damaged region covers
+    # False for TypeScript text the parser could not read that began on a line the change
+    # did not write: more likely a construct the grammar lacks than the change's slip
+    reportable: bool = True
+
+
+def syntax_errors(
+    path: str,
+    text: str,
+    old: str | None,
+    written: frozenset[int] | None,
+    tree: Tree | None = None,
+) -> tuple[list[SyntaxSpot], list[SyntaxSpot]]:
+    """(the syntax errors on the written lines of ``text`` — every line when ``written`` is
+    None — that ``old`` did not have; every damaged region of ``text``). ``tree``: the
+    parse of ``text``, when the caller has it."""
+    every = list(_spots(path, text, written, tree))
+    spots = [s for s in every if (written is None or s.line in written) and s.reportable]
+    if spots and grammar_of(path) == "python" and _python_accepts(text):
+        return [], every  # tree-sitter's grammar lags the language; CPython's parser decides
+    if not spots or not old:
+        return spots, every
+    before = Counter(s.message for s in _spots(path, old, None))
+    kept = []
+    for spot in spots:
+        if before[spot.message] > 0:
+            before[spot.message] -= 1  # the old file had this very error: not the change's
+        else:
+            kept.append(spot)
+    return kept, every
+
+
+def _spots(
+    path: str, text: str, written: frozenset[int] | None, tree: Tree | None = None
+) -> Iterator[SyntaxSpot]:
+    grammar = grammar_of(path)
+    if grammar is None:
+        return
+    source = text.encode("utf-8")
+    root = (tree or parser(grammar).parse(source)).root_node
+    if not root.has_error:
+        return
+    lines = text.split("\n")
+    seen: set[int] = set()
+    for node in _error_nodes(root):
+        if node.start_point.row == node.end_point.row == len(lines) and not node.is_missing:
+            continue  # nothing but the end of the file
+        first, last = node.start_point.row + 1, node.end_point.row + 1
+        line = first if written is None else _written_line(written, first, last)
+        if line in seen:
+            continue
+        seen.add(line)
+        row_text = lines[line - 1] if line <= len(lines) else ""
+        column = _char_column(row_text, node.start_point.column) + 1 if line == first else 1
+        began_elsewhere = False
+        if node.is_missing:
+            message = f"the parser expected {_token(node.type)} here"
+        else:
+            message = f"the parser cannot read {_excerpt(source, node)}"
+            began_elsewhere = written is not None and line > first
+        reportable = grammar == "python" or not began_elsewhere
+        yield SyntaxSpot(line, column, message, last, reportable)
+
+
+def _python_accepts(text: str) -> bool:
+    try:
+        ast.parse(text)
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
+def _written_line(written: frozenset[int], first: int, last: int) -> int:
+    """The line to report a damaged region ``first``..``last`` at: its first line when the
+    change wrote it, else the first written line inside it, else a written line just before
+    it (an unclosed bracket is noticed a line or two after it was left open)."""
+    if first in written:
+        return first
+    inside = [n for n in written if first <= n <= last]
+    if inside:
+        return min(inside)
+    before = [n for n in written if first - _LOOKBACK <= n < first]
+    return max(before) if before else first
+
+
+def _error_nodes(node: Node) -> Iterator[Node]:
+    """Outermost ERROR nodes and every MISSING node, in document order."""
+    if node.is_missing or node.type == "ERROR":
+        yield node
+        return
+    if node.has_error:
+        for child in node.children:
+            yield from _error_nodes(child)
+
+
+def _token(kind: str) -> str:
+    return f"'{kind}'" if not kind.isidentifier() or kind in ("def", "class", "in") else kind
+
+
+def _excerpt(source: bytes, node: Node) -> str:
+    text = source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+    first = text.strip().split("\n", 1)[0].strip()
+    return repr(first[:40] + ("..." if len(first) > 40 else ""))
+
+
+def _char_column(line: str, byte_column: int) -> int:
+    return len(line.encode("utf-8")[:byte_column].decode("utf-8", "ignore"))
