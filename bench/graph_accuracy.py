@@ -1,8 +1,8 @@
 """Score astrag's call edges against a compiler oracle, call site by call site.
 
-Inputs are an oracle JSONL (bench/oracles/ts_calls.mjs, jedi_calls.py or go_calls.go) and astrag's
-``export --format jsonl``. Sites are matched on (path, line, column) of the callee name token,
-1-based on both sides. An astrag target *matches* an oracle target when it is a node with the
+Inputs are an oracle JSONL (bench/oracles/ts_calls.mjs, jedi_calls.py or go_calls.go) and
+astrag's ``export --format jsonl``. Sites are matched on (path, line, column) of the callee name
+token, 1-based on both sides. An astrag target *matches* an oracle target when it is a node with the
 same path, whose [start_line, end_line] contains the oracle target's line, and whose name is
 the oracle target's name (the site's callee name when the oracle gives none) — or when one side
 is a class and the other is that class's constructor (``constructor``/``__init__``/``__new__``).
@@ -326,7 +326,9 @@ def _definition_rows(report: Report, pct: Callable[[float | None], str]) -> list
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("oracle", type=Path, help="oracle JSONL (ts_calls.mjs / jedi_calls.py / go_calls.go)")
+    parser.add_argument(
+        "oracle", type=Path, help="oracle JSONL (ts_calls.mjs / jedi_calls.py / go_calls.go)"
+    )
     parser.add_argument("astrag", type=Path, help="astrag export --format jsonl")
     parser.add_argument("--json", type=Path, help="write the full report as JSON here")
     parser.add_argument("--examples", type=int, default=0, help="list N example mismatches")
