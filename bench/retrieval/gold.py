@@ -29,7 +29,8 @@ from astrag.graph.facts import (
     FileFacts,
     Symbol,
 )
-from astrag.graph.resolve import Resolver, TableCache
+from astrag.graph.resolve import Resolver
+from astrag.graph.tables import TableCache
 from astrag.lang import extract_facts, language_of
 from astrag.project_layout import read_layout
 from astrag.store.sqlite import SqliteStore

@@ -25,13 +25,11 @@ from astrag import lifeline  # noqa: F401  (forked workers die with this process
 from astrag.config import Config, load_config
 from astrag.discover import Skipped, SourceFile, content_hash, discover, read_source
 from astrag.graph import resolver_fingerprint
+from astrag.graph.edges import placeholders_for
 from astrag.graph.facts import FileFacts
-from astrag.graph.resolve import (
-    TableCache,
-    interface_of,
-    placeholders_for,
-    start_resolution,
-)
+from astrag.graph.interface import interface_of
+from astrag.graph.run import start_resolution
+from astrag.graph.tables import TableCache
 from astrag.lang import extract_facts, extractor_fingerprint
 from astrag.project_layout import layout_fingerprint, read_layout
 from astrag.redact import note as redaction_note

@@ -6,7 +6,7 @@ import textwrap
 from pathlib import Path
 
 from astrag.graph.facts import Edge
-from astrag.graph.resolve import resolve_all
+from astrag.graph.run import resolve_all
 from astrag.lang import extract_facts
 from astrag.project_layout import read_layout
 

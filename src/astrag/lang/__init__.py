@@ -1,8 +1,13 @@
-"""Language frontends: ``(path, bytes) -> FileFacts``, one module per language, no I/O.
+"""The language rooms and the registry that maps a file to its room.
+
+Each language lives in a room of its own (``astrag/lang/<room>/``, described in ``room.py``):
+its tree-sitter queries, its frontend ``(path, bytes) -> FileFacts`` (no I/O, never another
+file), its module system and its semantics for the language-neutral resolver. This module
+knows which rooms exist and which file extensions each one reads; nothing else here knows a
+language.
 
 Grammars come from the per-language wheels (``tree-sitter-python``, ``tree-sitter-typescript``,
 ``tree-sitter-javascript``), which ship compiled grammars and never download anything.
-Queries live in ``queries/*.scm`` and follow the tree-sitter tags convention.
 """
 
 from __future__ import annotations
@@ -10,91 +15,62 @@ from __future__ import annotations
 import hashlib
 from functools import cache
 from importlib import resources
-from operator import attrgetter
 from pathlib import PurePosixPath
 
-from tree_sitter import Language, Node, Parser, Query
+from tree_sitter import Language, Parser
 
 from astrag.graph.facts import FileFacts
+from astrag.graph.modules import ModuleIndexer
+from astrag.graph.semantics import LanguageSemantics
+from astrag.lang import python, typescript
+from astrag.lang.room import Dialect, Room
 
-# extension -> (language, grammar)
-_EXTENSIONS: dict[str, tuple[str, str]] = {
-    ".py": ("python", "python"),
-    ".pyi": ("python", "python"),
-    ".ts": ("typescript", "typescript"),
-    ".mts": ("typescript", "typescript"),
-    ".cts": ("typescript", "typescript"),
-    ".tsx": ("typescript", "tsx"),
-    ".js": ("javascript", "javascript"),
-    ".jsx": ("javascript", "javascript"),
-    ".mjs": ("javascript", "javascript"),
-    ".cjs": ("javascript", "javascript"),
+ROOMS: tuple[Room, ...] = (python.ROOM, typescript.ROOM)
+
+_BY_EXTENSION: dict[str, tuple[Room, Dialect]] = {
+    ext: (room, dialect) for room in ROOMS for ext, dialect in room.extensions.items()
 }
+_SEMANTICS: dict[str, LanguageSemantics] = {
+    language: semantics for room in ROOMS for language, semantics in room.semantics.items()
+}
+_GRAMMAR_ROOM: dict[str, Room] = {name: room for room in ROOMS for name in room.grammars.names}
 
-LANGUAGES = ("python", "typescript", "javascript")
+LANGUAGES = tuple(_SEMANTICS)
 
 
 def language_of(path: str) -> str | None:
     """The language astrag indexes ``path`` as, or None when it does not index it."""
-    spec = _EXTENSIONS.get(PurePosixPath(path).suffix.lower())
-    return spec[0] if spec else None
+    found = _BY_EXTENSION.get(PurePosixPath(path).suffix.lower())
+    return found[1].language if found else None
 
 
 def grammar_of(path: str) -> str | None:
-    spec = _EXTENSIONS.get(PurePosixPath(path).suffix.lower())
-    return spec[1] if spec else None
+    found = _BY_EXTENSION.get(PurePosixPath(path).suffix.lower())
+    return found[1].grammar if found else None
 
 
-@cache
+def semantics_for(language: str) -> LanguageSemantics:
+    """The resolver's view of a language (every FileFacts.language has one)."""
+    return _SEMANTICS[language]
+
+
+def module_indexers() -> list[tuple[str, ModuleIndexer]]:
+    """Each room's module-table builder, by room name."""
+    return [(room.name, room.index_modules) for room in ROOMS]
+
+
 def grammar(name: str) -> Language:
-    if name == "python":
-        import tree_sitter_python as mod
-
-        return Language(mod.language())
-    if name in ("typescript", "tsx"):
-        import tree_sitter_typescript as ts_mod
-
-        return Language(
-            ts_mod.language_typescript() if name == "typescript" else ts_mod.language_tsx()
-        )
-    if name == "javascript":
-        import tree_sitter_javascript as js_mod
-
-        return Language(js_mod.language())
-    raise ValueError(f"no tree-sitter grammar named {name!r}")
+    room = _GRAMMAR_ROOM.get(name)
+    if room is None:
+        raise ValueError(f"no tree-sitter grammar named {name!r}")
+    return room.grammars.language(name)
 
 
-@cache
 def parser(name: str) -> Parser:
-    return Parser(grammar(name))
-
-
-@cache
-def query_source(filename: str) -> str:
-    return resources.files("astrag.lang").joinpath("queries", filename).read_text("utf-8")
-
-
-@cache
-def query(grammar_name: str, filename: str) -> Query:
-    return Query(grammar(grammar_name), query_source(filename))
-
-
-def in_document_order(captures: dict[str, list[Node]]) -> dict[str, list[Node]]:
-    """Capture lists sorted by position. py-tree-sitter's ``captures()`` does not promise an
-    order (it varies between parses of one file), and frontends keep "the first" assignment
-    or read: without this, indexing the same code twice could give different graphs."""
-    for nodes in captures.values():
-        # by start, then outer before inner (two nodes can start at one byte: ``f.bind(x)()``
-        # and ``f.bind(x)``), then by type; three stable C-level sorts, no frame per node
-        nodes.sort(key=_TYPE)
-        nodes.sort(key=_END_BYTE, reverse=True)
-        nodes.sort(key=_START_BYTE)
-    return captures
-
-
-_START_BYTE = attrgetter("start_byte")
-_END_BYTE = attrgetter("end_byte")
-_TYPE = attrgetter("type")
+    room = _GRAMMAR_ROOM.get(name)
+    if room is None:
+        raise ValueError(f"no tree-sitter grammar named {name!r}")
+    return room.grammars.parser(name)
 
 
 @cache
@@ -102,24 +78,26 @@ def extractor_fingerprint() -> str:
     """Changes whenever a frontend or query changes, so cached facts are re-extracted."""
     digest = hashlib.blake2b(digest_size=12)
     package = resources.files("astrag.lang")
-    for name in ("__init__.py", "python.py", "typescript.py"):
+    for name in ("__init__.py", "room.py", "treesitter.py"):
         digest.update(package.joinpath(name).read_bytes())
-    for entry in sorted(package.joinpath("queries").iterdir(), key=lambda e: e.name):
-        digest.update(entry.read_bytes())
+    for room in ROOMS:
+        for entry in room.sources(resolution=False):
+            digest.update(entry.read_bytes())
     digest.update(resources.files("astrag.graph").joinpath("facts.py").read_bytes())
     return digest.hexdigest()
+
+
+def resolution_sources() -> list[bytes]:
+    """The rooms' resolution code (semantics, module systems, layout readers), in a stable
+    order: part of what the resolver's fingerprint hashes."""
+    return [entry.read_bytes() for room in ROOMS for entry in room.sources(resolution=True)]
 
 
 def extract_facts(path: str, source: bytes) -> FileFacts:
     """Parse one file and return what it says about itself. Raises ValueError for an unknown
     language; a file with syntax errors still yields facts (``errors`` counts them)."""
-    grammar_name = grammar_of(path)
-    if grammar_name is None:
+    found = _BY_EXTENSION.get(PurePosixPath(path).suffix.lower())
+    if found is None:
         raise ValueError(f"{path}: not a Python, TypeScript or JavaScript file")
-    if grammar_name == "python":
-        from astrag.lang import python
-
-        return python.extract(path, source)
-    from astrag.lang import typescript
-
-    return typescript.extract(path, source, grammar_name)
+    room, dialect = found
+    return room.extract(path, source, dialect.grammar)

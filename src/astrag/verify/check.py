@@ -37,9 +37,14 @@ from astrag.graph.facts import (
     Reference,
     RefKind,
 )
-from astrag.graph.modules import resolve_python_module, resolve_ts_module
-from astrag.graph.resolve import JS_GLOBALS, PY_BUILTINS, FileTables, Resolver, Site, Value
+from astrag.graph.resolve import Resolver
+from astrag.graph.tables import FileTables, Site
+from astrag.graph.values import Value
 from astrag.lang import grammar_of, parser
+from astrag.lang.python.modules import resolve_python_module
+from astrag.lang.python.semantics import PY_BUILTINS
+from astrag.lang.typescript.modules import resolve_ts_module
+from astrag.lang.typescript.semantics import JS_GLOBALS
 from astrag.verify.attributes import Access, attribute_accesses
 from astrag.verify.findings import Finding
 from astrag.verify.inputs import ChangedFile

@@ -20,7 +20,9 @@ from typing import TypeVar
 
 from astrag.errors import AstragError
 from astrag.graph.facts import CLASS_KINDS, FUNCTION_KINDS, DefKind, FileFacts
-from astrag.graph.resolve import Resolver, Site, Value
+from astrag.graph.resolve import Resolver
+from astrag.graph.tables import Site
+from astrag.graph.values import Value
 from astrag.lang import grammar_of, parser
 from astrag.verify.attributes import (
     Access,

@@ -11,8 +11,8 @@ from functools import cache
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
-from astrag.graph.modules import package_name
 from astrag.lang import extract_facts
+from astrag.lang.typescript.modules import package_name
 
 _MAX_BYTES = 2_000_000
 

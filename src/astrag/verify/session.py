@@ -11,10 +11,11 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
+from astrag.discover import content_hash
 from astrag.errors import AstragError
 from astrag.graph.facts import FileFacts
-from astrag.graph.resolve import FileTables, Resolver, TableCache
-from astrag.indexer import content_hash
+from astrag.graph.resolve import Resolver
+from astrag.graph.tables import FileTables, TableCache
 from astrag.lang import extract_facts, language_of
 from astrag.project_layout import read_layout
 from astrag.store.base import FileRecord, GraphStore

@@ -7,7 +7,7 @@ import textwrap
 import pytest
 
 from astrag.graph.facts import Binding, DefKind, FileFacts, Import, Param, Reference, RefKind
-from astrag.lang.python import extract
+from astrag.lang.python.extract import extract
 
 
 def facts(source: str) -> FileFacts:

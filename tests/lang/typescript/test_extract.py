@@ -5,7 +5,7 @@ from __future__ import annotations
 from textwrap import dedent
 
 from astrag.graph.facts import Binding, DefKind, FileFacts, Import, Param, Reference, RefKind
-from astrag.lang.typescript import extract
+from astrag.lang.typescript.extract import extract
 
 
 def ts(source: str, grammar: str = "typescript") -> FileFacts:

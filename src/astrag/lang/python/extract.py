@@ -37,10 +37,19 @@ from astrag.graph.facts import (
     Reference,
     RefKind,
 )
-from astrag.lang import in_document_order, parser, query
+from astrag.lang.treesitter import Grammars, in_document_order, query_source
 
 LANGUAGE = "python"
 _QUERY_FILE = "python.scm"
+
+
+def _load_python() -> object:
+    import tree_sitter_python
+
+    return tree_sitter_python.language()
+
+
+GRAMMARS = Grammars({"python": _load_python})
 
 # Names a READ is never emitted for: they resolve to nothing in the repository.
 _IMPLICIT_NAMES = frozenset(dir(builtins)) | {"__file__", "__path__", "__builtins__"}
@@ -126,9 +135,9 @@ _NO_DETAILS: _Details = (None, None)
 _SelfField = tuple[str, str, Node, _Details]
 
 
-def extract(path: str, source: bytes) -> FileFacts:
+def extract(path: str, source: bytes, grammar_name: str = LANGUAGE) -> FileFacts:
     """Parse one Python file and return what it says about itself, unresolved."""
-    tree = parser(LANGUAGE).parse(source)
+    tree = GRAMMARS.parser(grammar_name).parse(source)
     captures = in_document_order(QueryCursor(_facts_query()).captures(tree.root_node))
     return _FileExtractor(path, source, tree.root_node, captures).run()
 
@@ -138,7 +147,7 @@ def _facts_query() -> Query:
     """The compiled facts query. Its tags-convention ``@name`` captures are switched off: names
     are read from the captured definitions and calls, and not materialising one node per
     definition and call is measurably faster."""
-    compiled = query(LANGUAGE, _QUERY_FILE)
+    compiled = Query(GRAMMARS.language(LANGUAGE), query_source("astrag.lang.python", _QUERY_FILE))
     compiled.disable_capture("name")
     return compiled
 
@@ -549,7 +558,7 @@ def _is_typing_construct(chain: Chain) -> bool:
 @lru_cache(maxsize=4096)
 def _parse_annotation(content: bytes) -> Node | None:
     """The expression inside a string annotation, or None if it is not one expression."""
-    root = parser(LANGUAGE).parse(content).root_node
+    root = GRAMMARS.parser(LANGUAGE).parse(content).root_node
     if root.has_error or root.named_child_count != 1:
         return None
     statement = root.named_child(0)

@@ -47,7 +47,31 @@ from astrag.graph.facts import (
     Reference,
     RefKind,
 )
-from astrag.lang import grammar, in_document_order, parser, query, query_source
+from astrag.lang.treesitter import Grammars, in_document_order, query_source
+
+
+def _load_typescript() -> object:
+    import tree_sitter_typescript
+
+    return tree_sitter_typescript.language_typescript()
+
+
+def _load_tsx() -> object:
+    import tree_sitter_typescript
+
+    return tree_sitter_typescript.language_tsx()
+
+
+def _load_javascript() -> object:
+    import tree_sitter_javascript
+
+    return tree_sitter_javascript.language()
+
+
+GRAMMARS = Grammars(
+    {"typescript": _load_typescript, "tsx": _load_tsx, "javascript": _load_javascript}
+)
+_PACKAGE = "astrag.lang.typescript"
 
 _SIGNATURE_MAX = 300
 
@@ -186,7 +210,7 @@ _DEF_TAGS = (
 
 def extract(path: str, source: bytes, grammar_name: str) -> FileFacts:
     """Parse one TypeScript/TSX/JavaScript file and return what it says about itself."""
-    tree = parser(grammar_name).parse(source)
+    tree = GRAMMARS.parser(grammar_name).parse(source)
     captures = in_document_order(QueryCursor(_facts_query(grammar_name)).captures(tree.root_node))
     facts = _Extractor(source, captures).run()
     return FileFacts(
@@ -202,13 +226,14 @@ def extract(path: str, source: bytes, grammar_name: str) -> FileFacts:
 def _facts_query(grammar_name: str) -> Query:
     """typescript.scm serves both TS grammars; tsx also gets the JSX patterns, which the plain
     typescript grammar has no nodes for. Its ``@name`` captures are switched off."""
+    grammar = GRAMMARS.language(grammar_name)
     if grammar_name == "javascript":
-        compiled = query(grammar_name, "javascript.scm")
+        compiled = Query(grammar, query_source(_PACKAGE, "javascript.scm"))
     elif grammar_name == "tsx":
-        combined = query_source("typescript.scm") + "\n" + query_source("jsx.scm")
-        compiled = Query(grammar(grammar_name), combined)
+        typescript, jsx = (query_source(_PACKAGE, f) for f in ("typescript.scm", "jsx.scm"))
+        compiled = Query(grammar, typescript + "\n" + jsx)
     else:
-        compiled = query(grammar_name, "typescript.scm")
+        compiled = Query(grammar, query_source(_PACKAGE, "typescript.scm"))
     # The tags-convention @name captures are never read (names come through node fields);
     # not materialising and sorting one node per definition is measurably faster.
     compiled.disable_capture("name")

@@ -1,0 +1,214 @@
+"""One file's facts -> its edges, every name resolved through the resolver; placeholders.
+
+Structure first (``contains``, ``inherits``/``implements``, ``overrides``), then one ``imports``
+edge per imported name, then one edge per reference. A target the resolver cannot find keeps a
+named placeholder (``external::...``, ``unresolved::...``) instead of being dropped, except for
+reads, which are mostly untyped locals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from astrag.graph.facts import (
+    CLASS_KINDS,
+    Chain,
+    Definition,
+    DefKind,
+    Edge,
+    EdgeKind,
+    Import,
+    Reference,
+    RefKind,
+    ResolvedFile,
+    Symbol,
+)
+from astrag.graph.symbols import symbol_id
+from astrag.graph.tables import FileTables, Site
+from astrag.graph.values import Value
+
+if TYPE_CHECKING:
+    from astrag.graph.resolve import Resolver
+
+_REF_EDGE = {
+    RefKind.CALL: EdgeKind.CALLS,
+    RefKind.NEW: EdgeKind.REFERENCES,
+    RefKind.READ: EdgeKind.REFERENCES,
+    RefKind.TYPE: EdgeKind.REFERENCES,
+}
+
+
+def placeholders_for(targets: Iterable[str]) -> list[Symbol]:
+    """The placeholder symbols (external / unresolved) among edge targets, once each."""
+    prefixes = ("external::", "unresolved::")
+    return [placeholder_symbol(t) for t in dict.fromkeys(targets) if t.startswith(prefixes)]
+
+
+def placeholder_symbol(target: str) -> Symbol:
+    kind, _, dotted = target.partition("::")
+    name = dotted.rsplit(".", 1)[-1] if not dotted.startswith(("./", "../")) else dotted
+    return Symbol(id=target, kind=kind, name=name, qualname=dotted, path="")
+
+
+class EdgeEmitter:
+    """Turns one file's facts into edges, using the resolver for every name."""
+
+    def __init__(self, resolver: Resolver, t: FileTables, out: ResolvedFile):
+        self.r = resolver
+        self.t = t
+        self.out = out
+        self.path = t.path
+        # scope qualname -> the id edges from that scope start at
+        self._scope_ids: dict[str, str] = {}
+
+    def emit_all(self) -> None:
+        self._emit_structure()
+        for imp in self.t.facts.imports:
+            self._emit_import(imp)
+        for ref in self.t.facts.references:
+            if ref.kind in _REF_EDGE:
+                self._emit_reference(ref)
+
+    def _source(self, scope: str) -> str:
+        found = self._scope_ids.get(scope)
+        if found is None:
+            qual = scope
+            while qual and qual not in self.t.ids:
+                qual = qual.rpartition(".")[0]
+            found = self.t.ids.get(qual, self.path)
+            self._scope_ids[scope] = found
+        return found
+
+    def _add(self, source: str, target: str, kind: EdgeKind, line: int, column: int = 0) -> None:
+        self.out.edges.append(Edge(source, target, kind, self.path, line, column))
+
+    def _target_id(self, denot: Value | None, fallback: str) -> str:
+        if denot is not None:
+            kind = denot[0]
+            if kind == "sym":
+                return self.r.tables[denot[1]].ids.get(denot[2], symbol_id(denot[1], denot[2]))
+            if kind == "mod":
+                return denot[1]
+            if kind == "ext":
+                return f"external::{denot[1]}"
+            if kind == "ns":
+                return f"unresolved::{denot[1]}"  # a directory, not a symbol
+        return f"unresolved::{fallback}"
+
+    def _emit_structure(self) -> None:
+        t = self.t
+        for sym in t.symbols[1:]:
+            self._add(sym.parent or self.path, sym.id, EdgeKind.CONTAINS, sym.start_line)
+        for qual, d in t.defs.items():
+            if d.kind in CLASS_KINDS:
+                self._emit_heritage(qual, d)
+            elif d.kind == DefKind.METHOD:
+                self._emit_override(qual, d)
+
+    def _emit_heritage(self, qual: str, d: Definition) -> None:
+        site = Site(self.t, d.parent, d.start_line)
+        source = self.t.ids[qual]
+        interface = d.kind == DefKind.INTERFACE
+        for chain in d.bases:
+            denot, _ = self.r.walk(site, chain)
+            kind = EdgeKind.INHERITS
+            if not interface and denot is not None and denot[0] == "sym":
+                base = self.r.definition(denot)
+                if base is not None and base.kind == DefKind.INTERFACE:
+                    kind = EdgeKind.IMPLEMENTS  # a class can only "extend" an interface in error
+            self._add(source, self._target_id(denot, ".".join(chain)), kind, d.start_line)
+        for chain in d.implements:
+            denot, _ = self.r.walk(site, chain)
+            target = self._target_id(denot, ".".join(chain))
+            self._add(source, target, EdgeKind.IMPLEMENTS, d.start_line)
+        for implied in self.t.sem.implied_bases(self.r, self.t, qual):
+            target = self._target_id(implied, qual)
+            self._add(source, target, EdgeKind.IMPLEMENTS, d.start_line)
+
+    def _emit_override(self, qual: str, d: Definition) -> None:
+        cls = self.t.defs.get(d.parent)
+        if cls is None or cls.kind not in CLASS_KINDS or d.name == self.t.sem.constructor:
+            return
+        mro, _ = self.r.mro(self.path, d.parent)
+        for cpath, cqual in mro[1:]:
+            member = self.r.table(cpath).children.get(cqual, {}).get(d.name)
+            if member is not None:
+                target = self.r.tables[cpath].ids[member]
+                self._add(self.t.ids[qual], target, EdgeKind.OVERRIDES, d.start_line)
+                return
+
+    def _emit_import(self, imp: Import) -> None:
+        source = self._source(imp.scope)
+        if imp.name == "*":
+            module = self.t.sem.star_import_target(self.r, self.t, imp)
+            target = self._target_id(module, "." * imp.level + imp.module)
+            self._add(source, target, EdgeKind.IMPORTS, imp.line)
+            return
+        denot = self.r.import_target(self.t, imp)
+        spec = "." * imp.level + imp.module
+        fallback = f"{spec}.{imp.name}" if imp.name else spec
+        self._add(source, self._target_id(denot, fallback), EdgeKind.IMPORTS, imp.line)
+
+    def _emit_reference(self, ref: Reference) -> None:
+        site = Site(self.t, ref.scope, ref.line)
+        if ref.chain[-1].endswith("()"):
+            # ``f(x)(y)``: the callee is what f returns, not f (whose call is its own reference)
+            value = self.r.eval_chain(site, ref.chain)
+            denot = value if value is not None and value[0] == "sym" else None
+            if denot is None:
+                return  # a function value from a call: unknowable, and no name to keep
+            receiver = None
+        else:
+            denot, receiver = self.r.walk(site, ref.chain)
+        kind = _REF_EDGE[ref.kind]
+        if ref.kind == RefKind.READ and (denot is None or denot[0] in ("local", "ext", "ns")):
+            return  # unresolved reads are mostly untyped locals: not worth a placeholder
+        if denot is not None and denot[0] == "local":
+            inner = denot[1]
+            denot = inner if inner is not None and inner[0] == "sym" else None
+            if denot is None and ref.kind != RefKind.CALL:
+                return
+        if denot is not None and denot[0] == "super":
+            denot = self._super_constructor(denot)
+        elif denot is not None and denot[0] == "inst":
+            denot = ("sym", denot[1], denot[2])
+        if ref.kind == RefKind.CALL and denot is not None and denot[0] == "sym":
+            denot = self.t.sem.call_target(self.r, ref, denot)
+        source = self._source(ref.scope)
+        target = self._target_id(denot, _unresolved_name(ref.chain, receiver))
+        self._add(source, target, kind, ref.line, ref.column)
+        if ref.kind == RefKind.NEW and denot is not None and denot[0] == "sym":
+            self._emit_constructor_call(ref, denot, source)
+
+    def _emit_constructor_call(self, ref: Reference, cls: Value, source: str) -> None:
+        """``new C()`` also calls C's constructor, when it has one."""
+        name = self.r.tables[cls[1]].sem.constructor
+        ctor = self.r.class_member(cls[1], cls[2], name)
+        if ctor is not None and ctor[0] == "sym":
+            ctor = self.t.sem.call_target(self.r, ref, ctor)
+            ctor_id = self.r.tables[ctor[1]].ids.get(ctor[2])
+            if ctor_id:
+                self._add(source, ctor_id, EdgeKind.CALLS, ref.line, ref.column)
+
+    def _super_constructor(self, denot: Value) -> Value | None:
+        """``super(...)``: the nearest base constructor, else the base class itself."""
+        name = self.r.tables[denot[1]].sem.constructor
+        ctor = self.r.class_member(denot[1], denot[2], name, skip_self=True)
+        if ctor is not None:
+            return ctor
+        mro, external = self.r.mro(denot[1], denot[2])
+        if len(mro) > 1:
+            return ("sym", *mro[1])
+        return external[0] if external and external[0][0] == "ext" else None
+
+
+def _unresolved_name(chain: Chain, receiver: Value | None) -> str:
+    last = chain[-1].removesuffix("()")
+    if len(chain) == 1:
+        return last
+    if receiver is not None and receiver[0] in ("inst", "sym", "super"):
+        return f"{receiver[2]}.{last}"
+    if receiver is not None and receiver[0] == "mod":
+        return f"{receiver[1]}.{last}"
+    return f"?.{last}"

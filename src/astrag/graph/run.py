@@ -1,0 +1,119 @@
+"""Resolution runs: all files at once, or in forked worker processes while the caller writes.
+
+The indexer starts a run (:func:`start_resolution`), writes what needs no resolution (files,
+facts, symbols) while the workers resolve, then each batch of edges as it arrives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from multiprocessing import get_all_start_methods, get_context
+
+from astrag.graph.facts import Edge, EdgeKind, FileFacts, ResolvedFile, Symbol
+from astrag.graph.modules import ProjectLayout
+from astrag.graph.resolve import Resolver
+from astrag.graph.tables import TableCache
+
+
+def resolve_all(
+    facts: Mapping[str, FileFacts],
+    layout: ProjectLayout | None = None,
+    only: Iterable[str] | None = None,
+    jobs: int = 1,
+    tables: TableCache | None = None,
+) -> tuple[dict[str, ResolvedFile], list[Symbol]]:
+    """Resolve ``only`` (default: every file) against all ``facts``; returns per-file results
+    and the placeholder symbols their edges point at."""
+    return start_resolution(facts, layout, only, jobs, tables).result()
+
+
+class PendingResolution:
+    """Resolution under way. With ``jobs`` > 1 and enough files it runs in forked worker
+    processes that share the tables built here, so the caller's process is free (the indexer
+    writes files and symbols meanwhile); otherwise it runs in :meth:`result`."""
+
+    def __init__(self, resolver: Resolver, targets: list[str], jobs: int) -> None:
+        self.resolver = resolver
+        self.targets = targets
+        self._pool: ProcessPoolExecutor | None = None
+        self._pending: list[Future[list[tuple[str, list[tuple], list[str]]]]] = []
+        parallel = jobs > 1 and len(targets) >= _PARALLEL_MIN_FILES
+        if parallel and "fork" in get_all_start_methods():
+            self._start(jobs)
+
+    def symbols(self, path: str) -> list[Symbol]:
+        """A file's symbols need no resolution: they are known before it finishes."""
+        return list(self.resolver.tables[path].symbols)
+
+    def _start(self, jobs: int) -> None:
+        global _forked
+        # several shards per worker, dealt by weight so they are of similar size: results come
+        # back in batches the caller can write while the rest is still being resolved (a
+        # worker keeps its memo across the shards it takes)
+        weight = {p: len(self.resolver.tables[p].facts.references) for p in self.targets}
+        shards: list[list[str]] = [[] for _ in range(jobs * _SHARDS_PER_JOB)]
+        for i, path in enumerate(sorted(self.targets, key=lambda p: -weight[p])):
+            shards[i % len(shards)].append(path)
+        _forked = self.resolver  # what the forked workers inherit
+        try:
+            self._pool = ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("fork"))
+            self._pending = [self._pool.submit(_resolve_shard, shard) for shard in shards]
+        finally:
+            _forked = None
+
+    def batches(self) -> Iterator[dict[str, ResolvedFile]]:
+        """Resolved files, a batch at a time, as they are done; every target exactly once."""
+        if self._pool is None:
+            yield self.resolver.resolve(self.targets)
+            return
+        kinds = {k.value: k for k in EdgeKind}
+        try:
+            for future in as_completed(self._pending):
+                yield {
+                    path: ResolvedFile(
+                        path=path,
+                        symbols=self.symbols(path),
+                        edges=[Edge(s, t, kinds[k], p, ln, c) for s, t, k, p, ln, c in edges],
+                        depends_on=set(depends),
+                    )
+                    for path, edges, depends in future.result()
+                }
+        finally:
+            self._pool.shutdown(cancel_futures=True)
+
+    def result(self) -> tuple[dict[str, ResolvedFile], list[Symbol]]:
+        out: dict[str, ResolvedFile] = {}
+        for batch in self.batches():
+            out.update(batch)
+        resolved = {p: out[p] for p in self.targets}
+        return resolved, self.resolver.placeholders(resolved.values())
+
+
+def start_resolution(
+    facts: Mapping[str, FileFacts],
+    layout: ProjectLayout | None = None,
+    only: Iterable[str] | None = None,
+    jobs: int = 1,
+    tables: TableCache | None = None,
+) -> PendingResolution:
+    resolver = Resolver(facts, layout, tables)
+    known = resolver.facts.keys()
+    targets = sorted(known) if only is None else sorted(set(only) & known)
+    return PendingResolution(resolver, targets, jobs)
+
+
+_PARALLEL_MIN_FILES = 200
+_SHARDS_PER_JOB = 4
+_forked: Resolver | None = None  # the resolver a forked worker inherits
+
+
+def _resolve_shard(paths: list[str]) -> list[tuple[str, list[tuple], list[str]]]:
+    assert _forked is not None
+    out = []
+    for path in paths:
+        r = _forked.resolve_file(path)
+        # plain tuples with the kind as text: far cheaper to pickle than enums
+        edges = [(e.source, e.target, e.kind.value, e.path, e.line, e.column) for e in r.edges]
+        out.append((path, edges, sorted(r.depends_on)))
+    return out

@@ -1,0 +1,101 @@
+"""Per-file lookup tables: one file's facts arranged the way the resolver looks names up.
+
+Built once per file (:class:`TableCache`), from that file's facts alone, so an indexer can build
+them while other files still parse, and a checker can share them between checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from astrag import lang
+from astrag.graph.facts import Binding, Definition, FileFacts, Import, Symbol
+from astrag.graph.semantics import LanguageSemantics
+from astrag.graph.symbols import file_symbols, primary_definitions
+
+
+@dataclass(slots=True)
+class FileTables:
+    facts: FileFacts
+    ids: dict[str, str]  # qualname -> symbol id (first definition)
+    symbols: list[Symbol]
+    sem: LanguageSemantics  # the file's language, as the resolver needs to know it
+    defs: dict[str, Definition] = field(default_factory=dict)
+    children: dict[str, dict[str, str]] = field(default_factory=dict)  # qual -> name -> qual
+    statics: dict[str, dict[str, str]] = field(default_factory=dict)  # static members only
+    imports: dict[str, dict[str, Import]] = field(default_factory=dict)  # scope -> alias -> imp
+    star_imports: dict[str, list[Import]] = field(default_factory=dict)  # scope -> imports
+    reexports: dict[str, Import] = field(default_factory=dict)  # exported name -> import
+    star_reexports: list[Import] = field(default_factory=list)
+    exports: dict[str, str] = field(default_factory=dict)  # exported name -> local name
+    bindings: dict[str, dict[str, list[Binding]]] = field(default_factory=dict)
+
+    @property
+    def path(self) -> str:
+        return self.facts.path
+
+    @property
+    def python(self) -> bool:
+        """For ``verify/check.py``, which still branches on it (its Python rules are to move
+        into the Python room); the resolver itself asks ``sem``."""
+        return self.sem.language == "python"
+
+
+def build_tables(facts: FileFacts) -> FileTables:
+    symbols, ids = file_symbols(facts)
+    t = FileTables(
+        facts=facts,
+        ids=ids,
+        symbols=symbols,
+        sem=lang.semantics_for(facts.language),
+        defs=primary_definitions(facts),
+    )
+    for d in facts.definitions:
+        members = t.children.setdefault(d.parent, {})
+        if "static" in d.modifiers:
+            # TS allows a static and an instance member of one name: keep both, instance first
+            t.statics.setdefault(d.parent, {}).setdefault(d.name, d.qualname)
+            members.setdefault(d.name, d.qualname)
+        elif d.name not in members or members[d.name] == t.statics.get(d.parent, {}).get(d.name):
+            members[d.name] = d.qualname
+    for imp in facts.imports:
+        if imp.reexport and imp.name == "*" and not imp.alias:
+            t.star_reexports.append(imp)
+        elif imp.name == "*":
+            t.star_imports.setdefault(imp.scope, []).append(imp)
+        elif imp.alias:
+            t.imports.setdefault(imp.scope, {})[imp.alias] = imp
+            if imp.reexport:
+                t.reexports[imp.alias] = imp
+    for local, exported in facts.exports:
+        t.exports.setdefault(exported, local)
+    for b in facts.bindings:
+        t.bindings.setdefault(b.scope, {}).setdefault(b.name, []).append(b)
+    return t
+
+
+class TableCache(dict[str, FileTables]):
+    """Per-file lookup tables, built the first time a file is consulted (or ahead of time,
+    with :meth:`refresh`, by an indexer that has cycles to spare while files still parse)."""
+
+    def __init__(self, facts: Mapping[str, FileFacts]) -> None:
+        super().__init__()
+        self.facts = facts
+
+    def __missing__(self, path: str) -> FileTables:
+        tables = self[path] = build_tables(self.facts[path])
+        return tables
+
+    def refresh(self, path: str) -> None:
+        """(Re)build the tables of a file whose facts just changed."""
+        self[path] = build_tables(self.facts[path])
+
+
+@dataclass(slots=True)
+class Site:
+    """Where a chain is evaluated: a file, a scope in it and a line."""
+
+    t: FileTables
+    scope: str
+    line: int

@@ -1,0 +1,25 @@
+"""What the resolver evaluates names to: values, the vocabulary it shares with the language rooms.
+
+A value is a tuple whose first item says what it is:
+
+  ("sym", path, qualname)    a definition: class object, function, variable...
+  ("inst", path, qualname)   an instance of a class or interface
+  ("super", path, qualname)  ``super`` inside that class
+  ("mod", path)              a module in the repository (one file)
+  ("ns", dotted, language)   a package that is no one file (a Python namespace package: a
+                             directory without ``__init__.py``); the language's semantics
+                             finds its members
+  ("ext", dotted)            something outside the repository (a ``()`` at the end of the
+                             dotted name: the result of calling it)
+  ("elems", value)           a collection whose elements are ``value`` (``List[Foo]``)
+  ("local", value)           a local variable or collection element (as a denotation)
+  ("unknown",)               a base class that could not be resolved (in an MRO's externals)
+
+Values are plain tuples so that they hash, compare and pickle cheaply: the resolver memoises on
+them and forked workers inherit them.
+"""
+
+from __future__ import annotations
+
+Value = tuple
+ClassKey = tuple[str, str]  # (path, qualname) of a class in the repository

@@ -1,0 +1,21 @@
+"""The Python room: ``.py`` and ``.pyi`` files (see ``astrag/lang/room.py`` for the layout)."""
+
+from __future__ import annotations
+
+from astrag.lang.python.extract import GRAMMARS, extract
+from astrag.lang.python.modules import ROOM as NAME
+from astrag.lang.python.modules import index_modules
+from astrag.lang.python.semantics import SEMANTICS
+from astrag.lang.room import Dialect, Room
+
+_PY = Dialect("python", "python")
+
+ROOM = Room(
+    name=NAME,
+    package=__name__,
+    extensions={".py": _PY, ".pyi": _PY},
+    grammars=GRAMMARS,
+    extract=extract,
+    semantics={"python": SEMANTICS},
+    index_modules=index_modules,
+)

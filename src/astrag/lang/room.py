@@ -1,0 +1,60 @@
+"""A language room: everything astrag knows about one language (or a family of dialects).
+
+Each room is a package under ``astrag/lang/`` holding the language's tree-sitter queries
+(``queries/*.scm``), its frontend (``extract.py``: ``(path, bytes) -> FileFacts``), its module
+system (``modules.py``), its project configuration reader when it has one (``layout.py``) and
+its semantics for the resolver (``semantics.py``, one :class:`LanguageSemantics` per language).
+Its ``__init__.py`` describes it with one :class:`Room`, which ``astrag.lang`` registers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from importlib import resources
+from importlib.abc import Traversable
+from pathlib import Path
+from typing import Any
+
+from astrag.graph.facts import FileFacts
+from astrag.graph.modules import ModuleIndexer
+from astrag.graph.semantics import LanguageSemantics
+from astrag.lang.treesitter import Grammars
+
+# the room's files the resolver's fingerprint covers; every other file is the frontend's
+RESOLUTION_FILES = frozenset({"semantics.py", "modules.py", "layout.py"})
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """How files of one extension are read: the language they are, the grammar parsing them."""
+
+    language: str  # FileFacts.language
+    grammar: str  # a name in the room's Grammars
+
+
+@dataclass(frozen=True)
+class Room:
+    name: str
+    package: str  # "astrag.lang.<room>"
+    extensions: Mapping[str, Dialect]  # ".py" -> Dialect("python", "python")
+    grammars: Grammars
+    extract: Callable[[str, bytes, str], FileFacts]  # (path, source, grammar name) -> facts
+    semantics: Mapping[str, LanguageSemantics]  # language -> its semantics
+    index_modules: ModuleIndexer  # (indexed paths, this room's layout) -> module tables
+    # (root, indexed paths) -> this room's layout (pure data), for rooms with config files
+    read_layout: Callable[[Path, list[str]], Any] | None = None
+
+    def sources(self, resolution: bool) -> Iterator[Traversable]:
+        """The room's files that decide resolution (``resolution=True``) or extraction, in a
+        stable order: what the index's fingerprints hash. ``__init__.py`` (which extensions,
+        grammars and semantics) counts for both."""
+        package = resources.files(self.package)
+        for entry in sorted(package.iterdir(), key=lambda e: e.name):
+            name = entry.name
+            if name.endswith(".py") and (
+                name == "__init__.py" or (name in RESOLUTION_FILES) == resolution
+            ):
+                yield entry
+        if not resolution:
+            yield from sorted(package.joinpath("queries").iterdir(), key=lambda e: e.name)

@@ -1,0 +1,67 @@
+"""What every room's frontend shares about tree-sitter: grammars, parsers, queries, capture order.
+
+Grammars come from per-language wheels that ship compiled grammars and never download anything;
+a room names its grammars and how to load each (:class:`Grammars`). Queries live in the room's
+``queries/*.scm`` and follow the tree-sitter tags convention.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from functools import cache
+from importlib import resources
+from operator import attrgetter
+
+from tree_sitter import Language, Node, Parser
+
+
+class Grammars:
+    """A room's grammars by name, each loaded (and its parser made) on first use."""
+
+    def __init__(self, loaders: Mapping[str, Callable[[], object]]) -> None:
+        self._loaders = dict(loaders)
+        self._languages: dict[str, Language] = {}
+        self._parsers: dict[str, Parser] = {}
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self._loaders)
+
+    def language(self, name: str) -> Language:
+        found = self._languages.get(name)
+        if found is None:
+            loader = self._loaders.get(name)
+            if loader is None:
+                raise ValueError(f"no tree-sitter grammar named {name!r}")
+            found = self._languages[name] = Language(loader())
+        return found
+
+    def parser(self, name: str) -> Parser:
+        found = self._parsers.get(name)
+        if found is None:
+            found = self._parsers[name] = Parser(self.language(name))
+        return found
+
+
+@cache
+def query_source(package: str, filename: str) -> str:
+    """The text of ``queries/<filename>`` inside a room's package."""
+    return resources.files(package).joinpath("queries", filename).read_text("utf-8")
+
+
+def in_document_order(captures: dict[str, list[Node]]) -> dict[str, list[Node]]:
+    """Capture lists sorted by position. py-tree-sitter's ``captures()`` does not promise an
+    order (it varies between parses of one file), and frontends keep "the first" assignment
+    or read: without this, indexing the same code twice could give different graphs."""
+    for nodes in captures.values():
+        # by start, then outer before inner (two nodes can start at one byte: ``f.bind(x)()``
+        # and ``f.bind(x)``), then by type; three stable C-level sorts, no frame per node
+        nodes.sort(key=_TYPE)
+        nodes.sort(key=_END_BYTE, reverse=True)
+        nodes.sort(key=_START_BYTE)
+    return captures
+
+
+_START_BYTE = attrgetter("start_byte")
+_END_BYTE = attrgetter("end_byte")
+_TYPE = attrgetter("type")

@@ -1,0 +1,143 @@
+"""Where a TypeScript/JavaScript import points: module specifiers to indexed files.
+
+Relative specifiers resolve like ``moduleResolution: bundler``: the exact file, the specifier
+with a source extension added (``.js`` written in ESM TypeScript maps back to ``.ts``), then
+``index.*`` inside a directory; ``tsconfig.json`` ``paths`` and ``baseUrl`` apply to bare
+specifiers, then workspace packages by ``package.json`` name; anything else is an external
+package.
+
+Pure functions over the set of indexed paths plus a :class:`TsLayout` (what the project's
+``tsconfig.json`` and ``package.json`` files say, read at the I/O edge by ``layout.py``).
+Nothing here reads the disk.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass, field
+
+from astrag.graph.modules import Modules
+
+ROOM = "typescript"
+TS_EXTENSIONS = (".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+_JS_TO_TS = {
+    ".js": (".ts", ".tsx", ".d.ts"),
+    ".jsx": (".tsx",),
+    ".mjs": (".mts", ".d.mts"),
+    ".cjs": (".cts", ".d.cts"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class TsConfig:
+    """The module-resolution part of one tsconfig.json (after following ``extends``)."""
+
+    dir: str  # repo-relative directory of the tsconfig.json ("" for the root)
+    base_url: str | None = None  # repo-relative, resolved against ``dir``
+    paths: tuple[tuple[str, tuple[str, ...]], ...] = ()  # pattern -> targets (repo-relative)
+
+
+@dataclass(frozen=True, slots=True)
+class TsLayout:
+    tsconfigs: tuple[TsConfig, ...] = ()
+    # workspace package name -> (directory, entry candidates without extension)
+    packages: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
+
+
+@dataclass(slots=True)
+class TsModules:
+    """What specifier resolution looks at: the indexed paths and the project's layout."""
+
+    paths: frozenset[str]
+    layout: TsLayout = field(default_factory=TsLayout)
+
+
+def index_modules(all_paths: frozenset[str], layout: TsLayout | None) -> TsModules:
+    return TsModules(paths=all_paths, layout=layout or TsLayout())
+
+
+def resolve_ts_module(modules: Modules, importer: str, spec: str) -> str | None:
+    """The indexed file a specifier resolves to, or None when it is not in the repository."""
+    index: TsModules = modules.of(ROOM)
+    if spec.startswith("."):
+        base = posixpath.normpath(posixpath.join(posixpath.dirname(importer), spec))
+        return _ts_file(index, base)
+    for target in _tsconfig_candidates(index, importer, spec):
+        found = _ts_file(index, target)
+        if found:
+            return found
+    return _workspace_package_file(index, spec)
+
+
+def _ts_file(index: TsModules, base: str) -> str | None:
+    base = base.lstrip("/") if base != "." else ""
+    paths = index.paths
+    if base in paths:
+        return base
+    stem, ext = posixpath.splitext(base)
+    for replacement in _JS_TO_TS.get(ext, ()):
+        if stem + replacement in paths:
+            return stem + replacement
+    for ext in TS_EXTENSIONS:
+        if base + ext in paths:
+            return base + ext
+    prefix = f"{base}/index" if base else "index"
+    for ext in TS_EXTENSIONS:
+        if prefix + ext in paths:
+            return prefix + ext
+    return None
+
+
+def _nearest_tsconfig(index: TsModules, importer: str) -> TsConfig | None:
+    best: TsConfig | None = None
+    for config in index.layout.tsconfigs:
+        inside = not config.dir or importer.startswith(config.dir + "/")
+        if inside and (best is None or len(config.dir) > len(best.dir)):
+            best = config
+    return best
+
+
+def _tsconfig_candidates(index: TsModules, importer: str, spec: str) -> list[str]:
+    config = _nearest_tsconfig(index, importer)
+    if config is None:
+        return []
+    candidates: list[str] = []
+    for pattern, targets in config.paths:
+        star = _match_path_pattern(pattern, spec)
+        if star is None:
+            continue
+        candidates.extend(posixpath.normpath(t.replace("*", star, 1)) for t in targets)
+    if config.base_url is not None:
+        candidates.append(posixpath.normpath(posixpath.join(config.base_url, spec)))
+    return candidates
+
+
+def _match_path_pattern(pattern: str, spec: str) -> str | None:
+    if "*" not in pattern:
+        return "" if pattern == spec else None
+    prefix, suffix = pattern.split("*", 1)
+    if spec.startswith(prefix) and spec.endswith(suffix) and len(spec) >= len(prefix + suffix):
+        return spec[len(prefix) : len(spec) - len(suffix)]
+    return None
+
+
+def _workspace_package_file(index: TsModules, spec: str) -> str | None:
+    for name, directory, entries in index.layout.packages:
+        if spec == name:
+            for entry in entries:
+                found = _ts_file(index, posixpath.normpath(posixpath.join(directory, entry)))
+                if found:
+                    return found
+        elif spec.startswith(name + "/"):
+            rest = spec[len(name) + 1 :]
+            for sub in (rest, f"src/{rest}"):
+                found = _ts_file(index, posixpath.normpath(posixpath.join(directory, sub)))
+                if found:
+                    return found
+    return None
+
+
+def package_name(spec: str) -> str:
+    """The npm package a bare specifier belongs to (``@scope/pkg/sub`` -> ``@scope/pkg``)."""
+    parts = spec.split("/")
+    return "/".join(parts[:2]) if spec.startswith("@") else parts[0]

@@ -1,0 +1,150 @@
+"""TypeScript's and JavaScript's semantics for the language-neutral resolver.
+
+Imports name files by specifier (``modules.py``) and bind what the target module exports: its
+``export``ed declarations, ``export { a as b }`` lists, re-exports, ``export *`` chains, and the
+whole module for ``export =`` / ``module.exports =``. ``this`` and ``super`` are the receivers;
+bases are linearised depth first, ``extends`` before ``implements``; a name nothing binds may be
+a runtime global. JavaScript is a dialect: the same rules, except that every top-level
+declaration of a plain script counts as exported (CommonJS modules export by assignment).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, ClassVar
+
+from astrag.graph.facts import Chain, Definition, Import, Reference
+from astrag.graph.semantics import Receiver
+from astrag.graph.values import ClassKey, Value
+from astrag.lang.typescript.modules import resolve_ts_module
+
+if TYPE_CHECKING:
+    from astrag.graph.resolve import Resolver
+    from astrag.graph.tables import FileTables
+
+JS_GLOBALS = frozenset(
+    """Array ArrayBuffer BigInt Boolean DataView Date Error EvalError Function Infinity Intl JSON
+    Map Math NaN Number Object Promise Proxy RangeError ReferenceError Reflect RegExp Set String
+    Symbol SyntaxError TypeError URIError URL URLSearchParams WeakMap WeakSet WeakRef
+    AbortController Blob Buffer TextDecoder TextEncoder console clearInterval clearTimeout
+    decodeURIComponent encodeURIComponent document fetch globalThis isFinite isNaN module
+    parseFloat parseInt process queueMicrotask require setImmediate setInterval setTimeout
+    structuredClone undefined window exports __dirname __filename Record Partial Readonly
+    Required Pick Omit Exclude Extract ReturnType Parameters InstanceType NonNullable Awaited
+    Iterable Iterator AsyncIterable Generator PromiseLike ReadonlyArray Uint8Array Element
+    HTMLElement Event EventTarget Response Request Headers FormData""".split()
+)
+
+
+_RETURN_TYPE = re.compile(r"\)\s*:\s*\S")  # ``): T`` in a header
+
+
+class TypeScriptSemantics:
+    receivers: ClassVar[Mapping[str, Receiver]] = {
+        "this": Receiver.INSTANCE,
+        "this()": Receiver.INSTANCE,
+        "super": Receiver.SUPER,
+        "super()": Receiver.SUPER,
+    }
+    class_body_is_scope = False
+    # ``Self`` and ``self`` come from the rule the languages shared before each had its own
+    # room (no behaviour changed in the move); in JavaScript ``return self`` after
+    # ``const self = this`` is an idiom, ``: Self`` is almost never written
+    receiver_types: frozenset[Chain] = frozenset({("Self",), ("this",)})
+    receiver_values: frozenset[Chain] = frozenset({("self",), ("this",)})
+    constructor = "constructor"
+
+    def __init__(self, language: str, top_level_exported: bool) -> None:
+        self.language = language
+        # JavaScript: every top-level declaration, exported or not (CommonJS)
+        self.top_level_exported = top_level_exported
+
+    def global_name(self, r: Resolver, t: FileTables, name: str) -> Value | None:
+        return ("ext", name) if name in JS_GLOBALS else None
+
+    def import_value(self, r: Resolver, t: FileTables, imp: Import) -> Value | None:
+        target = resolve_ts_module(r.modules, t.path, imp.module)
+        if target is None:
+            if imp.module.startswith("."):
+                return None
+            if imp.name in (None, "default"):
+                return ("ext", imp.module)
+            return ("ext", f"{imp.module}.{imp.name}")
+        if imp.name is None:
+            return _module_value(r, target)
+        return r.module_member(target, imp.name)
+
+    def star_member(self, r: Resolver, t: FileTables, imp: Import, name: str) -> Value | None:
+        path = resolve_ts_module(r.modules, t.path, imp.module)
+        return r.module_member(path, name) if path else None
+
+    def star_import_target(self, r: Resolver, t: FileTables, imp: Import) -> Value | None:
+        target = resolve_ts_module(r.modules, t.path, imp.module)
+        if target:
+            return ("mod", target)
+        return None if imp.module.startswith(".") else ("ext", imp.module)
+
+    def module_member(self, r: Resolver, t: FileTables, name: str) -> Value | None:
+        local = t.exports.get(name)
+        if local is not None:
+            return r.module_level(t, local)
+        for d_name, qual in t.children.get("", {}).items():
+            d = t.defs[qual]
+            if name == "default" and "default_export" in d.modifiers:
+                return ("sym", t.path, qual)
+            if d_name == name and (d.exported or self.top_level_exported):
+                return ("sym", t.path, qual)
+        imp = t.reexports.get(name)
+        if imp is not None:
+            return r.import_target(t, imp)
+        for star in t.star_reexports:
+            found = self.star_member(r, t, star, name)
+            if found is not None:
+                return found
+        whole = t.exports.get("=")
+        if whole is not None:
+            value = r.value_of(r.module_level(t, whole))
+            return r.member(value, name) if value is not None else None
+        return None
+
+    def namespace_member(self, r: Resolver, dotted: str, name: str) -> Value | None:
+        return None  # specifiers always name files: there are no namespace packages
+
+    def declares_return(self, d: Definition) -> bool:
+        return bool(_RETURN_TYPE.search(d.signature))
+
+    def linearise(
+        self, r: Resolver, own: ClassKey, bases: Sequence[ClassKey], base_mros: Sequence[list]
+    ) -> list[ClassKey]:
+        linear = [own]
+        for mro in base_mros:
+            linear.extend(c for c in mro if c not in linear)
+        return linear
+
+    def implied_bases(self, r: Resolver, t: FileTables, qual: str) -> Sequence[Value]:
+        return ()
+
+    def call_target(self, r: Resolver, ref: Reference, denot: Value) -> Value:
+        return denot
+
+    def module_is_dynamic(self, r: Resolver, t: FileTables) -> bool:
+        """``export *`` from outside the repository: any name may come from there."""
+        return any(
+            resolve_ts_module(r.modules, t.path, imp.module) is None for imp in t.star_reexports
+        )
+
+
+def _module_value(r: Resolver, path: str) -> Value:
+    """A whole module as an import binds it: what ``export =`` exports, else the module."""
+    t = r.table(path)
+    local = t.exports.get("=")
+    if local is not None:
+        found = r.module_level(t, local)
+        if found is not None:
+            return found
+    return ("mod", path)
+
+
+TYPESCRIPT = TypeScriptSemantics("typescript", top_level_exported=False)
+JAVASCRIPT = TypeScriptSemantics("javascript", top_level_exported=True)
