@@ -7,7 +7,8 @@ knows which rooms exist and which file extensions each one reads; nothing else h
 language.
 
 Grammars come from the per-language wheels (``tree-sitter-python``, ``tree-sitter-typescript``,
-``tree-sitter-javascript``), which ship compiled grammars and never download anything.
+``tree-sitter-javascript``, ``tree-sitter-go``), which ship compiled grammars and never download
+anything.
 """
 
 from __future__ import annotations
@@ -22,10 +23,10 @@ from tree_sitter import Language, Parser
 from astrag.graph.facts import FileFacts
 from astrag.graph.modules import ModuleIndexer
 from astrag.graph.semantics import LanguageSemantics
-from astrag.lang import python, typescript
+from astrag.lang import go, python, typescript
 from astrag.lang.room import Dialect, Room
 
-ROOMS: tuple[Room, ...] = (python.ROOM, typescript.ROOM)
+ROOMS: tuple[Room, ...] = (python.ROOM, typescript.ROOM, go.ROOM)
 
 _BY_EXTENSION: dict[str, tuple[Room, Dialect]] = {
     ext: (room, dialect) for room in ROOMS for ext, dialect in room.extensions.items()
@@ -98,6 +99,6 @@ def extract_facts(path: str, source: bytes) -> FileFacts:
     language; a file with syntax errors still yields facts (``errors`` counts them)."""
     found = _BY_EXTENSION.get(PurePosixPath(path).suffix.lower())
     if found is None:
-        raise ValueError(f"{path}: not a Python, TypeScript or JavaScript file")
+        raise ValueError(f"{path}: not a Python, TypeScript, JavaScript or Go file")
     room, dialect = found
     return room.extract(path, source, dialect.grammar)
