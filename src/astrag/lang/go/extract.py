@@ -513,6 +513,9 @@ class _Body:
             made = type_chain(node.child_by_field_name("type"), self.type_params)
             return _called(made) if made and made[-1] != "[]" else None
         if kind == "index_expression":
+            generic = self.instantiated(node)
+            if generic is not None:
+                return self.chain(generic)
             operand = self.chain(node.child_by_field_name("operand"))
             return (*operand, "[i]") if operand else None
         if kind == "slice_expression":
@@ -529,6 +532,36 @@ class _Body:
             if op == "<-" and operand:
                 return (*operand, "[i]")
         return None
+
+    def instantiated(self, node: Node) -> Node | None:
+        """The generic function of ``F[T]`` when an index expression instantiates one rather
+        than indexes a value (the grammar cannot tell ``New[string]`` from ``fs[i]``): its
+        index is a type parameter, a predeclared type, a capitalised name or ``pkg.T``, and
+        no local variable."""
+        index = node.child_by_field_name("index")
+        operand = node.child_by_field_name("operand")
+        if index is None or operand is None:
+            return None
+        if index.type in ("identifier", "type_identifier"):
+            name = _text(index)
+            if name in self.type_params:
+                return operand
+            if self.lookup(name) is not None:
+                return None
+            typeish = name in _PREDECLARED_TYPES or name[:1].isupper()
+        elif index.type == "selector_expression":
+            root = index.child_by_field_name("operand")
+            fld = index.child_by_field_name("field")
+            typeish = (
+                root is not None
+                and root.type == "identifier"
+                and self.lookup(_text(root)) is None
+                and fld is not None
+                and _text(fld)[:1].isupper()
+            )
+        else:
+            typeish = index.type.endswith("_type")
+        return operand if typeish else None
 
     def _call_chain(self, node: Node) -> Chain | None:
         fn = node.child_by_field_name("function")
@@ -613,17 +646,24 @@ class _Body:
             return self.chain(fn), fn.child_by_field_name("field")
         if fn.type == "parenthesized_expression" and len(fn.named_children) == 1:
             return self._callee(fn.named_children[0])
+        if fn.type == "index_expression":
+            generic = self.instantiated(fn)
+            if generic is not None and generic.type in ("identifier", "selector_expression"):
+                return self._callee(generic)
         return None, None
 
     def _visit_callee(self, fn: Node) -> None:
         """Calls and reads inside a callee expression (``f(x).M()``, ``s.items[i].Run()``)."""
         node = fn
-        while node.type in ("selector_expression", "parenthesized_expression"):
-            inner = (
-                node.child_by_field_name("operand")
-                if node.type == "selector_expression"
-                else (node.named_children[0] if node.named_children else None)
-            )
+        while node.type in ("selector_expression", "parenthesized_expression", "index_expression"):
+            if node.type == "index_expression":
+                inner = self.instantiated(node)
+                if inner is None:
+                    break
+            elif node.type == "selector_expression":
+                inner = node.child_by_field_name("operand")
+            else:
+                inner = node.named_children[0] if node.named_children else None
             if inner is None:
                 return
             node = inner
@@ -826,11 +866,12 @@ _PREDECLARED_FUNCS = frozenset(
         "max", "min", "new", "panic", "print", "println", "real", "recover",
     }
 )  # fmt: skip
-_PREDECLARED = _PREDECLARED_FUNCS | frozenset(
+_PREDECLARED_TYPES = frozenset(
     {
         "any", "bool", "byte", "comparable", "complex64", "complex128", "error", "float32",
         "float64", "int", "int8", "int16", "int32", "int64", "rune", "string", "uint", "uint8",
-        "uint16", "uint32", "uint64", "uintptr", "true", "false", "iota", "nil",
+        "uint16", "uint32", "uint64", "uintptr",
     }
 )  # fmt: skip
+_PREDECLARED = _PREDECLARED_FUNCS | _PREDECLARED_TYPES | {"true", "false", "iota", "nil"}
 PREDECLARED = _PREDECLARED
