@@ -565,11 +565,11 @@ class _Body:
 
     def _call_chain(self, node: Node) -> Chain | None:
         fn = node.child_by_field_name("function")
-        if fn is not None and fn.type == "identifier" and _text(fn) == "new":
+        if fn is not None and fn.type == "identifier" and _text(fn) in ("new", "make"):
             args = node.child_by_field_name("arguments")
             first = args.named_children[0] if args is not None and args.named_children else None
             made = type_chain(first, self.type_params)
-            if made and self.lookup("new") is None:
+            if made and self.lookup(_text(fn)) is None:
                 return _called(made) if made[-1] != "[]" else None
         callee = self.chain(fn)
         if not callee or callee[-1].endswith("()") or callee[-1] == "[i]":
@@ -639,8 +639,6 @@ class _Body:
     def _callee(self, fn: Node) -> tuple[Chain | None, Node | None]:
         """The chain a call's callee is written as, and its name node (the call's site)."""
         if fn.type == "identifier":
-            if _text(fn) in _PREDECLARED_FUNCS and self.lookup(_text(fn)) is None:
-                return None, None  # a builtin (len, append, make...): not a graph node
             return self.chain(fn), fn
         if fn.type == "selector_expression":
             return self.chain(fn), fn.child_by_field_name("field")
@@ -674,6 +672,12 @@ class _Body:
         """``T(x)`` parsed as a conversion; with ``F[int](x)`` it is an explicit instantiation,
         a call of the generic function (which only the resolver can tell from a type)."""
         type_node = node.child_by_field_name("type")
+        if type_node is not None and type_node.type == "pointer_type":
+            # ``*pkg.F[K, V](x)``: a conversion to a pointer type needs parentheses, so this is
+            # the dereference of an instantiated call
+            inner = type_node.named_children
+            if len(inner) == 1 and inner[0].type == "generic_type":
+                type_node = inner[0]
         if type_node is not None and type_node.type == "generic_type":
             name_node = type_node.child_by_field_name("type")
             chain = type_chain(name_node, self.type_params)
