@@ -144,15 +144,15 @@ def _prefixed(a: str, b: str) -> bool:
 
 
 def looks_like_path(token: str) -> bool:
-    return "/" in token or bool(re.search(r"\.(py|pyi|ts|tsx|js|jsx|mjs|cjs|mts|cts)$", token))
+    return "/" in token or bool(re.search(r"\.(py|pyi|ts|tsx|js|jsx|mjs|cjs|mts|cts|go)$", token))
 
 
 _TEST_PATH = re.compile(
-    r"(^|/)(tests?|__tests__|spec|specs|testing)/|(^|/)(test_[^/]*|conftest\.py)$|_test\.py$"
+    r"(^|/)(tests?|__tests__|spec|specs|testing)/|(^|/)(test_[^/]*|conftest\.py)$|_test\.(py|go)$"
     r"|[._-](test|spec)\.[cm]?[jt]sx?$"
 )
 
 
 def is_test_path(path: str) -> bool:
-    """A test file by the conventions of pytest, Jest, Mocha and Vitest."""
+    """A test file by the conventions of pytest, Jest, Mocha, Vitest and ``go test``."""
     return bool(_TEST_PATH.search(path))

@@ -61,13 +61,27 @@ def index_modules(all_paths: frozenset[str], layout: GoLayout | None) -> GoModul
 
 
 def package_dir(modules: Modules, import_path: str) -> str | None:
-    """The repository directory an import path names, or None when it is outside it."""
+    """The repository directory an import path names, or None when it names no package of
+    indexed files (outside the repository's modules, or missing inside one)."""
     index: GoModules = modules.of(ROOM)
+    module = _module_of(index, import_path)
+    if module is None:
+        return None
+    module_path, root = module
+    rest = import_path[len(module_path) + 1 :]
+    d = posixpath.join(root, rest) if root and rest else root or rest
+    return d if d in index.library else None
+
+
+def in_repository_module(modules: Modules, import_path: str) -> bool:
+    """Whether an import path lies inside one of the repository's modules."""
+    return _module_of(modules.of(ROOM), import_path) is not None
+
+
+def _module_of(index: GoModules, import_path: str) -> tuple[str, str] | None:
     for module_path, root in index.roots:
         if import_path == module_path or import_path.startswith(module_path + "/"):
-            rest = import_path[len(module_path) + 1 :]
-            d = posixpath.join(root, rest) if root and rest else root or rest
-            return d if d in index.library else None
+            return module_path, root
     return None
 
 

@@ -22,13 +22,14 @@ from typing import TYPE_CHECKING, ClassVar
 from astrag.graph.facts import Definition, DefKind, Import, Reference
 from astrag.graph.semantics import Receiver
 from astrag.graph.values import ClassKey, Value
-from astrag.lang.go.extract import PREDECLARED
 from astrag.lang.go.modules import (
+    in_repository_module,
     is_test_file,
     package_dir,
     package_files,
     representative_file,
 )
+from astrag.lang.go.syntax import PREDECLARED
 
 if TYPE_CHECKING:
     from astrag.graph.resolve import Resolver
@@ -55,7 +56,8 @@ class GoSemantics:
     def import_value(self, r: Resolver, t: FileTables, imp: Import) -> Value | None:
         d = package_dir(r.modules, imp.module)
         if d is None:
-            return ("ext", imp.module)
+            # inside one of the repository's modules, yet missing: not external
+            return None if in_repository_module(r.modules, imp.module) else ("ext", imp.module)
         rep = representative_file(r.modules, d)
         return ("mod", rep) if rep is not None else None
 
