@@ -18,7 +18,6 @@ from astrag.lang.go.syntax import (
     called,
     is_bare_name,
     specs,
-    text,
     type_chain,
 )
 
@@ -82,7 +81,7 @@ class Scopes:
             if decl.type == "variadic_parameter_declaration" and chain and chain[-1] != "[]":
                 chain = (*chain, "[]")
             for n in decl.children_by_field_name("name"):
-                self.declare(text(n), n.start_point[0] + 1, type=chain)
+                self.declare(self.f.text(n), n.start_point[0] + 1, type=chain)
             self.f.walk_types(type_node, self.scope, self.type_params)
 
     # ------------------------------------------------------------------ chains
@@ -93,12 +92,12 @@ class Scopes:
             return None
         kind = node.type
         if kind == "identifier":
-            name = text(node)
+            name = self.f.text(node)
             return (self.lookup(name) or name,)
         if kind == "selector_expression":
             operand = self.chain(node.child_by_field_name("operand"))
             fld = node.child_by_field_name("field")
-            return (*operand, text(fld)) if operand and fld is not None else None
+            return (*operand, self.f.text(fld)) if operand and fld is not None else None
         if kind == "call_expression":
             return self._call_chain(node)
         if kind in ("type_conversion_expression", "composite_literal", "type_assertion_expression"):
@@ -118,7 +117,7 @@ class Scopes:
         if kind == "unary_expression":
             operator = node.child_by_field_name("operator")
             operand = self.chain(node.child_by_field_name("operand"))
-            op = text(operator) if operator is not None else ""
+            op = self.f.text(operator) if operator is not None else ""
             if op in ("&", "*"):
                 return operand
             if op == "<-" and operand:
@@ -135,7 +134,7 @@ class Scopes:
         if index is None or operand is None:
             return None
         if index.type in ("identifier", "type_identifier"):
-            name = text(index)
+            name = self.f.text(index)
             if name in self.type_params:
                 return operand
             if self.lookup(name) is not None:
@@ -147,9 +146,9 @@ class Scopes:
             typeish = (
                 root is not None
                 and root.type == "identifier"
-                and self.lookup(text(root)) is None
+                and self.lookup(self.f.text(root)) is None
                 and fld is not None
-                and text(fld)[:1].isupper()
+                and self.f.text(fld)[:1].isupper()
             )
         else:
             typeish = index.type.endswith("_type")
@@ -157,11 +156,11 @@ class Scopes:
 
     def _call_chain(self, node: Node) -> Chain | None:
         fn = node.child_by_field_name("function")
-        if fn is not None and fn.type == "identifier" and text(fn) in ("new", "make"):
+        if fn is not None and fn.type == "identifier" and self.f.text(fn) in ("new", "make"):
             args = node.child_by_field_name("arguments")
             first = args.named_children[0] if args is not None and args.named_children else None
             made = type_chain(first, self.type_params)
-            if made and self.lookup(text(fn)) is None:
+            if made and self.lookup(self.f.text(fn)) is None:
                 return called(made) if made[-1] != "[]" else None
         callee = self.chain(fn)
         if not callee or callee[-1].endswith("()") or callee[-1] == "[i]":
@@ -196,7 +195,7 @@ class Scopes:
         if chain is None:
             return
         if node.type == "identifier" and (
-            self.lookup(text(node)) or chain[0] in PREDECLARED or chain[0] == "_"
+            self.lookup(self.f.text(node)) or chain[0] in PREDECLARED or chain[0] == "_"
         ):
             return  # a local or a predeclared name: never a graph node
         at = node.child_by_field_name("field") if node.type == "selector_expression" else node
@@ -305,13 +304,17 @@ class Scopes:
     def composite(self, node: Node) -> None:
         self.f.walk_types(node.child_by_field_name("type"), self.scope, self.type_params)
         body = node.child_by_field_name("body")
-        for element in body.named_children if body is not None else ():
+        if body is not None:
+            self.literal(body)
+
+    def literal(self, body: Node) -> None:
+        """A ``{...}`` literal value, nested ones (``[]T{{a: 1}}``) too: a bare name as a key
+        is a struct field's name, not a variable read (in a map literal it would be one; the
+        read is then only not recorded)."""
+        for element in body.named_children:
             if element.type == "keyed_element":
-                key, value = (
-                    element.child_by_field_name("key"),
-                    element.child_by_field_name("value"),
-                )
-                # a struct literal's key is a field name, not a variable read
+                key = element.child_by_field_name("key")
+                value = element.child_by_field_name("value")
                 if key is not None and not is_bare_name(key):
                     self.visit(key)
                 if value is not None:
@@ -340,7 +343,7 @@ class Scopes:
                 # ``x, err := f()``, ``v, ok := m[k]``, ``t, ok := x.(T)``: the first variable
                 # gets the value (``f()``'s first result is its declared return type)
                 value = self.chain(values[0])
-            self.declare(text(n), line, type=type_chain_, value=value)
+            self.declare(self.f.text(n), line, type=type_chain_, value=value)
 
     def var_decl(self, node: Node) -> None:
         for spec in specs(node):
@@ -356,7 +359,7 @@ class Scopes:
                 value = self.chain(vals[i]) if len(vals) == len(names) else None
                 if len(vals) == 1 and i == 0:
                     value = self.chain(vals[0])
-                self.declare(text(n), n.start_point[0] + 1, type=chain, value=value)
+                self.declare(self.f.text(n), n.start_point[0] + 1, type=chain, value=value)
 
     def range_clause(self, node: Node) -> None:
         left = node.child_by_field_name("left")
@@ -372,7 +375,7 @@ class Scopes:
         over = self.chain(right)
         for i, n in enumerate(names):
             value = (*over, "[i]") if over and i == 1 else None
-            self.declare(text(n), n.start_point[0] + 1, value=value)
+            self.declare(self.f.text(n), n.start_point[0] + 1, value=value)
 
     def for_statement(self, node: Node) -> None:
         self.push()
@@ -383,7 +386,7 @@ class Scopes:
     def type_switch(self, node: Node) -> None:
         self.push()
         alias = node.child_by_field_name("alias")
-        names = [text(n) for n in alias.named_children] if alias is not None else []
+        names = [self.f.text(n) for n in alias.named_children] if alias is not None else []
         value = node.child_by_field_name("value")
         initializer = node.child_by_field_name("initializer")
         if initializer is not None:
@@ -429,13 +432,14 @@ class Scopes:
         for spec in node.named_children:
             name = spec.child_by_field_name("name")
             if name is not None:
-                self.declare(text(name), spec.start_point[0] + 1)
+                self.declare(self.f.text(name), spec.start_point[0] + 1)
 
 
 _HANDLERS = {
     "call_expression": Scopes.call,
     "type_conversion_expression": Scopes.conversion,
     "composite_literal": Scopes.composite,
+    "literal_value": Scopes.literal,
     "short_var_declaration": Scopes.short_var,
     "var_declaration": Scopes.var_decl,
     "const_declaration": Scopes.var_decl,

@@ -150,6 +150,10 @@ class Recorder:
     imports: list[Import] = field(default_factory=list)
     bindings: list[Binding] = field(default_factory=list)
 
+    def text(self, node: Node) -> str:
+        """A node's text, sliced from the source (several times faster than ``node.text``)."""
+        return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
     def column(self, node: Node) -> int:
         """1-based column in characters (tree-sitter counts bytes)."""
         col = node.start_point[1]
