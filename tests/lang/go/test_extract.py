@@ -144,6 +144,7 @@ def test_literals_conversions_and_instantiations_are_calls_of_a_type() -> None:
             g := New[string]()
             h := fs[i]
             ch := <-c.Out
+            t := string(b)
         }
         """
     )
@@ -159,7 +160,11 @@ def test_literals_conversions_and_instantiations_are_calls_of_a_type() -> None:
         "g": ("New()",),
         "h": ("fs", "[i]"),
         "ch": ("c", "Out", "[i]"),
+        "t": ("string()",),
     }
+    # a conversion to a predeclared type is no call; a builtin function call is one
+    calls = [r.chain for r in f.references if r.kind == RefKind.CALL]
+    assert calls == [("new",), ("New",)]
     # the key of a struct literal is a field name, not a read of a variable
     reads = [r.chain for r in f.references if r.kind == RefKind.READ]
     assert ("k",) not in reads and ("m",) in reads

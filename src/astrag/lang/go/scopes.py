@@ -236,6 +236,9 @@ class Scopes:
     def _callee(self, fn: Node) -> tuple[Chain | None, Node | None]:
         """The chain a call's callee is written as, and its name node (the call's site)."""
         if fn.type == "identifier":
+            name = self.f.text(fn)
+            if name in PREDECLARED_TYPES and self.lookup(name) is None:
+                return None, None  # ``string(b)``: a conversion, never a call
             return self.chain(fn), fn
         if fn.type == "selector_expression":
             return self.chain(fn), fn.child_by_field_name("field")
