@@ -3,7 +3,10 @@ rebuild nobody sees half done, dropped connections, and credentials that never l
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import pytest
@@ -12,6 +15,7 @@ from test_store_sqlite import base_update, snapshot_of, sym
 from astrag import api
 from astrag.config import Config, load_config
 from astrag.errors import ConfigError
+from astrag.graph.facts import Edge, EdgeKind
 from astrag.store import IndexIncompatible, IndexMissing, IndexUpdate, StoreError
 from astrag.store.open import redact, repo_key, store_url
 from astrag.store.pg_schema import LATEST
@@ -77,6 +81,51 @@ def test_a_rebuild_takes_no_table_lock_another_repository_waits_on(
             two.apply(IndexUpdate(removed=("b.py",)))  # a second repository writes meanwhile
             one.publish()
         assert [s.id for s in one.all_symbols()] == ["new.py::n"]
+
+
+def _last_analyze(url: str) -> dict[str, object]:
+    with psycopg.connect(url, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT relname, last_analyze FROM pg_stat_user_tables "
+            "WHERE relname IN ('edges', 'names', 'symbols', 'meta')"
+        )
+        return dict(rows.fetchall())
+
+
+@pytest.fixture
+def empty_database(pg_url: str) -> Iterator[str]:
+    """A database of its own on the test server: its tables hold only what the test writes."""
+    name = f"astrag_stats_{os.getpid()}"
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name}")
+        conn.execute(f"CREATE DATABASE {name}")
+    parts = urlsplit(pg_url)
+    yield urlunsplit(parts._replace(path=f"/{name}"))
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+def test_a_commit_that_grows_a_table_by_much_refreshes_its_statistics(
+    empty_database: str, tmp_path: Path
+) -> None:
+    """The planner must not size a new generation from statistics that never saw it: a
+    commit of 1,300 edges into small tables ANALYZEs the tables it grew; a one-row commit
+    leaves them to autovacuum."""
+    symbols = tuple(sym("big.py", f"f{i}") for i in range(1300))
+    edges = tuple(
+        Edge(s.id, symbols[0].id, EdgeKind.CALLS, "big.py", i, 1) for i, s in enumerate(symbols)
+    )
+    with PostgresStore(empty_database, str(tmp_path)) as store:
+        store.apply(IndexUpdate(symbols=(sym("small.py", "g"),)))
+        before = _last_analyze(empty_database)
+        assert before["edges"] is None and before["names"] is None
+        store.apply(IndexUpdate(symbols=symbols, edges=edges))
+        after = _last_analyze(empty_database)
+        assert all(after[t] is not None for t in ("edges", "names", "symbols")), after
+        assert after["meta"] is None  # a few rows: not worth a scan of a shared table
+        store.apply(IndexUpdate(symbols=(sym("small2.py", "h"),)))
+        assert _last_analyze(empty_database) == after
+        assert len(store.edges_to([symbols[0].id])) == 1300
 
 
 def test_an_incompatible_repository_is_rebuilt_with_a_reason(pg_url: str, tmp_path: Path) -> None:

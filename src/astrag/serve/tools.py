@@ -51,9 +51,10 @@ def _answer(data: dict[str, object], body: str, status: Status) -> Answer:
 
 
 # ---------------------------------------------------------------------- validation
+# Public: the web view validates its query strings with the same rules as the MCP tools.
 
 
-def _query(value: str) -> str:
+def query_argument(value: str) -> str:
     value = text_argument(value or "", "the query").strip()
     if not value:
         raise ToolInputError("the query is empty", "ask a question or name a symbol")
@@ -64,7 +65,7 @@ def _query(value: str) -> str:
     return value
 
 
-def _int(name: str, value: int, low: int, high: int, hint: str) -> int:
+def int_argument(name: str, value: int, low: int, high: int, hint: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ToolInputError(f"{name} must be an integer, not {value!r}", hint)
     if not low <= value <= high:
@@ -72,7 +73,7 @@ def _int(name: str, value: int, low: int, high: int, hint: str) -> int:
     return value
 
 
-def _symbol_query(value: str) -> str:
+def symbol_argument(value: str) -> str:
     """A symbol id, qualified name, plain name or file path; a path part must stay inside the
     repository (ids are looked up, never opened, but an escape attempt deserves a clear no)."""
     value = text_argument(value or "", "the symbol").strip()
@@ -98,8 +99,8 @@ def confined(root: Path, path: str) -> str:
 
 
 def search_symbols(state: RepoState, query: str, limit: int = 10) -> Answer:
-    query = _query(query)
-    limit = _int("limit", limit, 1, MAX_LIMIT, "pass a limit such as 10")
+    query = query_argument(query)
+    limit = int_argument("limit", limit, 1, MAX_LIMIT, "pass a limit such as 10")
     status = state.ensure_fresh()
     hits = state.index.search(query, limit)
     snippets = state.index.snippets(h.symbol for h in hits)
@@ -108,8 +109,8 @@ def search_symbols(state: RepoState, query: str, limit: int = 10) -> Answer:
 
 
 def get_context(state: RepoState, query: str, budget: int = 8000) -> Answer:
-    query = _query(query)
-    budget = _int("budget", budget, 1, MAX_BUDGET, "pass a token budget such as 8000")
+    query = query_argument(query)
+    budget = int_argument("budget", budget, 1, MAX_BUDGET, "pass a token budget such as 8000")
     status = state.ensure_fresh()
     result = state.index.answer(query, budget)
     data = present.context_json(result, explain=False)
@@ -117,7 +118,7 @@ def get_context(state: RepoState, query: str, budget: int = 8000) -> Answer:
 
 
 def get_symbol(state: RepoState, symbol: str) -> Answer:
-    query = _symbol_query(symbol)
+    query = symbol_argument(symbol)
     status = state.ensure_fresh()
     index = state.index
     s = index.resolve(query)
@@ -142,9 +143,9 @@ def get_symbol(state: RepoState, symbol: str) -> Answer:
 
 
 def _traversal(state: RepoState, symbol: str, relation: str, depth: int) -> Answer:
-    query = _symbol_query(symbol)
+    query = symbol_argument(symbol)
     if relation != "implementations":
-        depth = _int("depth", depth, 1, MAX_DEPTH, "pass a depth between 1 and 3")
+        depth = int_argument("depth", depth, 1, MAX_DEPTH, "pass a depth between 1 and 3")
     status = state.ensure_fresh()
     index = state.index
     s = index.resolve(query)
@@ -173,7 +174,7 @@ def find_implementations(state: RepoState, symbol: str) -> Answer:
 
 
 def find_references(state: RepoState, symbol: str) -> Answer:
-    query = _symbol_query(symbol)
+    query = symbol_argument(symbol)
     status = state.ensure_fresh()
     s = state.index.resolve(query)
     found = state.index.references(s.id)
@@ -189,7 +190,7 @@ def get_outline(state: RepoState, path: str) -> Answer:
 
 
 def get_repo_map(state: RepoState, budget: int = MAP_BUDGET) -> Answer:
-    budget = _int("budget", budget, 1, MAX_BUDGET, "pass a token budget such as 4000")
+    budget = int_argument("budget", budget, 1, MAX_BUDGET, "pass a token budget such as 4000")
     status = state.ensure_fresh()
     repo_map = state.index.repo_map(budget)
     return _answer(present.map_json(repo_map), text.repo_map(repo_map), status)

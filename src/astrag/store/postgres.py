@@ -80,6 +80,11 @@ _CONNECT_TIMEOUT_S = 10
 # minute only ends a frozen client's; readers' statements are small lookups.
 _SESSION_OPTIONS = "-c jit=off -c idle_in_transaction_session_timeout=60s -c lock_timeout=10s"
 _READER_OPTIONS = " -c statement_timeout=60s"
+# A table that a commit grew by this many rows, and by a tenth of its size, is ANALYZEd at once:
+# autovacuum gets to it only up to a minute later, and until then the planner sizes the new
+# generation from statistics that had never seen it (a few rows): on the test suite's shared
+# server that chose a nested loop which re-scanned `names` per edge, 1,300 edges took > 60 s.
+_ANALYZE_MIN_ROWS = 500
 _RETIRED_GRACE_S = 600  # a reader still on a replaced generation: ten minutes to move on
 
 _SYMBOL_COLUMNS = (
@@ -170,6 +175,7 @@ class PostgresStore:
         self._close_pending = False
         self._pid = os.getpid()  # the process the connection belongs to
         self._vector_oid: int | None = None
+        self._grown: dict[str, int] = {}  # rows COPYed per table since the last commit
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -617,11 +623,37 @@ class PostgresStore:
             conn.execute("COMMIT")
             self._run_tx = False
         except psycopg.Error as err:
+            self._grown.clear()
             self._rollback()
             raise self._store_error(err) from None
         except BaseException:
+            self._grown.clear()
             self._rollback()
             raise
+        self._refresh_statistics()
+
+    def _refresh_statistics(self) -> None:
+        """ANALYZE the tables the last commit grew by much (see _ANALYZE_MIN_ROWS). Only
+        statistics: a lock another session holds (its own ANALYZE, an index build) or any
+        other failure leaves them to autovacuum, and never fails the run that wrote."""
+        grown, self._grown = self._grown, {}
+        big = [t for t, n in grown.items() if n >= _ANALYZE_MIN_ROWS]
+        if not big:
+            return
+        conn = self._db
+        try:
+            with conn.transaction():
+                conn.execute("SET LOCAL lock_timeout = '1s'")  # autovacuum may be at it
+                sizes = dict(
+                    conn.execute(
+                        "SELECT relname, reltuples FROM pg_class WHERE relname = ANY(%s)", (big,)
+                    )
+                )
+                for table in sorted(big):
+                    if grown[table] * 10 >= sizes.get(table, 0):
+                        conn.execute(f"ANALYZE {table}")
+        except psycopg.Error:
+            pass  # rolled back by the block; autovacuum will analyze
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:
@@ -694,9 +726,12 @@ class PostgresStore:
     # ------------------------------------------------------------------ apply steps
 
     def _copy(self, table: str, columns: str, rows: Iterable[Sequence[Any]]) -> None:
+        n = 0
         with self._db.cursor() as cur, cur.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
             for row in rows:
                 copy.write_row(row)
+                n += 1
+        self._grown[table] = self._grown.get(table, 0) + n
 
     def _set_meta(self, meta: dict[str, str]) -> None:
         if meta:
@@ -1271,16 +1306,14 @@ class PostgresStore:
             f"JOIN names hn ON hn.repo = e.repo AND hn.nid = e.{here} "
             f"JOIN names tn ON tn.repo = e.repo AND tn.nid = e.{there} "
             f"JOIN symbols t ON t.repo = e.repo AND t.nid = e.{there} "
-            f"WHERE e.repo = %(repo)s AND e.{here} IN "
-            f"(SELECT nid FROM names WHERE repo = %(repo)s AND name = ANY(%(ids)s)) "
+            f"WHERE e.repo = %(repo)s AND e.{here} = ANY(%(nids)s) "
             f"AND e.kind = ANY(%(kinds)s) AND t.path != '' ORDER BY e.seq"
         )
         out: list[tuple[str, str, str]] = []
         with self.snapshot():
             for chunk in _chunks(keys):
-                out.extend(
-                    self._db.execute(query, {"repo": self._repo, "ids": chunk, "kinds": kind_list})
-                )
+                args = {"repo": self._repo, "nids": self._nids(chunk), "kinds": kind_list}
+                out.extend(self._db.execute(query, args))
         return out
 
     @_translate_errors
@@ -1353,22 +1386,27 @@ class PostgresStore:
         )
         return [_symbol_from_row(r) for r in rows]
 
+    def _nids(self, names: list[str]) -> list[int]:
+        """The name ids of ``names`` (those it has), looked up on their own: an
+        ``IN (SELECT ... name = ANY(...))`` inside the edge query let the planner re-test the
+        whole list against every row of a nested loop when its statistics were stale."""
+        rows = self._db.execute(
+            "SELECT nid FROM names WHERE repo = %s AND name = ANY(%s)", (self._repo, names)
+        )
+        return [r[0] for r in rows]
+
     def _edges_touching(
         self, column: str, ids: Iterable[str], kinds: Iterable[str] | None
     ) -> list[Edge]:
         keys = list(dict.fromkeys(ids))
         kind_filter = " AND e.kind = ANY(%(kinds)s)" if kinds is not None else ""
         kind_list = [str(k) for k in kinds] if kinds is not None else []
-        query = (
-            f"{_EDGE_SELECT} AND {column} IN (SELECT nid FROM names WHERE repo = %(repo)s "
-            f"AND name = ANY(%(ids)s)){kind_filter} ORDER BY e.seq"
-        )
+        query = f"{_EDGE_SELECT} AND {column} = ANY(%(nids)s){kind_filter} ORDER BY e.seq"
         rows: list[tuple[Any, ...]] = []
         with self.snapshot():
             for chunk in _chunks(keys):
-                rows.extend(
-                    self._db.execute(query, {"repo": self._repo, "ids": chunk, "kinds": kind_list})
-                )
+                args = {"repo": self._repo, "nids": self._nids(chunk), "kinds": kind_list}
+                rows.extend(self._db.execute(query, args))
         kinds_map = EDGE_KINDS
         with gc_paused():
             return [new_edge(s, t, kinds_map.get(k, k), p, ln, c) for s, t, k, p, ln, c in rows]

@@ -92,14 +92,14 @@ class Views:
         q = request.query_params.get("q", "")
         if q:
             try:
-                q = tools._query(q)
+                q = tools.query_argument(q)
             except AstragError as error:
                 return _error_response(400, error.message, error.hint)
         return await self._page(pages.search, q)
 
     async def search_json(self, request: Request) -> Response:
         try:
-            q = tools._query(request.query_params.get("q", ""))
+            q = tools.query_argument(request.query_params.get("q", ""))
             data, timing = await self.worker.run(_timed, self.worker.state, _search_data, (q,))
         except AstragError as error:
             return JSONResponse(
@@ -114,7 +114,7 @@ class Views:
 
     async def symbol(self, request: Request) -> Response:
         try:
-            ref = tools._symbol_query(request.path_params["ref"])
+            ref = tools.symbol_argument(request.path_params["ref"])
         except AstragError as error:
             return _error_response(400, error.message, error.hint)
         return await self._page(pages.symbol, ref)
@@ -134,7 +134,7 @@ class Views:
         try:
             budget = _budget(request, DEFAULT_BUDGET)
             if q:
-                q = tools._query(q)
+                q = tools.query_argument(q)
         except AstragError as error:
             return _error_response(400, error.message, error.hint)
         return await self._page(pages.context, q, budget)
@@ -161,7 +161,7 @@ def _budget(request: Request, default: int) -> int:
         value = int(raw)
     except ValueError:
         raise tools.ToolInputError(f"budget must be a number, not {raw!r}", "pass 8000") from None
-    return tools._int("budget", value, 1, tools.MAX_BUDGET, f"pass {default}")
+    return tools.int_argument("budget", value, 1, tools.MAX_BUDGET, f"pass {default}")
 
 
 def _error_response(code: int, message: str, hint: str) -> Response:
