@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from astrag.graph.facts import Binding, Chain, Reference, RefKind
+from astrag.graph.facts import Binding, Chain, RefKind
 from astrag.lang.go.syntax import (
     PREDECLARED,
     PREDECLARED_TYPES,
@@ -199,9 +199,7 @@ class Scopes:
         ):
             return  # a local or a predeclared name: never a graph node
         at = node.child_by_field_name("field") if node.type == "selector_expression" else node
-        self.f.references.append(
-            Reference(RefKind.READ, chain, self.scope, at.start_point[0] + 1, self.f.column(at))
-        )
+        self.f.refer(RefKind.READ, chain, self.scope, at)
         if node.type == "selector_expression":
             operand = node.child_by_field_name("operand")
             while operand is not None and operand.type == "selector_expression":
@@ -217,16 +215,8 @@ class Scopes:
             target, at = self._callee(fn)
             if target is not None and at is not None:
                 variadic = any(a.type == "variadic_argument" for a in arg_nodes)
-                self.f.references.append(
-                    Reference(
-                        RefKind.CALL,
-                        target,
-                        self.scope,
-                        at.start_point[0] + 1,
-                        self.f.column(at),
-                        arg_count=-1 if variadic else len(arg_nodes),
-                    )
-                )
+                count = -1 if variadic else len(arg_nodes)
+                self.f.refer(RefKind.CALL, target, self.scope, at, arg_count=count)
             self._visit_callee(fn)
         for type_args in node.children_by_field_name("type_arguments"):
             self.f.walk_types(type_args, self.scope, self.type_params)
@@ -285,16 +275,7 @@ class Scopes:
                 if len(chain) == 1:
                     chain = (self.lookup(chain[0]) or chain[0],)
                 at = name_node.child_by_field_name("name") or name_node
-                self.f.references.append(
-                    Reference(
-                        RefKind.CALL,
-                        chain,
-                        self.scope,
-                        at.start_point[0] + 1,
-                        self.f.column(at),
-                        arg_count=1,
-                    )
-                )
+                self.f.refer(RefKind.CALL, chain, self.scope, at, arg_count=1)
             self.f.walk_types(
                 type_node.child_by_field_name("type_arguments"), self.scope, self.type_params
             )

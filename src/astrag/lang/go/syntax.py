@@ -154,6 +154,12 @@ class Recorder:
         """A node's text, sliced from the source (several times faster than ``node.text``)."""
         return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
+    def refer(self, kind: RefKind, chain: Chain, scope: str, at: Node, arg_count: int = -1):
+        """A reference whose site is node ``at`` (the callee's or type's name)."""
+        self.references.append(
+            Reference(kind, chain, scope, at.start_point[0] + 1, self.column(at), arg_count)
+        )
+
     def column(self, node: Node) -> int:
         """1-based column in characters (tree-sitter counts bytes)."""
         col = node.start_point[1]
@@ -193,11 +199,7 @@ class Recorder:
                 chain = type_chain(n, params)
                 if chain is not None:
                     at = n.child_by_field_name("name") if n.type == "qualified_type" else n
-                    self.references.append(
-                        Reference(
-                            RefKind.TYPE, chain, scope, at.start_point[0] + 1, self.column(at)
-                        )
-                    )
+                    self.refer(RefKind.TYPE, chain, scope, at)
                 continue
             stack.extend(reversed(n.named_children))
 
