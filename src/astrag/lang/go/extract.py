@@ -301,10 +301,7 @@ class _File(Recorder):
         values = values_node.named_children if values_node is not None else []
         body = Scopes(self, "", frozenset())
         body.push()
-        for i, n in enumerate(names):
-            value = body.chain(values[i]) if len(values) == len(names) else None
-            if len(values) == 1 and i == 0:
-                value = body.chain(values[0])
+        for n, value in zip(names, body.paired_values(len(names), values), strict=True):
             self.define(
                 spec,
                 DefKind.VARIABLE,

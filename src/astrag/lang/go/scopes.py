@@ -311,23 +311,20 @@ class Scopes:
         right = node.child_by_field_name("right")
         if right is not None:
             self.visit(right)
-        self._declare_list(left, right, None, node)
-
-    def _declare_list(self, left, right, type_chain_: Chain | None, node: Node) -> None:
-        names = [
-            n for n in (left.named_children if left is not None else []) if n.type == "identifier"
-        ]
-        values = right.named_children if right is not None else []
+        names = [n for n in left.named_children if n.type == "identifier"] if left else []
+        values = self.paired_values(len(names), right.named_children if right else [])
         line = node.start_point[0] + 1
-        for i, n in enumerate(names):
-            value = None
-            if len(values) == len(names):
-                value = self.chain(values[i])
-            elif len(values) == 1 and i == 0:
-                # ``x, err := f()``, ``v, ok := m[k]``, ``t, ok := x.(T)``: the first variable
-                # gets the value (``f()``'s first result is its declared return type)
-                value = self.chain(values[0])
-            self.declare(self.f.text(n), line, type=type_chain_, value=value)
+        for n, value in zip(names, values, strict=True):
+            self.declare(self.f.text(n), line, value=value)
+
+    def paired_values(self, count: int, values: list[Node]) -> list[Chain | None]:
+        """The value each of ``count`` names gets: its own expression, or for ``x, err :=
+        f()``, ``v, ok := m[k]``, ``t, ok := x.(T)`` the first name the one expression (a
+        call's value is its first declared result) and the others nothing."""
+        if len(values) == count:
+            return [self.chain(v) for v in values]
+        first = self.chain(values[0]) if len(values) == 1 and count else None
+        return [first] + [None] * (count - 1) if count else []
 
     def var_decl(self, node: Node) -> None:
         for spec in specs(node):
@@ -338,11 +335,8 @@ class Scopes:
                 self.visit(values)
             self.f.walk_types(type_node, self.scope, self.type_params)
             names = spec.children_by_field_name("name")
-            vals = values.named_children if values is not None else []
-            for i, n in enumerate(names):
-                value = self.chain(vals[i]) if len(vals) == len(names) else None
-                if len(vals) == 1 and i == 0:
-                    value = self.chain(vals[0])
+            paired = self.paired_values(len(names), values.named_children if values else [])
+            for n, value in zip(names, paired, strict=True):
                 self.declare(self.f.text(n), n.start_point[0] + 1, type=chain, value=value)
 
     def range_clause(self, node: Node) -> None:
@@ -360,12 +354,6 @@ class Scopes:
         for i, n in enumerate(names):
             value = (*over, "[i]") if over and i == 1 else None
             self.declare(self.f.text(n), n.start_point[0] + 1, value=value)
-
-    def for_statement(self, node: Node) -> None:
-        self.push()
-        for child in node.named_children:
-            self.visit(child)
-        self.pop()
 
     def type_switch(self, node: Node) -> None:
         self.push()
@@ -428,7 +416,6 @@ _HANDLERS = {
     "var_declaration": Scopes.var_decl,
     "const_declaration": Scopes.var_decl,
     "range_clause": Scopes.range_clause,
-    "for_statement": Scopes.for_statement,
     "type_switch_statement": Scopes.type_switch,
     "func_literal": Scopes.func_literal,
     "type_declaration": Scopes.local_type,
