@@ -123,8 +123,8 @@ EXPECTED_EDGES: set[tuple[str, str, str]] = {
     (SH + "Shape.describe", "calls", SH + "Shape.area"),
     (GR + "Polite.greet", "calls", GR + "Polite.wrap"),
     ("web/main.ts::welcome", "calls", GR + "Polite.greet"),
-    # references: Python annotations (float, str, Square) and TS `new Polite()`;
-    # TS `string` is a primitive type, not a symbol
+    # references: Python annotations (float, str, Square) and TS `new Polite()`; TS `string`
+    # is a primitive type, not a symbol; `self.side` reads a plain field (no edge)
     (APP + "build", "references", "external::builtins.float"),
     (APP + "build", "references", SH + "Square"),
     (APP + "report", "references", "external::builtins.str"),

@@ -128,6 +128,21 @@ def test_syntax_errors_are_counted_and_the_rest_is_indexed(tmp_path: Path) -> No
         assert [s.id for s in idx.lookup("good")] == ["broken.py::good"]
 
 
+def test_a_nameless_recovered_definition_does_not_fail_the_run(tmp_path: Path) -> None:
+    # the parser recovers ``:`` as an assignment to an empty name, whose id would be the
+    # module's own: the run must index the file (and the others), not stop on a duplicate id
+    write(tmp_path, "t/a.py", ":\n    f.clean(None)\n")
+    write(tmp_path, "t/b.py", "def g():\n    pass\n")
+    summary = api.index(tmp_path)
+    assert summary.files == 2
+    assert summary.files_with_errors == 1
+    with api.open_index(tmp_path) as idx:
+        assert [s.id for s in idx.lookup("g")] == ["t/b.py::g"]
+        assert {e.target for e in idx.edges("t/a.py", incoming=False, kinds=["calls"])} == {
+            "unresolved::?.clean"
+        }
+
+
 def test_binary_huge_non_utf8_and_secret_files(tmp_path: Path) -> None:
     write(tmp_path, ".astrag.toml", "[index]\nmax_file_bytes = 2000\n")
     (tmp_path / "blob.py").write_bytes(b"\x00\x01\x02binary" * 10)

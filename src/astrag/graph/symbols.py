@@ -31,13 +31,23 @@ def module_symbol(facts: FileFacts) -> Symbol:
     )
 
 
+_VALUES = frozenset({DefKind.VARIABLE, DefKind.FIELD})
+_CODE = frozenset({DefKind.FUNCTION, DefKind.METHOD, DefKind.CLASS})
+
+
 def primary_definitions(facts: FileFacts) -> dict[str, Definition]:
     """The definition each qualname stands for: the first one, except that an implementation
-    wins over ``@overload`` stubs and TS overload signatures (it is what a call runs)."""
+    wins over ``@overload`` stubs and TS overload signatures (it is what a call runs), and a
+    function or class over a variable bound first (``get_buffer = None`` as a fallback, then
+    ``def get_buffer``: the function is what the name is for)."""
     primary: dict[str, Definition] = {}
     for d in facts.definitions:
         current = primary.get(d.qualname)
-        if current is None or ("overload" in current.modifiers and "overload" not in d.modifiers):
+        if (
+            current is None
+            or ("overload" in current.modifiers and "overload" not in d.modifiers)
+            or (current.kind in _VALUES and d.kind in _CODE)
+        ):
             primary[d.qualname] = d
     return primary
 

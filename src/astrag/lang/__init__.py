@@ -13,6 +13,7 @@ anything.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from functools import cache
 from importlib import resources
@@ -101,4 +102,10 @@ def extract_facts(path: str, source: bytes) -> FileFacts:
     if found is None:
         raise ValueError(f"{path}: not a Python, TypeScript, JavaScript or Go file")
     room, dialect = found
-    return room.extract(path, source, dialect.grammar)
+    facts = room.extract(path, source, dialect.grammar)
+    if any(not d.qualname for d in facts.definitions):
+        # a nameless definition would take the module's id (``path``) and fail the whole index
+        # run on a duplicated symbol id: whichever frontend made it, it has no node of its own
+        named = tuple(d for d in facts.definitions if d.qualname)
+        facts = dataclasses.replace(facts, definitions=named)
+    return facts

@@ -283,6 +283,33 @@ def test_class_fields_from_body_and_self_assignments() -> None:
     ]
 
 
+def test_fields_typed_by_a_later_assignment_loop_with_and_cls_targets() -> None:
+    result = facts(
+        """
+        class A:
+            def __init__(self):
+                self.h = None
+            def later(self):
+                self.h = Headers()
+                self.h = Other()
+                with open(p) as self.f: pass
+                for self.i in range(3): pass
+            @classmethod
+            def c(cls):
+                cls.k = Foo()
+        """
+    )
+    fields = [
+        (d.qualname, d.start_line, d.value) for d in result.definitions if d.kind is DefKind.FIELD
+    ]
+    assert fields == [
+        ("A.h", 3, ("Headers()",)),
+        ("A.f", 7, None),
+        ("A.i", 8, None),
+        ("A.k", 11, ("Foo()",)),
+    ]
+
+
 def test_dunder_all_static_list() -> None:
     assert facts("__all__ = ['a', \"b\"]\n__all__ += ('c',)\n").all_names == ("a", "b", "c")
     assert facts("__all__ = ['a'] + other.__all__\n").all_names is None
@@ -424,6 +451,7 @@ def test_reads_are_outer_chains_of_non_local_non_builtin_names() -> None:
         (("CONST",), "f", 2, 13),
         (("Model",), "f", 3, 9),
         (("a", "b", "c"), "f", 3, 20),
+        (("self", "x"), "f", 3, 28),
         (("items",), "f", 5, 24),
         (("key", "name"), "f", 5, 41),
         (("Kind", "A"), "A", 7, 17),
@@ -544,8 +572,8 @@ def test_bindings_of_every_local_form() -> None:
         Binding("f", "i", 7),
         Binding("f", "j", 7),
         Binding("f", "k", 7),
-        Binding("f", "fh", 8),
-        Binding("f", "err", 10),
+        Binding("f", "fh", 8, None, ("open()", "__enter__()")),
+        Binding("f", "err", 10, None, ("E()",)),
         Binding("f", "n", 11),
         Binding("f", "s", 12),
         Binding("f", "rest", 12),
@@ -572,6 +600,47 @@ def test_errors_counted_and_recovered_definitions_kept() -> None:
     assert result.errors > 0
     assert "good" in [d.qualname for d in result.definitions]
     assert facts("def ok(): pass\n").errors == 0
+
+
+def test_a_name_the_parser_inserted_defines_and_binds_nothing() -> None:
+    # ``:`` alone parses as an annotated assignment to a MISSING identifier (an empty name)
+    result = facts(":\n    f.clean(None)\n")
+    assert result.definitions == ()
+    assert refs(result, RefKind.CALL) == [(("f", "clean"), "", 2, 7)]
+    result = facts("def f():\n    a, : int = 3\n")
+    assert [b.name for b in result.bindings] == ["a"]
+
+
+def test_values_of_copies_comprehensions_casts_and_zipped_targets() -> None:
+    result = facts(
+        """
+        def f(xs, ys):
+            a = sorted(xs, key=len)
+            b = tuple(r for r in xs if r)
+            c = [r.name for r in xs]
+            d = list(map(str, xs))
+            e = typing.cast(Foo, ys)
+            for i, x in enumerate(xs): pass
+            for p, q in zip(xs, ys): pass
+            s = xs[1:]
+            t = xs[0, 1]
+        """
+    )
+    assert [(b.name, b.value) for b in result.bindings if b.line > 1] == [
+        ("a", ("xs",)),
+        ("b", ("xs",)),
+        ("r", ("xs", "[i]")),
+        ("c", None),
+        ("r", ("xs", "[i]")),
+        ("d", ("list()",)),
+        ("e", ("Foo()",)),
+        ("i", None),
+        ("x", ("xs", "[i]")),
+        ("p", ("xs", "[i]")),
+        ("q", ("ys", "[i]")),
+        ("s", ("xs",)),
+        ("t", None),
+    ]
 
 
 def test_line_count_and_language() -> None:

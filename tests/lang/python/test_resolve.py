@@ -415,3 +415,253 @@ def test_unannotated_functions_return_what_their_return_statements_give(tmp_path
         "r.py::ambiguous",
         "unresolved::?.start",
     }
+
+
+def test_self_attribute_reads_reference_properties_and_methods(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "s.py": """
+                class Base:
+                    limit = 3
+
+                class Box(Base):
+                    def __init__(self):
+                        self.items = {}
+
+                    @property
+                    def size(self):
+                        return len(self.items)
+
+                    def report(self, sink):
+                        sink(self.size, self.limit, self.missing)
+                        self.items.setdefault("k", 1)
+                        return self.on_done
+
+                    def on_done(self):
+                        pass
+            """,
+        },
+    )
+    # a property read runs code and a method passed on is used: edges; plain fields
+    # (self.items, self.limit) and a read the class does not back (self.missing) are not
+    assert targets(edges, "references", "s.py::Box.size") == set()
+    assert targets(edges, "references", "s.py::Box.report") == {
+        "s.py::Box.size",
+        "s.py::Box.on_done",
+    }
+
+
+def test_loop_over_a_copied_sequence_parameter_calls_the_base_method(tmp_path: Path) -> None:
+    # starlette's Router: ``self.routes = [] if routes is None else list(routes)`` from a
+    # ``Sequence[BaseRoute] | None`` parameter, then ``for route in self.routes: route.matches()``
+    edges = build(
+        tmp_path,
+        {
+            "routing.py": """
+                import typing
+
+                class BaseRoute:
+                    def matches(self, scope):
+                        raise NotImplementedError()
+
+                    def handle(self, scope):
+                        raise NotImplementedError()
+
+                class Route(BaseRoute):
+                    def matches(self, scope):
+                        return True
+
+                class Router:
+                    def __init__(self, routes: typing.Sequence[BaseRoute] | None = None):
+                        self.routes = [] if routes is None else list(routes)
+                        self.ordered = sorted(self.routes, key=id)
+                        self.kept = [r for r in self.ordered if r]
+                        self.frozen = tuple(routes or ())
+
+                    def app(self, scope):
+                        for route in self.routes:
+                            route.matches(scope)
+                        for route in self.kept:
+                            route.handle(scope)
+                        self.frozen[0].handle(scope)
+            """,
+        },
+    )
+    assert targets(edges, "calls", "routing.py::Router.app") == {
+        "routing.py::BaseRoute.matches",
+        "routing.py::BaseRoute.handle",
+    }
+
+
+def test_with_except_enumerate_zip_and_cast_bind_typed_names(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "w.py": """
+                import typing as t
+
+                class Session:
+                    def __enter__(self):
+                        return self
+
+                    def __exit__(self, *exc):
+                        pass
+
+                    def request(self):
+                        pass
+
+                class Failure(Exception):
+                    def show(self):
+                        pass
+
+                class Item:
+                    def process(self):
+                        pass
+
+                def run(items: t.List[Item], others: t.List[Session], thing):
+                    with Session() as session:
+                        session.request()
+                    try:
+                        pass
+                    except Failure as e:
+                        e.show()
+                    for i, item in enumerate(items):
+                        item.process()
+                    for a, b in zip(others, items):
+                        a.request()
+                        b.process()
+                    cast = t.cast(Session, thing)
+                    cast.request()
+            """,
+        },
+    )
+    assert targets(edges, "calls", "w.py::run") == {
+        "w.py::Session",
+        "w.py::Session.request",
+        "w.py::Failure.show",
+        "w.py::Item.process",
+        "external::builtins.enumerate",
+        "external::builtins.zip",
+        "external::typing.cast",
+    }
+
+
+def test_calls_inside_a_redefinition_come_from_it(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "term.py": """
+                import sys
+
+                def isatty():
+                    pass
+
+                def translate():
+                    pass
+
+                if sys.platform == "win32":
+                    def getchar():
+                        isatty()
+                else:
+                    def getchar():
+                        translate()
+
+                class Box:
+                    @property
+                    def size(self):
+                        return isatty()
+
+                    @size.setter
+                    def size(self, value):
+                        translate()
+            """,
+        },
+    )
+    local = {
+        e for e in triples(edges, "calls") if e[2] in ("term.py::isatty", "term.py::translate")
+    }
+    assert local == {
+        ("term.py::getchar", "calls", "term.py::isatty"),
+        ("term.py::getchar#2", "calls", "term.py::translate"),
+        ("term.py::Box.size", "calls", "term.py::isatty"),
+        ("term.py::Box.size#2", "calls", "term.py::translate"),
+    }
+
+
+def test_isinstance_narrows_the_subject_inside_the_guarded_block(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "forms.py": """
+                class UploadFile:
+                    async def close(self):
+                        pass
+
+                class Text:
+                    def close(self):
+                        pass
+
+                class Bag:
+                    files: list[UploadFile] = []
+
+                class FormData:
+                    def __init__(self, items, owner):
+                        self.items = items
+                        self.owner = owner
+
+                    async def close(self):
+                        for key, value in self.items:
+                            if isinstance(value, UploadFile) and value.close:
+                                await value.close()
+                            elif isinstance(value, (Text, UploadFile)):
+                                value.close()
+                        if isinstance(self.owner, Text):
+                            self.owner.close()
+                        elif isinstance(self.owner, Bag):
+                            for upload in self.owner.files:
+                                upload.close()
+                        value.close()
+            """,
+        },
+    )
+    lines = (tmp_path / "forms.py").read_text().splitlines()
+    close_calls = {
+        (lines[e.line - 1].strip(), e.target)
+        for e in edges
+        if e.source == "forms.py::FormData.close" and e.target.endswith("close")
+    }
+    assert close_calls == {
+        ("await value.close()", "forms.py::UploadFile.close"),
+        ("value.close()", "unresolved::?.close"),  # a tuple of classes, and after the if
+        ("self.owner.close()", "forms.py::Text.close"),
+        ("upload.close()", "forms.py::UploadFile.close"),
+    }
+
+
+def test_a_function_takes_the_plain_id_over_a_fallback_variable(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "win.py": """
+                def release():
+                    pass
+
+                try:
+                    import ctypes
+                except ImportError:
+                    get_buffer = None
+                else:
+                    def get_buffer(obj):
+                        release()
+
+                def use(obj):
+                    return get_buffer(obj)
+            """,
+        },
+    )
+    assert triples(edges, "calls") == {
+        ("win.py::get_buffer", "calls", "win.py::release"),
+        ("win.py::use", "calls", "win.py::get_buffer"),
+    }
+    assert targets(edges, "contains", "win.py") >= {"win.py::get_buffer", "win.py::get_buffer#2"}

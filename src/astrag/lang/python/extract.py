@@ -37,6 +37,7 @@ from astrag.graph.facts import (
     Reference,
     RefKind,
 )
+from astrag.lang.python.narrowing import narrow, narrow_bindings, narrowings
 from astrag.lang.treesitter import Grammars, in_document_order, query_source
 
 LANGUAGE = "python"
@@ -114,6 +115,9 @@ _TARGET_CONTAINERS = frozenset(
     }
 )
 _CHAINABLE = frozenset({"identifier", "attribute"})
+# builtins whose result holds the elements of their one positional argument, in some order
+_COPIES = frozenset({"list", "tuple", "sorted", "reversed", "set", "frozenset"})
+_COMPREHENSIONS = frozenset({"list_comprehension", "set_comprehension", "generator_expression"})
 _STRING_PREFIX = re.compile(rb"[A-Za-z]*")
 # A plain ASCII dotted name, which is most attribute chains: split it instead of walking it.
 _DOTTED = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
@@ -200,7 +204,7 @@ def _build_scopes(defs: list[tuple[Node, bool]], text: _Text) -> tuple[list[_Sco
     for node, is_class in defs:
         name_node = node.child_by_field_name("name")
         body = node.child_by_field_name("body")
-        if name_node is None or body is None:
+        if name_node is None or body is None or name_node.is_missing:
             continue
         _close_scopes(stack, node.start_byte, index)
         outer = stack[-1][1] if stack else None
@@ -416,9 +420,12 @@ def _value_chain(node: Node | None, text: _Text) -> Chain | None:
     kind = node.type
     if kind in _CHAINABLE:
         return text.dotted(node) or _impure_value(node, text)
-    if kind == "subscript":  # ``xs[0]``: an element of xs
+    if kind == "subscript":  # ``xs[0]``: an element of xs; ``xs[1:]``: xs's elements still
         inner = _value_chain(node.child_by_field_name("value"), text)
-        return (*inner, "[i]") if inner is not None else None
+        index = node.child_by_field_name("subscript")
+        if inner is None or index is None or node.named_child_count != 2:
+            return None  # ``grid[i, j]`` / ``xs[a][b:c]`` forms beyond one index: unknown
+        return inner if index.type == "slice" else (*inner, "[i]")
     if kind == "conditional_expression" or (
         kind == "boolean_operator" and node.child_by_field_name("operator").type == "or"
     ):
@@ -436,14 +443,59 @@ def _value_chain(node: Node | None, text: _Text) -> Chain | None:
             if chain is not None:
                 return chain
         return None
+    if kind in _COMPREHENSIONS:
+        return _filtered_collection(node, text)
     if kind != "call":
         return None
     function = node.child_by_field_name("function")
     if function is not None and function.type in _CHAINABLE:
         chain = text.dotted(function)
         if chain is not None:
-            return (*chain[:-1], chain[-1] + "()")
+            special = _copied_collection(chain, node, text) or _cast_value(chain, node, text)
+            return special if special is not None else (*chain[:-1], chain[-1] + "()")
     return _impure_value(node, text)
+
+
+def _copied_collection(function: Chain, call: Node, text: _Text) -> Chain | None:
+    """``list(xs)``, ``tuple(xs)``, ``sorted(xs, key=k)``...: a copy holds xs's elements, so its
+    value is xs's (iterating or indexing either gives the same element type)."""
+    if len(function) != 1 or function[0] not in _COPIES:
+        return None
+    arguments = call.child_by_field_name("arguments")
+    if arguments is not None and arguments.type == "generator_expression":
+        return _filtered_collection(arguments, text)  # ``tuple(r for r in xs if r)``
+    if arguments is None or arguments.type != "argument_list":
+        return None
+    positional = [a for a in arguments.named_children if a.type != "keyword_argument"]
+    if len(positional) != 1 or positional[0].type == "call":
+        return None  # ``list(map(f, xs))``: not xs's elements
+    return _value_chain(positional[0], text)
+
+
+def _cast_value(function: Chain, call: Node, text: _Text) -> Chain | None:
+    """``typing.cast(Foo, x)`` is an instance of Foo (a class named as a plain chain)."""
+    if function[-1] != "cast" or (len(function) == 2 and function[0] not in _TYPING_ROOTS):
+        return None
+    if len(function) > 2:
+        return None
+    arguments = call.child_by_field_name("arguments")
+    first = arguments.named_children[0] if arguments and arguments.named_child_count else None
+    chain = text.dotted(first) if first is not None and first.type in _CHAINABLE else None
+    return (*chain[:-1], chain[-1] + "()") if chain else None
+
+
+def _filtered_collection(node: Node, text: _Text) -> Chain | None:
+    """``[r for r in xs if ...]``: a comprehension that keeps its loop variable holds xs's
+    elements (one ``for`` clause only: a second one would iterate something else)."""
+    body = node.child_by_field_name("body")
+    clauses = [c for c in node.named_children if c.type == "for_in_clause"]
+    if body is None or body.type != "identifier" or len(clauses) != 1:
+        return None
+    target = clauses[0].child_by_field_name("left")
+    if target is None or target.type != "identifier" or text.of(target) != text.of(body):
+        return None
+    iterable = clauses[0].child_by_field_name("right")
+    return _value_chain(iterable, text) if iterable is not None else None
 
 
 def _impure_value(node: Node, text: _Text) -> Chain | None:
@@ -634,13 +686,26 @@ def _searched_type_arguments(node: Node, text: _Text) -> list[Node]:
 
 
 def _target_names(node: Node) -> Iterator[Node]:
-    """Identifiers bound by an assignment/loop target, through tuples, lists and stars."""
+    """Identifiers bound by an assignment/loop target, through tuples, lists and stars. A name
+    the parser only inserted to recover (``: x = 1`` has a MISSING one) binds nothing."""
     stack = [node]
     while stack:
         current = stack.pop()
         if current.type == "identifier":
-            yield current
+            if not current.is_missing:
+                yield current
         elif current.type in _TARGET_CONTAINERS:
+            stack.extend(reversed(current.named_children))
+
+
+def _attribute_targets(node: Node) -> Iterator[Node]:
+    """Attributes assigned by a ``for``/``with`` target (``for self.i in ...``)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == "attribute":
+            yield current
+        elif current.type in _TARGET_CONTAINERS or current.type == "as_pattern_target":
             stack.extend(reversed(current.named_children))
 
 
@@ -691,6 +756,72 @@ def _visibility(name: str) -> tuple[bool, str]:
     return True, "public"
 
 
+def _target_values(target: Node, text: _Text) -> dict[int, Chain]:
+    """What the names of a ``for``/``with``/``except`` target hold, by their start byte:
+    ``for x in xs`` an element of xs; ``for i, x in enumerate(xs)`` and ``for a, b in
+    zip(as_, bs)`` elements of the zipped collections; ``with X() as x`` what ``__enter__``
+    returns; ``except E as e`` an instance of E."""
+    parent = target.parent
+    if parent is None:
+        return {}
+    if target.type == "as_pattern_target":
+        names = target.named_children
+        value = _as_value(parent, text)
+        if value is None or len(names) != 1 or names[0].type != "identifier":
+            return {}
+        return {names[0].start_byte: value}
+    if parent.type not in ("for_statement", "for_in_clause"):
+        return {}
+    iterable = parent.child_by_field_name("right")
+    if target.type == "identifier":
+        chain = _value_chain(iterable, text)
+        return {target.start_byte: (*chain, "[i]")} if chain is not None else {}
+    if target.type not in ("pattern_list", "tuple_pattern") or iterable is None:
+        return {}
+    return _zipped_elements(target.named_children, iterable, text)
+
+
+def _zipped_elements(names: list[Node], iterable: Node, text: _Text) -> dict[int, Chain]:
+    if iterable.type != "call":
+        return {}
+    function = iterable.child_by_field_name("function")
+    arguments = iterable.child_by_field_name("arguments")
+    if function is None or arguments is None or arguments.type != "argument_list":
+        return {}
+    head = text.of(function)
+    sources = [a for a in arguments.named_children if a.type != "keyword_argument"]
+    if head == "enumerate" and len(sources) == 1:
+        sources = [None, *sources]  # the index first
+    elif head != "zip":
+        return {}
+    values: dict[int, Chain] = {}
+    if len(names) != len(sources):
+        return values
+    for name, source in zip(names, sources, strict=True):
+        chain = _value_chain(source, text) if source is not None else None
+        if name.type == "identifier" and chain is not None:
+            values[name.start_byte] = (*chain, "[i]")
+    return values
+
+
+def _as_value(pattern: Node, text: _Text) -> Chain | None:
+    """The value an ``as`` name gets in a ``with`` item or an ``except`` clause."""
+    owner = pattern.parent
+    subject = pattern.named_children[0] if pattern.named_child_count else None
+    if owner is None or subject is None:
+        return None
+    if owner.type == "with_item":
+        chain = _value_chain(subject, text)
+        statement = owner.parent.parent if owner.parent is not None else None
+        is_async = statement is not None and text.source.startswith(b"async", statement.start_byte)
+        enter = "__aenter__()" if is_async else "__enter__()"
+        return (*chain, enter) if chain is not None else None
+    if owner.type == "except_clause" and subject.type in _CHAINABLE:
+        chain = text.dotted(subject)
+        return (*chain[:-1], chain[-1] + "()") if chain else None
+    return None
+
+
 # ---------------------------------------------------------------------------- extractor
 
 
@@ -712,6 +843,8 @@ class _FileExtractor:
         self.all_names: list[str] | None = None
         self.all_static = True
         self.base_starts: set[int] = set()
+        # calls whose receiver starts with self.x (function node, chain, scope)
+        self.self_receivers: list[tuple[Node, Chain, str]] = []
         defs = [(n, True) for n in captures.get("definition.class", ())]
         defs += [(n, False) for n in captures.get("definition.function", ())]
         self.scopes, self.index = _build_scopes(defs, self.text)
@@ -726,6 +859,11 @@ class _FileExtractor:
         self._collect_annotations()
         self._collect_reads()
         self._collect_imports()
+        if b"isinstance" in self.text.source:
+            calls = self.captures.get("reference.call", [])
+            found = narrowings(calls, self.text.source, self.text.dotted, self.text.point)
+            self.references = narrow(self.references, found)
+            self.bindings = narrow_bindings(self.bindings, found)
         bindings = [b for b in self.bindings if b.name not in self.global_names.get(b.scope, ())]
         self.references.sort(key=lambda r: (r.line, r.column))
         return FileFacts(
@@ -1002,6 +1140,11 @@ class _FileExtractor:
                 self._dunder_all(targets[0], value, augmented=False)
         for node in self.captures.get("binding.augmented", ()):
             self._augmented_assignment(node, seen_variables, body_fields)
+        for target in self.captures.get("binding.target", ()):  # for/with ... as self.x
+            scope = self.index.at(target.start_byte)
+            if self.index.kinds.get(scope) is DefKind.METHOD and target.parent is not None:
+                for element in _attribute_targets(target):
+                    self._local_assignment(scope, target.parent, element, _NO_DETAILS, self_fields)
         self._self_fields(self_fields, body_fields)
 
     def _member_assignment(
@@ -1053,7 +1196,7 @@ class _FileExtractor:
         if kind == "attribute":
             chain = self.text.dotted(target)
             is_method = self.index.kinds.get(scope) is DefKind.METHOD
-            if is_method and chain is not None and len(chain) == 2 and chain[0] == "self":
+            if is_method and chain is not None and len(chain) == 2 and chain[0] in _SELF_ROOTS:
                 self_fields.append((scope.rpartition(".")[0], chain[1], node, details))
             return
         for name_node in _target_names(target):
@@ -1063,12 +1206,21 @@ class _FileExtractor:
                 self._local_assignment(scope, node, element, _NO_DETAILS, self_fields)
 
     def _self_fields(self, found: list[_SelfField], body_fields: dict[str, set[str]]) -> None:
-        """``self.x = ...`` in methods: first per name per class, unless the body declares x."""
+        """``self.x = ...`` in methods: one field per name per class unless the body declares x,
+        placed at the first assignment and typed by the first one that says something
+        (``self.x = None`` in ``__init__``, ``self.x = Headers()`` in a later method)."""
+        fields: dict[tuple[str, str], tuple[Node, _Details]] = {}
         for owner, name, node, details in found:
-            declared = body_fields.setdefault(owner, set())
-            if name not in declared:
-                declared.add(name)
-                self._variable(DefKind.FIELD, name, owner, node, details)
+            if name in body_fields.get(owner, ()):
+                continue
+            known = fields.get((owner, name))
+            if known is None:
+                fields[(owner, name)] = (node, details)
+            elif known[1] == _NO_DETAILS and details != _NO_DETAILS:
+                fields[(owner, name)] = (known[0], details)
+        for (owner, name), (node, details) in fields.items():
+            body_fields.setdefault(owner, set()).add(name)
+            self._variable(DefKind.FIELD, name, owner, node, details)
 
     def _augmented_assignment(
         self, node: Node, seen_variables: set[str], body_fields: dict[str, set[str]]
@@ -1105,9 +1257,9 @@ class _FileExtractor:
     def _collect_targets(self) -> None:
         for target in self.captures.get("binding.target", ()):
             scope = self.index.at(target.start_byte)
-            element = self._iterated_element(target)
+            values = _target_values(target, self.text)
             for name_node in _target_names(target):
-                self._bind(scope, name_node, None, element)
+                self._bind(scope, name_node, None, values.get(name_node.start_byte))
         for parameters in self.captures.get("binding.lambda", ()):
             scope = self.index.at(parameters.start_byte)
             for child in parameters.named_children:
@@ -1126,16 +1278,6 @@ class _FileExtractor:
             if value is not None:
                 self.bindings.append(Binding(scope, "return", node.start_point[0] + 1, None, value))
 
-    def _iterated_element(self, target: Node) -> Chain | None:
-        """``for x in xs`` binds x to an element of xs (a single name only)."""
-        parent = target.parent
-        if target.type != "identifier" or parent is None:
-            return None
-        if parent.type not in ("for_statement", "for_in_clause"):
-            return None
-        iterable = _value_chain(parent.child_by_field_name("right"), self.text)
-        return (*iterable, "[i]") if iterable is not None else None
-
     # -- references --------------------------------------------------------------------------
 
     def _collect_calls(self) -> None:
@@ -1150,6 +1292,8 @@ class _FileExtractor:
             chain = dotted(function) or _chain(function, text)
             arg_count, keywords = _arguments(call.child_by_field_name("arguments"), text)
             scope = scope_at(call.start_byte)
+            if len(chain) > 2 and chain[0] in _SELF_ROOTS:  # its receiver reads self.x
+                self.self_receivers.append((function, chain, scope))
             if not text.ascii:
                 self._reference(kind, chain, scope, function, arg_count, keywords)
                 continue
@@ -1198,14 +1342,42 @@ class _FileExtractor:
             if start in base_starts or (self.annotation_starts and self._in_annotation(start)):
                 continue
             chain = dotted(node)
-            if chain is None or chain[0] in _SELF_ROOTS or chain[0] in _IMPLICIT_NAMES:
+            if chain is None or chain[0] in _IMPLICIT_NAMES:
                 continue
             root = chain[0]
             scope = scope_at(start)
+            if root in _SELF_ROOTS:
+                self._self_read(chain, scope, node, emitted)
+                continue
             if (scope, chain) in emitted or self._is_local(scope, root):
                 continue
             emitted.add((scope, chain))
             self._reference(RefKind.READ, chain, scope, node)
+        for function, chain, scope in self.self_receivers:  # ``self.headers.get()``
+            receiver = function.child_by_field_name("object")
+            if receiver is not None:
+                self._self_read(chain[:-1], scope, receiver, emitted)
+
+    def _self_read(
+        self, chain: Chain, scope: str, node: Node, emitted: set[tuple[str, Chain]]
+    ) -> None:
+        """``self.x`` / ``cls.x`` (of any longer chain) read as a value: the reference is to
+        the member itself (a field, a property, a method passed on), once per scope."""
+        if len(chain) < 2 or not chain[1].isidentifier():
+            return  # ``self.make().x``: a call's result, not a member read
+        member = chain[:2]
+        if (scope, member) in emitted:
+            return
+        emitted.add((scope, member))
+        found: Node | None = node
+        while found is not None and self.text.dotted(found) != member:
+            found = (  # down a receiver: ``self.x.y``, ``self.x[0].y``, ``self.x(...).y``
+                found.child_by_field_name("object")
+                or found.child_by_field_name("value")
+                or found.child_by_field_name("function")
+            )
+        if found is not None:
+            self._reference(RefKind.READ, member, scope, found)
 
     def _is_local(self, scope: str, name: str) -> bool:
         names = self.local_names.get(scope)
