@@ -73,6 +73,13 @@ CORPORA: tuple[Corpus, ...] = (
     ),
     Corpus("ts-classes/rxjs", "tuned", "TS, classes", ("ts-classes-rxjs", "ts-classes-rxjs+new")),
     Corpus("py-acc/rich", "tuned", "Python, typed, classes", ("py-acc-rich",)),
+    # Go (oracle: go/types, bench/oracles/go_calls.go); split in docs/BENCHMARKS.md section 1
+    Corpus("go-acc/mux", "tune", "Go, HTTP router", ("go-acc-mux",)),
+    Corpus("go-acc/toml", "tune", "Go, parser/encoder, reflection", ("go-acc-toml",)),
+    Corpus("go-acc/gods", "tune", "Go, generic containers", ("go-acc-gods",)),
+    Corpus("go-acc/chi", "heldout", "Go, router + middleware closures", ("go-acc-chi",)),
+    Corpus("go-acc/goldmark", "heldout", "Go, AST interfaces, embedding", ("go-acc-goldmark",)),
+    Corpus("go-acc/golang-lru", "heldout", "Go, generic caches", ("go-acc-golang-lru",)),
 )
 HALVES = ("tune", "heldout", "tuned", "all")
 HEADER = (

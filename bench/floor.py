@@ -7,16 +7,17 @@ The denominator of astrag's speed ratio. Three phases, each timed once in a fres
   parse  read + tree-sitter parse
   tags   read + parse + run the grammar wheels' own ``queries/tags.scm`` over the tree
 
-File selection follows a typical indexer: .py/.ts/.tsx/.js/.jsx/.mjs/.cjs/.java (and the
-name-level .rs/.c/.h/.cc/.cpp/.cxx/.hpp/.hh/.rb/.php), skipping
-node_modules, dist, build, hidden and cache directories, ``*.min.js`` and, unless
+File selection follows a typical indexer: .py/.ts/.tsx/.js/.jsx/.mjs/.cjs/.java/.go (and the
+name-level .rs/.c/.h/.cc/.cpp/.cxx/.hpp/.hh/.rb/.php), skipping node_modules, dist, build,
+vendor (Go's copies of dependencies), hidden and cache directories, ``*.min.js`` and, unless
 ``--include-dts``, ``*.d.ts``. The parent reads every file once before the phases so all of
 them run against a warm page cache.
 
 The typescript wheel's tags.scm only adds TypeScript-specific patterns (interfaces, abstract
 classes, signatures) on top of JavaScript's, as tree-sitter's own tags configuration does, so
 .ts/.tsx files run the javascript wheel's tags.scm concatenated with it. All four tags queries
-compile unchanged against these grammar versions (java's too).
+compile unchanged against these grammar versions (java's too). Go runs the tree-sitter-go
+wheel's tags.scm.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from pathlib import Path
 
 import tree_sitter
 
-SKIP_DIRS = {"node_modules", "dist", "build", "__pycache__", ".venv", "venv", ".tox"}
+SKIP_DIRS = {"node_modules", "dist", "build", "vendor", "__pycache__", ".venv", "venv", ".tox"}
 # extension -> (wheel module, language function, wheels whose tags.scm apply, in order)
 LANGUAGES: dict[str, tuple[str, str, tuple[str, ...]]] = {
     ".py": ("tree_sitter_python", "language", ("tree_sitter_python",)),
@@ -55,6 +56,7 @@ LANGUAGES: dict[str, tuple[str, str, tuple[str, ...]]] = {
         ("tree_sitter_javascript", "tree_sitter_typescript"),
     ),
     ".java": ("tree_sitter_java", "language", ("tree_sitter_java",)),
+    ".go": ("tree_sitter_go", "language", ("tree_sitter_go",)),
 }
 # the name-level languages whose wheels ship a tags.scm (C#'s does not)
 for _ext, _wheel, _func in (
@@ -236,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"{root} is not a directory")
     files = list_source_files(root, args.include_dts)
     if not files:
-        parser.error(f"no .py/.ts/.tsx/.js files under {root}")
+        parser.error(f"no .py/.ts/.tsx/.js/.go files under {root}")
 
     if args.phase:  # child: one phase, JSON on stdout
         print(json.dumps(asdict(run_phase(args.phase, files))))

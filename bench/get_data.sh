@@ -178,6 +178,8 @@ main() {
     done
     # The broad accuracy corpora (12 repositories, tune/held-out) and the large speed ones.
     DATA=$DATA DL=$DL bash "$BENCH/get_acc_data.sh"
+    # The Go corpora (accuracy halves and the speed corpus), from *_SRC checkouts.
+    bash "$BENCH/get_go_data.sh"
 }
 
 main "$@"

@@ -1,6 +1,7 @@
 """Score astrag's call edges against a compiler oracle, call site by call site.
 
-Inputs are an oracle JSONL (bench/oracles/ts_calls.mjs, jedi_calls.py or JavaCalls.java) and
+Inputs are an oracle JSONL (bench/oracles/ts_calls.mjs, jedi_calls.py, JavaCalls.java or
+go_calls.go) and
 astrag's ``export --format jsonl``. Sites are matched on (path, line, column) of the callee name
 token, 1-based on both sides. An astrag target *matches* an oracle target when it is a node with the
 same path, whose [start_line, end_line] contains the oracle target's line, and whose name is
@@ -327,7 +328,9 @@ def _definition_rows(report: Report, pct: Callable[[float | None], str]) -> list
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "oracle", type=Path, help="oracle JSONL (ts_calls.mjs / jedi_calls.py / JavaCalls.java)"
+        "oracle",
+        type=Path,
+        help="oracle JSONL (ts_calls.mjs / jedi_calls.py / JavaCalls.java / go_calls.go)",
     )
     parser.add_argument("astrag", type=Path, help="astrag export --format jsonl")
     parser.add_argument("--json", type=Path, help="write the full report as JSON here")

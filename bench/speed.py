@@ -24,7 +24,8 @@ count those pages once per worker. CPU seconds are the tree's user + system time
 ``--baseline-ts-oracle`` also times the TypeScript compiler oracle once (bench/oracles/
 ts_calls.mjs), the "what a type checker costs" baseline.
 
-The probe file is the median-sized non-test .py/.ts/.tsx/.java file. The corpus is edited in place
+The probe file is the median-sized non-test .py/.ts/.tsx/.java/.go file. The corpus is edited
+in place
 and restored in ``finally`` blocks (and on SIGTERM); the restored file keeps a new mtime, so
 astrag's size+mtime check sees it changed.
 """
@@ -56,6 +57,7 @@ COMMENT = {
     ".rs": "// astrag speed probe\n",
     ".c": "// astrag speed probe\n",
     ".java": "// astrag speed probe\n",
+    ".go": "// astrag speed probe\n",
 }
 FUNCTION = {
     ".py": "\n\ndef astrag_speed_probe() -> None:\n    return None\n",
@@ -64,6 +66,7 @@ FUNCTION = {
     ".rs": "\npub fn astrag_speed_probe() {}\n",
     ".c": "\nvoid astrag_speed_probe(void) {}\n",
     ".java": "\nclass AstragSpeedProbe {}\n",  # a second top-level class (package-private)
+    ".go": "\nfunc AstragSpeedProbe() {}\n",  # exported: part of the package's interface
 }
 # suffix -> key of the above (Rust and C: the name-level corpora)
 PROBE_SUFFIXES = {
@@ -71,6 +74,7 @@ PROBE_SUFFIXES = {
     ".ts": ".ts",
     ".tsx": ".ts",
     ".java": ".java",
+    ".go": ".go",
     ".rs": ".rs",
     ".c": ".c",
 }
@@ -140,12 +144,15 @@ def run_ts_oracle(root: Path) -> Run:
 def _is_test(path: Path) -> bool:
     name = path.name
     return bool(TEST_PARTS.intersection(path.parts)) or (
-        name.startswith("test_") or ".spec." in name or ".test." in name
+        name.startswith("test_")
+        or ".spec." in name
+        or ".test." in name
+        or name.endswith("_test.go")
     )
 
 
 def pick_probe_file(files: list[Path], root: Path) -> Path:
-    """The median-sized non-test .py/.ts/.tsx file (.js/.mjs/.cjs in a mostly-JavaScript
+    """The median-sized non-test .py/.ts/.tsx/.go file (.js/.mjs/.cjs in a mostly-JavaScript
     corpus): a typical edit, neither a stub nor a giant.
 
     Tests and fixtures are passed over where possible: nothing imports them, so an interface
@@ -159,7 +166,7 @@ def pick_probe_file(files: list[Path], root: Path) -> Path:
         key=lambda f: (f.stat().st_size, f),
     )
     if not candidates:
-        raise SystemExit("speed: no .py/.ts/.tsx/.rs/.c (or .js) file to edit")
+        raise SystemExit("speed: no .py/.ts/.tsx/.java/.go/.rs/.c (or .js) file to edit")
     return candidates[len(candidates) // 2]
 
 

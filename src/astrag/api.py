@@ -485,7 +485,13 @@ def _check_query(query: str) -> str:
 
 # ---------------------------------------------------------------------------------- check
 
-_LANG_EXTENSIONS = {"python": ".py", "typescript": ".ts", "javascript": ".js", "tsx": ".tsx"}
+_LANG_EXTENSIONS = {
+    "python": ".py",
+    "typescript": ".ts",
+    "javascript": ".js",
+    "tsx": ".tsx",
+    "go": ".go",
+}
 
 
 def check(
@@ -538,7 +544,8 @@ def _code_change(root: Path, text: str, path: str | None, lang: str | None) -> C
         if ext is None:
             raise AstragError(
                 "cannot tell the language of the code to check",
-                "pass --path FILE (the file it goes into) or --lang python|typescript|javascript",
+                "pass --path FILE (the file it goes into) or --lang "
+                "python|typescript|javascript|go",
             )
         return ChangedFile(f"<snippet>{ext}", text, None)
     target = safe_path(path)

@@ -389,7 +389,9 @@ def check(
     path: Annotated[
         str | None, typer.Option("--path", help="The repository file a snippet goes into.")
     ] = None,
-    lang: Annotated[str | None, typer.Option("--lang", help="python|typescript|javascript")] = None,
+    lang: Annotated[
+        str | None, typer.Option("--lang", help="python|typescript|javascript|go")
+    ] = None,
     diff: Annotated[bool | None, typer.Option("--diff/--no-diff", help="Force diff mode.")] = None,
     changed: Annotated[
         bool,

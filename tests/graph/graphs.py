@@ -7,7 +7,7 @@ from pathlib import Path
 
 from astrag.graph.facts import Edge
 from astrag.graph.run import resolve_all
-from astrag.lang import extract_facts
+from astrag.lang import extract_facts, language_of
 from astrag.project_layout import read_layout
 
 Triple = tuple[str, str, str]
@@ -21,7 +21,7 @@ def build(tmp_path: Path, files: dict[str, str]) -> list[Edge]:
         path.parent.mkdir(parents=True, exist_ok=True)
         source = textwrap.dedent(text).lstrip("\n")
         path.write_text(source, encoding="utf-8")
-        if not rel.endswith(".json"):
+        if language_of(rel) is not None:  # configuration files (package.json, go.mod) too
             facts[rel] = extract_facts(rel, source.encode())
     resolved, _ = resolve_all(facts, read_layout(tmp_path, facts))
     return [e for r in resolved.values() for e in r.edges]

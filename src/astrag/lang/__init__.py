@@ -7,9 +7,9 @@ knows which rooms exist and which file extensions each one reads; nothing else h
 language.
 
 Grammars come from the per-language wheels (``tree-sitter-python``, ``tree-sitter-typescript``,
-``tree-sitter-javascript``, ``tree-sitter-java``, and ``tree-sitter-rust``, ``-c``, ``-cpp``,
-``-c-sharp``, ``-ruby``, ``-php``, ``-scala``, ``-swift`` for the name-level rooms), which ship
-compiled grammars and never download anything.
+``tree-sitter-javascript``, ``tree-sitter-java``, ``tree-sitter-go``, and ``tree-sitter-rust``,
+``-c``, ``-cpp``, ``-c-sharp``, ``-ruby``, ``-php``, ``-scala``, ``-swift`` for the name-level
+rooms), which ship compiled grammars and never download anything.
 """
 
 from __future__ import annotations
@@ -25,13 +25,14 @@ from tree_sitter import Language, Parser
 from astrag.graph.facts import FileFacts, Resolution
 from astrag.graph.modules import ModuleIndexer
 from astrag.graph.semantics import LanguageSemantics
-from astrag.lang import c, cpp, csharp, java, php, python, ruby, rust, scala, swift, typescript
+from astrag.lang import c, cpp, csharp, go, java, php, python, ruby, rust, scala, swift, typescript
 from astrag.lang.room import Dialect, Room
 
 ROOMS: tuple[Room, ...] = (
     python.ROOM,
     typescript.ROOM,
     java.ROOM,
+    go.ROOM,
     rust.ROOM,
     c.ROOM,
     cpp.ROOM,

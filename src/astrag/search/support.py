@@ -25,7 +25,7 @@ DECLARATION = "declaration"
 KINDS = (TEST, EXAMPLE, BENCH, FIXTURE, DOCS, DECLARATION)
 
 _TEST_PATH = re.compile(
-    r"(^|/)(tests?|__tests__|spec|specs|testing)/|(^|/)(test_[^/]*|conftest\.py)$|_test\.py$"
+    r"(^|/)(tests?|__tests__|spec|specs|testing)/|(^|/)(test_[^/]*|conftest\.py)$|_test\.(py|go)$"
     r"|[._-](test|spec|test-d|tst)\.[cm]?[jt]sx?$|[A-Za-z0-9](Tests?|IT)\.java$"
 )
 # a directory of any of these names, at any depth (``packages/bench/``, ``src/examples/``)
@@ -53,8 +53,8 @@ _ASKS: dict[str, frozenset[str]] = {
 
 
 def is_test_path(path: str) -> bool:
-    """A test file by the conventions of pytest, Jest, Mocha, Vitest and Maven/JUnit
-    (``src/test/java/...``, ``FooTest.java``)."""
+    """A test file by the conventions of pytest, Jest, Mocha, Vitest, ``go test`` and
+    Maven/JUnit (``src/test/java/...``, ``FooTest.java``)."""
     return bool(_TEST_PATH.search(path))
 
 

@@ -144,4 +144,6 @@ def _prefixed(a: str, b: str) -> bool:
 
 
 def looks_like_path(token: str) -> bool:
-    return "/" in token or bool(re.search(r"\.(py|pyi|ts|tsx|js|jsx|mjs|cjs|mts|cts|java)$", token))
+    return "/" in token or bool(
+        re.search(r"\.(py|pyi|ts|tsx|js|jsx|mjs|cjs|mts|cts|java|go)$", token)
+    )

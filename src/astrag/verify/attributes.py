@@ -63,11 +63,12 @@ def attribute_accesses(
     """Every ``x.y`` in the file (on ``lines``, when given) that is not a call's callee, with a
     chain astrag can walk. ``tree``: the file's parse, when the caller has it."""
     name = grammar_of(path)
-    if name is None:
-        return []
+    stem = _ATTRIBUTE_QUERIES.get(name) if name is not None else None
+    if name is None or stem is None:
+        return []  # a language without an attribute query (Go: its reads are references)
     source = text.encode("utf-8")
     root = (tree or parser(name).parse(source)).root_node
-    cursor = QueryCursor(_query("python" if name == "python" else "typescript", name))
+    cursor = QueryCursor(_query(stem, name))
     if lines:
         cursor.set_point_range((min(lines) - 1, 0), (max(lines), 0))
     found = cursor.captures(root).get("access", [])
@@ -78,6 +79,15 @@ def attribute_accesses(
         if access is not None:
             out.append(access)
     return out
+
+
+# grammar -> the attribute query written for it (TypeScript's serves its dialects)
+_ATTRIBUTE_QUERIES = {
+    "python": "python",
+    "typescript": "typescript",
+    "tsx": "typescript",
+    "javascript": "typescript",
+}
 
 
 @cache

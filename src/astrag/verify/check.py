@@ -157,6 +157,9 @@ class Checker:
         target = self.r.import_target(t, imp) if imp.name != "*" else ("star",)
         if target is not None and target[0] != "ext":
             return []
+        if target is None and t.sem.language == "go":  # inside the repository's modules
+            message = f"cannot import {imp.module!r}: no such package in the repository"
+            return [_finding(change, imp.line, 1, "unknown-import", message, imp.module, set())]
         if target is not None and not t.python:
             return self._package_import(change, imp)
         if target is not None:  # an installed package, perhaps

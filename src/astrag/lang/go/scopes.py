@@ -1,0 +1,425 @@
+"""Function bodies walked with Go's lexical scopes: each local bound under a name of its own.
+
+A variable declared again in an inner block or a closure shadows the outer one only there, so
+the walk gives it a name of its own (``r#2``) and writes every use with that name: the resolver,
+which sees one scope per function, never confuses two ``r``s. Closures are no definitions; their
+calls and locals belong to the function around them.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from astrag.graph.facts import Binding, Chain, RefKind
+from astrag.lang.go.syntax import (
+    PREDECLARED,
+    PREDECLARED_TYPES,
+    Recorder,
+    called,
+    is_bare_name,
+    specs,
+    type_chain,
+)
+
+# statements and clauses that open a block scope of their own
+_BLOCKS = frozenset(
+    {
+        "block",
+        "if_statement",
+        "for_statement",
+        "expression_switch_statement",
+        "select_statement",
+        "expression_case",
+        "default_case",
+        "communication_case",
+    }
+)
+
+
+class Scopes:
+    """One function's (or one package-level initializer's) lexical scopes while its body is
+    walked: binds locals under unique names, records references as written."""
+
+    def __init__(self, f: Recorder, scope: str, type_params: frozenset[str]) -> None:
+        self.f = f
+        self.scope = scope
+        self.type_params = type_params
+        self.stack: list[dict[str, str]] = []
+        self.used: dict[str, int] = {}
+
+    def push(self) -> None:
+        self.stack.append({})
+
+    def pop(self) -> None:
+        self.stack.pop()
+
+    def lookup(self, name: str) -> str | None:
+        for frame in reversed(self.stack):
+            found = frame.get(name)
+            if found is not None:
+                return found
+        return None
+
+    def declare(self, name: str, line: int, type: Chain | None = None, value: Chain | None = None):
+        if name == "_" or not name:
+            return
+        frame = self.stack[-1]
+        if name in frame:
+            return  # ``a, err := g()`` after ``err`` was declared in this block: the same err
+        count = self.used.get(name, 0) + 1
+        self.used[name] = count
+        unique = name if count == 1 else f"{name}#{count}"
+        frame[name] = unique
+        self.f.bindings.append(Binding(self.scope, unique, line, type=type, value=value))
+
+    def declare_params(self, plist: Node | None) -> None:
+        for decl in plist.named_children if plist is not None else ():
+            if decl.type not in ("parameter_declaration", "variadic_parameter_declaration"):
+                continue
+            type_node = decl.child_by_field_name("type")
+            chain = type_chain(type_node, self.type_params)
+            if decl.type == "variadic_parameter_declaration" and chain and chain[-1] != "[]":
+                chain = (*chain, "[]")
+            for n in decl.children_by_field_name("name"):
+                self.declare(self.f.text(n), n.start_point[0] + 1, type=chain)
+            self.f.walk_types(type_node, self.scope, self.type_params)
+
+    # ------------------------------------------------------------------ chains
+
+    def chain(self, node: Node | None) -> Chain | None:
+        """An expression as an access path (None when it has no name to start from)."""
+        if node is None:
+            return None
+        kind = node.type
+        if kind == "identifier":
+            name = self.f.text(node)
+            return (self.lookup(name) or name,)
+        if kind == "selector_expression":
+            operand = self.chain(node.child_by_field_name("operand"))
+            fld = node.child_by_field_name("field")
+            return (*operand, self.f.text(fld)) if operand and fld is not None else None
+        if kind == "call_expression":
+            return self._call_chain(node)
+        if kind in ("type_conversion_expression", "composite_literal", "type_assertion_expression"):
+            made = type_chain(node.child_by_field_name("type"), self.type_params)
+            return called(made) if made and made[-1] != "[]" else None
+        if kind == "index_expression":
+            generic = self.instantiated(node)
+            if generic is not None:
+                return self.chain(generic)
+            operand = self.chain(node.child_by_field_name("operand"))
+            return (*operand, "[i]") if operand else None
+        if kind == "slice_expression":
+            return self.chain(node.child_by_field_name("operand"))
+        if kind == "parenthesized_expression":
+            inner = node.named_children
+            return self.chain(inner[0]) if len(inner) == 1 else None
+        if kind == "unary_expression":
+            operator = node.child_by_field_name("operator")
+            operand = self.chain(node.child_by_field_name("operand"))
+            op = self.f.text(operator) if operator is not None else ""
+            if op in ("&", "*"):
+                return operand
+            if op == "<-" and operand:
+                return (*operand, "[i]")
+        return None
+
+    def instantiated(self, node: Node) -> Node | None:
+        """The generic function of ``F[T]`` when an index expression instantiates one rather
+        than indexes a value (the grammar cannot tell ``New[string]`` from ``fs[i]``): its
+        index is a type parameter, a predeclared type, a capitalised name or ``pkg.T``, and
+        no local variable."""
+        index = node.child_by_field_name("index")
+        operand = node.child_by_field_name("operand")
+        if index is None or operand is None:
+            return None
+        if index.type in ("identifier", "type_identifier"):
+            name = self.f.text(index)
+            if name in self.type_params:
+                return operand
+            if self.lookup(name) is not None:
+                return None
+            typeish = name in PREDECLARED_TYPES or name[:1].isupper()
+        elif index.type == "selector_expression":
+            root = index.child_by_field_name("operand")
+            fld = index.child_by_field_name("field")
+            typeish = (
+                root is not None
+                and root.type == "identifier"
+                and self.lookup(self.f.text(root)) is None
+                and fld is not None
+                and self.f.text(fld)[:1].isupper()
+            )
+        else:
+            typeish = index.type.endswith("_type")
+        return operand if typeish else None
+
+    def _call_chain(self, node: Node) -> Chain | None:
+        fn = node.child_by_field_name("function")
+        if fn is not None and fn.type == "identifier" and self.f.text(fn) in ("new", "make"):
+            args = node.child_by_field_name("arguments")
+            first = args.named_children[0] if args is not None and args.named_children else None
+            made = type_chain(first, self.type_params)
+            if made and self.lookup(self.f.text(fn)) is None:
+                return called(made) if made[-1] != "[]" else None
+        callee = self.chain(fn)
+        if not callee or callee[-1].endswith("()") or callee[-1] == "[i]":
+            return None
+        return called(callee)
+
+    # ------------------------------------------------------------------ the walk
+
+    def visit(self, node: Node) -> None:
+        kind = node.type
+        handler = _HANDLERS.get(kind)
+        if handler is not None:
+            handler(self, node)
+        elif kind in _BLOCKS:
+            self.push()
+            self.visit_children(node)
+            self.pop()
+        elif kind in ("type_identifier", "qualified_type", "generic_type", "pointer_type"):
+            self.f.walk_types(node, self.scope, self.type_params)
+        elif kind in ("identifier", "selector_expression"):
+            self.read(node)
+        else:
+            self.visit_children(node)
+
+    def visit_children(self, node: Node) -> None:
+        for child in node.named_children:
+            self.visit(child)
+
+    def read(self, node: Node) -> None:
+        """A name or selector used as a value (a function value, a field read)."""
+        chain = self.chain(node)
+        if chain is None:
+            return
+        if node.type == "identifier" and (
+            self.lookup(self.f.text(node)) or chain[0] in PREDECLARED or chain[0] == "_"
+        ):
+            return  # a local or a predeclared name: never a graph node
+        at = node.child_by_field_name("field") if node.type == "selector_expression" else node
+        self.f.refer(RefKind.READ, chain, self.scope, at)
+        if node.type == "selector_expression":
+            operand = node.child_by_field_name("operand")
+            while operand is not None and operand.type == "selector_expression":
+                operand = operand.child_by_field_name("operand")
+            if operand is not None and operand.type != "identifier":
+                self.visit(operand)
+
+    def call(self, node: Node) -> None:
+        fn = node.child_by_field_name("function")
+        args = node.child_by_field_name("arguments")
+        arg_nodes = args.named_children if args is not None else []
+        if fn is not None:
+            target, at = self._callee(fn)
+            if target is not None and at is not None:
+                variadic = any(a.type == "variadic_argument" for a in arg_nodes)
+                count = -1 if variadic else len(arg_nodes)
+                self.f.refer(RefKind.CALL, target, self.scope, at, arg_count=count)
+            self._visit_callee(fn)
+        for type_args in node.children_by_field_name("type_arguments"):
+            self.f.walk_types(type_args, self.scope, self.type_params)
+        for arg in arg_nodes:
+            self.visit(arg)
+
+    def _callee(self, fn: Node) -> tuple[Chain | None, Node | None]:
+        """The chain a call's callee is written as, and its name node (the call's site)."""
+        if fn.type == "identifier":
+            name = self.f.text(fn)
+            if name in PREDECLARED_TYPES and self.lookup(name) is None:
+                return None, None  # ``string(b)``: a conversion, never a call
+            return self.chain(fn), fn
+        if fn.type == "selector_expression":
+            return self.chain(fn), fn.child_by_field_name("field")
+        if fn.type == "parenthesized_expression" and len(fn.named_children) == 1:
+            return self._callee(fn.named_children[0])
+        if fn.type == "index_expression":
+            generic = self.instantiated(fn)
+            if generic is not None and generic.type in ("identifier", "selector_expression"):
+                return self._callee(generic)
+        return None, None
+
+    def _visit_callee(self, fn: Node) -> None:
+        """Calls and reads inside a callee expression (``f(x).M()``, ``s.items[i].Run()``)."""
+        node = fn
+        while node.type in ("selector_expression", "parenthesized_expression", "index_expression"):
+            if node.type == "index_expression":
+                inner = self.instantiated(node)
+                if inner is None:
+                    break
+            elif node.type == "selector_expression":
+                inner = node.child_by_field_name("operand")
+            else:
+                inner = node.named_children[0] if node.named_children else None
+            if inner is None:
+                return
+            node = inner
+        if node.type != "identifier":
+            self.visit(node)
+
+    def conversion(self, node: Node) -> None:
+        """``T(x)`` parsed as a conversion; with ``F[int](x)`` it is an explicit instantiation,
+        a call of the generic function (which only the resolver can tell from a type)."""
+        type_node = node.child_by_field_name("type")
+        if type_node is not None and type_node.type == "pointer_type":
+            # ``*pkg.F[K, V](x)``: a conversion to a pointer type needs parentheses, so this is
+            # the dereference of an instantiated call
+            inner = type_node.named_children
+            if len(inner) == 1 and inner[0].type == "generic_type":
+                type_node = inner[0]
+        if type_node is not None and type_node.type == "generic_type":
+            name_node = type_node.child_by_field_name("type")
+            chain = type_chain(name_node, self.type_params)
+            if chain is not None and name_node is not None:
+                if len(chain) == 1:
+                    chain = (self.lookup(chain[0]) or chain[0],)
+                at = name_node.child_by_field_name("name") or name_node
+                self.f.refer(RefKind.CALL, chain, self.scope, at, arg_count=1)
+            self.f.walk_types(
+                type_node.child_by_field_name("type_arguments"), self.scope, self.type_params
+            )
+        else:
+            self.f.walk_types(type_node, self.scope, self.type_params)
+        operand = node.child_by_field_name("operand")
+        if operand is not None:
+            self.visit(operand)
+
+    def composite(self, node: Node) -> None:
+        self.f.walk_types(node.child_by_field_name("type"), self.scope, self.type_params)
+        body = node.child_by_field_name("body")
+        if body is not None:
+            self.literal(body)
+
+    def literal(self, body: Node) -> None:
+        """A ``{...}`` literal value, nested ones (``[]T{{a: 1}}``) too: a bare name as a key
+        is a struct field's name, not a variable read (in a map literal it would be one; the
+        read is then only not recorded)."""
+        for element in body.named_children:
+            if element.type == "keyed_element":
+                key = element.child_by_field_name("key")
+                value = element.child_by_field_name("value")
+                if key is not None and not is_bare_name(key):
+                    self.visit(key)
+                if value is not None:
+                    self.visit(value)
+            else:
+                self.visit(element)
+
+    def short_var(self, node: Node) -> None:
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        if right is not None:
+            self.visit(right)
+        names = [n for n in left.named_children if n.type == "identifier"] if left else []
+        values = self.paired_values(len(names), right.named_children if right else [])
+        line = node.start_point[0] + 1
+        for n, value in zip(names, values, strict=True):
+            self.declare(self.f.text(n), line, value=value)
+
+    def paired_values(self, count: int, values: list[Node]) -> list[Chain | None]:
+        """The value each of ``count`` names gets: its own expression, or for ``x, err :=
+        f()``, ``v, ok := m[k]``, ``t, ok := x.(T)`` the first name the one expression (a
+        call's value is its first declared result) and the others nothing."""
+        if len(values) == count:
+            return [self.chain(v) for v in values]
+        first = self.chain(values[0]) if len(values) == 1 and count else None
+        return [first] + [None] * (count - 1) if count else []
+
+    def var_decl(self, node: Node) -> None:
+        for spec in specs(node):
+            type_node = spec.child_by_field_name("type")
+            chain = type_chain(type_node, self.type_params)
+            values = spec.child_by_field_name("value")
+            if values is not None:
+                self.visit(values)
+            self.f.walk_types(type_node, self.scope, self.type_params)
+            names = spec.children_by_field_name("name")
+            paired = self.paired_values(len(names), values.named_children if values else [])
+            for n, value in zip(names, paired, strict=True):
+                self.declare(self.f.text(n), n.start_point[0] + 1, type=chain, value=value)
+
+    def range_clause(self, node: Node) -> None:
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        if right is not None:
+            self.visit(right)
+        declares = any(c.type == ":=" for c in node.children)
+        if left is None or not declares:
+            if left is not None:
+                self.visit(left)
+            return
+        names = [n for n in left.named_children if n.type == "identifier"]
+        over = self.chain(right)
+        for i, n in enumerate(names):
+            value = (*over, "[i]") if over and i == 1 else None
+            self.declare(self.f.text(n), n.start_point[0] + 1, value=value)
+
+    def type_switch(self, node: Node) -> None:
+        self.push()
+        alias = node.child_by_field_name("alias")
+        names = [self.f.text(n) for n in alias.named_children] if alias is not None else []
+        value = node.child_by_field_name("value")
+        initializer = node.child_by_field_name("initializer")
+        if initializer is not None:
+            self.visit(initializer)
+        if value is not None:
+            self.visit(value)
+        subject = self.chain(value)
+        for clause in node.named_children:
+            if clause.type not in ("type_case", "default_case"):
+                continue
+            self.push()
+            types = clause.children_by_field_name("type")
+            for t in types:
+                self.f.walk_types(t, self.scope, self.type_params)
+            one = type_chain(types[0], self.type_params) if len(types) == 1 else None
+            for name in names:
+                line = clause.start_point[0] + 1
+                if one is not None:
+                    self.declare(name, line, type=one)
+                else:
+                    self.declare(name, line, value=subject)
+            for i, child in enumerate(clause.children):
+                if child.is_named and clause.field_name_for_child(i) != "type":
+                    self.visit(child)
+            self.pop()
+        self.pop()
+
+    def func_literal(self, node: Node) -> None:
+        self.push()
+        self.declare_params(node.child_by_field_name("parameters"))
+        result = node.child_by_field_name("result")
+        if result is not None and result.type == "parameter_list":
+            self.declare_params(result)
+        else:
+            self.f.walk_types(result, self.scope, self.type_params)
+        body = node.child_by_field_name("body")
+        if body is not None:
+            self.visit(body)
+        self.pop()
+
+    def local_type(self, node: Node) -> None:
+        """A type declared inside a function: its name shadows package-level ones."""
+        for spec in node.named_children:
+            name = spec.child_by_field_name("name")
+            if name is not None:
+                self.declare(self.f.text(name), spec.start_point[0] + 1)
+
+
+_HANDLERS = {
+    "call_expression": Scopes.call,
+    "type_conversion_expression": Scopes.conversion,
+    "composite_literal": Scopes.composite,
+    "literal_value": Scopes.literal,
+    "short_var_declaration": Scopes.short_var,
+    "var_declaration": Scopes.var_decl,
+    "const_declaration": Scopes.var_decl,
+    "range_clause": Scopes.range_clause,
+    "type_switch_statement": Scopes.type_switch,
+    "func_literal": Scopes.func_literal,
+    "type_declaration": Scopes.local_type,
+    "field_identifier": lambda self, node: None,
+    "label_name": lambda self, node: None,
+    "package_identifier": lambda self, node: None,
+}
