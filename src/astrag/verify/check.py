@@ -100,7 +100,7 @@ _AMBIENT = (
 
 
 # the languages with checker rules (Java's are not written yet)
-CHECKED_LANGUAGES = frozenset({"python", "typescript", "javascript"})
+CHECKED_LANGUAGES = frozenset({"python", "typescript", "javascript", "go"})
 
 
 class Checker:

@@ -7,7 +7,7 @@ import textwrap
 from astrag.graph.facts import Binding, DefKind, Import, RefKind
 from astrag.lang import extract_facts, language_of
 from astrag.lang.go.syntax import import_alias
-from astrag.search.text import is_test_path
+from astrag.search.support import is_test_path
 
 
 def facts(source: str, path: str = "a/a.go"):
