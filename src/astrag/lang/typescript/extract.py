@@ -47,7 +47,7 @@ from astrag.graph.facts import (
     Reference,
     RefKind,
 )
-from astrag.lang.treesitter import Grammars, in_document_order, query_source
+from astrag.lang.treesitter import Grammars, count_errors, in_document_order, query_source
 from astrag.lang.typescript.recover import recover
 
 
@@ -227,7 +227,7 @@ def extract(path: str, source: bytes, grammar_name: str) -> FileFacts:
         path=path,
         language="javascript" if grammar_name == "javascript" else "typescript",
         lines=_count_lines(source),
-        errors=_count_errors(tree.root_node),
+        errors=count_errors(tree.root_node),
         **facts,
     )
 
@@ -277,19 +277,6 @@ def _count_lines(source: bytes) -> int:
     if not source:
         return 0
     return source.count(b"\n") + (0 if source.endswith(b"\n") else 1)
-
-
-def _count_errors(root: Node) -> int:
-    """ERROR and MISSING nodes; only subtrees that report an error are descended into."""
-    if not root.has_error:
-        return 0
-    count, stack = 0, [root]
-    while stack:
-        node = stack.pop()
-        if node.is_error or node.is_missing:
-            count += 1
-        stack.extend(c for c in node.children if c.has_error or c.is_missing)
-    return count
 
 
 def _collapse(text: str) -> str:
