@@ -607,6 +607,7 @@ class PostgresStore:
 
     def _rollback(self) -> None:
         self._run_tx = False
+        self._grown.clear()  # what was COPYed is gone with the transaction
         conn = self._conn
         if conn is not None and not conn.closed and not conn.broken:
             with contextlib.suppress(psycopg.Error):
@@ -625,11 +626,9 @@ class PostgresStore:
             conn.execute("COMMIT")
             self._run_tx = False
         except psycopg.Error as err:
-            self._grown.clear()
             self._rollback()
             raise self._store_error(err) from None
         except BaseException:
-            self._grown.clear()
             self._rollback()
             raise
         self._refresh_statistics()
