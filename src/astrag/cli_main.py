@@ -17,7 +17,7 @@ import typer
 from typer.exceptions import TyperException  # the base of every usage error typer raises
 
 from astrag.arguments import shown
-from astrag.entry import INTERRUPTED
+from astrag.entry import interrupted
 from astrag.errors import AstragError
 
 DEBUG_ENV = "ASTRAG_DEBUG"
@@ -35,8 +35,7 @@ def run(app: typer.Typer, argv: list[str] | None = None) -> NoReturn:
     except AstragError as e:  # one raised outside a command's own error handling
         _fail(e.message, e.hint or "astrag --help shows the commands")
     except (typer.Abort, KeyboardInterrupt):
-        sys.stderr.write("astrag: interrupted\n")
-        sys.exit(INTERRUPTED)
+        interrupted()
     except Exception as e:  # the last resort: a bug must not print a wall of Python
         if os.environ.get(DEBUG_ENV):
             traceback.print_exc()

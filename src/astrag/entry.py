@@ -9,14 +9,20 @@ so the same answer covers the import too.
 from __future__ import annotations
 
 import sys
+from typing import NoReturn
 
 INTERRUPTED = 130  # 128 + SIGINT, what a shell reports for Ctrl-C
+
+
+def interrupted() -> NoReturn:
+    """How every Ctrl-C ends, during the import here or in a running command (cli_main)."""
+    sys.stderr.write("astrag: interrupted\n")
+    sys.exit(INTERRUPTED)
 
 
 def main() -> None:
     try:
         from astrag.cli import main as cli
     except KeyboardInterrupt:
-        sys.stderr.write("astrag: interrupted\n")
-        sys.exit(INTERRUPTED)
+        interrupted()
     cli()
