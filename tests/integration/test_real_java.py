@@ -1,5 +1,8 @@
-"""astrag on real Java: react-native-webview's Android module (pinned npm package, installed by
-tests/integration/get_npm_fixture.sh), with edges checked by reading its source."""
+"""astrag on real Java and Kotlin: react-native-webview's Android module (pinned npm package,
+installed by tests/integration/get_npm_fixture.sh), with edges checked by reading its source.
+
+The module mixes 13 Java and 13 Kotlin files. The Java room resolves types; the Kotlin room
+works at name level, so the share of unresolved calls is asserted on the Java files alone."""
 
 from __future__ import annotations
 
@@ -60,6 +63,16 @@ def webview(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, api.IndexSu
     if not (PACKAGE / "android/src").is_dir():
         pytest.fail("run tests/integration/get_npm_fixture.sh first")
     root = tmp_path_factory.mktemp("real_java")
+    # Java alone: the Kotlin half would count its name-level unresolved calls against Java
+    shutil.copytree(PACKAGE / "android/src", root / "src", ignore=shutil.ignore_patterns("*.kt"))
+    return root, api.index(root)
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, api.IndexSummary]:
+    if not (PACKAGE / "android/src").is_dir():
+        pytest.fail("run tests/integration/get_npm_fixture.sh first")
+    root = tmp_path_factory.mktemp("real_java_kotlin")
     shutil.copytree(PACKAGE / "android/src", root / "src")
     return root, api.index(root)
 
@@ -83,3 +96,40 @@ def test_hand_verified_edges(webview: tuple[Path, api.IndexSummary]) -> None:
         _, edges = idx.graph()
     found = {(e.source, str(e.kind), e.target) for e in edges}
     assert [edge for edge in EDGES if edge not in found] == []
+
+
+def test_the_mixed_java_and_kotlin_module_is_indexed_whole_without_parse_errors(
+    mixed: tuple[Path, api.IndexSummary],
+) -> None:
+    root, summary = mixed
+    java, kotlin = list(root.rglob("*.java")), list(root.rglob("*.kt"))
+    assert (len(java), len(kotlin)) == (13, 13)
+    assert summary.files == len(java) + len(kotlin)
+    assert (summary.parse_errors, summary.files_with_errors) == (0, 0)
+
+
+def test_hand_verified_kotlin_edges(mixed: tuple[Path, api.IndexSummary]) -> None:
+    root, _ = mixed
+    with api.open_index(root) as idx:
+        _, edges = idx.graph()
+    found = {(e.source, str(e.kind), e.target) for e in edges}
+    expected = [
+        # RNCWebViewWrapper.kt: `class RNCWebViewWrapper(...) : FrameLayout(context)`
+        (
+            W + "RNCWebViewWrapper.kt::RNCWebViewWrapper",
+            "inherits",
+            "external::android.widget.FrameLayout",
+        ),
+        # events/TopMessageEvent.kt: `... : Event<TopMessageEvent>(viewId)`, imported by name
+        (
+            W + "events/TopMessageEvent.kt::TopMessageEvent",
+            "inherits",
+            "external::com.facebook.react.uimanager.events.Event",
+        ),
+        (
+            W + "events/TopMessageEvent.kt",
+            "imports",
+            "external::com.facebook.react.bridge.WritableMap",
+        ),
+    ]
+    assert [edge for edge in expected if edge not in found] == []
