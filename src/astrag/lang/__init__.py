@@ -20,7 +20,7 @@ from functools import cache
 from importlib import resources
 from pathlib import PurePosixPath
 
-from tree_sitter import Language, Parser
+from tree_sitter import Language, Parser, Tree
 
 from astrag.graph.facts import FileFacts, Resolution
 from astrag.graph.modules import ModuleIndexer
@@ -154,14 +154,22 @@ def resolution_sources() -> list[bytes]:
     ]
 
 
-def extract_facts(path: str, source: bytes) -> FileFacts:
-    """Parse one file and return what it says about itself. Raises ValueError for an unknown
-    language; a file with syntax errors still yields facts (``errors`` counts them)."""
+def parse_file(path: str, source: bytes) -> Tree | None:
+    """The tree-sitter parse of ``source`` as ``path``'s language reads it (None: a file of no
+    indexed language): made once, it serves ``extract_facts`` and the checker's rules."""
+    found = _BY_EXTENSION.get(PurePosixPath(path).suffix.lower())
+    return found[0].grammars.parser(found[1].grammar).parse(source) if found else None
+
+
+def extract_facts(path: str, source: bytes, tree: Tree | None = None) -> FileFacts:
+    """Parse one file (unless ``tree`` is its ``parse_file`` already) and return what it says
+    about itself. Raises ValueError for an unknown language; a file with syntax errors still
+    yields facts (``errors`` counts them)."""
     found = _BY_EXTENSION.get(PurePosixPath(path).suffix.lower())
     if found is None:
         raise ValueError(f"{path}: not a file of a language astrag indexes")
     room, dialect = found
-    facts = room.extract(path, source, dialect.grammar)
+    facts = room.extract(path, source, dialect.grammar, tree=tree)
     if any(not d.qualname for d in facts.definitions):
         # a nameless definition would take the module's id (``path``) and fail the whole index
         # run on a duplicated symbol id: whichever frontend made it, it has no node of its own

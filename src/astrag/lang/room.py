@@ -39,7 +39,8 @@ class Room:
     package: str  # "astrag.lang.<room>"
     extensions: Mapping[str, Dialect]  # ".py" -> Dialect("python", "python")
     grammars: Grammars
-    extract: Callable[[str, bytes, str], FileFacts]  # (path, source, grammar name) -> facts
+    # (path, source, grammar name[, tree]) -> facts; ``tree``: the source's parse already made
+    extract: Callable[..., FileFacts]
     semantics: Mapping[str, LanguageSemantics]  # language -> its semantics
     index_modules: ModuleIndexer  # (indexed paths, this room's layout) -> module tables
     # (root, indexed paths) -> this room's layout (pure data), for rooms with config files

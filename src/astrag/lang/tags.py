@@ -36,7 +36,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import partial
 
-from tree_sitter import Node, Query, QueryCursor
+from tree_sitter import Node, Query, QueryCursor, Tree
 
 from astrag.graph.facts import (
     CLASS_KINDS,
@@ -107,8 +107,10 @@ def _query(spec: TagsLanguage, grammar: str) -> Query:
     return found
 
 
-def extract(spec: TagsLanguage, path: str, source: bytes, grammar: str) -> FileFacts:
-    tree = spec.grammars.parser(grammar).parse(source)
+def extract(
+    spec: TagsLanguage, path: str, source: bytes, grammar: str, tree: Tree | None = None
+) -> FileFacts:
+    tree = tree or spec.grammars.parser(grammar).parse(source)
     root = tree.root_node
     matches = QueryCursor(_query(spec, grammar)).matches(root)
     # document order, outer before inner, whatever order the cursor reports matches in

@@ -40,7 +40,7 @@ from astrag.graph.facts import (
 from astrag.graph.resolve import Resolver
 from astrag.graph.tables import FileTables, Site
 from astrag.graph.values import Value
-from astrag.lang import grammar_of, parser
+from astrag.lang import parse_file
 from astrag.lang.python.modules import resolve_python_module
 from astrag.lang.python.semantics import PY_BUILTINS
 from astrag.lang.typescript.modules import resolve_ts_module
@@ -124,7 +124,11 @@ class Checker:
         self.bodies = ClassBodies(resolver, texts or {}, root, shared)
         self.attributes = AttributeRule(resolver, self.bodies, self._closed_class)
 
-    def check(self, change: ChangedFile, facts: FileFacts) -> list[Finding]:
+    def check(
+        self, change: ChangedFile, facts: FileFacts, tree: Tree | None = None
+    ) -> list[Finding]:
+        """Findings on the wanted lines of ``change``; ``tree``: its parse when the caller
+        made one already (the text is parsed here otherwise, once, only if a rule needs it)."""
         if "@ts-nocheck" in change.text[:500]:
             return []  # the file opts out of checking
         wanted = change.lines
@@ -139,14 +143,13 @@ class Checker:
         for ref in facts.references:
             if wanted is None or ref.line in wanted:
                 out.extend(self._check_reference(change, ref))
-        tree = None
         if facts.language != "javascript":  # plain JS classes grow by assignment
-            tree = _parse(change)
+            tree = tree or _parse(change)
             for access in attribute_accesses(change.path, change.text, wanted, tree):
                 if wanted is None or access.line in wanted:
                     out.extend(self._check_attribute(change, facts, access))
         if facts.errors:
-            out = _with_syntax_errors(change, wanted, out, tree)
+            out = _with_syntax_errors(change, wanted, out, tree or _parse(change))
         shifted = [_shift(f, change.line_offset) for f in out]
         return sorted(set(shifted), key=lambda f: (f.path, f.line, f.column, f.rule))
 
@@ -530,8 +533,7 @@ class Checker:
 
 
 def _parse(change: ChangedFile) -> Tree | None:
-    grammar = grammar_of(change.path)
-    return parser(grammar).parse(change.text.encode("utf-8")) if grammar else None
+    return parse_file(change.path, change.text.encode("utf-8"))
 
 
 def _with_syntax_errors(

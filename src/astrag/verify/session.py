@@ -11,12 +11,14 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
+from tree_sitter import Tree
+
 from astrag.discover import content_hash
 from astrag.errors import AstragError
 from astrag.graph.facts import FileFacts
 from astrag.graph.resolve import Resolver
 from astrag.graph.tables import FileTables, TableCache
-from astrag.lang import extract_facts, language_of
+from astrag.lang import extract_facts, language_of, parse_file
 from astrag.project_layout import read_layout
 from astrag.store.base import FileRecord, GraphStore
 from astrag.verify.check import CHECKED_LANGUAGES, Checker
@@ -117,18 +119,19 @@ class CheckSession:
         started = time.perf_counter()
         changes = _checkable(changes)
         new: dict[str, FileFacts] = {}
+        trees: dict[str, Tree | None] = {}  # each changed file is parsed once, for every rule
         for change in changes:
             if language_of(change.path) is None:
                 raise UnknownLanguage(
                     f"{change.path}: astrag checks Python, TypeScript and JavaScript",
                     "name the file with its extension, or pass --lang",
                 )
-            new[change.path] = self._facts_of(change.path, change.text)
+            new[change.path], trees[change.path] = self._parsed(change.path, change.text)
         overlay = _Overlay(self.facts, new, set(deleted))
         checker = self._checker(overlay, {c.path: c.text for c in changes})
         report = CheckReport(files=[c.path for c in changes])
         for change in changes:
-            report.findings.extend(checker.check(change, new[change.path]))
+            report.findings.extend(checker.check(change, new[change.path], trees[change.path]))
         report.findings.extend(
             self._broken_elsewhere(changes, new, deleted, deleted_texts or {}, checker)
         )
@@ -177,10 +180,12 @@ class CheckSession:
             if not lines or text is None:
                 continue
             site = ChangedFile(path, text, lines, old=text)
-            after = checker.check(site, self.facts[path])
+            tree = parse_file(path, text.encode("utf-8"))  # one parse for both checks
+            after = checker.check(site, self.facts[path], tree)
             if after:
                 split = text.split("\n")
-                for finding in new_findings(before.check(site, self.facts[path]), after):
+                earlier = before.check(site, self.facts[path], tree)
+                for finding in new_findings(earlier, after):
                     name = renamed_on_line(split[finding.line - 1], affected.renamed)
                     out.append(with_rename(finding, affected.renamed, name))
         return out
@@ -200,16 +205,21 @@ class CheckSession:
         return users | (self.store.dependents(hubs) if hubs else set())
 
     def _facts_of(self, path: str, text: str) -> FileFacts:
-        """The facts of ``text`` as ``path``: the index's own when it indexed these very bytes
-        (no parse), else extracted."""
+        return self._parsed(path, text)[0]
+
+    def _parsed(self, path: str, text: str) -> tuple[FileFacts, Tree | None]:
+        """The facts of ``text`` as ``path`` and its parse: the index's own facts when it
+        indexed these very bytes (no parse: None), else extracted from a parse the caller
+        may reuse."""
         source = text.encode("utf-8")
         if self._records is None:
             self._records = self.store.file_records()
         record = self._records.get(path)
         same = record is not None and record.size == len(source) and path in self.facts
         if same and record is not None and record.hash == content_hash(source):
-            return self.facts[path]
-        return extract_facts(path, source)
+            return self.facts[path], None
+        tree = parse_file(path, source)
+        return extract_facts(path, source, tree), tree
 
     def _old_facts(
         self, changes: list[ChangedFile], deleted: Sequence[str], texts: Mapping[str, str]

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from tree_sitter import Node, Query, QueryCursor
+from tree_sitter import Node, Query, QueryCursor, Tree
 
 from astrag.graph.facts import Chain, DefKind, FileFacts, Import, Param
 from astrag.lang.go.scopes import Scopes
@@ -60,8 +60,8 @@ def _query() -> Query:
     return Query(GRAMMARS.language("go"), query_source(__package__, _QUERY_FILE))
 
 
-def extract(path: str, source: bytes, grammar: str = "go") -> FileFacts:
-    tree = GRAMMARS.parser(grammar).parse(source)
+def extract(path: str, source: bytes, grammar: str = "go", tree: Tree | None = None) -> FileFacts:
+    tree = tree or GRAMMARS.parser(grammar).parse(source)
     root = tree.root_node
     f = _File(path=path, source=source)
     captures = in_document_order(QueryCursor(_query()).captures(root))

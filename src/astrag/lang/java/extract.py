@@ -30,7 +30,7 @@ import re
 from bisect import bisect_right
 from functools import cache
 
-from tree_sitter import Node, Query, QueryCursor
+from tree_sitter import Node, Query, QueryCursor, Tree
 
 from astrag.graph.facts import (
     Binding,
@@ -85,9 +85,10 @@ _KEPT_MODIFIERS = ("static", "abstract", "final", "default", "synchronized", "na
 _SPACES = re.compile(r"\s+")
 
 
-def extract(path: str, source: bytes, grammar_name: str) -> FileFacts:
-    """Parse one Java file and return what it says about itself."""
-    tree = GRAMMARS.parser(grammar_name).parse(source)
+def extract(path: str, source: bytes, grammar_name: str, tree: Tree | None = None) -> FileFacts:
+    """Parse one Java file (unless ``tree`` is its parse already) and return what it says
+    about itself."""
+    tree = tree or GRAMMARS.parser(grammar_name).parse(source)
     captures = in_document_order(QueryCursor(_facts_query()).captures(tree.root_node))
     facts = _Extractor(source, captures).run(tree.root_node)
     return FileFacts(

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
 
-from tree_sitter import Node, Query, QueryCursor
+from tree_sitter import Node, Query, QueryCursor, Tree
 
 from astrag.graph.facts import (
     Binding,
@@ -139,9 +139,12 @@ _NO_DETAILS: _Details = (None, None)
 _SelfField = tuple[str, str, Node, _Details]
 
 
-def extract(path: str, source: bytes, grammar_name: str = LANGUAGE) -> FileFacts:
-    """Parse one Python file and return what it says about itself, unresolved."""
-    tree = GRAMMARS.parser(grammar_name).parse(source)
+def extract(
+    path: str, source: bytes, grammar_name: str = LANGUAGE, tree: Tree | None = None
+) -> FileFacts:
+    """Parse one Python file (unless ``tree`` is its parse already) and return what it says
+    about itself, unresolved."""
+    tree = tree or GRAMMARS.parser(grammar_name).parse(source)
     captures = in_document_order(QueryCursor(_facts_query()).captures(tree.root_node))
     return _FileExtractor(path, source, tree.root_node, captures).run()
 

@@ -211,10 +211,11 @@ _DEF_TAGS = (
 )
 
 
-def extract(path: str, source: bytes, grammar_name: str) -> FileFacts:
-    """Parse one TypeScript/TSX/JavaScript file and return what it says about itself."""
+def extract(path: str, source: bytes, grammar_name: str, tree: Tree | None = None) -> FileFacts:
+    """Parse one TypeScript/TSX/JavaScript file (unless ``tree`` is its parse already) and
+    return what it says about itself."""
     parser = GRAMMARS.parser(grammar_name)
-    tree = parser.parse(source)
+    tree = tree or parser.parse(source)
     facts = _facts(source, tree, grammar_name)
     if tree.root_node.has_error:
         # a damaged file: the statements that parse alone may hold more (recover.py)
