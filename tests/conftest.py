@@ -10,6 +10,8 @@ touch nothing else).
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import tempfile
 import warnings
 from collections.abc import Iterator
@@ -35,7 +37,17 @@ def pg_url() -> Iterator[str]:
     # lives in the data directory, under its 108-byte limit. Deleted when the session ends.
     data = Path(tempfile.mkdtemp(prefix="astrag-pg-"))
     server = pgserver.get_server(data, cleanup_mode="delete")
+    # pgserver's own cleanup runs only at a normal exit; the watchdog covers a killed session
+    watchdog = subprocess.Popen(
+        [sys.executable, str(Path(__file__).with_name("pg_watchdog.py")), str(data)],
+        stdin=subprocess.PIPE,
+        start_new_session=True,
+    )
     yield server.get_uri()
+    server.cleanup()
+    assert watchdog.stdin is not None
+    watchdog.stdin.close()  # the server is gone: the watchdog finds nothing to stop
+    watchdog.wait(timeout=30)
 
 
 @pytest.fixture(scope="session", params=STORES)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -262,3 +264,43 @@ def test_context_takes_format_text(repo: Path) -> None:
     as_md = astrag("context", "double a value", "--repo", str(repo), "--format", "md")
     assert as_text.returncode == 0, as_text.stderr
     assert as_text.stdout == as_md.stdout and LONG_FN in as_text.stdout
+
+
+# A real SIGINT delivered at the moment the console script starts importing the CLI: the
+# finder signals its own process, and the interrupt lands inside that import.
+_CTRL_C_DURING_IMPORT = """
+import os, signal, sys
+import astrag.entry
+
+class CtrlCOnCliImport:
+    def find_spec(self, name, path=None, target=None):
+        if name == "astrag.cli":
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+
+sys.meta_path.insert(0, CtrlCOnCliImport())
+sys.argv = ["astrag", "--version"]
+astrag.entry.main()
+"""
+
+
+def test_ctrl_c_while_the_cli_is_still_importing_is_one_line_and_status_130() -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", _CTRL_C_DURING_IMPORT], env=BASE_ENV, capture_output=True, text=True
+    )
+    assert (result.returncode, result.stdout, result.stderr) == (130, "", "astrag: interrupted\n")
+
+
+def test_the_console_script_runs_the_cli() -> None:
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, astrag.entry; sys.argv = ['astrag', '--version']; astrag.entry.main()",
+        ],
+        env=BASE_ENV,
+        capture_output=True,
+        text=True,
+    )
+    assert (result.returncode, result.stdout) == (0, f"astrag {__version__}\n")

@@ -17,10 +17,10 @@ import typer
 from typer.exceptions import TyperException  # the base of every usage error typer raises
 
 from astrag.arguments import shown
+from astrag.entry import INTERRUPTED
 from astrag.errors import AstragError
 
 DEBUG_ENV = "ASTRAG_DEBUG"
-INTERRUPTED = 130  # 128 + SIGINT, what a shell reports for Ctrl-C
 
 
 def run(app: typer.Typer, argv: list[str] | None = None) -> NoReturn:

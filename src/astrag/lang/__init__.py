@@ -8,8 +8,8 @@ language.
 
 Grammars come from the per-language wheels (``tree-sitter-python``, ``tree-sitter-typescript``,
 ``tree-sitter-javascript``, ``tree-sitter-java``, ``tree-sitter-go``, and ``tree-sitter-rust``,
-``-c``, ``-cpp``, ``-c-sharp``, ``-ruby``, ``-php``, ``-scala``, ``-swift`` for the name-level
-rooms), which ship compiled grammars and never download anything.
+``-c``, ``-cpp``, ``-c-sharp``, ``-ruby``, ``-php``, ``-scala``, ``-swift``, ``-kotlin`` for the
+name-level rooms), which ship compiled grammars and never download anything.
 """
 
 from __future__ import annotations
@@ -25,7 +25,21 @@ from tree_sitter import Language, Parser
 from astrag.graph.facts import FileFacts, Resolution
 from astrag.graph.modules import ModuleIndexer
 from astrag.graph.semantics import LanguageSemantics
-from astrag.lang import c, cpp, csharp, go, java, php, python, ruby, rust, scala, swift, typescript
+from astrag.lang import (
+    c,
+    cpp,
+    csharp,
+    go,
+    java,
+    kotlin,
+    php,
+    python,
+    ruby,
+    rust,
+    scala,
+    swift,
+    typescript,
+)
 from astrag.lang.room import Dialect, Room
 
 ROOMS: tuple[Room, ...] = (
@@ -41,6 +55,7 @@ ROOMS: tuple[Room, ...] = (
     php.ROOM,
     scala.ROOM,
     swift.ROOM,
+    kotlin.ROOM,
 )
 
 _BY_EXTENSION: dict[str, tuple[Room, Dialect]] = {

@@ -21,7 +21,9 @@ Captures, one match per construct (the tree-sitter tags convention, plus a few o
 * ``@import.file`` (a path: ``#include "x.h"``, ``require_relative 'x'``): everything the named
   file defines at its top level becomes visible; ``@import.module`` (``use a::b::*``,
   ``using A.B;``, ``import a.b.*``): the same for a namespace; ``@import.name`` with an
-  optional ``@import.path`` and ``@import.alias``: one name (``use a::b::C as D``).
+  optional ``@import.path`` and ``@import.alias``: one name (``use a::b::C as D``);
+  ``@import.dotted`` with an optional ``@import.alias``: the same written as one path node
+  whose last part is the name (Kotlin's ``import a.b.C as D``).
 
 Doc comments are the comments directly above a definition (no blank line between), markers
 stripped. No I/O, never another file.
@@ -88,6 +90,9 @@ class TagsLanguage:
     implicit_receiver: str | None = None
     # receiver names as written that the room's semantics knows (``$this`` -> ``this``)
     receiver_aliases: Mapping[str, str] = field(default_factory=dict)
+    # node types that begin a definition's body where the grammar names no ``body`` field
+    # (Kotlin's ``function_body``): the signature ends there
+    body_types: frozenset[str] = frozenset()
 
 
 _QUERIES: dict[tuple[str, str], Query] = {}
@@ -289,6 +294,12 @@ class _Builder:
         names = captures.get("import.name", ())
         path = captures.get("import.path", ())
         alias = captures.get("import.alias")
+        for node in captures.get("import.dotted", ()):
+            *module_parts, name = _chain(self.text(node)) or ("",)
+            if name:
+                as_name = self.text(alias[0]) if alias else name
+                line = node.start_point[0] + 1
+                self.imports.append(Import(".".join(module_parts), name, as_name, line))
         module = ".".join(part for n in path for part in _chain(self.text(n)))
         for node in names:
             name = self.text(node)
@@ -297,6 +308,8 @@ class _Builder:
 
     def _signature(self, node: Node) -> str:
         body = node.child_by_field_name("body")
+        if body is None and self.spec.body_types:
+            body = next((c for c in node.children if c.type in self.spec.body_types), None)
         end = body.start_byte if body is not None else node.end_byte
         # a comment between the header and the body (Ruby) is not part of the signature
         end = min([end, *(c.start_byte for c in node.children if "comment" in c.type)])

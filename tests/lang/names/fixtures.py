@@ -368,3 +368,50 @@ SWIFT = {
         }
     """,
 }
+
+KOTLIN = {
+    "src/main/kotlin/shop/Cart.kt": """
+        package shop
+
+        import shop.util.Money
+        import shop.util.Priced as Pricing
+
+        /** A cart of items. */
+        class Cart(private val owner: String) : Pricing {
+            private val items = mutableListOf<Int>()
+
+            override fun price(): Money = Money.of(items.sum()) + fee()
+
+            fun fee(): Money {
+                log(owner)
+                return Money(1)
+            }
+
+            companion object {
+                fun empty(owner: String): Cart = Cart(owner)
+            }
+        }
+
+        fun log(text: String) {
+            println(text)
+        }
+    """,
+    "src/main/kotlin/shop/util/Money.kt": """
+        package shop.util
+
+        interface Priced {
+            fun price(): Money
+        }
+
+        /** An amount of money. */
+        data class Money(val cents: Int) {
+            operator fun plus(other: Money): Money = Money(cents + other.cents)
+
+            companion object {
+                fun of(cents: Int): Money = Money(cents)
+            }
+        }
+
+        enum class Currency { EUR, USD }
+    """,
+}

@@ -18,6 +18,7 @@ from tests.lang.names import fixtures
 # in the header, so within shape.cpp the file holds it. C: prototypes are no definitions.
 # Rust: ``tidy`` is defined in two other files, so main's call stays unresolved (no guess).
 # Scala: a companion object's members are its class's (``Cart.empty``), as static members are.
+KT_CART, KT_MONEY = "src/main/kotlin/shop/Cart.kt", "src/main/kotlin/shop/util/Money.kt"
 EXPECTED: dict[str, dict] = {
     "c": {
         "calls": [
@@ -146,6 +147,66 @@ EXPECTED: dict[str, dict] = {
             ],
         },
         "docs": {"src/Greeter.cs::App.Core.Greeter": "Says hello."},
+    },
+    "kotlin": {
+        # a call of a class's name is its construction; an import's alias binds the name;
+        # a companion object's members are its class's (``Cart.empty``, ``Money.of``)
+        "calls": [
+            (f"{KT_CART}::Cart.empty", f"{KT_CART}::Cart"),
+            (f"{KT_CART}::Cart.fee", f"{KT_CART}::log"),
+            (f"{KT_CART}::Cart.fee", f"{KT_MONEY}::Money"),
+            (f"{KT_CART}::Cart.items", "unresolved::mutableListOf"),
+            (f"{KT_CART}::Cart.price", f"{KT_CART}::Cart.fee"),
+            (f"{KT_CART}::Cart.price", f"{KT_MONEY}::Money.of"),
+            (f"{KT_CART}::Cart.price", "unresolved::?.sum"),
+            (f"{KT_CART}::log", "unresolved::println"),
+            (f"{KT_MONEY}::Money.of", f"{KT_MONEY}::Money"),
+            (f"{KT_MONEY}::Money.plus", f"{KT_MONEY}::Money"),
+        ],
+        "contains": [
+            (KT_CART, f"{KT_CART}::Cart"),
+            (KT_CART, f"{KT_CART}::log"),
+            (f"{KT_CART}::Cart", f"{KT_CART}::Cart.empty"),
+            (f"{KT_CART}::Cart", f"{KT_CART}::Cart.fee"),
+            (f"{KT_CART}::Cart", f"{KT_CART}::Cart.items"),
+            (f"{KT_CART}::Cart", f"{KT_CART}::Cart.owner"),
+            (f"{KT_CART}::Cart", f"{KT_CART}::Cart.price"),
+            (KT_MONEY, f"{KT_MONEY}::Currency"),
+            (KT_MONEY, f"{KT_MONEY}::Money"),
+            (KT_MONEY, f"{KT_MONEY}::Priced"),
+            (f"{KT_MONEY}::Currency", f"{KT_MONEY}::Currency.EUR"),
+            (f"{KT_MONEY}::Currency", f"{KT_MONEY}::Currency.USD"),
+            (f"{KT_MONEY}::Money", f"{KT_MONEY}::Money.cents"),
+            (f"{KT_MONEY}::Money", f"{KT_MONEY}::Money.of"),
+            (f"{KT_MONEY}::Money", f"{KT_MONEY}::Money.plus"),
+            (f"{KT_MONEY}::Priced", f"{KT_MONEY}::Priced.price"),
+        ],
+        "defs": {
+            KT_CART: [
+                ("class", "Cart", 7, 20),
+                ("field", "Cart.owner", 7, 7),
+                ("field", "Cart.items", 8, 8),
+                ("method", "Cart.price", 10, 10),
+                ("method", "Cart.fee", 12, 15),
+                ("method", "Cart.empty", 18, 18),
+                ("function", "log", 22, 24),
+            ],
+            KT_MONEY: [
+                ("interface", "Priced", 3, 5),
+                ("method", "Priced.price", 4, 4),
+                ("class", "Money", 8, 14),
+                ("field", "Money.cents", 8, 8),
+                ("method", "Money.plus", 9, 9),
+                ("method", "Money.of", 12, 12),
+                ("enum", "Currency", 16, 16),
+                ("field", "Currency.EUR", 16, 16),
+                ("field", "Currency.USD", 16, 16),
+            ],
+        },
+        "docs": {
+            f"{KT_CART}::Cart": "A cart of items.",
+            f"{KT_MONEY}::Money": "An amount of money.",
+        },
     },
     "php": {
         "calls": [
@@ -421,3 +482,24 @@ def test_a_definition_named_by_a_path_is_placed_inside_it() -> None:
     facts = extract_facts("app.rb", b"class Sinatra::Base\n  def run; end\nend\n")
     got = [(d.name, d.qualname, d.parent) for d in facts.definitions]
     assert got == [("Base", "Sinatra.Base", "Sinatra"), ("run", "Sinatra.Base.run", "Sinatra.Base")]
+
+
+def test_kotlin_an_aliased_import_names_the_interface_a_class_implements(tmp_path: Path) -> None:
+    edges = build(tmp_path, fixtures.KOTLIN)
+    linked = sorted(
+        (e.kind, e.source, e.target) for e in edges if e.kind not in ("calls", "contains")
+    )
+    assert linked == [
+        (EdgeKind.IMPLEMENTS, f"{KT_CART}::Cart", f"{KT_MONEY}::Priced"),
+        (EdgeKind.IMPORTS, KT_CART, f"{KT_MONEY}::Money"),
+        (EdgeKind.IMPORTS, KT_CART, f"{KT_MONEY}::Priced"),
+        (EdgeKind.OVERRIDES, f"{KT_CART}::Cart.price", f"{KT_MONEY}::Priced.price"),
+    ]
+
+
+def test_kotlin_wildcard_imports_and_one_line_signatures() -> None:
+    source = b"import a.b.*\nimport c.d.E as F\n\nfun g(x: Int): Int {\n    return x\n}\n"
+    facts = extract_facts("g.kt", source)
+    got = [(i.module, i.name, i.alias) for i in facts.imports]
+    assert got == [("a.b", "*", ""), ("c.d", "E", "F")]
+    assert [d.signature for d in facts.definitions] == ["fun g(x: Int): Int"]

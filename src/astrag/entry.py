@@ -1,0 +1,22 @@
+"""The ``astrag`` console script.
+
+Importing the CLI (typer, rich, the API and the language rooms) takes most of a second, and a
+Ctrl-C in that second used to end in a Python traceback: ``cli_main.run`` turns an interrupt
+into one line and exit status 130 only once it is running. This module imports nothing heavy,
+so the same answer covers the import too.
+"""
+
+from __future__ import annotations
+
+import sys
+
+INTERRUPTED = 130  # 128 + SIGINT, what a shell reports for Ctrl-C
+
+
+def main() -> None:
+    try:
+        from astrag.cli import main as cli
+    except KeyboardInterrupt:
+        sys.stderr.write("astrag: interrupted\n")
+        sys.exit(INTERRUPTED)
+    cli()
