@@ -18,6 +18,7 @@ index says the original is right, new names free everywhere in the repository.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from collections import defaultdict
@@ -239,7 +240,7 @@ def _renamed(text: str, old: str, new: str) -> str:
 
 def incomplete_refactor_cases(corpus: Corpus, rng: random.Random, quota: int) -> list[Case]:
     candidates: list[tuple[str, list[Edit]]] = []
-    plans: dict[int, tuple[str, str, str, list[str], tuple[str, int]]] = {}
+    plans: dict[int, tuple[str, str, str, str, list[str], tuple[str, int]]] = {}
     for target, sites in sorted(_importers(corpus).items()):
         files = sorted({p for p, _ in sites})
         if len(files) < 2:
@@ -254,7 +255,7 @@ def incomplete_refactor_cases(corpus: Corpus, rng: random.Random, quota: int) ->
         edited = [symbol.path, *(p for p in files if p != forgotten)]
         note = f"rename {symbol.name} -> {new} everywhere but {forgotten}"
         marker = Edit(forgotten, line, (), line, symbol.qualname, note)
-        plans[id(marker)] = (symbol.name, new, forgotten, edited, (forgotten, line))
+        plans[id(marker)] = (target, symbol.name, new, forgotten, edited, (forgotten, line))
         candidates.append(("rename-import", [marker]))
     return _import_cases(corpus, rng, quota, candidates, plans)
 
@@ -288,24 +289,43 @@ def _import_cases(
     rng: random.Random,
     quota: int,
     candidates: list[tuple[str, list[Edit]]],
-    plans: dict[int, tuple[str, str, str, list[str], tuple[str, int]]],
+    plans: dict[int, tuple[str, str, str, str, list[str], tuple[str, int]]],
 ) -> list[Case]:
     cases = []
     for _variant, (marker,) in choose(candidates, quota, rng):
-        old, new, _forgotten, edited, (path, _line) = plans[id(marker)]
-        parts = []
+        target, old, new, _forgotten, edited, (path, _line) = plans[id(marker)]
+        parts, after = [], {}
         for rel in edited:
             sf = corpus.file(rel)
             if not ends_with_newline(sf):
                 break
-            changed = _renamed(sf.text, old, new)
+            after[rel] = changed = _renamed(sf.text, old, new)
             parts.append(make_diff(rel, sf.lines, changed.splitlines(keepends=True)))
         else:
             also = _naming_lines(corpus.file(path), old)
-            cases.append(
-                _refactor_case(corpus, "rename-import", marker, parts, "unknown-import", also)
-            )
+            case = _refactor_case(corpus, "rename-import", marker, parts, "unknown-import", also)
+            left = _left_through_attributes(corpus, target, old, path, after)
+            cases.append(dataclasses.replace(case, elsewhere=left))
     return cases
+
+
+def _left_through_attributes(
+    corpus: Corpus, target: str, old: str, forgotten: str, after: dict[str, str]
+) -> tuple[tuple[str, int], ...]:
+    """The calls of ``target`` the rename leaves broken outside ``forgotten``: the index
+    resolves them to it, and after the diff their line still names it, reached through a
+    module attribute (``util.deprecated(...)``) that the by-name rename does not touch. The
+    change really breaks them, so a finding there is no false alarm."""
+    word = re.compile(rf"(?<![\w$]){re.escape(old)}(?![\w$])")
+    left = set()
+    for (path, line, _column), targets in corpus.calls.items():
+        if target not in targets or path == forgotten:
+            continue
+        text = after.get(path)
+        lines = text.splitlines() if text is not None else corpus.file(path).lines
+        if line <= len(lines) and word.search(lines[line - 1]):
+            left.add((path, line))
+    return tuple(sorted(left))
 
 
 def _method_callers(corpus: Corpus) -> dict[str, list[tuple[str, int]]]:
