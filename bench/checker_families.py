@@ -23,6 +23,7 @@ import random
 import re
 from collections import defaultdict
 from collections.abc import Iterator
+from pathlib import PurePosixPath
 
 from checker_cases import (
     LANG_TAGS,
@@ -304,27 +305,47 @@ def _import_cases(
         else:
             also = _naming_lines(corpus.file(path), old)
             case = _refactor_case(corpus, "rename-import", marker, parts, "unknown-import", also)
-            left = _left_through_attributes(corpus, target, old, path, after)
+            left = _left_through_attributes(corpus, target, old, after)
             cases.append(dataclasses.replace(case, elsewhere=left))
     return cases
 
 
 def _left_through_attributes(
-    corpus: Corpus, target: str, old: str, forgotten: str, after: dict[str, str]
+    corpus: Corpus, target: str, old: str, after: dict[str, str]
 ) -> tuple[tuple[str, int], ...]:
-    """The calls of ``target`` the rename leaves broken outside ``forgotten``: the index
-    resolves them to it, and after the diff their line still names it, reached through a
-    module attribute (``util.deprecated(...)``) that the by-name rename does not touch. The
-    change really breaks them, so a finding there is no false alarm."""
-    word = re.compile(rf"(?<![\w$]){re.escape(old)}(?![\w$])")
+    """The uses of ``target`` through a module attribute (``util.deprecated(...)``,
+    ``isinstance(x, base.FieldABC)``) that still name it after the diff: the by-name rename
+    does not reach them, so the change really breaks them, in the forgotten file and
+    elsewhere. Found two ways: calls the index resolves to ``target``, and ``alias.old`` where
+    ``alias`` is a name a file imports the target's module as."""
+    module = corpus.symbols[target].parent
+    stem = PurePosixPath(module).stem
+    attribute = re.compile(rf"\.\s*{re.escape(old)}(?![\w$])")
+
+    def lines_of(path: str) -> list[str]:
+        text = after.get(path)
+        return text.splitlines() if text is not None else corpus.file(path).lines
+
     left = set()
     for (path, line, _column), targets in corpus.calls.items():
-        if target not in targets or path == forgotten:
-            continue
-        text = after.get(path)
-        lines = text.splitlines() if text is not None else corpus.file(path).lines
-        if line <= len(lines) and word.search(lines[line - 1]):
+        found = lines_of(path) if target in targets else []
+        if line <= len(found) and attribute.search(found[line - 1]):
             left.add((path, line))
+    aliases: dict[str, set[str]] = defaultdict(set)
+    for (path, line), targets in corpus.imports.items():
+        if module in targets and path in corpus.paths:
+            text = corpus.file(path).lines[line - 1]
+            aliases[path].update(re.findall(r"\bas\s+([A-Za-z_$][\w$]*)", text))
+            if re.search(rf"(?<![\w$]){re.escape(stem)}(?![\w$])", text):
+                aliases[path].add(stem)
+    for path, names in aliases.items():
+        use = re.compile(
+            rf"(?<![\w$.])(?:{'|'.join(map(re.escape, sorted(names)))})"
+            rf"\s*\.\s*{re.escape(old)}(?![\w$])"
+        )
+        for number, text in enumerate(lines_of(path), 1):
+            if use.search(text):
+                left.add((path, number))
     return tuple(sorted(left))
 
 

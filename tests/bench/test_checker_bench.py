@@ -414,6 +414,10 @@ def two():
 
 def three(other):
     return other.deprecated("not ours")
+
+
+def four():
+    return [util.deprecated, util.unrelated]
 """
 
 
@@ -434,9 +438,10 @@ def test_incomplete_rename_counts_module_attribute_uses_it_leaves_broken(
             if c.variant == "rename-import" and "deprecated" in c.note:
                 by_forgotten.setdefault(c.path, c)
     assert sorted(by_forgotten) == ["pkg/a.py", "pkg/b.py"]
-    # a.py forgotten: b.py is renamed by name, but its util.deprecated(...) call (line 6)
-    # still names the old function; other.deprecated(...) is not a use of it
-    assert by_forgotten["pkg/a.py"].elsewhere == (("pkg/b.py", 6),)
+    # whichever importer is forgotten, b.py's util.deprecated call (line 6) and read
+    # (line 14) keep the old name: the by-name rename does not reach them. Neither
+    # other.deprecated(...) (not the function) nor the renamed by-name uses are listed.
+    assert by_forgotten["pkg/a.py"].elsewhere == (("pkg/b.py", 6), ("pkg/b.py", 14))
     assert "+    return util.deprecated(" in by_forgotten["pkg/a.py"].text
-    # b.py forgotten: its own lines are `also`; a.py is renamed whole, nothing left elsewhere
-    assert by_forgotten["pkg/b.py"].elsewhere == ()
+    assert by_forgotten["pkg/b.py"].elsewhere == (("pkg/b.py", 6), ("pkg/b.py", 14))
+    assert "pkg/b.py" not in by_forgotten["pkg/b.py"].text  # the forgotten file is untouched
