@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import importlib.machinery
 import json
 import multiprocessing
 import os
@@ -42,6 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import jedi
+from jedi.inference.compiled.subprocess import functions as _jedi_functions
 
 # infer() on an alias of a callable gives the callable; instances and values are no target.
 INFERRED_CALLABLES = {"function", "class"}
@@ -426,6 +428,34 @@ def resolve_file(
     return records, errors
 
 
+_jedi_find_module = _jedi_functions._find_module
+
+
+def _find_module_no_builtins(
+    string: str, path: list[str] | None = None, full_name: str | None = None, **kwargs: object
+) -> object:
+    """jedi's module finder, minus the builtin and frozen importers for submodules.
+
+    jedi looks a submodule up with every finder on ``sys.meta_path``, and the builtin importer
+    ignores the package path it is given: ``_pytest._io`` finds the builtin ``_io``, so jedi
+    imports ``_pytest._io`` from the running interpreter, i.e. the installed pytest, and every
+    call into it looks external. A submodule lives in its package's directories, so only the
+    path-based finders may answer.
+    """
+    if path is None or kwargs.get("is_global_search", True):
+        return _jedi_find_module(string, path=path, full_name=full_name, **kwargs)
+    saved = sys.meta_path
+    sys.meta_path = [
+        f
+        for f in saved
+        if f not in (importlib.machinery.BuiltinImporter, importlib.machinery.FrozenImporter)
+    ]
+    try:
+        return _jedi_find_module(string, path=path, full_name=full_name, **kwargs)
+    finally:
+        sys.meta_path = saved
+
+
 _worker_root: Path | None = None
 _worker_project: jedi.Project | None = None
 _worker_env: jedi.api.environment.Environment | None = None
@@ -434,6 +464,8 @@ _worker_env: jedi.api.environment.Environment | None = None
 def _init_worker(root: Path) -> None:
     global _worker_root, _worker_project, _worker_env
     _worker_root = root
+    # In-process (InterpreterEnvironment below), so the patched finder is the one jedi calls.
+    _jedi_functions._find_module = _find_module_no_builtins
     _worker_project = jedi.Project(str(root))
     # The running interpreter, in-process: jedi's default environment asks a subprocess
     # about compiled modules, which made runs several times slower (mostly waiting).

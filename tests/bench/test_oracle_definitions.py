@@ -316,3 +316,42 @@ def test_ts_decorator_on_a_field_is_called_by_the_field(tmp_path: Path) -> None:
         ("d.ts:4 f", "d.ts::C", ["d.ts::f"]),  # a field's initializer runs in the class
         ("d.ts:5 Dec", "d.ts::C.m", ["d.ts::Dec"]),
     ]
+
+
+def test_python_submodule_named_like_a_builtin_resolves_in_the_corpus(tmp_path: Path) -> None:
+    # pytest's `_pytest._io` shares its last name with the builtin `_io`: jedi must find it in
+    # the package's directory, not import it from the interpreter (the installed copy, if any).
+    pytest.importorskip("jedi")
+    _write(
+        tmp_path,
+        {
+            "lib/__init__.py": "",
+            "lib/_io/__init__.py": "",
+            "lib/_io/saferepr.py": """
+                def saferepr(obj):
+                    return repr(obj)
+            """,
+            "lib/main.py": """
+                import _io
+                from lib._io.saferepr import saferepr
+
+
+                def show(x):
+                    _io.open(x)
+                    return saferepr(x)
+            """,
+        },
+    )
+    done = subprocess.run(
+        [sys.executable, str(JEDI_CALLS), str(tmp_path)], capture_output=True, text=True, check=True
+    )
+    sites, _ = _records(done.stdout)
+    assert _edges(sites) == [
+        ("lib/main.py:7 saferepr", "lib/main.py::show", ["lib/_io/saferepr.py::saferepr"]),
+    ]
+    # the builtins stay external: `repr`, and `_io.open` through a top-level `import _io`
+    assert [(s["name"], s.get("external", False)) for s in sites] == [
+        ("repr", True),
+        ("open", True),
+        ("saferepr", False),
+    ]

@@ -11,6 +11,7 @@ import pytest
 from astrag import api
 from astrag.retrieve.plan import extract_targets, plain_words
 from astrag.search.support import asked_kinds, is_support, support_kinds
+from astrag.search.text import looks_like_path
 from tests.search.conftest import write_project
 
 PARSER = '''
@@ -93,12 +94,30 @@ def test_support_kinds_by_path() -> None:
     assert support_kinds("performance/benchmark.py") == {"bench"}
     assert support_kinds("src/parse.bench.ts") == {"bench"}
     assert support_kinds("lib/workbench.py") == frozenset()
+    # test files by each language's convention (its room's support_files), and look-alikes
+    assert support_kinds("pkg/server_test.go") == {"test"}
+    assert support_kinds("pkg/server.go") == frozenset()
+    assert support_kinds("lib/router_spec.rb") == {"test"}
+    assert support_kinds("lib/spectrum.rb") == frozenset()
+    assert support_kinds("src/main/kotlin/RouterTest.kt") == {"test"}
+    assert support_kinds("src/main/kotlin/Contest.kt") == frozenset()
+    assert support_kinds("Sources/App/RouterTests.swift") == {"test"}
+    assert support_kinds("src/RouterTests.cs") == {"test"}
+    assert support_kinds("src/hash_unittest.cc") == {"test"}
+    # a prefix is a convention only where the language's runners use it (pytest, not Jest)
+    assert support_kinds("src/test_utils.py") == {"test"}
+    assert support_kinds("src/test_utils.ts") == frozenset()
     # a directory of either kind asked for is enough
     assert not is_support("examples/benchmark/hooks.js", frozenset({"bench"}))
     assert is_support("examples/benchmark/hooks.js", frozenset({"test"}))
     # "type" alone is not a question about declarations ("content type parser")
     assert asked_kinds(["content", "type", "parser"]) == frozenset()
     assert asked_kinds(["tests", "for", "routing"]) == {"test"}
+
+
+def test_a_token_is_a_path_when_it_ends_in_an_indexed_extension() -> None:
+    assert [looks_like_path(t) for t in ("lib.rs", "Main.kt", "index.mjs", "src/x")] == [True] * 4
+    assert [looks_like_path(t) for t in ("os.path", "README.md", "config")] == [False] * 3
 
 
 FIELDS = {

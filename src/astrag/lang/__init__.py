@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import re
 from functools import cache
 from importlib import resources
 from pathlib import PurePosixPath
@@ -71,6 +72,25 @@ _RESOLUTION: dict[str, Resolution] = {
 }
 
 LANGUAGES = tuple(_SEMANTICS)
+
+
+def indexed_extensions() -> frozenset[str]:
+    """Every file extension some room reads (``".py"``, ``".kt"``), lower case with the dot."""
+    return frozenset(_BY_EXTENSION)
+
+
+@cache
+def support_file_patterns() -> dict[str, re.Pattern[str]]:
+    """Per support kind (``"test"``, ``"bench"``, ``"declaration"``), one pattern matching a
+    path whose file name follows some room's convention for that kind."""
+    by_kind: dict[str, list[str]] = {}
+    for room in ROOMS:
+        for kind, names in room.support_files.items():
+            by_kind.setdefault(kind, []).extend(names)
+    return {
+        kind: re.compile(r"(?:^|/)(?:" + "|".join(f"(?:{n})" for n in names) + r")$")
+        for kind, names in by_kind.items()
+    }
 
 
 def resolution_of(language: str) -> Resolution:

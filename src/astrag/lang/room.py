@@ -10,7 +10,7 @@ Its ``__init__.py`` describes it with one :class:`Room`, which ``astrag.lang`` r
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
@@ -52,6 +52,11 @@ class Room:
     # the room recovers more of such files than tree-sitter's ERROR regions leave; None
     # there (or no hook): the ERROR regions are what was lost
     damaged_spans: Callable[[bytes, str], list[tuple[int, int]] | None] | None = None
+    # the ecosystem's file-name conventions for files that support the code rather than being
+    # it: kind ("test", "bench", "declaration") -> regexes a file's name must match whole
+    # (``.*_test\.go``); directory conventions (``tests/``, ``examples/``) are language-neutral
+    # and live in ``astrag.search.support``
+    support_files: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def sources(self, resolution: bool) -> Iterator[Traversable]:
         """The room's files that decide resolution (``resolution=True``) or extraction, in a

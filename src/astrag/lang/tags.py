@@ -382,6 +382,7 @@ def name_level_room(
     spec: TagsLanguage,
     extensions: Mapping[str, str],
     semantics: TagsSemantics,
+    support_files: Mapping[str, tuple[str, ...]] | None = None,
 ) -> Room:
     """The :class:`Room` of a tags-only language: its extensions (``".rs": "rust"``, each to a
     grammar of ``spec.grammars``), the shared frontend and semantics, edges marked by name."""
@@ -394,4 +395,5 @@ def name_level_room(
         semantics={spec.language: semantics},
         index_modules=index_modules,
         resolution=Resolution.NAME,
+        support_files=support_files or {},
     )

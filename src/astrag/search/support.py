@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from functools import lru_cache
+from functools import cache, lru_cache
 
 TEST = "test"
 EXAMPLE = "example"
@@ -24,10 +24,9 @@ DOCS = "docs"
 DECLARATION = "declaration"
 KINDS = (TEST, EXAMPLE, BENCH, FIXTURE, DOCS, DECLARATION)
 
-_TEST_PATH = re.compile(
-    r"(^|/)(tests?|__tests__|spec|specs|testing)/|(^|/)(test_[^/]*|conftest\.py)$|_test\.(py|go)$"
-    r"|[._-](test|spec|test-d|tst)\.[cm]?[jt]sx?$|[A-Za-z0-9](Tests?|IT)\.java$"
-)
+# a directory of tests in any ecosystem (``tests/``, Jest's ``__tests__/``, RSpec's ``spec/``);
+# file-name conventions (``*_test.go``, ``FooTest.java``) are each language room's
+_TEST_DIR = re.compile(r"(^|/)(tests?|__tests__|spec|specs|testing)/")
 # a directory of any of these names, at any depth (``packages/bench/``, ``src/examples/``)
 _DIRS: dict[str, str] = {
     "example": EXAMPLE, "examples": EXAMPLE, "demo": EXAMPLE, "demos": EXAMPLE,
@@ -36,11 +35,6 @@ _DIRS: dict[str, str] = {
     "fixture": FIXTURE, "fixtures": FIXTURE, "__fixtures__": FIXTURE, "testdata": FIXTURE,
     "docs": DOCS, "doc": DOCS, "documentation": DOCS, "website": DOCS,
 }  # fmt: skip
-_DECLARATION = re.compile(r"\.d\.[cm]?ts$")
-# a benchmark by its file name: bench_x.py, x_benchmark.py, benchmark.py, x.bench.ts (Vitest)
-_BENCH_FILE = re.compile(
-    r"(^|/)(bench|benchmark)s?([_.-][^/]*)?\.py$|_bench(mark)?s?\.py$|[._-]bench\.[cm]?[jt]sx?$"
-)
 # the words that ask for a kind; "type" alone is not one ("content type parser")
 _ASKS: dict[str, frozenset[str]] = {
     TEST: frozenset({"test", "tests", "testing", "spec", "specs", "unittest", "unittests"}),
@@ -52,10 +46,26 @@ _ASKS: dict[str, frozenset[str]] = {
 }
 
 
+@cache
+def _file_names() -> dict[str, re.Pattern[str]]:
+    # imported here: the registry loads every room's grammar bindings, which the searches that
+    # never classify a path should not pay for
+    from astrag.lang import support_file_patterns
+
+    return support_file_patterns()
+
+
+def _named_as(kind: str, path: str) -> bool:
+    """``path``'s file name follows some language room's convention for ``kind``."""
+    pattern = _file_names().get(kind)
+    return bool(pattern and pattern.search(path))
+
+
 def is_test_path(path: str) -> bool:
-    """A test file by the conventions of pytest, Jest, Mocha, Vitest, ``go test`` and
-    Maven/JUnit (``src/test/java/...``, ``FooTest.java``)."""
-    return bool(_TEST_PATH.search(path))
+    """A test file: in a tests directory (``src/test/java/...``, ``__tests__/``) or named as
+    its language's test runners name them (pytest, Jest, Vitest, ``go test``, JUnit, RSpec...,
+    each room's ``support_files``)."""
+    return bool(_TEST_DIR.search(path)) or _named_as(TEST, path)
 
 
 @lru_cache(maxsize=1 << 16)  # a context asks about the same few hundred paths every query
@@ -65,9 +75,9 @@ def support_kinds(path: str) -> frozenset[str]:
     kinds = {_DIRS[part.lower()] for part in path.split("/")[:-1] if part.lower() in _DIRS}
     if is_test_path(path):
         kinds.add(TEST)
-    if _DECLARATION.search(path):
+    if _named_as(DECLARATION, path):
         kinds.add(DECLARATION)
-    if _BENCH_FILE.search(path):
+    if _named_as(BENCH, path):
         kinds.add(BENCH)
     return frozenset(kinds)
 

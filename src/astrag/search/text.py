@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from functools import lru_cache
+from functools import cache, lru_cache
 
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 # lower→Upper, ACRONYMWord, letter→digit boundaries
@@ -144,6 +144,15 @@ def _prefixed(a: str, b: str) -> bool:
 
 
 def looks_like_path(token: str) -> bool:
-    return "/" in token or bool(
-        re.search(r"\.(py|pyi|ts|tsx|js|jsx|mjs|cjs|mts|cts|java|go)$", token)
-    )
+    """``token`` names a file: it has a directory, or ends in an extension some room indexes."""
+    if "/" in token:
+        return True
+    dot = token.rfind(".")
+    return dot >= 0 and token[dot:].lower() in _indexed_extensions()
+
+
+@cache
+def _indexed_extensions() -> frozenset[str]:
+    from astrag.lang import indexed_extensions  # the registry loads every grammar binding
+
+    return indexed_extensions()

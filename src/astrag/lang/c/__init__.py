@@ -17,4 +17,5 @@ ROOM = name_level_room(
     SPEC,
     {".c": "c", ".h": "c"},
     TagsSemantics(language="c", room="c", family=frozenset({"c", "cpp"})),
+    support_files={"test": (r"test_[^/]*\.[ch]", r"[^/]*_test\.c")},
 )

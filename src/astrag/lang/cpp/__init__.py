@@ -27,4 +27,7 @@ ROOM = name_level_room(
         family=frozenset({"c", "cpp"}),
         receivers={"this": Receiver.INSTANCE},
     ),
+    support_files={
+        "test": (r"test_[^/]*\.(?:cc|cpp|cxx)", r"[^/]*_(?:test|unittest)\.(?:cc|cpp|cxx)")
+    },
 )

@@ -26,4 +26,5 @@ ROOM = name_level_room(
         family=frozenset({"csharp"}),
         receivers={"this": Receiver.INSTANCE, "base": Receiver.SUPER},
     ),
+    support_files={"test": (r"[^/]*[A-Za-z0-9]Tests?\.cs",)},  # xUnit, NUnit
 )

@@ -18,4 +18,5 @@ ROOM = Room(
     semantics={"go": SEMANTICS},
     index_modules=index_modules,
     read_layout=read_layout,
+    support_files={"test": (r"[^/]*_test\.go",)},  # go test
 )

@@ -40,7 +40,7 @@ from astrag.lang.go.syntax import (
     type_chain,
     type_names,
 )
-from astrag.lang.treesitter import Grammars, in_document_order, query_source
+from astrag.lang.treesitter import Grammars, count_errors, in_document_order, query_source
 
 LANGUAGE = "go"
 _QUERY_FILE = "go.scm"
@@ -80,27 +80,13 @@ def extract(path: str, source: bytes, grammar: str = "go", tree: Tree | None = N
         path=path,
         language=LANGUAGE,
         lines=source.count(b"\n") + (0 if source.endswith(b"\n") or not source else 1),
-        errors=_count_errors(root),
+        errors=count_errors(root),
         definitions=tuple(sorted(f.definitions, key=lambda d: (d.start_byte, d.qualname))),
         references=tuple(f.references),
         imports=tuple(f.imports),
         bindings=tuple(f.bindings),
         docstring=doc_comment(root.named_children[0]) if root.named_children else "",
     )
-
-
-def _count_errors(root: Node) -> int:
-    if not root.has_error:
-        return 0
-    count = 0
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.is_error or node.is_missing:
-            count += 1
-        elif node.has_error:
-            stack.extend(node.children)
-    return count
 
 
 class _File(Recorder):

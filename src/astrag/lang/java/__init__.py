@@ -16,4 +16,5 @@ ROOM = Room(
     extract=extract,
     semantics={"java": SEMANTICS},
     index_modules=index_modules,
+    support_files={"test": (r"[^/]*[A-Za-z0-9](?:Tests?|IT)\.java",)},  # JUnit, Failsafe
 )

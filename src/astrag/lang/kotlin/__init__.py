@@ -33,4 +33,5 @@ ROOM = name_level_room(
         family=frozenset({"kotlin"}),
         receivers={"this": Receiver.INSTANCE, "super": Receiver.SUPER},
     ),
+    support_files={"test": (r"[^/]*[A-Za-z0-9](?:Tests?|IT)\.kts?",)},  # JUnit, Kotest
 )

@@ -34,4 +34,5 @@ ROOM = name_level_room(
         constructor="__construct",
         file_suffixes=(".php",),
     ),
+    support_files={"test": (r"[^/]*[A-Za-z0-9]Test\.php",)},  # PHPUnit
 )

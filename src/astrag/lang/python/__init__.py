@@ -18,4 +18,9 @@ ROOM = Room(
     extract=extract,
     semantics={"python": SEMANTICS},
     index_modules=index_modules,
+    support_files={
+        "test": (r"test_[^/]*\.pyi?", r"[^/]*_test\.py", r"conftest\.py"),  # pytest
+        # pytest-benchmark and asv: bench_x.py, benchmarks.py, x_benchmark.py
+        "bench": (r"(?:bench|benchmark)s?(?:[_.-][^/]*)?\.py", r"[^/]*_bench(?:mark)?s?\.py"),
+    },
 )

@@ -38,7 +38,7 @@ from astrag.graph.facts import (
     RefKind,
 )
 from astrag.lang.python.narrowing import narrow, narrow_bindings, narrowings
-from astrag.lang.treesitter import Grammars, in_document_order, query_source
+from astrag.lang.treesitter import Grammars, count_errors, in_document_order, query_source
 
 LANGUAGE = "python"
 _QUERY_FILE = "python.scm"
@@ -724,22 +724,6 @@ def _assignment_targets(node: Node) -> tuple[list[Node], Node | None]:
     return targets, current
 
 
-def _count_errors(root: Node) -> int:
-    if not root.has_error:
-        return 0
-    count = 0
-    cursor = root.walk()
-    while True:
-        current = cursor.node
-        if current is not None and (current.type == "ERROR" or current.is_missing):
-            count += 1
-        if current is not None and current.has_error and cursor.goto_first_child():
-            continue
-        while not cursor.goto_next_sibling():
-            if not cursor.goto_parent():
-                return count
-
-
 def _line_count(source: bytes) -> int:
     if not source:
         return 0
@@ -873,7 +857,7 @@ class _FileExtractor:
             path=self.path,
             language=LANGUAGE,
             lines=_line_count(self.text.source),
-            errors=_count_errors(self.root),
+            errors=count_errors(self.root),
             definitions=tuple(sorted(self.definitions, key=lambda d: d.start_byte)),
             references=tuple(self.references),
             imports=tuple(self.imports),

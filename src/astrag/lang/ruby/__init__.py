@@ -30,4 +30,5 @@ ROOM = name_level_room(
         file_suffixes=(".rb",),
         bare_names_reach_methods=True,
     ),
+    support_files={"test": (r"test_[^/]*\.rb", r"[^/]*_(?:test|spec)\.rb")},  # minitest, RSpec
 )

@@ -27,4 +27,5 @@ ROOM = name_level_room(
         family=frozenset({"scala"}),
         receivers={"this": Receiver.INSTANCE, "super": Receiver.SUPER},
     ),
+    support_files={"test": (r"[^/]*[A-Za-z0-9](?:Spec|Suite|Tests?)\.scala",)},  # ScalaTest, MUnit
 )

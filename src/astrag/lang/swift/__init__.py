@@ -27,4 +27,5 @@ ROOM = name_level_room(
         family=frozenset({"swift"}),
         receivers={"self": Receiver.INSTANCE, "super": Receiver.SUPER},
     ),
+    support_files={"test": (r"[^/]*[A-Za-z0-9]Tests?\.swift",)},  # XCTest
 )

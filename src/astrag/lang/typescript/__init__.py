@@ -36,4 +36,10 @@ ROOM = Room(
     index_modules=index_modules,
     read_layout=read_layout,
     damaged_spans=damaged_spans,
+    support_files={
+        # Jest, Mocha, Vitest, tsd / tstyche type tests: x.test.ts, x.spec.js, x.test-d.ts
+        "test": (r"[^/]*[._-](?:test|spec|test-d|tst)\.[cm]?[jt]sx?",),
+        "bench": (r"[^/]*[._-]bench\.[cm]?[jt]sx?",),  # Vitest's x.bench.ts
+        "declaration": (r"[^/]*\.d\.[cm]?ts",),
+    },
 )
