@@ -64,6 +64,8 @@ class CaseResult:
     caught: bool = False
     false_positives: list[Any] = field(default_factory=list)
     wrong_rule: list[Any] = field(default_factory=list)
+    # findings at sites the change leaves broken in other files (Case.elsewhere): not false
+    elsewhere: list[Any] = field(default_factory=list)
     ms: float | None = None  # None: served from the per-file cache
     error: str = ""
     corpus: str = ""  # the corpus directory's name
@@ -104,7 +106,11 @@ def judge(case: Case, findings: Iterable[Any]) -> CaseResult:
         for f in findings
         if f.line in case.also and f.rule == rule and norm_path(f.path) == case.path
     ]
-    result.false_positives = [f for f in findings if f not in on_line and f not in also]
+    elsewhere = set(case.elsewhere)
+    left = [f for f in findings if (norm_path(f.path), f.line) in elsewhere]
+    excused = on_line + also + left
+    result.elsewhere = left
+    result.false_positives = [f for f in findings if f not in excused]
     if not result.caught:
         result.wrong_rule = on_line
     return result
@@ -549,6 +555,7 @@ def result_record(result: CaseResult) -> dict[str, Any]:
         "caught": result.caught,
         "fp": [_finding_text(f) for f in result.false_positives],
         "wrong_rule": [_finding_text(f) for f in result.wrong_rule],
+        "elsewhere": [_finding_text(f) for f in result.elsewhere],
         "ms": result.ms,
         "error": result.error,
     }

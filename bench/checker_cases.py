@@ -94,6 +94,9 @@ class Case:
     # further lines of ``path`` where a finding of the expected rule is right too (the other
     # uses an incomplete refactor left behind): neither caught nor false
     also: tuple[int, ...] = ()
+    # (path, line) in other files that the change leaves broken too (an incomplete rename's
+    # uses through a module attribute): a finding there is neither caught nor false
+    elsewhere: tuple[tuple[str, int], ...] = ()
 
     @property
     def positive(self) -> bool:

@@ -18,10 +18,12 @@ index says the original is right, new names free everywhere in the repository.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from collections import defaultdict
 from collections.abc import Iterator
+from pathlib import PurePosixPath
 
 from checker_cases import (
     LANG_TAGS,
@@ -239,7 +241,7 @@ def _renamed(text: str, old: str, new: str) -> str:
 
 def incomplete_refactor_cases(corpus: Corpus, rng: random.Random, quota: int) -> list[Case]:
     candidates: list[tuple[str, list[Edit]]] = []
-    plans: dict[int, tuple[str, str, str, list[str], tuple[str, int]]] = {}
+    plans: dict[int, tuple[str, str, str, str, list[str], tuple[str, int]]] = {}
     for target, sites in sorted(_importers(corpus).items()):
         files = sorted({p for p, _ in sites})
         if len(files) < 2:
@@ -254,7 +256,7 @@ def incomplete_refactor_cases(corpus: Corpus, rng: random.Random, quota: int) ->
         edited = [symbol.path, *(p for p in files if p != forgotten)]
         note = f"rename {symbol.name} -> {new} everywhere but {forgotten}"
         marker = Edit(forgotten, line, (), line, symbol.qualname, note)
-        plans[id(marker)] = (symbol.name, new, forgotten, edited, (forgotten, line))
+        plans[id(marker)] = (target, symbol.name, new, forgotten, edited, (forgotten, line))
         candidates.append(("rename-import", [marker]))
     return _import_cases(corpus, rng, quota, candidates, plans)
 
@@ -288,24 +290,63 @@ def _import_cases(
     rng: random.Random,
     quota: int,
     candidates: list[tuple[str, list[Edit]]],
-    plans: dict[int, tuple[str, str, str, list[str], tuple[str, int]]],
+    plans: dict[int, tuple[str, str, str, str, list[str], tuple[str, int]]],
 ) -> list[Case]:
     cases = []
     for _variant, (marker,) in choose(candidates, quota, rng):
-        old, new, _forgotten, edited, (path, _line) = plans[id(marker)]
-        parts = []
+        target, old, new, _forgotten, edited, (path, _line) = plans[id(marker)]
+        parts, after = [], {}
         for rel in edited:
             sf = corpus.file(rel)
             if not ends_with_newline(sf):
                 break
-            changed = _renamed(sf.text, old, new)
+            after[rel] = changed = _renamed(sf.text, old, new)
             parts.append(make_diff(rel, sf.lines, changed.splitlines(keepends=True)))
         else:
             also = _naming_lines(corpus.file(path), old)
-            cases.append(
-                _refactor_case(corpus, "rename-import", marker, parts, "unknown-import", also)
-            )
+            case = _refactor_case(corpus, "rename-import", marker, parts, "unknown-import", also)
+            left = _left_through_attributes(corpus, target, old, after)
+            cases.append(dataclasses.replace(case, elsewhere=left))
     return cases
+
+
+def _left_through_attributes(
+    corpus: Corpus, target: str, old: str, after: dict[str, str]
+) -> tuple[tuple[str, int], ...]:
+    """The uses of ``target`` through a module attribute (``util.deprecated(...)``,
+    ``isinstance(x, base.FieldABC)``) that still name it after the diff: the by-name rename
+    does not reach them, so the change really breaks them, in the forgotten file and
+    elsewhere. Found two ways: calls the index resolves to ``target``, and ``alias.old`` where
+    ``alias`` is a name a file imports the target's module as."""
+    module = corpus.symbols[target].parent
+    stem = PurePosixPath(module).stem
+    attribute = re.compile(rf"\.\s*{re.escape(old)}(?![\w$])")
+
+    def lines_of(path: str) -> list[str]:
+        text = after.get(path)
+        return text.splitlines() if text is not None else corpus.file(path).lines
+
+    left = set()
+    for (path, line, _column), targets in corpus.calls.items():
+        found = lines_of(path) if target in targets else []
+        if line <= len(found) and attribute.search(found[line - 1]):
+            left.add((path, line))
+    aliases: dict[str, set[str]] = defaultdict(set)
+    for (path, line), targets in corpus.imports.items():
+        if module in targets and path in corpus.paths:
+            text = corpus.file(path).lines[line - 1]
+            aliases[path].update(re.findall(r"\bas\s+([A-Za-z_$][\w$]*)", text))
+            if re.search(rf"(?<![\w$]){re.escape(stem)}(?![\w$])", text):
+                aliases[path].add(stem)
+    for path, names in aliases.items():
+        use = re.compile(
+            rf"(?<![\w$.])(?:{'|'.join(map(re.escape, sorted(names)))})"
+            rf"\s*\.\s*{re.escape(old)}(?![\w$])"
+        )
+        for number, text in enumerate(lines_of(path), 1):
+            if use.search(text):
+                left.add((path, number))
+    return tuple(sorted(left))
 
 
 def _method_callers(corpus: Corpus) -> dict[str, list[tuple[str, int]]]:

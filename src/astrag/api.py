@@ -13,10 +13,12 @@ is built from the plain dataclasses returned here.
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import textwrap
 from collections.abc import Iterable
-from functools import partial
+from functools import cached_property, partial
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from astrag import lang
 from astrag.arguments import path_argument, resolved_within, text_argument
@@ -24,21 +26,14 @@ from astrag.config import load_config
 from astrag.errors import AstragError
 from astrag.fresh import Freshness, bring_up_to_date
 from astrag.graph.facts import CLASS_KINDS, Edge, EdgeKind, Symbol
-from astrag.indexer import IndexSummary, ProgressFn, index_repository
 from astrag.project_root import nearest_project
-from astrag.query import calls, imports, neighbourhood, outline, repomap, report, uses
+from astrag.query import calls, imports, neighbourhood, outline, uses
 from astrag.query.calls import Related
 from astrag.query.imports import FileImports
 from astrag.query.neighbourhood import Neighbourhood
 from astrag.query.outline import Outline
-from astrag.query.repomap import RepoMap
-from astrag.query.report import IndexReport
 from astrag.query.uses import Use
 from astrag.redact import counts as redaction_counts
-from astrag.retrieve.answer import Answer, Planner, SourceCache, answer
-from astrag.retrieve.assemble import Context
-from astrag.retrieve.plan import extract_targets, plain_words
-from astrag.search.engine import Hit, Searcher
 from astrag.store.base import FileRecord, GraphStore
 from astrag.store.open import MARKER, open_store
 from astrag.suggest import close_symbols
@@ -53,6 +48,36 @@ from astrag.verify.inputs import (
 from astrag.verify.session import CheckSession
 from astrag.verify.sources import read_regular_file
 from astrag.verify.worktree import working_tree_changes
+
+if TYPE_CHECKING:
+    from astrag.indexer import IndexSummary, ProgressFn
+    from astrag.query import repomap
+    from astrag.query.repomap import RepoMap
+    from astrag.query.report import IndexReport
+    from astrag.retrieve.answer import Answer, Planner, SourceCache
+    from astrag.retrieve.assemble import Context
+    from astrag.search.engine import Hit, Searcher
+
+# The indexer, retrieval, search and whole-graph modules (numpy, the embedders' plumbing, the
+# ranking code)
+# load on first use: `astrag check` and the other commands that never search pay nothing for
+# them at start-up. These names are still importable from here (``from astrag.api import Hit``).
+_LAZY = {
+    "Answer": "astrag.retrieve.answer",
+    "Context": "astrag.retrieve.assemble",
+    "Hit": "astrag.search.engine",
+    "IndexReport": "astrag.query.report",
+    "IndexSummary": "astrag.indexer",
+    "RepoMap": "astrag.query.repomap",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
+
 
 __all__ = [
     "AmbiguousSymbol",
@@ -133,6 +158,8 @@ def index(
     """Create or incrementally update the index of ``root``. ``embedder`` overrides the
     configured one (``"none"`` skips embeddings: search is then lexical and exact only);
     ``store`` the configured store (``"sqlite"`` or a ``postgresql://`` URL)."""
+    from astrag.indexer import index_repository
+
     if not root.is_dir():
         raise AstragError(f"{root} is not a directory", "pass the repository's root directory")
     return index_repository(
@@ -173,11 +200,21 @@ class Index:
     def __init__(self, root: Path, store: GraphStore) -> None:
         self.root = root
         self.store = store
-        self.searcher = Searcher(store)
-        self.sources = SourceCache(root, self._file_records)
         self._records: tuple[str, dict[str, FileRecord]] | None = None  # (indexed_at, records)
         self._ranks: tuple[str, repomap.Ranked] | None = None  # (indexed_at, what maps cut)
         self._report: tuple[str, IndexReport] | None = None  # (indexed_at, the report)
+
+    @cached_property
+    def searcher(self) -> Searcher:
+        from astrag.search.engine import Searcher
+
+        return Searcher(self.store)
+
+    @cached_property
+    def sources(self) -> SourceCache:
+        from astrag.retrieve.answer import SourceCache
+
+        return SourceCache(self.root, self._file_records)
 
     def __enter__(self) -> Index:
         return self
@@ -191,7 +228,8 @@ class Index:
     def refresh(self) -> None:
         """Forget cached vectors and symbols after the index was updated (by another run or
         by :func:`index` in this process); the next query reads the new state."""
-        self.searcher.forget()
+        if "searcher" in self.__dict__:  # made on first search: nothing cached before
+            self.searcher.forget()
         self._ranks = None
         self._report = None
         self._records = None
@@ -318,6 +356,8 @@ class Index:
         """Files, languages, symbols and edges by kind, call resolution per language and per
         top-level folder, files with syntax errors and the lines in their error regions,
         skipped files and why; computed once per version of the index."""
+        from astrag.query import report
+
         stamp = self.store.meta().get("indexed_at", "")
         if self._report is None or self._report[0] != stamp:
             self._report = (stamp, report.report(self.store, self._read_bytes))
@@ -336,11 +376,15 @@ class Index:
             raise AstragError(
                 f"budget must be a positive number of tokens, not {budget}", "pass --budget 4000"
             )
+        from astrag.query import repomap
+
         return repomap.cut(self._ranked(), budget)
 
     def _ranked(self) -> repomap.Ranked:
         """The ranked repository, computed once per version of the index (a large one takes
         seconds to load and rank; a server answers many maps and overviews from it)."""
+        from astrag.query import repomap
+
         stamp = self.store.meta().get("indexed_at", "")
         if self._ranks is None or self._ranks[0] != stamp:
             with self.store.snapshot():
@@ -422,6 +466,8 @@ class Index:
         query = _check_query(query)
         if limit <= 0:
             raise AstragError(f"limit must be positive, not {limit}", "pass --limit 10")
+        from astrag.retrieve.plan import extract_targets, plain_words
+
         targets = extract_targets(query)
         plain = plain_words(query, targets)
         return self.searcher.search(query, limit, targets=targets, plain=plain, mode=mode)
@@ -433,6 +479,8 @@ class Index:
             raise AstragError(
                 f"budget must be a positive number of tokens, not {budget}", "pass --budget 8000"
             )
+        from astrag.retrieve.answer import answer
+
         return answer(
             self.searcher,
             self.root,

@@ -7,11 +7,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from astrag import __version__, api, diagram, lang, present, present_text
 from astrag.arguments import path_argument
@@ -33,8 +32,9 @@ from astrag.cli_shared import errors as _errors
 from astrag.cli_shared import repo_root as _root
 from astrag.cli_store import NoRefreshOpt, StoreOpt, choose_store
 from astrag.errors import AstragError
-from astrag.export import render
-from astrag.indexer import IndexSummary
+
+if TYPE_CHECKING:
+    from astrag.indexer import IndexSummary
 
 app = typer.Typer(
     help="A symbol-graph map of your codebase for AI coding agents.",
@@ -131,6 +131,8 @@ def _progress(enabled: bool) -> Iterator[Callable[[str, int, int], None] | None]
     if not enabled or not err.is_terminal:
         yield None
         return
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn  # index only
+
     columns = (
         TextColumn("{task.description:<8}"),
         BarColumn(),
@@ -361,6 +363,8 @@ def export(
 def _export_lines(
     idx: api.Index, fmt: str, around: str | None, depth: int, limit: int
 ) -> Iterator[str]:
+    from astrag.export import render  # the export formats load only for `astrag export`
+
     if around is None:
         symbols, edges = idx.graph()
         if fmt in diagram.FORMATS:

@@ -68,13 +68,13 @@ def bring_up_to_date(
     """Check ``store`` (open, read-only) against the disk; re-index what changed unless
     refreshing is off. The caller reopens its index afterwards when ``updated`` is set (a
     rebuild may have replaced the generation it reads; ``reopen_if_replaced`` follows it)."""
-    from astrag.indexer import index_repository  # the indexer is heavy: only when needed
-
     stale = stale_paths(root, store, load_config(root).index_dir)
     if not stale:
         return Freshness()
     if not refresh_wanted(refresh):
         return Freshness(stale, note="refreshing is off: run `astrag index` to update it")
+    from astrag.indexer import index_repository  # heavy (numpy, embedders): only to re-index
+
     try:
         index_repository(root, store_url=store_url)
     except IndexLocked:

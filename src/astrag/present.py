@@ -7,14 +7,20 @@ paths are repository-relative, lines 1-based inclusive.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from astrag import lang
-from astrag.api import Answer, Hit, Outline, Related, RepoMap, Use
+from astrag.api import Outline, Related, Use
 from astrag.graph.facts import Edge, Resolution, Symbol
-from astrag.indexer import IndexSummary
 from astrag.query.calls import LINKS, notes
 from astrag.query.uses import USE_KINDS
 from astrag.verify.findings import CheckReport, Finding
+
+if TYPE_CHECKING:  # annotations only: importing them loads the indexer and the search engine
+    from astrag.indexer import IndexSummary
+    from astrag.query.repomap import RepoMap
+    from astrag.retrieve.answer import Answer
+    from astrag.search.engine import Hit
 
 SCHEMA_VERSION = 1
 

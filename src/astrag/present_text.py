@@ -5,12 +5,17 @@ say the same thing (the JSON shapes are in :mod:`astrag.present`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from astrag.api import Hit, Outline, Related, RepoMap, Use
+from astrag.api import Outline, Related, Use
 from astrag.graph.facts import Resolution, Symbol
 from astrag.query.calls import CANDIDATE, DIRECT, DISPATCH, notes
 from astrag.query.repomap import SIGNATURE_CHARS
 from astrag.query.uses import USE_KINDS
+
+if TYPE_CHECKING:  # annotations only: importing them loads the search engine
+    from astrag.query.repomap import RepoMap
+    from astrag.search.engine import Hit
 
 CANDIDATES_SHOWN = 20  # unverified call sites listed in text; JSON lists them all
 USES_SHOWN = 50  # uses listed per kind in text

@@ -300,6 +300,17 @@ def test_judge_positive() -> None:
     assert dotted.caught
 
 
+def test_judge_excuses_only_the_sites_an_incomplete_rename_leaves_broken_elsewhere() -> None:
+    import dataclasses
+
+    refactor = dataclasses.replace(case(("unknown-import", 5)), elsewhere=(("b.py", 7),))
+    judged = cb.judge(refactor, [finding(5, "unknown-import"), finding(7, path="b.py")])
+    assert judged.caught and judged.fp == 0 and len(judged.elsewhere) == 1
+    # another line of that file, or the same line in another file, is still a false alarm
+    judged = cb.judge(refactor, [finding(8, path="b.py"), finding(7, path="c.py")])
+    assert judged.fp == 2 and judged.elsewhere == []
+
+
 def test_judge_negatives_and_snippet_ranges() -> None:
     assert cb.judge(case(None), [finding(1), finding(2)]).fp == 2
     snippet = cb.judge(case(None, lines=(10, 20)), [finding(9), finding(10), finding(20)])
@@ -373,3 +384,64 @@ def test_spread_keeps_one_edit_per_function() -> None:
     picked = cc._spread(edits, 5)
     assert len(picked) == 5
     assert len({e.scope for e in picked}) == 5
+
+
+# ---------------------------------------------------------------------------- incomplete refactors
+
+UTIL_PY = """\
+def deprecated(message):
+    return message
+
+
+def unrelated():
+    return 1
+"""
+USES_BY_NAME_PY = """\
+from pkg.util import deprecated
+
+
+def one():
+    return deprecated("one")
+"""
+USES_BY_MODULE_PY = """\
+from pkg import util
+from pkg.util import deprecated
+
+
+def two():
+    return util.deprecated("two") + deprecated("x")
+
+
+def three(other):
+    return other.deprecated("not ours")
+
+
+def four():
+    return [util.deprecated, util.unrelated]
+"""
+
+
+def test_incomplete_rename_counts_module_attribute_uses_it_leaves_broken(
+    tmp_path: Path,
+) -> None:
+    import checker_families as cf
+
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/util.py", UTIL_PY)
+    write(tmp_path, "pkg/a.py", USES_BY_NAME_PY)
+    write(tmp_path, "pkg/b.py", USES_BY_MODULE_PY)
+    api.index(tmp_path, embedder="none")
+    corpus = cc.load_corpus(tmp_path, "python")
+    by_forgotten: dict[str, cc.Case] = {}
+    for seed in range(40):  # the forgotten importer is drawn at random: see both draws
+        for c in cf.incomplete_refactor_cases(corpus, random.Random(seed), 10):
+            if c.variant == "rename-import" and "deprecated" in c.note:
+                by_forgotten.setdefault(c.path, c)
+    assert sorted(by_forgotten) == ["pkg/a.py", "pkg/b.py"]
+    # whichever importer is forgotten, b.py's util.deprecated call (line 6) and read
+    # (line 14) keep the old name: the by-name rename does not reach them. Neither
+    # other.deprecated(...) (not the function) nor the renamed by-name uses are listed.
+    assert by_forgotten["pkg/a.py"].elsewhere == (("pkg/b.py", 6), ("pkg/b.py", 14))
+    assert "+    return util.deprecated(" in by_forgotten["pkg/a.py"].text
+    assert by_forgotten["pkg/b.py"].elsewhere == (("pkg/b.py", 6), ("pkg/b.py", 14))
+    assert "pkg/b.py" not in by_forgotten["pkg/b.py"].text  # the forgotten file is untouched

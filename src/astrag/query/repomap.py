@@ -23,12 +23,14 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from astrag.graph.facts import Edge, EdgeKind, Symbol
 from astrag.retrieve.tokens import count_tokens, truncate_to_tokens
 from astrag.search.support import is_test_path
+
+if TYPE_CHECKING:
+    import numpy as np
 
 EDGE_WEIGHTS = {
     str(EdgeKind.CALLS): 1.0,
@@ -97,6 +99,8 @@ class RepoMap:
 
 def rank(symbols: Sequence[Symbol], edges: Iterable[Edge]) -> dict[str, float]:
     """Each repository symbol's PageRank (the ranks sum to 1)."""
+    import numpy as np  # loaded here: the module's constants and dataclasses need no numpy
+
     nodes = [s for s in symbols if s.path]
     n = len(nodes)
     if n == 0:
@@ -123,6 +127,8 @@ def _links(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(user, used, weight) per pair of symbols, parallel edges merged: their mean weight
     times the square root of their number. Vectorised: a large repository has ~300k edges."""
+    import numpy as np
+
     get = index.get
     weight_of = EDGE_WEIGHTS.get
     rows = [(get(e[0], -1), get(e[1], -1), weight_of(e[2], 0.0)) for e in edges]
