@@ -59,9 +59,9 @@ if TYPE_CHECKING:
     from astrag.search.engine import Hit, Searcher
 
 # The indexer, retrieval, search and whole-graph modules (numpy, the embedders' plumbing, the
-# ranking code)
-# load on first use: `astrag check` and the other commands that never search pay nothing for
-# them at start-up. These names are still importable from here (``from astrag.api import Hit``).
+# ranking code) load on first use: `astrag check` and the other commands that never search pay
+# nothing for them at start-up. These names are still importable from here
+# (``from astrag.api import Hit``).
 _LAZY = {
     "Answer": "astrag.retrieve.answer",
     "Context": "astrag.retrieve.assemble",

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from functools import cache, lru_cache
+from functools import lru_cache
+
+from astrag.lang import support_file_patterns
 
 TEST = "test"
 EXAMPLE = "example"
@@ -46,18 +48,9 @@ _ASKS: dict[str, frozenset[str]] = {
 }
 
 
-@cache
-def _file_names() -> dict[str, re.Pattern[str]]:
-    # imported here: the registry loads every room's grammar bindings, which the searches that
-    # never classify a path should not pay for
-    from astrag.lang import support_file_patterns
-
-    return support_file_patterns()
-
-
 def _named_as(kind: str, path: str) -> bool:
     """``path``'s file name follows some language room's convention for ``kind``."""
-    pattern = _file_names().get(kind)
+    pattern = support_file_patterns().get(kind)
     return bool(pattern and pattern.search(path))
 
 

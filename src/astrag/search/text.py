@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from functools import cache, lru_cache
+from functools import lru_cache
 
+from astrag.lang import indexed_extensions
+
+_EXTENSIONS = indexed_extensions()  # what a token must end in to name a file by itself
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 # lower→Upper, ACRONYMWord, letter→digit boundaries
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
@@ -148,11 +151,4 @@ def looks_like_path(token: str) -> bool:
     if "/" in token:
         return True
     dot = token.rfind(".")
-    return dot >= 0 and token[dot:].lower() in _indexed_extensions()
-
-
-@cache
-def _indexed_extensions() -> frozenset[str]:
-    from astrag.lang import indexed_extensions  # the registry loads every grammar binding
-
-    return indexed_extensions()
+    return dot >= 0 and token[dot:].lower() in _EXTENSIONS
