@@ -58,23 +58,32 @@ EDGES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def webview(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, api.IndexSummary]:
+def _index_copy(
+    tmp_path_factory: pytest.TempPathFactory, name: str, *skip: str
+) -> tuple[Path, api.IndexSummary]:
+    """The module's ``android/src`` copied without the files matching ``skip``, indexed."""
     if not (PACKAGE / "android/src").is_dir():
         pytest.fail("run tests/integration/get_npm_fixture.sh first")
-    root = tmp_path_factory.mktemp("real_java")
-    # Java alone: the Kotlin half would count its name-level unresolved calls against Java
-    shutil.copytree(PACKAGE / "android/src", root / "src", ignore=shutil.ignore_patterns("*.kt"))
+    root = tmp_path_factory.mktemp(name)
+    shutil.copytree(PACKAGE / "android/src", root / "src", ignore=shutil.ignore_patterns(*skip))
     return root, api.index(root)
+
+
+def _edges(root: Path) -> set[tuple[str, str, str]]:
+    with api.open_index(root) as idx:
+        _, edges = idx.graph()
+    return {(e.source, str(e.kind), e.target) for e in edges}
+
+
+@pytest.fixture(scope="module")
+def webview(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, api.IndexSummary]:
+    # Java alone: the Kotlin half would count its name-level unresolved calls against Java
+    return _index_copy(tmp_path_factory, "real_java", "*.kt")
 
 
 @pytest.fixture(scope="module")
 def mixed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, api.IndexSummary]:
-    if not (PACKAGE / "android/src").is_dir():
-        pytest.fail("run tests/integration/get_npm_fixture.sh first")
-    root = tmp_path_factory.mktemp("real_java_kotlin")
-    shutil.copytree(PACKAGE / "android/src", root / "src")
-    return root, api.index(root)
+    return _index_copy(tmp_path_factory, "real_java_kotlin")
 
 
 def test_every_java_file_is_indexed_without_parse_errors(
@@ -91,10 +100,7 @@ def test_every_java_file_is_indexed_without_parse_errors(
 
 
 def test_hand_verified_edges(webview: tuple[Path, api.IndexSummary]) -> None:
-    root, _ = webview
-    with api.open_index(root) as idx:
-        _, edges = idx.graph()
-    found = {(e.source, str(e.kind), e.target) for e in edges}
+    found = _edges(webview[0])
     assert [edge for edge in EDGES if edge not in found] == []
 
 
@@ -109,10 +115,7 @@ def test_the_mixed_java_and_kotlin_module_is_indexed_whole_without_parse_errors(
 
 
 def test_hand_verified_kotlin_edges(mixed: tuple[Path, api.IndexSummary]) -> None:
-    root, _ = mixed
-    with api.open_index(root) as idx:
-        _, edges = idx.graph()
-    found = {(e.source, str(e.kind), e.target) for e in edges}
+    found = _edges(mixed[0])
     expected = [
         # RNCWebViewWrapper.kt: `class RNCWebViewWrapper(...) : FrameLayout(context)`
         (
