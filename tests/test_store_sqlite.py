@@ -418,3 +418,12 @@ def test_kept_counts_stay_exact_after_a_file_is_removed(store: SqliteStore) -> N
 def test_counts_meta_is_managed_by_the_store(store: SqliteStore) -> None:
     with pytest.raises(ValueError, match="counts"):
         store.apply(IndexUpdate(meta={"counts": "{}"}))
+
+
+def test_the_writer_keeps_counts_an_older_index_lacks(store: SqliteStore) -> None:
+    store.apply(base_update())
+    kept = _recount(store)
+    assert "counts" not in store.meta()  # as an index written before counts were kept
+    with store.acquire_writer():
+        assert store.counts() == kept
+    assert json.loads(store.meta()["counts"]) == kept

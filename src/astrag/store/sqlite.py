@@ -221,6 +221,11 @@ def _set_meta(conn: sqlite3.Connection, meta: dict[str, str]) -> None:
     )
 
 
+def _kept_counts(conn: sqlite3.Connection) -> dict[str, Any] | None:
+    row = conn.execute("SELECT value FROM meta WHERE key = ?", (COUNTS_META,)).fetchone()
+    return json.loads(row[0]) if row else None
+
+
 def _count(conn: sqlite3.Connection) -> dict[str, Any]:
     """What :meth:`SqliteStore.counts` reports, counted from the tables."""
     files, lines, errors, with_errors = conn.execute(
@@ -1119,10 +1124,14 @@ class SqliteStore:
         external / unresolved / dangling, the last for targets with no symbol row at all),
         languages (files of each).
         """
+        conn = self._db
+        if self._lock_fd is not None and not conn.in_transaction:
+            # the writer of an index written before the counts were kept: count once, keep
+            with _transaction(conn):
+                if not _kept_counts(conn):
+                    _set_meta(conn, {COUNTS_META: json.dumps(_count(conn), sort_keys=True)})
         with self.snapshot():
-            row = self._db.execute("SELECT value FROM meta WHERE key = ?", (COUNTS_META,))
-            kept = row.fetchone()
-            return json.loads(kept[0]) if kept else _count(self._db)
+            return _kept_counts(conn) or _count(conn)
 
     @_translate_errors
     def calls_by_file(self) -> dict[str, dict[str, int]]:
