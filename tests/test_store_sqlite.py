@@ -8,6 +8,7 @@ builds its inputs with the builders below (as does tests/store/test_postgres.py)
 
 from __future__ import annotations
 
+import json
 import os
 import select
 import signal
@@ -385,3 +386,44 @@ def test_sigkill_with_uncommitted_pages_in_the_wal_leaves_previous_index(tmp_pat
         after_crash.apply(IndexUpdate(removed=("b.py",)))
         assert set(after_crash.file_records()) == {"a.py"}
     after_crash.close()
+
+
+# ---------------------------------------------------------------------------- summary counts
+
+
+def _recount(store: SqliteStore) -> dict[str, object]:
+    """The counts straight from the tables, as an index without kept counts has them."""
+    store._db.execute("DELETE FROM meta WHERE key = 'counts'")
+    return store.counts()
+
+
+def test_counts_are_kept_in_meta_by_apply(store: SqliteStore) -> None:
+    store.apply(base_update())
+    kept = store.counts()
+    assert json.loads(store.meta()["counts"]) == kept
+    # the kept copy is what counts() answers: a no-op re-index reads it instead of counting
+    store._db.execute("UPDATE meta SET value = '{\"files\": 7}' WHERE key = 'counts'")
+    assert store.counts() == {"files": 7}
+    assert _recount(store) == kept
+
+
+def test_kept_counts_stay_exact_after_a_file_is_removed(store: SqliteStore) -> None:
+    store.apply(base_update())
+    store.apply(IndexUpdate(removed=("b.py",), edges_for=("a.py",), edges=()))
+    kept = store.counts()
+    assert kept["files"] == 1 and kept["edges"] == {} and kept["symbols"] == {"function": 1}
+    assert _recount(store) == kept
+
+
+def test_counts_meta_is_managed_by_the_store(store: SqliteStore) -> None:
+    with pytest.raises(ValueError, match="counts"):
+        store.apply(IndexUpdate(meta={"counts": "{}"}))
+
+
+def test_the_writer_keeps_counts_an_older_index_lacks(store: SqliteStore) -> None:
+    store.apply(base_update())
+    kept = _recount(store)
+    assert "counts" not in store.meta()  # as an index written before counts were kept
+    with store.acquire_writer():
+        assert store.counts() == kept
+    assert json.loads(store.meta()["counts"]) == kept

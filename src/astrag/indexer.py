@@ -28,10 +28,11 @@ from astrag.graph import resolver_fingerprint
 from astrag.graph.edges import placeholders_for
 from astrag.graph.facts import FileFacts
 from astrag.graph.interface import interface_of
+from astrag.graph.modules import ProjectLayout
 from astrag.graph.run import start_resolution
 from astrag.graph.tables import TableCache
 from astrag.lang import extract_facts, extractor_fingerprint
-from astrag.project_layout import layout_fingerprint, read_layout
+from astrag.project_layout import layout_fingerprint, layout_unchanged, read_layout_noting
 from astrag.redact import note as redaction_note
 from astrag.redact import redact
 from astrag.search.documents import (
@@ -59,6 +60,7 @@ _CHUNK = 16
 # file-system clocks): record the scan as starting earlier, so such a change still counts.
 _SCAN_MARGIN_NS = 50_000_000
 SCANNED_AT = "scanned_at_ns"  # meta: when the last index run listed the tree (freshness)
+LAYOUT_INPUTS = "layout_inputs"  # meta: what the layout was read from (project_layout)
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,8 +282,14 @@ def _run(
     summary.removed = len(removed)
     clock.lap("parse")
 
-    layout = read_layout(root, current)
-    fingerprint = layout_fingerprint(layout)
+    layout: ProjectLayout | None = None
+    inputs = old_meta.get(LAYOUT_INPUTS, "")
+    quiet = bool(records) and not (changed or removed or touched)
+    if quiet and old_meta.get("layout") and layout_unchanged(root, current, inputs):
+        fingerprint = old_meta["layout"]  # no config file nor source directory changed
+    else:
+        layout, inputs = read_layout_noting(root, current)
+        fingerprint = layout_fingerprint(layout)
     full = (
         not records
         or old_meta.get("layout") != fingerprint
@@ -290,8 +298,10 @@ def _run(
     skipped = skipped_meta(summary.skipped)
     if not (full or changed or removed or touched):
         # the index is current as of this scan; only a skipped file may have come or gone
-        store.set_meta({SCANNED_AT: scanned_at, "skipped": skipped})
+        store.set_meta({SCANNED_AT: scanned_at, "skipped": skipped, LAYOUT_INPUTS: inputs})
         return
+    if layout is None:  # only the resolver changed: every file is resolved again
+        layout, inputs = read_layout_noting(root, current)
     clock.lap("layout")
     affected = set(facts) if full else _affected(store, facts, changed, removed, records)
     if progress:
@@ -313,6 +323,7 @@ def _run(
     )
     meta = {
         "layout": fingerprint,
+        LAYOUT_INPUTS: inputs,
         "extractor": _parse_fingerprint(),
         "resolver": resolver_fingerprint(),
         "indexed_at": str(time.time()),

@@ -15,7 +15,8 @@ from typing import Any
 
 from astrag.store.base import GraphStore, IndexUpdate
 
-_RESERVED = frozenset({"schema_version", "facts_format"})
+# keys each store manages itself (SQLite keeps its summary counts as "counts")
+_RESERVED = frozenset({"schema_version", "facts_format", "counts"})
 
 
 @dataclass(slots=True)

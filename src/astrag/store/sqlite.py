@@ -82,7 +82,10 @@ _GENERATION = re.compile(r"index\.[0-9a-f]+\.db")
 _DEAD_HOLDER_TRIES = 30  # x 0.1 s: the kernel drops a dead process's flock almost at once
 BUSY_TIMEOUT_MS = 10_000
 _CHUNK = 500  # ids per IN (...) list; far below SQLite's bound-parameter limit
-_RESERVED_META = frozenset({"schema_version", "facts_format"})
+# the summary counts, rewritten by every apply in its own transaction: a no-op re-index of a
+# large repository read them with a COUNT over every edge (0.13 s of 0.4 s on medusa)
+COUNTS_META = "counts"
+_RESERVED_META = frozenset({"schema_version", "facts_format", COUNTS_META})
 _REBUILD_HINT = "run `astrag index --rebuild` to rebuild the index"
 
 _SCHEMA = """
@@ -216,6 +219,41 @@ def _set_meta(conn: sqlite3.Connection, meta: dict[str, str]) -> None:
         "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
         meta.items(),
     )
+
+
+def _kept_counts(conn: sqlite3.Connection) -> dict[str, Any] | None:
+    row = conn.execute("SELECT value FROM meta WHERE key = ?", (COUNTS_META,)).fetchone()
+    return json.loads(row[0]) if row else None
+
+
+def _count(conn: sqlite3.Connection) -> dict[str, Any]:
+    """What :meth:`SqliteStore.counts` reports, counted from the tables."""
+    files, lines, errors, with_errors = conn.execute(
+        "SELECT count(*), coalesce(sum(lines), 0), coalesce(sum(errors), 0), "
+        "count(*) FILTER (WHERE errors > 0) FROM files"
+    ).fetchone()
+    by_kind = "SELECT kind, count(*) FROM symbols WHERE path {} '' GROUP BY kind"
+    symbols = dict(conn.execute(by_kind.format("!=")))
+    placeholders = dict(conn.execute(by_kind.format("=")))
+    edges = dict(conn.execute("SELECT kind, count(*) FROM edges GROUP BY kind"))
+    languages = dict(conn.execute("SELECT language, count(*) FROM files GROUP BY language"))
+    calls = dict(
+        conn.execute(
+            f"SELECT {CALL_TARGET_SQL}, count(*) FROM edges e LEFT JOIN symbols s "
+            "ON s.nid = e.dst WHERE e.kind = 'calls' GROUP BY 1"
+        )
+    )
+    return {
+        "files": files,
+        "lines": lines,
+        "parse_errors": errors,
+        "files_with_errors": with_errors,
+        "symbols": symbols,
+        "placeholders": placeholders,
+        "edges": edges,
+        "calls": calls,
+        "languages": languages,
+    }
 
 
 def _placeholders(n: int) -> str:
@@ -673,6 +711,7 @@ class SqliteStore:
                     for statement in _EDGE_INDEXES.values():
                         conn.execute(statement)
             self._collect_garbage(conn)
+            _set_meta(conn, {COUNTS_META: json.dumps(_count(conn), sort_keys=True)})
 
     def _apply_parts(
         self,
@@ -1085,34 +1124,14 @@ class SqliteStore:
         external / unresolved / dangling, the last for targets with no symbol row at all),
         languages (files of each).
         """
+        conn = self._db
+        if self._lock_fd is not None and not conn.in_transaction:
+            # the writer of an index written before the counts were kept: count once, keep
+            with _transaction(conn):
+                if not _kept_counts(conn):
+                    _set_meta(conn, {COUNTS_META: json.dumps(_count(conn), sort_keys=True)})
         with self.snapshot():
-            conn = self._db
-            files, lines, errors, with_errors = conn.execute(
-                "SELECT count(*), coalesce(sum(lines), 0), coalesce(sum(errors), 0), "
-                "count(*) FILTER (WHERE errors > 0) FROM files"
-            ).fetchone()
-            by_kind = "SELECT kind, count(*) FROM symbols WHERE path {} '' GROUP BY kind"
-            symbols = dict(conn.execute(by_kind.format("!=")))
-            placeholders = dict(conn.execute(by_kind.format("=")))
-            edges = dict(conn.execute("SELECT kind, count(*) FROM edges GROUP BY kind"))
-            languages = dict(conn.execute("SELECT language, count(*) FROM files GROUP BY language"))
-            calls = dict(
-                conn.execute(
-                    f"SELECT {CALL_TARGET_SQL}, count(*) FROM edges e LEFT JOIN symbols s "
-                    "ON s.nid = e.dst WHERE e.kind = 'calls' GROUP BY 1"
-                )
-            )
-        return {
-            "files": files,
-            "lines": lines,
-            "parse_errors": errors,
-            "files_with_errors": with_errors,
-            "symbols": symbols,
-            "placeholders": placeholders,
-            "edges": edges,
-            "calls": calls,
-            "languages": languages,
-        }
+            return _kept_counts(conn) or _count(conn)
 
     @_translate_errors
     def calls_by_file(self) -> dict[str, dict[str, int]]:

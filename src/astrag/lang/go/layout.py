@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from astrag import config_reads
 from astrag.lang.go.modules import GoLayout, GoModule
 
 _MAX_GOMOD_BYTES = 1_000_000
@@ -42,9 +43,11 @@ def read_layout(root: Path, paths: Iterable[str]) -> GoLayout:
 
 def _read_gomod(path: Path, d: str) -> GoModule | None:
     try:
-        if not path.is_file() or path.stat().st_size > _MAX_GOMOD_BYTES:
+        if not path.is_file():
+            return None  # its directory holds a source file: one appearing changes its mtime
+        text = config_reads.read_text(path, _MAX_GOMOD_BYTES)
+        if text is None:
             return None
-        text = path.read_text("utf-8", errors="replace")
     except OSError:
         return None
     text = re.sub(r"//.*", "", text)

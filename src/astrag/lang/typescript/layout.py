@@ -15,6 +15,7 @@ import posixpath
 from collections.abc import Iterable
 from pathlib import Path
 
+from astrag import config_reads
 from astrag.lang.typescript.modules import TsConfig, TsLayout
 
 _SKIP_DIRS = frozenset({"node_modules", ".git", ".astrag", "dist", "build", "out", "coverage"})
@@ -55,9 +56,10 @@ def strip_jsonc(text: str) -> str:
 
 def _read_json(path: Path) -> dict | None:
     try:
-        if path.stat().st_size > _MAX_CONFIG_BYTES:
+        text = config_reads.read_text(path, _MAX_CONFIG_BYTES)
+        if text is None:
             return None
-        data = json.loads(strip_jsonc(path.read_text("utf-8", errors="replace")))
+        data = json.loads(strip_jsonc(text))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None
