@@ -232,11 +232,24 @@ class Corpus:
         return found[0] if len(found) == 1 else None
 
 
-def load_corpus(root: Path, lang: str) -> Corpus:
-    """Read the index of ``root`` (run ``astrag index`` first). ``lang``: python | typescript."""
+class StaleIndex(RuntimeError):
+    """The index does not reflect the files on disk."""
+
+
+def load_corpus(root: Path, lang: str, *, refresh: bool = False) -> Corpus:
+    """Read the index of ``root`` (run ``astrag index`` first). ``lang``: python | typescript.
+
+    The mutations are drawn from the index's symbols and call edges, so an index that does
+    not match the files gives other cases for the same seed: a ``check --changed`` run on a
+    mutated tree re-indexes it, and once the tree is restored the index still holds the
+    mutated names. A stale index is refused, or brought up to date with ``refresh``."""
     from astrag import api
 
-    with api.open_index(root) as idx:
+    idx, status = api.open_fresh(root, refresh=refresh)
+    with idx:
+        if not status.fresh:
+            shown = ", ".join(status.stale[:3])
+            raise StaleIndex(f"the index of {root} is stale ({shown}): run astrag index")
         symbols, edges = idx.graph()
     by_id = {s.id: s for s in symbols}
     calls: dict[tuple[str, int, int], list[str]] = defaultdict(list)
@@ -1076,7 +1089,8 @@ def build_speed_diff(
     """A multi-file diff of about ``target_lines`` lines: up to ``per_file`` member/function
     renames in different functions of each of the largest non-test TypeScript files.
     Returns (diff, the edits, number of files)."""
-    corpus = load_corpus(root, "typescript")
+    # its callers check the mutated tree, which re-indexes it: read the restored tree's facts
+    corpus = load_corpus(root, "typescript", refresh=True)
     rng = random.Random(f"speed:{seed}")
     sizes = [
         ((root / p).stat().st_size, p)

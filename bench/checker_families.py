@@ -34,6 +34,7 @@ from checker_cases import (
     choose,
     ends_with_newline,
     make_diff,
+    module_file,
     pick_new_name,
     replace_span,
 )
@@ -306,7 +307,8 @@ def _import_cases(
             also = _naming_lines(corpus.file(path), old)
             case = _refactor_case(corpus, "rename-import", marker, parts, "unknown-import", also)
             left = _left_through_attributes(corpus, target, old, after)
-            cases.append(dataclasses.replace(case, elsewhere=left))
+            left += _imported_through_forgotten(corpus, old, path, edited)
+            cases.append(dataclasses.replace(case, elsewhere=tuple(sorted(set(left)))))
     return cases
 
 
@@ -349,6 +351,35 @@ def _left_through_attributes(
     return tuple(sorted(left))
 
 
+def _imported_module(corpus: Corpus, sf: SourceFile, module: str, level: int) -> str | None:
+    """The repository file an import's module denotes; ``from . import x`` (no module
+    name) denotes the package's own ``__init__.py``."""
+    if module or not level or corpus.lang != "python":
+        return module_file(corpus, sf, module, level)
+    base = PurePosixPath(sf.path).parent
+    for _ in range(level - 1):
+        base = base.parent
+    init = str(base / "__init__.py")
+    return init if init in corpus.paths else None
+
+
+def _imported_through_forgotten(
+    corpus: Corpus, old: str, forgotten: str, edited: list[str]
+) -> tuple[tuple[str, int], ...]:
+    """The import lines of edited files that take the renamed name from the forgotten file
+    itself: a package ``__init__.py`` (or an ``index.ts``) that re-exports it. The diff renames
+    them to the new name, which the forgotten file does not have, so they really break."""
+    found = []
+    for rel in edited:
+        sf = corpus.file(rel)
+        for imp in sf.facts.imports:
+            if imp.name != old or imp.scope:
+                continue
+            if _imported_module(corpus, sf, imp.module, imp.level) == forgotten:
+                found.append((rel, imp.line))
+    return tuple(found)
+
+
 def _method_callers(corpus: Corpus) -> dict[str, list[tuple[str, int]]]:
     """Method of a closed class with a repository-unique name -> its call sites' (file, line)
     outside the class's own file."""
@@ -368,17 +399,31 @@ def _method_callers(corpus: Corpus) -> dict[str, list[tuple[str, int]]]:
     return out
 
 
-def _method_rename(sf: SourceFile, old: str, new: str, lines: set[int] | None) -> list[str]:
-    """``.old(`` renamed on the given call lines; in the class's own file (``lines`` None)
-    on every line, and its definition too."""
+def _resolved_lines(corpus: Corpus, target: str, path: str) -> set[int]:
+    """Lines of ``path`` with a call the index resolves to ``target`` (and nothing else)."""
+    return {
+        line
+        for (p, line, _col), targets in corpus.calls.items()
+        if p == path and set(targets) == {target}
+    }
+
+
+def _method_rename(sf: SourceFile, old: str, new: str, lines: set[int], home: bool) -> list[str]:
+    """``.old(`` renamed on the given call lines (the calls the index resolves to the
+    method). In the class's own file (``home``) also the definition and every
+    ``self.old(`` / ``cls.old(`` / ``this.old(``: the name is unique in the repository, so
+    those are the method. Other ``x.old(`` there are left alone: ``x`` may be a ``str`` whose
+    ``rstrip`` has nothing to do with the class's, and renaming it breaks what the refactor
+    never touched."""
     call = re.compile(rf"\.{re.escape(old)}(?=\s*\()")
+    own = re.compile(rf"(?<![\w$.])(self|cls|this)\s*\.\s*{re.escape(old)}(?=\s*\()")
     definition = re.compile(rf"(?<![\w$.]){re.escape(old)}(?=\s*[(<])")
     out = []
     for number, line in enumerate(sf.lines, 1):
-        if lines is None:
-            line = definition.sub(new, call.sub(f".{new}", line))
-        elif number in lines:
+        if number in lines:
             line = call.sub(f".{new}", line)
+        if home:
+            line = definition.sub(new, own.sub(rf"\1.{new}", line))
         out.append(line)
     return out
 
@@ -386,7 +431,7 @@ def _method_rename(sf: SourceFile, old: str, new: str, lines: set[int] | None) -
 def method_refactor_cases(corpus: Corpus, rng: random.Random, quota: int) -> list[Case]:
     """A method renamed at its definition and every call but those of one file."""
     candidates: list[tuple[str, list[Edit]]] = []
-    plans: dict[int, tuple[str, str, str, list[str], dict[str, set[int]]]] = {}
+    plans: dict[int, tuple[str, str, str, str, list[str], dict[str, set[int]]]] = {}
     for target, sites in sorted(_method_callers(corpus).items()):
         files = sorted({p for p, _ in sites})
         if len(files) < 2:
@@ -403,17 +448,18 @@ def method_refactor_cases(corpus: Corpus, rng: random.Random, quota: int) -> lis
         lines_of: dict[str, set[int]] = defaultdict(set)
         for p, n in sites:
             lines_of[p].add(n)
-        plans[id(marker)] = (symbol.name, new, symbol.path, edited, lines_of)
+        plans[id(marker)] = (target, symbol.name, new, symbol.path, edited, lines_of)
         candidates.append(("rename-method", [marker]))
     cases = []
     for _variant, (marker,) in choose(candidates, quota, rng):
-        old, new, home, edited, lines_of = plans[id(marker)]
+        target, old, new, home, edited, lines_of = plans[id(marker)]
         parts = []
         for rel in edited:
             sf = corpus.file(rel)
             if not ends_with_newline(sf):
                 break
-            changed = _method_rename(sf, old, new, None if rel == home else lines_of[rel])
+            lines = _resolved_lines(corpus, target, rel) if rel == home else lines_of[rel]
+            changed = _method_rename(sf, old, new, lines, rel == home)
             if changed == sf.lines:
                 break  # the definition or a call is not written as astrag expects: skip
             parts.append(make_diff(rel, sf.lines, changed))

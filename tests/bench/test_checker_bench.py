@@ -445,3 +445,130 @@ def test_incomplete_rename_counts_module_attribute_uses_it_leaves_broken(
     assert "+    return util.deprecated(" in by_forgotten["pkg/a.py"].text
     assert by_forgotten["pkg/b.py"].elsewhere == (("pkg/b.py", 6), ("pkg/b.py", 14))
     assert "pkg/b.py" not in by_forgotten["pkg/b.py"].text  # the forgotten file is untouched
+
+
+TEXT_PY = """\
+class Text:
+    def __init__(self, plain: str):
+        self.plain = plain
+
+    def rstrip(self):
+        self.plain = self.plain.rstrip()
+        return self
+
+    def tidy(self):
+        return self.rstrip()
+"""
+TEXT_USER_PY = """\
+from pkg.text import Text
+
+
+def {name}(text: Text):
+    return text.rstrip()
+"""
+
+
+def test_rename_method_leaves_other_receivers_in_the_class_file_alone(tmp_path: Path) -> None:
+    import checker_families as cf
+
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/text.py", TEXT_PY)
+    write(tmp_path, "pkg/a.py", TEXT_USER_PY.format(name="one"))
+    write(tmp_path, "pkg/b.py", TEXT_USER_PY.format(name="two"))
+    api.index(tmp_path, embedder="none")
+    corpus = cc.load_corpus(tmp_path, "python")
+    cases = cf.method_refactor_cases(corpus, random.Random(0), 10)
+    assert [c.variant for c in cases] == ["rename-method"]
+    new = cases[0].note.split(" -> ")[1].split()[0]
+    removed = [line for line in cases[0].text.splitlines() if line.startswith("-    ")]
+    added = [line for line in cases[0].text.splitlines() if line.startswith("+    ")]
+    # the definition, self.rstrip() and the other importer's call: renamed; str.rstrip: not
+    assert removed == [
+        "-    def rstrip(self):",
+        "-        return self.rstrip()",
+        "-    return text.rstrip()",
+    ]
+    assert added == [
+        f"+    def {new}(self):",
+        f"+        return self.{new}()",
+        f"+    return text.{new}()",
+    ]
+
+
+INIT_REEXPORT_PY = """\
+from .core import convert
+"""
+CORE_PY = """\
+def convert(text):
+    return text
+"""
+THROUGH_PACKAGE_PY = """\
+from . import convert
+
+
+def run():
+    return convert("x")
+"""
+DIRECT_PY = """\
+from pkg.core import convert
+
+
+def go():
+    return convert("y")
+"""
+
+
+def test_incomplete_rename_counts_imports_through_a_forgotten_reexporting_package(
+    tmp_path: Path,
+) -> None:
+    import checker_families as cf
+
+    write(tmp_path, "pkg/__init__.py", INIT_REEXPORT_PY)
+    write(tmp_path, "pkg/core.py", CORE_PY)
+    write(tmp_path, "pkg/tools.py", THROUGH_PACKAGE_PY)
+    write(tmp_path, "pkg/direct.py", DIRECT_PY)
+    api.index(tmp_path, embedder="none")
+    corpus = cc.load_corpus(tmp_path, "python")
+    by_forgotten: dict[str, cc.Case] = {}
+    for seed in range(40):  # the forgotten importer is drawn at random: see every draw
+        for c in cf.incomplete_refactor_cases(corpus, random.Random(seed), 10):
+            by_forgotten.setdefault(c.path, c)
+    # forgetting the package: tools.py's renamed `from . import convert` now asks the
+    # package for a name it does not have (true breakage); direct.py imports from core
+    assert by_forgotten["pkg/__init__.py"].elsewhere == (("pkg/tools.py", 1),)
+    # forgetting another importer: the package is renamed too, nothing breaks through it
+    others = [c for path, c in by_forgotten.items() if path != "pkg/__init__.py"]
+    assert others and all(c.elsewhere == () for c in others)
+    # the judge: a finding at the re-export site is not a false alarm; one elsewhere is
+    case = by_forgotten["pkg/__init__.py"]
+    hit = SimpleNamespace(path="pkg/__init__.py", line=1, rule="unknown-import", message="")
+    through = SimpleNamespace(path="pkg/tools.py", line=1, rule="unknown-import", message="")
+    wrong = SimpleNamespace(path="pkg/direct.py", line=1, rule="unknown-import", message="")
+    result = cb.judge(case, [hit, through, wrong])
+    assert result.caught and result.elsewhere == [through] and result.false_positives == [wrong]
+
+
+def test_speed_diff_is_the_same_after_a_check_reindexed_the_mutated_tree(tmp_path: Path) -> None:
+    write(tmp_path, "src/users.service.ts", USERS_TS)
+    write(tmp_path, "src/users.resolver.ts", RESOLVER_TS)
+    api.index(tmp_path, embedder="none")
+    first, _edits, files = cc.build_speed_diff(tmp_path, seed=0, target_lines=1000)
+    assert files >= 1
+    names = ("src/users.service.ts", "src/users.resolver.ts")
+    originals = {rel: (tmp_path / rel).read_text() for rel in names}
+    assert cb._git_apply(tmp_path, first, reverse=False)
+    api.index(tmp_path, embedder="none")  # what `check --changed` does to the mutated tree
+    for rel, text in originals.items():
+        (tmp_path / rel).write_text(text)
+    second, _edits, _files = cc.build_speed_diff(tmp_path, seed=0, target_lines=1000)
+    assert second == first
+
+
+def test_load_corpus_refuses_a_stale_index(tmp_path: Path) -> None:
+    write(tmp_path, "src/users.service.ts", USERS_TS)
+    api.index(tmp_path, embedder="none")
+    write(tmp_path, "src/users.service.ts", USERS_TS.replace("findOne", "findMany"))
+    with pytest.raises(cc.StaleIndex):
+        cc.load_corpus(tmp_path, "typescript")
+    fresh = cc.load_corpus(tmp_path, "typescript", refresh=True)
+    assert "findMany" in {s.name for s in fresh.symbols.values()}

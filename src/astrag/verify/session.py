@@ -24,6 +24,7 @@ from astrag.store.base import FileRecord, GraphStore
 from astrag.verify.check import CHECKED_LANGUAGES, Checker
 from astrag.verify.findings import CheckReport, Finding
 from astrag.verify.inputs import ChangedFile
+from astrag.verify.old_facts import OldFacts
 from astrag.verify.ripple import (
     affected_names,
     candidate_lines,
@@ -92,6 +93,7 @@ class CheckSession:
         self._declared: dict[str, int] = {}
         self._records: dict[str, FileRecord] | None = None
         self._bodies: dict[tuple[str, str, str], object] = {}  # class facts of unchanged files
+        self._old: OldFacts | None = None  # old versions' facts, kept in the index directory
 
     @property
     def ambient(self) -> frozenset[str]:
@@ -212,14 +214,31 @@ class CheckSession:
         indexed these very bytes (no parse: None), else extracted from a parse the caller
         may reuse."""
         source = text.encode("utf-8")
+        indexed = self._indexed_facts(path, source)
+        if indexed is not None:
+            return indexed, None
+        tree = parse_file(path, source)
+        return extract_facts(path, source, tree), tree
+
+    def _indexed_facts(self, path: str, source: bytes) -> FileFacts | None:
+        """The index's facts of ``path`` when it indexed these very bytes."""
         if self._records is None:
             self._records = self.store.file_records()
         record = self._records.get(path)
         same = record is not None and record.size == len(source) and path in self.facts
         if same and record is not None and record.hash == content_hash(source):
-            return self.facts[path], None
-        tree = parse_file(path, source)
-        return extract_facts(path, source, tree), tree
+            return self.facts[path]
+        return None
+
+    def _old_version(self, path: str, text: str) -> FileFacts:
+        """A changed file's facts before the change: the index's while it still holds that
+        version (it is stale), else kept from an earlier check (see ``old_facts.py``)."""
+        indexed = self._indexed_facts(path, text.encode("utf-8"))
+        if indexed is not None:
+            return indexed
+        if self._old is None:
+            self._old = OldFacts(getattr(self.store, "index_dir", None))
+        return self._old.facts(path, text)
 
     def _old_facts(
         self, changes: list[ChangedFile], deleted: Sequence[str], texts: Mapping[str, str]
@@ -229,7 +248,7 @@ class CheckSession:
         for change in changes:
             path = change.old_path or change.path
             if change.old is not None and language_of(path) is not None:
-                old[path] = self._facts_of(path, change.old)
+                old[path] = self._old_version(path, change.old)
         for path in deleted:
             if path in old or language_of(path) is None:
                 continue
