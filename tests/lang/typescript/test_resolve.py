@@ -616,3 +616,65 @@ def test_callback_parameters_without_a_declared_function_type_stay_unknown(
         "lib.ts::Other.next",
         "unresolved::?.next",
     }
+
+
+def test_a_call_returning_a_generic_class_gives_that_class(tmp_path: Path) -> None:
+    # `innerFrom(x).subscribe()`: innerFrom returns Observable<T>, so the call's result is an
+    # Observable (whose overload signatures yield to the implementation), not a T
+    edges = build(
+        tmp_path,
+        {
+            "lib.ts": """
+                export class Item { subscribe() {} }
+                export class Observable<T> { subscribe() {} pipe() {} }
+                export function innerFrom<O>(input: O): Observable<O>;
+                export function innerFrom<T>(input: T): Observable<T> {
+                  return new Observable<T>();
+                }
+                export function items(): Observable<Item> { return new Observable<Item>(); }
+            """,
+            "use.ts": """
+                import { innerFrom, items } from './lib';
+
+                export function go(n: number) {
+                  innerFrom(n).subscribe();
+                  items().pipe();
+                }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "use.ts::go") == {
+        "lib.ts::innerFrom",
+        "lib.ts::items",
+        "lib.ts::Observable.subscribe",
+        "lib.ts::Observable.pipe",
+    }
+
+
+def test_an_awaited_promise_still_gives_its_value(tmp_path: Path) -> None:
+    # the negative side: Promise<Item> is unwrapped (what `await` gives), so `.subscribe` on
+    # the awaited value is Item's; a member the value lacks (`.pipe`) is no guess
+    edges = build(
+        tmp_path,
+        {
+            "lib.ts": """
+                export class Item { subscribe() {} }
+                export class Observable<T> { subscribe() {} pipe() {} }
+                export async function load(): Promise<Item> { return new Item(); }
+            """,
+            "use.ts": """
+                import { load } from './lib';
+
+                export async function go() {
+                  const item = await load();
+                  item.subscribe();
+                  item.pipe();
+                }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "use.ts::go") == {
+        "lib.ts::load",
+        "lib.ts::Item.subscribe",
+        "unresolved::Item.pipe",
+    }

@@ -175,7 +175,10 @@ _ELEMENT_GENERICS = frozenset(
     {"Array", "ReadonlyArray", "Set", "ReadonlySet", "Iterable", "IterableIterator", "Iterator",
      "AsyncIterable", "AsyncIterableIterator"}
 )  # fmt: skip
-_UNWRAP_RETURNS = frozenset({"Promise", "Observable"})
+# return types that stand for their type argument: what ``await f()`` gives (the value chain
+# drops the ``await``). Not ``Observable<T>``: calling ``from(x)`` gives an Observable, whose
+# ``subscribe``/``pipe`` are what ``from(x).subscribe()`` calls.
+_UNWRAP_RETURNS = frozenset({"Promise"})
 
 # A member chain written plainly on one line (``this.repo.find``, ``a?.b``): split as text,
 # which is much cheaper than walking its nodes.
