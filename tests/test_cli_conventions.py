@@ -304,3 +304,15 @@ def test_the_console_script_runs_the_cli() -> None:
         text=True,
     )
     assert (result.returncode, result.stdout) == (0, f"astrag {__version__}\n")
+
+
+def test_python_dash_m_runs_the_cli() -> None:
+    # Both spellings: the package (what the README shows) and the console script's own module.
+    for module in ("astrag", "astrag.entry"):
+        result = subprocess.run(
+            [sys.executable, "-m", module, "--version"],
+            env=BASE_ENV,
+            capture_output=True,
+            text=True,
+        )
+        assert (result.returncode, result.stdout) == (0, f"astrag {__version__}\n"), module

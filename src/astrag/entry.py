@@ -26,3 +26,7 @@ def main() -> None:
     except KeyboardInterrupt:
         interrupted()
     cli()
+
+
+if __name__ == "__main__":  # ``python -m astrag.entry``, which some guides spell out
+    main()
