@@ -573,7 +573,7 @@ class Resolver:
             d = t.defs.get(scope)
             scope = d.parent if d is not None else ""
         names.discard("return")
-        return names
+        return {n for n in names if not n.startswith("(")}  # pseudo-bindings ``(k:j)``
 
     # ------------------------------------------------------------------ classes
 
