@@ -5,8 +5,12 @@ missed site, wrong site and missed definition-level edge into a construct, by th
 shape and the receiver text read from the source line (``this.repo.find()``: a field-typed
 receiver; ``make().run()``: a call's result; ``items[0].go()``: an element; ``opts.x()``: an
 identifier, i.e. a parameter, local or import). Prints counts, largest first, with examples.
+``--bindings`` (TypeScript/JavaScript) splits the identifier group by what the identifier is
+bound to (``ts_bindings.py``: a union-typed parameter, an untyped callback parameter, a local
+``= new X()`` ...) and sorts the missed definition-level edges by the construct of their site.
 
     python3 bench/constructs.py CORPUS_DIR ORACLE.jsonl EXPORT.jsonl [--examples 3] [--json F]
+        [--bindings]
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import graph_accuracy
+from ts_bindings import Bindings
 
 OPENERS = {")": "(", "]": "["}
 
@@ -90,22 +95,53 @@ class Source:
         return lines[number - 1] if 0 < number <= len(lines) else ""
 
 
-def classify(items: list[dict], source: Source) -> dict[str, list[dict]]:
+IDENTIFIER = "x.m(): receiver is an identifier (parameter, local, import)"
+
+
+def site_construct(
+    site: str, shape: str, targets: list[str], source: Source, bindings: Bindings | None
+) -> tuple[str, str]:
+    """(construct, source line) of the call site ``path:line:column``."""
+    path, line, column = site.rsplit(":", 2)
+    text = source.line(path, int(line))
+    kind = construct(shape, receiver_text(text, int(column)), targets)
+    if bindings is not None and kind == IDENTIFIER:
+        binding, detail = bindings.kind(path, int(line), int(column))
+        kind = f"x.m(), x is {binding}" + (f" [{detail}]" if detail and _detailed(binding) else "")
+    return kind, text.strip()[:120]
+
+
+def _detailed(binding: str) -> bool:
+    """Bindings whose detail (callee, initialiser) is worth a group of its own."""
+    return binding.startswith(("parameter: untyped, callback", "local: = "))
+
+
+def classify(
+    items: list[dict], source: Source, bindings: Bindings | None = None
+) -> dict[str, list[dict]]:
     groups: dict[str, list[dict]] = defaultdict(list)
     for item in items:
-        path, line, column = item["site"].rsplit(":", 2)
-        text = source.line(path, int(line))
         targets = item.get("oracle_ids", [])
-        kind = construct(item["shape"], receiver_text(text, int(column)), targets)
-        groups[kind].append(item | {"code": text.strip()[:120]})
+        kind, code = site_construct(item["site"], item["shape"], targets, source, bindings)
+        groups[kind].append(item | {"code": code})
     return groups
 
 
-def classify_edges(report: graph_accuracy.Report) -> dict[str, list[dict]]:
+def classify_edges(
+    report: graph_accuracy.Report, source: Source, bindings: Bindings | None = None
+) -> dict[str, list[dict]]:
+    """Missed edges by miss reason, or with ``bindings`` by the construct of their first site."""
     groups: dict[str, list[dict]] = defaultdict(list)
-    if report.edges is not None:
-        for item in report.edges.misses:
+    if report.edges is None:
+        return groups
+    for item in report.edges.misses:
+        if bindings is None or not item["site"]:
             groups[item["reason"]].append(item)
+            continue
+        position, rest = item["site"].split(" ", 1)
+        shape = rest.rsplit("(", 1)[-1].rstrip(")")
+        kind, _ = site_construct(position, shape, [item["target"]], source, bindings)
+        groups[kind].append(item)
     return groups
 
 
@@ -128,6 +164,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("export", type=Path)
     parser.add_argument("--examples", type=int, default=3)
     parser.add_argument("--json", type=Path, help="write counts and examples as JSON here")
+    parser.add_argument(
+        "--bindings", action="store_true", help="split x.m() by what x is bound to (TS/JS)"
+    )
     args = parser.parse_args(argv)
     with args.oracle.open(encoding="utf-8") as f:
         oracle = graph_accuracy.read_oracle(f)
@@ -135,10 +174,11 @@ def main(argv: list[str] | None = None) -> int:
         graph = graph_accuracy.load_graph(f)
     report = graph_accuracy.compare(oracle, graph)
     source = Source(args.root)
+    bindings = Bindings(args.root) if args.bindings else None
     sections = {
-        "missed sites": classify(report.misses, source),
-        "wrong sites": classify(report.false_positives, source),
-        "missed edges (definition granularity)": classify_edges(report),
+        "missed sites": classify(report.misses, source, bindings),
+        "wrong sites": classify(report.false_positives, source, bindings),
+        "missed edges (definition granularity)": classify_edges(report, source, bindings),
     }
     for title, groups in sections.items():
         print("\n".join(render(title, groups, args.examples)))

@@ -155,7 +155,11 @@ class Binding:
     Every local binding is recorded, typed or not, so that a local name shadows a module-level
     one during resolution. The name ``return`` (a keyword, so never a real name) records the
     value of a ``return <chain>`` statement of the function ``scope``: what an unannotated
-    function returns.
+    function returns. The name ``(k:j)`` records the declared type of parameter j of the
+    function the function ``scope`` takes as its argument k (TS ``init: (source: Observable<T>,
+    subscriber: Subscriber<R>) => void`` as argument 0 gives ``(0:1)`` typed ``Subscriber``);
+    the chain element ``(k:j)`` after a callee reads it, so a callback's untyped parameter
+    ``operate((source, subscriber) => …)`` is bound to ``("operate", "(0:1)")``.
     """
 
     scope: str

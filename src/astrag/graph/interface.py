@@ -22,11 +22,12 @@ def interface_of(facts: FileFacts) -> tuple:
         (i.module, i.name, i.alias, i.level, i.scope, i.reexport) for i in facts.imports
     )
     # another file reads bindings only through a field's value (``self.x = param`` inside a
-    # method) or at module level (TS callbacks); a plain function's locals are its own
+    # method) or at module level (TS callbacks), and a function's ``return`` and callback
+    # parameter types ``(k:j)``; a plain function's other locals are its own
     methods = {d.qualname for d in facts.definitions if d.kind == DefKind.METHOD}
     bindings = tuple(
         (b.scope, b.name, b.type, b.value)
         for b in facts.bindings
-        if b.scope == "" or b.scope in methods or b.name == "return"
+        if b.scope == "" or b.scope in methods or b.name == "return" or b.name.startswith("(")
     )
     return (facts.language, defs, imports, bindings, facts.exports, facts.all_names)

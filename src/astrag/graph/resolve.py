@@ -459,11 +459,30 @@ class Resolver:
             return ("ext", f"{value[1]}.{name}")
         if kind in ("inst", "super"):
             return self.class_member(value[1], value[2], name, skip_self=kind == "super")
+        if kind == "sym" and name.startswith("("):
+            return self._callback_param(value, name)
         if kind == "sym" and self.is_class(value):
             return self.class_member(value[1], value[2], name, static=True)
         if kind == "sym":
             return self._object_member(value, name)
         return None
+
+    def _callback_param(self, value: Value, name: str) -> Value | None:
+        """``(k:j)``: the declared type of parameter j of the function that ``value`` (a
+        function, or a class through its constructor) takes as its argument k; see facts.py."""
+        if self.is_class(value):
+            ctor_name = self.table(value[1]).sem.constructor
+            constructor = self.class_member(value[1], value[2], ctor_name)
+            if constructor is None or constructor[0] != "sym":
+                return None
+            value = constructor
+        d = self._def(value)
+        if d is None or d.kind not in FUNCTION_KINDS:
+            return None
+        t = self.table(value[1])
+        bound = t.bindings.get(value[2], {}).get(name, ())
+        typed = self._binding_value(t, value[2], bound[0]) if bound else None
+        return ("local", typed) if typed is not None else None
 
     def _object_member(self, value: Value, name: str) -> Value | None:
         """A member of a definition that is no class: what is defined onto it (a namespace's
@@ -554,7 +573,7 @@ class Resolver:
             d = t.defs.get(scope)
             scope = d.parent if d is not None else ""
         names.discard("return")
-        return names
+        return {n for n in names if not n.startswith("(")}  # pseudo-bindings ``(k:j)``
 
     # ------------------------------------------------------------------ classes
 

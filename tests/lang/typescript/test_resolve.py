@@ -549,3 +549,132 @@ def test_members_of_module_exports_objects_are_the_modules_own(tmp_path: Path) -
     assert targets(edges, "calls", "context.js::onerror") == {"context.js::emitError"}
     assert targets(edges, "calls", "context.js::body#2") == {"context.js::emitError"}
     assert targets(edges, "calls", "app.js::handle") == {"context.js::onerror"}
+
+
+def test_untyped_callback_parameters_take_the_types_the_callee_declares(tmp_path: Path) -> None:
+    # the compiler's contextual typing: `operate((source, sub) => …)` gives `sub` the type
+    # of parameter 1 of operate's function-typed parameter 0; `new Stream(cb)` reads the
+    # constructor's, skipping a `this:` parameter on either side
+    edges = build(
+        tmp_path,
+        {
+            "lib.ts": """
+                export class Sink { next(v: number) {} done() {} }
+                export class Source { pipe() {} }
+                export function operate(init: (source: Source, sink: Sink) => void) {}
+                export class Stream {
+                  constructor(subscribe: (this: Stream, sink: Sink) => void) {}
+                }
+            """,
+            "use.ts": """
+                import { operate, Stream } from './lib';
+
+                export function map() {
+                  operate((source, sink) => { source.pipe(); sink.next(1); });
+                  return new Stream(function (this: Stream, sink) { sink.done(); });
+                }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "use.ts::map") == {
+        "lib.ts::operate",
+        "lib.ts::Stream.constructor",
+        "lib.ts::Source.pipe",
+        "lib.ts::Sink.next",
+        "lib.ts::Sink.done",
+    }
+
+
+def test_callback_parameters_without_a_declared_function_type_stay_unknown(
+    tmp_path: Path,
+) -> None:
+    # a callee parameter that is no function type, a callback parameter past the declared
+    # ones, and a callback parameter with its own annotation (which wins) give no guess
+    edges = build(
+        tmp_path,
+        {
+            "lib.ts": """
+                export class Sink { next(v: number) {} }
+                export class Other { next(v: number) {} }
+                export function run(init: Function) {}
+                export function operate(init: (sink: Sink) => void) {}
+            """,
+            "use.ts": """
+                import { run, operate, Other } from './lib';
+
+                export function map() {
+                  run((sink) => { sink.next(1); });
+                  operate((sink, extra) => { extra.next(2); });
+                  operate((sink: Other) => { sink.next(3); });
+                }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "use.ts::map") == {
+        "lib.ts::run",
+        "lib.ts::operate",
+        "lib.ts::Other.next",
+        "unresolved::?.next",
+    }
+
+
+def test_a_call_returning_a_generic_class_gives_that_class(tmp_path: Path) -> None:
+    # `innerFrom(x).subscribe()`: innerFrom returns Observable<T>, so the call's result is an
+    # Observable (whose overload signatures yield to the implementation), not a T
+    edges = build(
+        tmp_path,
+        {
+            "lib.ts": """
+                export class Item { subscribe() {} }
+                export class Observable<T> { subscribe() {} pipe() {} }
+                export function innerFrom<O>(input: O): Observable<O>;
+                export function innerFrom<T>(input: T): Observable<T> {
+                  return new Observable<T>();
+                }
+                export function items(): Observable<Item> { return new Observable<Item>(); }
+            """,
+            "use.ts": """
+                import { innerFrom, items } from './lib';
+
+                export function go(n: number) {
+                  innerFrom(n).subscribe();
+                  items().pipe();
+                }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "use.ts::go") == {
+        "lib.ts::innerFrom",
+        "lib.ts::items",
+        "lib.ts::Observable.subscribe",
+        "lib.ts::Observable.pipe",
+    }
+
+
+def test_an_awaited_promise_still_gives_its_value(tmp_path: Path) -> None:
+    # the negative side: Promise<Item> is unwrapped (what `await` gives), so `.subscribe` on
+    # the awaited value is Item's; a member the value lacks (`.pipe`) is no guess
+    edges = build(
+        tmp_path,
+        {
+            "lib.ts": """
+                export class Item { subscribe() {} }
+                export class Observable<T> { subscribe() {} pipe() {} }
+                export async function load(): Promise<Item> { return new Item(); }
+            """,
+            "use.ts": """
+                import { load } from './lib';
+
+                export async function go() {
+                  const item = await load();
+                  item.subscribe();
+                  item.pipe();
+                }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "use.ts::go") == {
+        "lib.ts::load",
+        "lib.ts::Item.subscribe",
+        "unresolved::Item.pipe",
+    }

@@ -175,7 +175,10 @@ _ELEMENT_GENERICS = frozenset(
     {"Array", "ReadonlyArray", "Set", "ReadonlySet", "Iterable", "IterableIterator", "Iterator",
      "AsyncIterable", "AsyncIterableIterator"}
 )  # fmt: skip
-_UNWRAP_RETURNS = frozenset({"Promise", "Observable"})
+# return types that stand for their type argument: what ``await f()`` gives (the value chain
+# drops the ``await``). Not ``Observable<T>``: calling ``from(x)`` gives an Observable, whose
+# ``subscribe``/``pipe`` are what ``from(x).subscribe()`` calls.
+_UNWRAP_RETURNS = frozenset({"Promise"})
 
 # A member chain written plainly on one line (``this.repo.find``, ``a?.b``): split as text,
 # which is much cheaper than walking its nodes.
@@ -508,6 +511,7 @@ class _Extractor:
         self.bindings: list[Binding] = []
         self.exports: list[tuple[str, str]] = []
         self.intervals: list[tuple[int, int, str]] = []
+        self.scope_nodes: dict[tuple[int, int], str] = {}  # (start, end) of its node -> scope
         self.kinds: dict[str, DefKind] = {}  # scope-forming qualname -> kind
         self.parents: dict[str, str] = {}
         self.members: dict[str, set[str]] = {}  # class/interface qualname -> member names
@@ -786,6 +790,7 @@ class _Extractor:
         if kind in (DefKind.FIELD, DefKind.METHOD):
             self.members.setdefault(parent, set()).add(name)
         if scope_node is not None:
+            self.scope_nodes[(scope_node.start_byte, scope_node.end_byte)] = key
             self.kinds[key] = kind
             self.parents.setdefault(key, parent)
             self.intervals.append((scope_node.start_byte, scope_node.end_byte, key))
@@ -1732,18 +1737,29 @@ class _Extractor:
                 continue
             scope = at(params.start_byte)
             element = self.callback_element(owner)
+            context = self.callback_context(owner) if element is None else None
+            own_scope = self.scope_nodes.get((owner.start_byte, owner.end_byte))
+            position = 0  # among the arguments: TS ``this: Foo`` is none
             for i, param in enumerate(params.named_children):
                 pattern = (
                     param.child_by_field_name("pattern")
                     if param.type in ("required_parameter", "optional_parameter")
                     else None
                 )
+                if pattern is not None and pattern.type == "this":
+                    continue
+                if own_scope is not None and pattern is not None:
+                    self.callback_param_types(own_scope, position, param)
                 if pattern is not None and pattern.type == "identifier":
                     type_ = self.principal_type(param.child_by_field_name("type"))
-                    self.bind(scope, pattern, type_, element if i == 0 and not type_ else None)
-                    continue
-                for name in _pattern_names(param):
-                    self.bind(scope, name)
+                    value = element if i == 0 and not type_ else None
+                    if context is not None and not type_ and value is None:
+                        value = (*context[0], f"({context[1]}:{position})")
+                    self.bind(scope, pattern, type_, value)
+                else:
+                    for name in _pattern_names(param):
+                        self.bind(scope, name)
+                position += 1
         # a named function expression's name is bound where it stands (``return function
         # dfs(n) { dfs(n.next) }``)
         for tag in ("binding.parameter", "binding.loop", "binding.catch", "binding.function_name"):
@@ -1753,6 +1769,9 @@ class _Extractor:
                     element = self.iterated_element(node)
                 elif tag == "binding.parameter" and node.parent is not None:
                     element = self.callback_element(node.parent)
+                    context = self.callback_context(node.parent) if element is None else None
+                    if context is not None:
+                        element = (*context[0], f"({context[1]}:0)")
                 else:
                     element = None
                 for name in _pattern_names(node):
@@ -1777,6 +1796,41 @@ class _Extractor:
             return None
         receiver = self.value_chain(callee.child_by_field_name("object"))
         return (*receiver, "[i]") if receiver is not None else None
+
+    def callback_context(self, fn: Node) -> tuple[Chain, int] | None:
+        """``operate((source, subscriber) => ...)``, ``new Observable((subscriber) => ...)``:
+        the callee and the callback's position among its arguments. An untyped parameter of the
+        callback has the type the callee declares for it (the compiler's contextual type),
+        which the callee's file records as the pseudo-binding ``(k:j)`` (see facts.py)."""
+        args = fn.parent
+        call = args.parent if args is not None and args.type == "arguments" else None
+        if call is None or call.type not in ("call_expression", "new_expression"):
+            return None
+        field = "function" if call.type == "call_expression" else "constructor"
+        callee = self.value_chain(call.child_by_field_name(field))
+        if callee is None:
+            return None
+        others = [c for c in args.named_children if c.type != "comment"]
+        return callee, next(i for i, c in enumerate(others) if c.id == fn.id)
+
+    def callback_param_types(self, scope: str, position: int, param: Node) -> None:
+        """A parameter of ``scope`` typed by a function type (``init: (source: Observable<T>,
+        subscriber: Subscriber<R>) => void``): the declared type of each of that function's
+        parameters, as the pseudo-binding ``(position:j)`` of ``scope``."""
+        fn_type = self.function_type(param.child_by_field_name("type"))
+        if fn_type is None or self.kinds.get(scope) not in _BODY_KINDS:
+            return
+        inner = fn_type.child_by_field_name("parameters")
+        j = 0
+        for p in inner.named_children if inner is not None else ():
+            pattern = p.child_by_field_name("pattern")
+            if pattern is None or pattern.type == "this":
+                continue
+            type_ = self.principal_type(p.child_by_field_name("type"))
+            if type_ is not None:
+                line = p.start_point[0] + 1
+                self.bindings.append(Binding(scope, f"({position}:{j})", line, type_))
+            j += 1
 
     def iterated_element(self, left: Node) -> Chain | None:
         """``for (const x of xs)`` binds x to an element of xs (a single name only)."""
