@@ -9,7 +9,8 @@ layout can have changed without reading any of them again (``project_layout.layo
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import posixpath
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
@@ -17,6 +18,19 @@ from pathlib import Path
 Stat = tuple[int, int] | None  # (size, mtime_ns), None for a file that is not there
 
 _noted: ContextVar[dict[str, Stat] | None] = ContextVar("config_reads", default=None)
+
+
+def source_dirs(paths: Iterable[str]) -> set[str]:
+    """Every directory holding a source path, and their ancestors ("" is the root): the places a
+    layout looks for its configuration files, so also the ones whose mtime tells that such a
+    file appeared or went away."""
+    dirs: set[str] = {""}
+    for path in paths:
+        directory = posixpath.dirname(path)
+        while directory and directory not in dirs:
+            dirs.add(directory)
+            directory = posixpath.dirname(directory)
+    return dirs
 
 
 def stat_of(path: str | Path) -> Stat:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import posixpath
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -77,15 +76,9 @@ def _digest(paths: list[str]) -> str:
 
 def _dir_mtimes(root: Path, paths: list[str]) -> dict[str, int | None]:
     """mtime_ns of every directory holding a source path and of its ancestors ("" the root)."""
-    dirs: set[str] = {""}
-    for path in paths:
-        directory = posixpath.dirname(path)
-        while directory and directory not in dirs:
-            dirs.add(directory)
-            directory = posixpath.dirname(directory)
     base = str(root)
     out: dict[str, int | None] = {}
-    for d in sorted(dirs):
+    for d in sorted(config_reads.source_dirs(paths)):
         try:
             out[d] = os.stat(os.path.join(base, d) if d else base).st_mtime_ns
         except OSError:

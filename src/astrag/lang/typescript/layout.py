@@ -68,12 +68,7 @@ def _read_json(path: Path) -> dict | None:
 def _source_dirs(paths: Iterable[str]) -> list[str]:
     """Every directory holding a source file, and their ancestors ("" is the root): the only
     places a tsconfig.json or package.json can say anything about those sources."""
-    dirs: set[str] = {""}
-    for path in paths:
-        directory = posixpath.dirname(path)
-        while directory and directory not in dirs:
-            dirs.add(directory)
-            directory = posixpath.dirname(directory)
+    dirs = config_reads.source_dirs(paths)
     return sorted(d for d in dirs if not _SKIP_DIRS.intersection(d.split("/")))
 
 
