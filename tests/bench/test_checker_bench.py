@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -421,22 +422,33 @@ def four():
 """
 
 
+def incomplete_renames_by_forgotten_file(
+    root: Path, keep: Callable[[cc.Case], bool]
+) -> dict[str, cc.Case]:
+    """The first kept incomplete-rename case for each forgotten file, over 40 seeds: the
+    forgotten importer is drawn at random, so this sees every draw."""
+    import checker_families as cf
+
+    corpus = cc.load_corpus(root, "python")
+    by_forgotten: dict[str, cc.Case] = {}
+    for seed in range(40):
+        for c in cf.incomplete_refactor_cases(corpus, random.Random(seed), 10):
+            if keep(c):
+                by_forgotten.setdefault(c.path, c)
+    return by_forgotten
+
+
 def test_incomplete_rename_counts_module_attribute_uses_it_leaves_broken(
     tmp_path: Path,
 ) -> None:
-    import checker_families as cf
-
     write(tmp_path, "pkg/__init__.py", "")
     write(tmp_path, "pkg/util.py", UTIL_PY)
     write(tmp_path, "pkg/a.py", USES_BY_NAME_PY)
     write(tmp_path, "pkg/b.py", USES_BY_MODULE_PY)
     api.index(tmp_path, embedder="none")
-    corpus = cc.load_corpus(tmp_path, "python")
-    by_forgotten: dict[str, cc.Case] = {}
-    for seed in range(40):  # the forgotten importer is drawn at random: see both draws
-        for c in cf.incomplete_refactor_cases(corpus, random.Random(seed), 10):
-            if c.variant == "rename-import" and "deprecated" in c.note:
-                by_forgotten.setdefault(c.path, c)
+    by_forgotten = incomplete_renames_by_forgotten_file(
+        tmp_path, lambda c: c.variant == "rename-import" and "deprecated" in c.note
+    )
     assert sorted(by_forgotten) == ["pkg/a.py", "pkg/b.py"]
     # whichever importer is forgotten, b.py's util.deprecated call (line 6) and read
     # (line 14) keep the old name: the by-name rename does not reach them. Neither
@@ -521,18 +533,12 @@ def go():
 def test_incomplete_rename_counts_imports_through_a_forgotten_reexporting_package(
     tmp_path: Path,
 ) -> None:
-    import checker_families as cf
-
     write(tmp_path, "pkg/__init__.py", INIT_REEXPORT_PY)
     write(tmp_path, "pkg/core.py", CORE_PY)
     write(tmp_path, "pkg/tools.py", THROUGH_PACKAGE_PY)
     write(tmp_path, "pkg/direct.py", DIRECT_PY)
     api.index(tmp_path, embedder="none")
-    corpus = cc.load_corpus(tmp_path, "python")
-    by_forgotten: dict[str, cc.Case] = {}
-    for seed in range(40):  # the forgotten importer is drawn at random: see every draw
-        for c in cf.incomplete_refactor_cases(corpus, random.Random(seed), 10):
-            by_forgotten.setdefault(c.path, c)
+    by_forgotten = incomplete_renames_by_forgotten_file(tmp_path, lambda c: True)
     # forgetting the package: tools.py's renamed `from . import convert` now asks the
     # package for a name it does not have (true breakage); direct.py imports from core
     assert by_forgotten["pkg/__init__.py"].elsewhere == (("pkg/tools.py", 1),)
