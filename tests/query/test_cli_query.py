@@ -247,3 +247,88 @@ def test_search_carries_each_hits_signature_and_code(repo: Path) -> None:
         "                 route.handle(scope)",
         "                 return",
     ]
+
+
+# A class's own plain fields read through self / this: the resolver keeps them out of the
+# edges (contexts would fill with fields), so `references` finds them in the facts.
+FIELDS: dict[str, str] = {
+    "app/__init__.py": "",
+    "app/store.py": (
+        "class Store:\n"  # 1
+        "    def __init__(self, limit: int) -> None:\n"
+        "        self.limit = limit\n"
+        "        self.size = 0\n"
+        "\n"  # 5
+        "    def full(self) -> bool:\n"
+        "        return self.size >= self.limit\n"
+        "\n"
+        "    def grow(self) -> None:\n"
+        "        def check() -> bool:\n"  # 10
+        "            return self.limit > 0\n"
+        "        if check():\n"
+        "            self.size += 1\n"
+        "\n"
+        "\n"  # 15
+        "class Cache(Store):\n"
+        "    def room(self) -> int:\n"
+        "        return self.limit - self.size\n"
+        "\n"
+        "\n"  # 20
+        "class Bounded(Store):\n"
+        "    limit = 10\n"
+        "\n"
+        "    def ok(self) -> bool:\n"
+        "        return self.limit > 1\n"  # 25
+        "\n"
+        "\n"
+        "def other(limit: int) -> int:\n"
+        "    return limit\n"
+    ),
+    "web/queue.ts": (
+        "export class Queue {\n"
+        "  items: string[] = [];\n"
+        "  push(x: string): void {\n"
+        "    this.items.push(x);\n"
+        "  }\n"  # 5
+        "  take(): string | undefined {\n"
+        "    return this.items.pop();\n"
+        "  }\n"
+        "}\n"
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def fields(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = write(tmp_path_factory.mktemp("fields").resolve(), FIELDS)
+    api.index(root, jobs=1, embedder="none", store="sqlite")
+    return root
+
+
+def test_references_of_a_field_list_its_reads_through_self(fields: Path) -> None:
+    data = ok_json("references", "app/store.py::Store.limit", "--repo", str(fields))
+    assert data["counts"] == {"read": 3}
+    # Store.full, the closure inside Store.grow, and Cache (a subclass) read it; Bounded
+    # declares its own `limit`, so its read is of Bounded.limit; `other`'s is a parameter
+    assert [(r["line"], r["qualname"], r["code"]) for r in data["results"]] == [
+        (7, "Store.full", "return self.size >= self.limit"),
+        (11, "Store.grow.check", "return self.limit > 0"),
+        (18, "Cache.room", "return self.limit - self.size"),
+    ]
+
+
+def test_references_of_a_redeclared_field_are_its_own_class_reads(fields: Path) -> None:
+    data = ok_json("references", "app/store.py::Bounded.limit", "--repo", str(fields))
+    assert [(r["line"], r["qualname"]) for r in data["results"]] == [(25, "Bounded.ok")]
+
+
+def test_references_of_a_typescript_field_list_reads_through_this(fields: Path) -> None:
+    # the TypeScript facts hold `this.items` where a call goes through it; a bare read
+    # (`return this.items`) is not recorded there yet
+    text = ok("references", "web/queue.ts::Queue.items", "--repo", str(fields))
+    assert text.splitlines() == [
+        "uses of web/queue.ts::Queue.items (2): reads 2",
+        "reads (2):",
+        "  web/queue.ts:4:10  Queue.push  this.items.push(x);",
+        "  web/queue.ts:7:17  Queue.take  return this.items.pop();",
+    ]

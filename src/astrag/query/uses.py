@@ -14,7 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from astrag.graph.facts import CLASS_KINDS, Edge, EdgeKind, RefKind, Symbol
+from astrag.graph.facts import CLASS_KINDS, FUNCTION_KINDS, Edge, EdgeKind, RefKind, Symbol
+from astrag.graph.semantics import Receiver
+from astrag.lang import semantics_for
 from astrag.query import calls
 from astrag.store.base import GraphStore
 
@@ -74,6 +76,7 @@ def uses(
         elif kind == "call" and symbol.kind in CLASS_KINDS:
             kind = "new"
         found.append((kind, e, ""))
+    found += [("read", e, "") for e in _own_field_reads(store, symbol, line_of)]
     for r in calls.callers(store, symbol, 1):
         if r.link == calls.DISPATCH:
             found.append(("dispatch", r.edge, r.through))
@@ -102,6 +105,95 @@ def _listed(
         code = line_of(e.path, e.line).strip() if line_of and e.line else ""
         out.append(Use(kind, holder, e, via, code))
     return out
+
+
+_FIELD_KINDS = frozenset({"field", "variable"})
+_OWN_RECEIVERS = (Receiver.INSTANCE, Receiver.CLASS)
+
+
+def _own_field_reads(
+    store: GraphStore, symbol: Symbol, line_of: Callable[[str, int], str] | None = None
+) -> list[Edge]:
+    """``self.name`` / ``this.name`` read inside the field's class or a subclass that does not
+    declare ``name`` again, from the facts of the hierarchy's files: the reads the resolver
+    drops as edges (``_own_field`` in graph/edges.py), found by the same rule. A longer chain
+    reads the field on its way (``this.items.push(x)``); its site is where ``name`` is written
+    in the line when the source is at hand, else the chain's own site."""
+    if symbol.kind not in _FIELD_KINDS or not symbol.parent:
+        return []
+    try:
+        receivers = {
+            name
+            for name, what in semantics_for(symbol.language).receivers.items()
+            if what in _OWN_RECEIVERS
+        }
+    except KeyError:  # a language without resolution rules has no receivers
+        return []
+    classes = _hierarchy_without_redeclaration(store, symbol)
+    if not receivers or not classes:
+        return []
+    by_path: dict[str, list[Symbol]] = {}
+    for cls in classes:
+        by_path.setdefault(cls.path, []).append(cls)
+    facts = store.lazy_facts(by_path)
+    out: list[Edge] = []
+    for path, owners in by_path.items():
+        if path not in facts:
+            continue
+        prefixes = tuple(f"{c.qualname}." for c in owners)
+        in_file = store.symbols_in_file(path)
+        for ref in facts[path].references:
+            chain = ref.chain
+            if not (
+                len(chain) >= 2
+                and chain[0] in receivers
+                and chain[1].removesuffix("()") == symbol.name
+                and ref.scope.startswith(prefixes)
+                and (len(chain) > 2 or ref.kind == RefKind.READ)  # ``self.f()`` is a call
+            ):
+                continue
+            source = _innermost(in_file, ref.line)
+            if source is None:
+                continue
+            column = ref.column
+            if len(chain) > 2 and line_of is not None:
+                at = line_of(path, ref.line).find(f"{chain[0]}.{symbol.name}")
+                column = at + len(chain[0]) + 2 if at >= 0 else column
+            out.append(Edge(source.id, symbol.id, EdgeKind.REFERENCES, path, ref.line, column))
+    return out
+
+
+def _hierarchy_without_redeclaration(store: GraphStore, symbol: Symbol) -> list[Symbol]:
+    """The field's class and every subclass reached without passing a class that declares a
+    member of the same name (its reads are of that member)."""
+    owner = store.get_symbols([symbol.parent]).get(symbol.parent)
+    if owner is None or owner.kind not in CLASS_KINDS:
+        return []
+    seen, out, frontier = {owner.id}, [owner], [owner.id]
+    while frontier:
+        subs = {e.source for e in store.edges_to(frontier, [str(EdgeKind.INHERITS)])} - seen
+        seen |= subs
+        frontier = []
+        for sub in store.get_symbols(subs).values():
+            if sub.kind in CLASS_KINDS and not any(
+                s.parent == sub.id and s.name == symbol.name
+                for s in store.symbols_in_file(sub.path)
+            ):
+                out.append(sub)
+                frontier.append(sub.id)
+    return out
+
+
+def _innermost(symbols: list[Symbol], line: int) -> Symbol | None:
+    """The smallest function or class of the file holding ``line`` (a method, a nested
+    function): where the read is, as the resolver names an edge's source."""
+    holding = [
+        s
+        for s in symbols
+        if s.start_line <= line <= s.end_line
+        and (s.kind in FUNCTION_KINDS or s.kind in CLASS_KINDS)
+    ]
+    return min(holding, key=lambda s: s.end_line - s.start_line, default=None)
 
 
 def _reference_kinds(store: GraphStore, edges: Iterable[Edge]) -> dict[tuple[str, int, int], str]:
