@@ -320,7 +320,7 @@ class Index:
         if symbol is None:
             return []
         self.sources.begin()
-        return uses.uses(self.store, symbol, self.line if code else None)
+        return uses.uses(self.store, symbol, self.line, code=code)
 
     def outline(self, path: str) -> Outline:
         """The definitions of the indexed file ``path`` (repository-relative, absolute inside

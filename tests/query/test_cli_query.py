@@ -293,6 +293,12 @@ FIELDS: dict[str, str] = {
         "  take(): string | undefined {\n"
         "    return this.items.pop();\n"
         "  }\n"
+        "  get all(): string[] {\n"
+        "    return this.items;\n"  # 10
+        "  }\n"
+        "  clear(): void {\n"
+        "    this.items = [];\n"
+        "  }\n"
         "}\n"
     ),
 }
@@ -310,10 +316,20 @@ def test_references_of_a_field_list_its_reads_through_self(fields: Path) -> None
     assert data["counts"] == {"read": 3}
     # Store.full, the closure inside Store.grow, and Cache (a subclass) read it; Bounded
     # declares its own `limit`, so its read is of Bounded.limit; `other`'s is a parameter
-    assert [(r["line"], r["qualname"], r["code"]) for r in data["results"]] == [
-        (7, "Store.full", "return self.size >= self.limit"),
-        (11, "Store.grow.check", "return self.limit > 0"),
-        (18, "Cache.room", "return self.limit - self.size"),
+    assert [(r["line"], r["column"], r["qualname"], r["code"]) for r in data["results"]] == [
+        (7, 34, "Store.full", "return self.size >= self.limit"),
+        (11, 25, "Store.grow.check", "return self.limit > 0"),
+        (18, 21, "Cache.room", "return self.limit - self.size"),
+    ]
+
+
+def test_references_of_a_field_count_an_augmented_assignment_as_a_read(fields: Path) -> None:
+    data = ok_json("references", "app/store.py::Store.size", "--repo", str(fields))
+    # `self.size = 0` writes it (its definition); `self.size += 1` reads it too
+    assert [(r["line"], r["column"], r["qualname"]) for r in data["results"]] == [
+        (7, 21, "Store.full"),
+        (13, 18, "Store.grow"),
+        (18, 34, "Cache.room"),
     ]
 
 
@@ -323,12 +339,13 @@ def test_references_of_a_redeclared_field_are_its_own_class_reads(fields: Path) 
 
 
 def test_references_of_a_typescript_field_list_reads_through_this(fields: Path) -> None:
-    # the TypeScript facts hold `this.items` where a call goes through it; a bare read
-    # (`return this.items`) is not recorded there yet
+    # the TypeScript facts hold `this.items` only where a call goes through it; the bare
+    # read is found in the class's lines, and `this.items = []` (a write) is not a read
     text = ok("references", "web/queue.ts::Queue.items", "--repo", str(fields))
     assert text.splitlines() == [
-        "uses of web/queue.ts::Queue.items (2): reads 2",
-        "reads (2):",
+        "uses of web/queue.ts::Queue.items (3): reads 3",
+        "reads (3):",
         "  web/queue.ts:4:10  Queue.push  this.items.push(x);",
         "  web/queue.ts:7:17  Queue.take  return this.items.pop();",
+        "  web/queue.ts:10:17  Queue.all  return this.items;",
     ]

@@ -11,6 +11,7 @@ uses of the module too.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -55,10 +56,15 @@ class Use:
 
 
 def uses(
-    store: GraphStore, symbol: Symbol, line_of: Callable[[str, int], str] | None = None
+    store: GraphStore,
+    symbol: Symbol,
+    line_of: Callable[[str, int], str] | None = None,
+    *,
+    code: bool = True,
 ) -> list[Use]:
     """Every use of ``symbol``, grouped in :data:`USE_KINDS` order, each group in site order;
-    ``line_of(path, line)`` fills in each site's code."""
+    ``line_of(path, line)`` reads the source: it fills in each site's code (unless ``code``
+    is false) and finds the own-field reads the facts do not hold."""
     targets = [symbol.id]
     if symbol.kind == "module":
         targets += [s.id for s in store.symbols_in_file(symbol.path) if s.id != symbol.id]
@@ -82,7 +88,7 @@ def uses(
             found.append(("dispatch", r.edge, r.through))
     for r in calls.caller_candidates(store, symbol, _CANDIDATE_EDGES):
         found.append(("candidate", r.edge, r.through))
-    return _listed(store, found, line_of)
+    return _listed(store, found, line_of if code else None)
 
 
 def _listed(
@@ -115,18 +121,20 @@ def _own_field_reads(
     store: GraphStore, symbol: Symbol, line_of: Callable[[str, int], str] | None = None
 ) -> list[Edge]:
     """``self.name`` / ``this.name`` read inside the field's class or a subclass that does not
-    declare ``name`` again, from the facts of the hierarchy's files: the reads the resolver
-    drops as edges (``_own_field`` in graph/edges.py), found by the same rule. A longer chain
-    reads the field on its way (``this.items.push(x)``); its site is where ``name`` is written
-    in the line when the source is at hand, else the chain's own site."""
+    declare ``name`` again: the reads the resolver drops as edges (``_own_field`` in
+    graph/edges.py), found by the same rule in the facts of the hierarchy's files. A longer
+    chain reads the field on its way (``this.items.push(x)``). Where a room's facts leave such
+    reads out (TypeScript records ``this.x`` only under a call), the class's lines are read for
+    ``receiver.name`` that is not only assigned, so that the answer is never "no uses" while
+    the code reads it."""
     if symbol.kind not in _FIELD_KINDS or not symbol.parent:
         return []
     try:
-        receivers = {
+        receivers = sorted(
             name
             for name, what in semantics_for(symbol.language).receivers.items()
             if what in _OWN_RECEIVERS
-        }
+        )
     except KeyError:  # a language without resolution rules has no receivers
         return []
     classes = _hierarchy_without_redeclaration(store, symbol)
@@ -136,31 +144,53 @@ def _own_field_reads(
     for cls in classes:
         by_path.setdefault(cls.path, []).append(cls)
     facts = store.lazy_facts(by_path)
+    written = re.compile(
+        rf"\b(?:{'|'.join(map(re.escape, receivers))})\.{re.escape(symbol.name)}(?![\w$])"
+        r"(?!\s*=(?!=))"  # ``self.x = …`` only writes it; ``self.x += 1`` reads it too
+    )
     out: list[Edge] = []
     for path, owners in by_path.items():
-        if path not in facts:
-            continue
-        prefixes = tuple(f"{c.qualname}." for c in owners)
         in_file = store.symbols_in_file(path)
-        for ref in facts[path].references:
+        found: set[int] = set()
+        prefixes = tuple(f"{c.qualname}." for c in owners)
+        for ref in facts[path].references if path in facts else ():
             chain = ref.chain
-            if not (
+            if (
                 len(chain) >= 2
                 and chain[0] in receivers
                 and chain[1].removesuffix("()") == symbol.name
                 and ref.scope.startswith(prefixes)
                 and (len(chain) > 2 or ref.kind == RefKind.READ)  # ``self.f()`` is a call
             ):
-                continue
-            source = _innermost(in_file, ref.line)
-            if source is None:
-                continue
-            column = ref.column
-            if len(chain) > 2 and line_of is not None:
-                at = line_of(path, ref.line).find(f"{chain[0]}.{symbol.name}")
-                column = at + len(chain[0]) + 2 if at >= 0 else column
-            out.append(Edge(source.id, symbol.id, EdgeKind.REFERENCES, path, ref.line, column))
+                column = _column(line_of, path, ref.line, written) if len(chain) > 2 else 0
+                found.add(ref.line)
+                out += _read_edge(in_file, symbol, path, ref.line, column or ref.column)
+        if line_of is None:
+            continue
+        for cls in owners:
+            for line in range(cls.start_line + 1, cls.end_line + 1):
+                if line not in found and line != symbol.start_line:
+                    column = _column(line_of, path, line, written)
+                    if column:
+                        out += _read_edge(in_file, symbol, path, line, column)
     return out
+
+
+def _column(
+    line_of: Callable[[str, int], str] | None, path: str, line: int, written: re.Pattern[str]
+) -> int:
+    """The 1-based column of the field's name in a read written on ``line``, 0 if none."""
+    m = written.search(line_of(path, line)) if line_of is not None else None
+    return m.start() + m.group().rindex(".") + 2 if m else 0
+
+
+def _read_edge(
+    in_file: list[Symbol], symbol: Symbol, path: str, line: int, column: int
+) -> list[Edge]:
+    source = _innermost(in_file, line)
+    if source is None:
+        return []
+    return [Edge(source.id, symbol.id, EdgeKind.REFERENCES, path, line, column)]
 
 
 def _hierarchy_without_redeclaration(store: GraphStore, symbol: Symbol) -> list[Symbol]:
