@@ -21,7 +21,7 @@ from astrag.graph.tables import FileTables, TableCache
 from astrag.lang import extract_facts, language_of, parse_file
 from astrag.project_layout import read_layout
 from astrag.store.base import FileRecord, GraphStore
-from astrag.verify.check import CHECKED_LANGUAGES, Checker
+from astrag.verify.check import Checker
 from astrag.verify.findings import CheckReport, Finding
 from astrag.verify.inputs import ChangedFile
 from astrag.verify.old_facts import OldFacts
@@ -32,6 +32,7 @@ from astrag.verify.ripple import (
     renamed_on_line,
     with_rename,
 )
+from astrag.verify.rules import checked
 from astrag.verify.sources import read_regular_file
 
 
@@ -263,7 +264,7 @@ def _checkable(changes: list[ChangedFile]) -> list[ChangedFile]:
     """The changed files in a language the checker has rules for. A change made only of
     files it cannot check is refused (never answered "no problems"); in a mixed change they
     are left out of the report's files."""
-    kept = [c for c in changes if language_of(c.path) in CHECKED_LANGUAGES or _unknown(c)]
+    kept = [c for c in changes if checked(language_of(c.path)) or _unknown(c)]
     if changes and not kept:
         language = language_of(changes[0].path) or ""
         raise AstragError(
