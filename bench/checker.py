@@ -4,11 +4,13 @@ flags correct code, and how long a check takes.
     python3 bench/checker.py [--corpus python:DIR --corpus typescript:DIR ...]
         [--per-category 30] [--seed 0] [--examples 10] [--json out.json] [--applied]
         [--fresh 40] [--speed bench/data/ts-speed/typeorm] [--dump-cases cases.jsonl]
+        [--only FAMILY ...] [--no-families]
 
 Cases come from ``checker_cases.py`` (one-line mutations of real functions as unified diffs,
 plus correct code: unmodified files as snippets and refactoring diffs) and
 ``checker_families.py`` (attribute reads, syntax slips, incomplete refactors whose finding is
-in a file the diff leaves alone). Each case goes through ``astrag.api.check`` in this
+in a file the diff leaves alone, and ``self-check``: every file of the corpus checked whole as
+it stands, where every finding is a false alarm). Each case goes through ``astrag.api.check`` in this
 process. With ``--applied`` every diff case is also run *applied*: the diff is written to the
 files first (``git apply``) and checked against the index built before it (stale), and for
 ``--fresh N`` of them per corpus also after ``astrag index`` has caught up (fresh); the files
@@ -46,7 +48,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # checker_cases beside this file
 
 from checker_cases import Case, build_cases, build_speed_diff, load_corpus
-from checker_families import family_cases
+from checker_families import family_cases, self_check_cases
 from percentiles import percentile
 
 CheckFn = Callable[..., Any]  # astrag.api.check(root, text, *, path, lang, diff) -> CheckReport
@@ -528,6 +530,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--fresh", type=int, default=40, help="applied cases re-indexed per corpus")
     ap.add_argument("--no-families", action="store_true", help="only the original categories")
     ap.add_argument(
+        "--only", action="append", metavar="FAMILY", help="run only these families (repeat)"
+    )
+    ap.add_argument(
         "--changed-speed", type=Path, help="time `check --changed` on this git work tree"
     )
     return ap.parse_args(argv)
@@ -561,21 +566,26 @@ def result_record(result: CaseResult) -> dict[str, Any]:
     }
 
 
+def corpus_cases(corpus: Any, args: argparse.Namespace) -> list[Case]:
+    """The corpus's cases: the original categories, the families unless ``--no-families``
+    (self-check among them), only the ``--only`` families when given."""
+    only = set(args.only or ())
+    if only == {"self-check"}:  # the one family that needs no mutation drawn
+        return self_check_cases(corpus)
+    cases = build_cases(corpus, seed=args.seed, per_category=args.per_category)
+    if not args.no_families:
+        cases += family_cases(corpus, seed=args.seed, per_category=args.per_category)
+        cases += self_check_cases(corpus)
+    return [c for c in cases if c.category in only] if only else cases
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     corpora = [(root.name, load_corpus(root, lang)) for lang, root in corpus_specs(args)]
-    cases = {
-        name: build_cases(c, seed=args.seed, per_category=args.per_category)
-        + (
-            []
-            if args.no_families
-            else family_cases(c, seed=args.seed, per_category=args.per_category)
-        )
-        for name, c in corpora
-    }
+    cases = {name: corpus_cases(c, args) for name, c in corpora}
     if args.dump_cases:
         with args.dump_cases.open("w") as out:
-            for case in (c for corpus_cases in cases.values() for c in corpus_cases):
+            for case in (c for listed in cases.values() for c in listed):
                 out.write(json.dumps(case_record(case)) + "\n")
         print(f"{sum(map(len, cases.values()))} cases -> {args.dump_cases}")
         return 0

@@ -11,6 +11,9 @@ incomplete refactors whose finding lies in a file the diff does not touch.
 * ``incomplete-refactor``: a module-level function imported by name in at least two other
   files is renamed at its definition and in every importing file but one, which the diff
   leaves alone; expect ``unknown-import`` at that file's import line.
+* ``self-check``: every source file of the corpus checked whole, as it stands. The
+  repository is correct code, so every finding is a false alarm: the checker's noise on
+  clean code measured at scale, without a mutation in the way.
 
 Same conventions as ``checker_cases.py``: deterministic for a seed, mutations only where the
 index says the original is right, new names free everywhere in the repository.
@@ -469,6 +472,28 @@ def method_refactor_cases(corpus: Corpus, rng: random.Random, quota: int) -> lis
                 _refactor_case(corpus, "rename-method", marker, parts, "unknown-member", also)
             )
     return cases
+
+
+# ---------------------------------------------------------------------------- self-check
+
+
+def self_check_cases(corpus: Corpus) -> list[Case]:
+    """One negative per source file of the corpus: the whole file, unmodified."""
+    tag = LANG_TAGS[corpus.lang]
+    return [
+        Case(
+            id=f"{tag}/self-check/file/{sf.path}",
+            lang=corpus.lang,
+            category="self-check",
+            variant="file",
+            path=sf.path,
+            text=sf.text,
+            diff=False,
+            note=f"unmodified {sf.path}",
+        )
+        for sf in corpus.files()
+        if sf.text.strip()
+    ]
 
 
 # ---------------------------------------------------------------------------- all of them

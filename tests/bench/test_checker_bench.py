@@ -578,3 +578,21 @@ def test_load_corpus_refuses_a_stale_index(tmp_path: Path) -> None:
         cc.load_corpus(tmp_path, "typescript")
     fresh = cc.load_corpus(tmp_path, "typescript", refresh=True)
     assert "findMany" in {s.name for s in fresh.symbols.values()}
+
+
+def test_self_check_cases_are_every_file_whole_and_every_finding_counts(
+    py_corpus: cc.Corpus,
+) -> None:
+    import checker_families as cf
+
+    cases = cf.self_check_cases(py_corpus)
+    # pkg/__init__.py is empty: nothing to check
+    assert [(c.id, c.category, c.diff, c.lines, c.expected) for c in cases] == [
+        ("py/self-check/file/pkg/app.py", "self-check", False, None, None),
+        ("py/self-check/file/pkg/svc.py", "self-check", False, None, None),
+    ]
+    assert cases[1].text == SVC_PY
+    anywhere = SimpleNamespace(path="pkg/svc.py", line=30, rule="unknown-member", message="")
+    assert cb.judge(cases[1], [anywhere]).false_positives == [anywhere]
+    only = cb.parse_args(["--only", "self-check"])
+    assert cb.corpus_cases(py_corpus, only) == cases
