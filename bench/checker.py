@@ -10,11 +10,11 @@ Cases come from ``checker_cases.py`` (one-line mutations of real functions as un
 plus correct code: unmodified files as snippets and refactoring diffs) and
 ``checker_families.py`` (attribute reads, syntax slips, incomplete refactors whose finding is
 in a file the diff leaves alone, and ``self-check``: every file of the corpus checked whole as
-it stands, where every finding is a false alarm). Each case goes through ``astrag.api.check`` in this
-process. With ``--applied`` every diff case is also run *applied*: the diff is written to the
-files first (``git apply``) and checked against the index built before it (stale), and for
-``--fresh N`` of them per corpus also after ``astrag index`` has caught up (fresh); the files
-are restored after each case. Scoring, per case:
+it stands, where every finding is a false alarm). Each case goes through ``astrag.api.check``
+in this process. With ``--applied`` every diff case is also run *applied*: the diff is written
+to the files first (``git apply``) and checked against the index built before it (stale), and
+for ``--fresh N`` of them per corpus also after ``astrag index`` has caught up (fresh); the
+files are restored after each case. Scoring, per case:
 
 * a positive is caught (TP) when a finding with the expected rule is on the expected line of
   the expected file; findings on *other* lines are false positives (FP). A finding on the
