@@ -13,8 +13,9 @@
 #   ATTRS_GIT        github.com/python-attrs/attrs            @ c1dc5dcb..., src/ tests/
 #   BOLTONS_GIT      github.com/mahmoud/boltons               @ 967864f8..., boltons/ tests/
 #   KY_GIT           github.com/sindresorhus/ky               @ 3419113b..., source/ test/
-#   DATE_FNS_GIT     github.com/date-fns/date-fns             @ dd663983..., src/ without
-#                    src/locale/ (hundreds of near-identical locale tables)
+#   DATE_FNS_GIT     github.com/date-fns/date-fns             @ dd663983..., src/; its
+#                    .astrag.toml leaves src/locale/ out of the index (hundreds of
+#                    near-identical locale tables), as a user may: the files stay on disk
 # The tuned pair (rich, nestjs-graphql) is copied from bench/get_data.sh's corpora.
 set -euo pipefail
 
@@ -44,7 +45,10 @@ from_git vscode-lsp VSCODE_LSP_GIT 0da5527ddf79ec7b10c953a1b1e6e007c9678326 \
 from_git attrs ATTRS_GIT c1dc5dcba16ed827aa6dcad896b41a3afedb4e32 src tests
 from_git boltons BOLTONS_GIT 967864f89791509f9eb36b22b4579d36b72a6df2 boltons tests
 from_git ky KY_GIT 3419113b48e034fdcf8fa6bd3be3da7b3d0d758f source test
-from_git date-fns DATE_FNS_GIT dd66398305c2b015fba3c1b3d31ccff42ee8d4cf src ':(exclude)src/locale'
+if from_git date-fns DATE_FNS_GIT dd66398305c2b015fba3c1b3d31ccff42ee8d4cf src \
+    && [[ -d "$OUT/date-fns/src" && ! -f "$OUT/date-fns/.astrag.toml" ]]; then
+    printf '[index]\nexclude = ["src/locale/"]\n' > "$OUT/date-fns/.astrag.toml"
+fi
 
 for pair in py-acc/rich ts-di/nestjs-graphql; do
     name=${pair#*/}

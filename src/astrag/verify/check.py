@@ -43,7 +43,7 @@ from astrag.verify.findings import Finding
 from astrag.verify.inputs import ChangedFile
 from astrag.verify.members import AttributeRule, ClassBodies, same_kind_mro, scope_at
 from astrag.verify.narrowing import narrowed
-from astrag.verify.rules import DEFAULT, LanguageRules, rules_for
+from astrag.verify.rules import DEFAULT, Guard, LanguageRules, rules_for
 from astrag.verify.syntax import syntax_errors
 
 # decorators known to leave a function's call signature alone
@@ -66,18 +66,30 @@ class Checker:
         ambient: frozenset[str] = frozenset(),
         declarations: Callable[[str], int] | None = None,
         shared: dict | None = None,
+        subclasses: Callable[[str, str], list[tuple[str, str]]] | None = None,
     ) -> None:
         self.r = resolver
         self.root = root  # where installed packages are looked up; None: not at all
         self.ambient = ambient  # globals the repository declares (TS script ``.d.ts`` files)
         # how many classes/interfaces of a name the repository declares (merging)
         self.declarations = declarations or (lambda name: 1)
+        # the repository classes that extend a class directly, as the index knows them
+        self.subclasses = subclasses or (lambda path, qual: [])
+        self._guards: dict[tuple[str, str], list[Guard]] = {}
         # texts: the changed files' new text; shared: what was read of the others, kept
         self.bodies = ClassBodies(resolver, texts or {}, root, shared)
         self.attributes = AttributeRule(resolver, self.bodies, self._closed_class, self.rules)
 
     def rules(self, t: FileTables) -> LanguageRules:
         return rules_for(t.sem.language) or DEFAULT
+
+    def guards(self, change: ChangedFile, tree: Tree | None = None) -> list[Guard]:
+        """The regions of a changed file whose failures its author handles (parsed once)."""
+        key = (change.path, change.text)
+        if key not in self._guards:
+            rules = rules_for(self.r.tables[change.path].sem.language) or DEFAULT
+            self._guards[key] = rules.guarded(change.text, tree or _parse(change))
+        return self._guards[key]
 
     def check(
         self, change: ChangedFile, facts: FileFacts, tree: Tree | None = None
@@ -104,6 +116,9 @@ class Checker:
             for access in attribute_accesses(change.path, change.text, wanted, tree):
                 if wanted is None or access.line in wanted:
                     out.extend(self._check_attribute(change, facts, access))
+        if out:  # what the code's author expected to fail, and handles
+            guards = self.guards(change, tree)
+            out = [f for f in out if not _handled(f, guards)]
         if facts.errors:
             out = _with_syntax_errors(change, wanted, out, tree or _parse(change))
         shifted = [_shift(f, change.line_offset) for f in out]
@@ -138,8 +153,12 @@ class Checker:
     ) -> list[Finding]:
         """An import of ``what`` from a repository ``module`` that lacks the name (or, with
         ``module`` None, of a module the repository does not have)."""
-        if module is not None and module[0] == "mod" and self.damaged_module(module[1], imp.name):
-            return []  # the parser lost part of that module: its names are not all known
+        if module is not None and module[0] == "mod" and imp.name is not None:
+            if self.damaged_module(module[1], imp.name):
+                return []  # the parser lost part of that module: its names are not all known
+            rules = self.rules(self.r.tables[module[1]])
+            if rules.module_declares(self, module[1], imp.name, change.path):
+                return []  # the module has it, in a way the resolver did not see
         candidates = self.r.member_names(module) if module and imp.name else set()
         name = imp.name or imp.module
         message = (
@@ -159,8 +178,13 @@ class Checker:
         if ref.chain[-1].endswith("()") or ref.chain[-1] in _PROPERTY_ACCESSORS:
             return []  # a call's result called; ``@width.setter`` on a property
         rules = self.rules(t)
-        if ref.chain[0] in rules.receivers and not rules.bound_receiver(site, ref.chain[0]):
-            return []  # a receiver's name used as an ordinary one: its value is not known
+        if ref.chain[0] in rules.receivers:
+            found = rules.receiver_site(site, ref.chain[0])
+            if found is None:
+                return []  # a receiver's name used as an ordinary one: its value is not known
+            site = found
+        if rules.unknowable(self, site, ref.chain):
+            return []
         denot, receiver = self.r.walk(site, ref.chain)
         if denot is None or rules.implemented_only(self, denot, receiver):
             return self._unbacked(change, ref, site, receiver)
@@ -175,7 +199,12 @@ class Checker:
     ) -> list[Finding]:
         site = Site(self.r.tables[change.path], scope_at(facts, access.byte), access.line)
         rules = self.rules(site.t)
-        if access.chain[0] in rules.receivers and not rules.bound_receiver(site, access.chain[0]):
+        if access.chain[0] in rules.receivers:
+            found = rules.receiver_site(site, access.chain[0])
+            if found is None:
+                return []
+            site = found
+        if rules.unknowable(self, site, access.chain):
             return []
         missing = self.attributes.missing(site, access)
         if missing is None or self.is_narrowed(change, site, access.chain):
@@ -184,6 +213,8 @@ class Checker:
             return []
         owner, receiver = missing
         name = access.chain[-1]
+        if self._subclass_may_have(site, access.chain, receiver, attribute=True):
+            return []
         verb = "declares no member" if access.write else "has no attribute"
         message = f"{owner} {verb} {name!r}"
         candidates = self.r.member_names(receiver)
@@ -204,15 +235,22 @@ class Checker:
                 return []
             if self.r.module_is_dynamic(receiver[1]) or self.damaged_module(receiver[1], name):
                 return []
+            module_rules = self.rules(self.r.tables[receiver[1]])
+            if name in module_rules.module_members:
+                return []  # every module has it (``__file__``)
+            if module_rules.module_declares(self, receiver[1], name, change.path):
+                return []
             owner = receiver[1]
         elif receiver[0] in ("inst", "super") or (
             receiver[0] == "sym" and self.r.is_class(receiver)
         ):
             if ref.kind != RefKind.CALL or not self._closed_class(receiver):
                 return []
-            if name in rules.call_members:
-                return []  # every object has it (``toString``, ``__eq__``)
+            if name in rules.call_members or (name.startswith("__") and name.endswith("__")):
+                return []  # every object has it (``toString``, ``__eq__``); a hook's name
             if self.is_narrowed(change, site, ref.chain):
+                return []
+            if self._subclass_may_have(site, ref.chain, receiver):
                 return []
             interface = self.r.definition(receiver)
             inferred = not self._declared_receiver(site, ref.chain)
@@ -271,11 +309,45 @@ class Checker:
         top = t.defs.get(root)
         return top is None or top.kind in CLASS_KINDS or top.type is not None
 
+    def _subclass_may_have(
+        self, site: Site, chain: tuple[str, ...], receiver: Value, attribute: bool = False
+    ) -> bool:
+        """``self.x`` where the class lacks ``x`` but ``self`` may be an instance of a
+        subclass that has it (a mixin, a base calling what its subclasses define), in a
+        language that allows it: some repository subclass declares ``x``, or is not closed
+        (a base outside the repository that may have it)."""
+        rules = self.rules(site.t)
+        if not rules.receiver_may_be_subclass or chain[0] not in rules.receivers:
+            return False
+        name = chain[-1]
+        seen: set[tuple[str, str]] = set()
+        todo = [(receiver[1], receiver[2])]
+        while todo:
+            for sub in self.subclasses(*todo.pop()):
+                if sub in seen:
+                    continue
+                seen.add(sub)
+                path, qual = sub
+                if path not in self.r.tables.facts or qual not in self.r.tables[path].defs:
+                    return True  # the index moved on: cannot tell
+                member = self.r.class_member(path, qual, name)
+                if member is not None and member[0] == "sym":
+                    return True  # declared there (or by another repository base of it)
+                if not self._closed_class(("sym", path, qual), name, attribute):
+                    return True  # a base outside the repository may have it
+                if self.rules(self.r.tables[path]).body_declares(
+                    self.bodies, path, qual, name, False
+                ):
+                    return True
+                todo.append(sub)
+        return False
+
     def is_narrowed(self, change: ChangedFile, site: Site, chain: tuple[str, ...]) -> bool:
-        """The receiver is tested or cast on the way to the use (``instanceof``, a guard)."""
+        """The receiver is tested or cast on the way to the use (``instanceof``, a guard),
+        or the member's presence on it is (``getattr(x, "name", None)``)."""
         d = site.t.defs.get(site.scope)
         first = d.start_line if d is not None else 1
-        return narrowed(change.text, first, site.line, ".".join(chain[:-1]))
+        return narrowed(change.text, first, site.line, ".".join(chain[:-1]), chain[-1])
 
     # ------------------------------------------------------------------ closed classes
 
@@ -332,6 +404,14 @@ class Checker:
     ) -> list[Finding]:
         if ref.arg_count < 0 or denot[0] != "sym":
             return []
+        site = Site(self.r.tables[change.path], ref.scope, ref.line)
+        if len(ref.chain) == 1 and self._ambiguous(site, ref.chain[0]):
+            return []
+        if self._bound_later(site, denot):
+            return []
+        overloads = self.rules(self.r.tables[denot[1]]).overloads(self, denot)
+        if overloads is not None:
+            return _overloaded_arguments(change, ref, denot, overloads)
         callee, bound = self._callable(denot, ref, receiver)
         if callee is None or any(d not in _PLAIN_DECORATORS for d in _decorators(callee)):
             return []
@@ -356,6 +436,37 @@ class Checker:
             )
             findings.append(Finding(change.path, ref.line, ref.column, "wrong-arguments", message))
         return findings
+
+    def _ambiguous(self, site: Site, name: str) -> bool:
+        """A bare name its scope binds more than once, a definition and an assignment or two
+        definitions (a callback's own ``function _test`` beside another's): which one a call
+        runs is not known."""
+        t, scope = site.t, site.scope
+        while True:
+            child = t.children.get(scope, {}).get(name)
+            bound = t.bindings.get(scope, {}).get(name)
+            if child is not None:
+                return bool(bound) or f"{child}#2" in t.defs
+            if bound:
+                return False
+            if not scope:
+                return False
+            d = t.defs.get(scope)
+            scope = d.parent if d is not None else ""
+
+    def _bound_later(self, site: Site, denot: Value) -> bool:
+        """A class body runs top to bottom: ``@classmethod`` above ``def classmethod`` is
+        the builtin, not the method that line defines."""
+        d = site.t.defs.get(site.scope)
+        if d is None or d.kind not in CLASS_KINDS or not site.t.sem.class_body_is_scope:
+            return False
+        callee = self.r.definition(denot)
+        return (
+            callee is not None
+            and denot[1] == site.t.path
+            and callee.parent == site.scope
+            and callee.start_line >= site.line
+        )
 
     def _unknown_keywords(
         self, change: ChangedFile, ref: Reference, callee: Definition, params: Iterable[Param]
@@ -386,6 +497,8 @@ class Checker:
         rules = self.rules(self.r.tables[denot[1]])
         if d.kind in CLASS_KINDS:
             if d.kind != DefKind.CLASS or not self._closed_class(denot):
+                return None, False
+            if not rules.signature_known(self, d):
                 return None, False
             ctor = self.r.class_member(denot[1], denot[2], rules.constructor)
             ctor_def = self.r.definition(ctor) if ctor else None
@@ -424,6 +537,23 @@ class Checker:
         return Finding(change.path, line, column, rule, message, "error", suggestions)
 
 
+def _overloaded_arguments(
+    change: ChangedFile, ref: Reference, denot: Value, overloads: list[Definition]
+) -> list[Finding]:
+    """A call none of whose overloads takes as many arguments as it passes."""
+    n = ref.arg_count
+    counts = []
+    for d in overloads:
+        varargs = bool(d.params) and d.params[-1].kind == "var_positional"
+        if n == len(d.params) or (varargs and n >= len(d.params) - 1):
+            return []
+        counts.append(f"{len(d.params) - 1} or more" if varargs else str(len(d.params)))
+    takes = " or ".join(sorted(set(counts), key=lambda c: (len(c), c)))
+    name = denot[2].split("#", 1)[0]
+    message = f"{name}() takes {takes} argument(s), {n} given"
+    return [Finding(change.path, ref.line, ref.column, "wrong-arguments", message)]
+
+
 def _parse(change: ChangedFile) -> Tree | None:
     return parse_file(change.path, change.text.encode("utf-8"))
 
@@ -444,6 +574,10 @@ def _with_syntax_errors(
     ]
     errors = [Finding(change.path, s.line, s.column, "syntax-error", s.message) for s in spots]
     return kept + errors
+
+
+def _handled(f: Finding, guards: list[Guard]) -> bool:
+    return any(g.covers(f.line) and f.rule in g.rules for g in guards)
 
 
 def names(text: str, name: str) -> bool:

@@ -27,12 +27,21 @@ _TESTS = (
 )
 
 
-def narrowed(text: str, first_line: int, line: int, receiver: str) -> bool:
-    """Whether lines ``first_line``..``line`` of ``text`` test or cast ``receiver``."""
+def narrowed(text: str, first_line: int, line: int, receiver: str, member: str = "") -> bool:
+    """Whether lines ``first_line``..``line`` of ``text`` test or cast ``receiver``, or look
+    ``member`` up on it by name (``getattr(cls, "hook", None)``)."""
     if not receiver or "(" in receiver:
         return False
-    lines = text.split("\n")[max(first_line - 1, 0) : line]
-    return _pattern(receiver).search("\n".join(lines)) is not None
+    lines = "\n".join(text.split("\n")[max(first_line - 1, 0) : line])
+    if _pattern(receiver).search(lines) is not None:
+        return True
+    return bool(member) and _lookup(receiver, member).search(lines) is not None
+
+
+@lru_cache(maxsize=512)
+def _lookup(receiver: str, member: str) -> re.Pattern[str]:
+    r = rf"(?<![\w$.]){re.escape(receiver)}(?![\w$])"
+    return re.compile(rf"""\bgetattr\s*\(\s*{r}\s*,\s*['"]{re.escape(member)}['"]""")
 
 
 @lru_cache(maxsize=512)

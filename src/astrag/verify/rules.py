@@ -16,10 +16,13 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from astrag.graph.facts import Definition, Import, Reference
+from tree_sitter import Tree
+
+from astrag.graph.facts import Chain, Definition, Import, Reference
 from astrag.graph.tables import FileTables, Site
 from astrag.graph.values import Value
 from astrag.lang import room_package
@@ -29,6 +32,22 @@ from astrag.verify.inputs import ChangedFile
 if TYPE_CHECKING:
     from astrag.verify.check import Checker
     from astrag.verify.members import ClassBodies
+
+
+@dataclass(frozen=True, slots=True)
+class Guard:
+    """Lines ``first``..``last`` where findings of ``rules`` are expected and handled;
+    ``broad``: a handler of every error (``except Exception``), which a language's rules
+    may take as expecting what differs between environments (a function a later Python
+    removed), not a mistake in the code itself."""
+
+    first: int
+    last: int
+    rules: frozenset[str]
+    broad: bool = False
+
+    def covers(self, line: int) -> bool:
+        return self.first <= line <= self.last
 
 
 class LanguageRules:
@@ -46,6 +65,11 @@ class LanguageRules:
     # a method's first parameter is the receiver, bound by a call through an instance
     self_parameter = False
     constructor = "constructor"  # the member a class's call or ``new`` runs
+    # the receiver may be an instance of a subclass that adds the member (a Python mixin
+    # calls ``self.assertEqual``): a compiler-checked language says no
+    receiver_may_be_subclass = False
+    # attributes every module has (``__file__``)
+    module_members: frozenset[str] = frozenset()
 
     def opted_out(self, text: str) -> bool:
         """The file asks not to be checked at all (``// @ts-nocheck``)."""
@@ -54,6 +78,26 @@ class LanguageRules:
     def suppressed(self, text: str) -> frozenset[int]:
         """Lines whose author told a type checker to let them be (``# type: ignore``)."""
         return frozenset()
+
+    def guarded(self, text: str, tree: Tree | None) -> list[Guard]:
+        """Regions whose author expects some failures and handles them (Python's ``try:
+        ... except AttributeError:``): findings of those rules there are not reported."""
+        return []
+
+    def unknowable(self, checker: Checker, site: Site, chain: Chain) -> bool:
+        """The chain's receiver has a type the resolver cannot be trusted on here (a field
+        declared in a decorated Python class body holds a descriptor, not its value)."""
+        return False
+
+    def module_declares(self, checker: Checker, path: str, name: str, importer: str) -> bool:
+        """Module ``path`` has ``name`` for file ``importer`` although the resolver did not
+        find it there (its stub declares it for a stub; it writes ``globals()``)."""
+        return False
+
+    def signature_known(self, checker: Checker, cls: Definition) -> bool:
+        """Whether a repository class's constructor is the one it declares (a Python class
+        decorator may generate another)."""
+        return True
 
     def needs_no_declaration(
         self, checker: Checker, site: Site, name: str, ref: Reference, text: str
@@ -107,10 +151,16 @@ class LanguageRules:
         ``resolved``: the resolver found ``name`` as a member already."""
         return False
 
-    def bound_receiver(self, site: Site, root: str) -> bool:
-        """Whether ``root``, a receiver name, really is the receiver at ``site`` (Python's
-        ``cls`` is an ordinary name outside a method that takes it first)."""
-        return True
+    def overloads(self, checker: Checker, denot: Value) -> list[Definition] | None:
+        """Every definition a call of ``denot`` may run, where the language chooses among
+        several of one name by their parameters (Java); None: judge ``denot``'s own."""
+        return None
+
+    def receiver_site(self, site: Site, root: str) -> Site | None:
+        """Where ``root``, a receiver name used at ``site``, is the receiver (Python: the
+        method around a class body that uses ``self``), or None where it is no receiver
+        (Python's ``cls`` as an ordinary parameter)."""
+        return site
 
 
 DEFAULT = LanguageRules()

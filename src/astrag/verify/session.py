@@ -92,6 +92,7 @@ class CheckSession:
         self.layout = read_layout(root, self.facts)
         self._ambient: frozenset[str] | None = None
         self._declared: dict[str, int] = {}
+        self._subclassed: dict[tuple[str, str], list[tuple[str, str]]] = {}
         self._records: dict[str, FileRecord] | None = None
         self._bodies: dict[tuple[str, str, str], object] = {}  # class facts of unchanged files
         self._old: OldFacts | None = None  # old versions' facts, kept in the index directory
@@ -126,7 +127,7 @@ class CheckSession:
         for change in changes:
             if language_of(change.path) is None:
                 raise UnknownLanguage(
-                    f"{change.path}: astrag checks Python, TypeScript and JavaScript",
+                    f"{change.path}: astrag checks Python, TypeScript, JavaScript, Go and Java",
                     "name the file with its extension, or pass --lang",
                 )
             new[change.path], trees[change.path] = self._parsed(change.path, change.text)
@@ -144,7 +145,15 @@ class CheckSession:
 
     def _checker(self, overlay: _Overlay, texts: Mapping[str, str]) -> Checker:
         resolver = Resolver(overlay, self.layout, _OverlayTables(overlay, self.tables))
-        return Checker(resolver, self.root, texts, self.ambient, self._declarations, self._bodies)
+        return Checker(
+            resolver,
+            self.root,
+            texts,
+            self.ambient,
+            self._declarations,
+            self._bodies,
+            self._subclasses,
+        )
 
     def _declarations(self, name: str) -> int:
         """How many classes and interfaces named ``name`` the index holds (a TS interface
@@ -154,6 +163,15 @@ class CheckSession:
             found = self.store.symbols_named(name)
             self._declared[name] = sum(1 for s in found if s.kind in kinds)
         return self._declared[name]
+
+    def _subclasses(self, path: str, qual: str) -> list[tuple[str, str]]:
+        """The classes of the index that extend ``path``'s class ``qual`` directly."""
+        key = (path, qual)
+        if key not in self._subclassed:
+            edges = self.store.edges_to([f"{path}::{qual}"], ["inherits"])
+            found = (e.source.partition("::") for e in edges)
+            self._subclassed[key] = sorted({(p, q) for p, _, q in found if q})
+        return self._subclassed[key]
 
     def _broken_elsewhere(
         self,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import inspect
 import sys
 from collections.abc import Callable, Iterable
 from types import GetSetDescriptorType, MemberDescriptorType, ModuleType
@@ -59,6 +60,8 @@ def stdlib_missing_attribute(dotted: str) -> tuple[str | None, str | None]:
     for i, part in enumerate(rest):
         called = part.endswith("()")
         attribute = part.removesuffix("()")
+        if i < len(rest) - 1 and attribute.startswith("__") and attribute.endswith("__"):
+            return None, None  # ``x.__class__``, ``x.__dict__``: the class's differ from x's
         if isinstance(obj, ModuleType) and "__getattr__" in vars(obj):
             return None, None  # the module answers any name (PEP 562)
         if isinstance(obj, type) and hasattr(obj, "__getattr__"):
@@ -71,9 +74,16 @@ def stdlib_missing_attribute(dotted: str) -> tuple[str | None, str | None]:
         owner = f"{owner}.{attribute}"
         if called and not isinstance(obj, type):
             return None, None  # the result of a function: its type is not known
+        if called and i < len(rest) - 1 and _abstract(obj):
+            return None, None  # an instance of some concrete subclass (``isinstance(x, Mapping)``)
         if isinstance(obj, _DESCRIPTORS):
             return None, None  # an instance attribute (``datetime.tzinfo``): its value unknown
     return None, None
+
+
+def _abstract(cls: object) -> bool:
+    module = getattr(cls, "__module__", "")
+    return inspect.isabstract(cls) or module in ("collections.abc", "_collections_abc", "numbers")
 
 
 def stdlib_attributes(owner: str) -> list[str]:

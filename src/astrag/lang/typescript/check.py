@@ -49,7 +49,12 @@ _AMBIENT = (
     __param __awaiter __generator __importDefault __importStar __exportStar __assign __rest
     __spreadArray __extends __values __read __createBinding __setModuleDefault""".split()
     )
+    # TypeScript's predefined types, where a grammar reads a type argument as a value
+    # (``parse<Record<string, unknown>>(x)``)
+    | frozenset("string number boolean any void undefined null".split())
 )
+# what a specifier may name on disk besides itself (``./x.js`` is ``./x.ts`` before emit)
+_SOURCE_SUFFIXES = (".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 _JS_OBJECT_MEMBERS = frozenset(
     {"constructor", "toString", "toLocaleString", "valueOf", "hasOwnProperty",
      "isPrototypeOf", "propertyIsEnumerable"}
@@ -98,6 +103,10 @@ class TypeScriptRules(LanguageRules):
         escaped = posixpath.normpath(posixpath.join(posixpath.dirname(change.path), imp.module))
         if found is None and escaped.startswith("../"):
             return []  # outside the indexed root (one package of a monorepo): not ours
+        if found is None and _on_disk(checker, escaped):
+            return []  # a file the index leaves out (excluded, ignored): not a hallucination
+        if found is not None and imp.name and _declared(checker, found, imp.name, set()):
+            return []  # its text exports the name: the index missed it, the name is there
         module = ("mod", found) if found else None
         what = f"{imp.name} from {imp.module!r}" if imp.name else repr(imp.module)
         return checker.missing_import(change, imp, module, what)
@@ -105,6 +114,16 @@ class TypeScriptRules(LanguageRules):
     def star_sources(self, checker: Checker, t: FileTables) -> list[str]:
         found = (resolve_ts_module(checker.r.modules, t.path, i.module) for i in t.star_reexports)
         return [path for path in found if path is not None]
+
+    def module_declares(self, checker: Checker, path: str, name: str, importer: str) -> bool:
+        """The module passes on names of a module the index does not hold (``export { a as
+        b } from "../excluded"``, ``export * from "pkg"``): it may have ``name``."""
+        t = checker.r.tables[path]
+        sources = [t.reexports[name]] if name in t.reexports else []
+        sources += t.star_reexports
+        return any(
+            resolve_ts_module(checker.r.modules, path, imp.module) is None for imp in sources
+        )
 
     def implemented_only(self, checker: Checker, denot: Value, receiver: Value | None) -> bool:
         """A class member found only in an external interface the class ``implements``
@@ -157,6 +176,29 @@ class JavaScriptRules(TypeScriptRules):
     judges_unbound_reads = False  # too many globals come from the host to call a read unbound
 
 
+def _on_disk(checker: Checker, escaped: str) -> bool:
+    """A specifier (relative to the root) that names a source file or directory there."""
+    if checker.root is None:
+        return False
+    stem = re.sub(r"\.[cm]?[jt]sx?$", "", escaped)
+    candidates = [escaped, *(stem + s for s in _SOURCE_SUFFIXES)]
+    candidates += [f"{stem}/index{s}" for s in _SOURCE_SUFFIXES]
+    return any((checker.root / c).is_file() for c in candidates)
+
+
+def _declared(checker: Checker, path: str, name: str, seen: set[str]) -> bool:
+    """The module's text exports a top-level definition ``name`` (or one of the modules it
+    re-exports everything from does), whatever the resolver made of it (a named function
+    expression beside the ``export const`` of the same name hides the export)."""
+    if path in seen or path not in checker.r.tables.facts:
+        return False
+    seen.add(path)
+    t = checker.r.tables[path]
+    if any(d.name == name and not d.parent and d.exported for d in t.facts.definitions):
+        return True
+    return any(_declared(checker, p, name, seen) for p in TYPESCRIPT_RULES.star_sources(checker, t))
+
+
 def _package_import(checker: Checker, change: ChangedFile, imp: Import) -> list[Finding]:
     """``import { x } from 'pkg'`` where pkg's declarations in node_modules lack x."""
     if imp.name in (None, "default", "*") or checker.root is None:
@@ -168,4 +210,5 @@ def _package_import(checker: Checker, change: ChangedFile, imp: Import) -> list[
     return [checker.finding(change, imp.line, 1, "unknown-import", message, imp.name, exports)]
 
 
-RULES = {"typescript": TypeScriptRules(), "javascript": JavaScriptRules()}
+TYPESCRIPT_RULES = TypeScriptRules()
+RULES = {"typescript": TYPESCRIPT_RULES, "javascript": JavaScriptRules()}
