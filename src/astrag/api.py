@@ -539,6 +539,7 @@ _LANG_EXTENSIONS = {
     "javascript": ".js",
     "tsx": ".tsx",
     "go": ".go",
+    "java": ".java",
 }
 
 
@@ -593,7 +594,7 @@ def _code_change(root: Path, text: str, path: str | None, lang: str | None) -> C
             raise AstragError(
                 "cannot tell the language of the code to check",
                 "pass --path FILE (the file it goes into) or --lang "
-                "python|typescript|javascript|go",
+                "python|typescript|javascript|go|java",
             )
         return ChangedFile(f"<snippet>{ext}", text, None)
     target = safe_path(path)

@@ -394,7 +394,7 @@ def check(
         str | None, typer.Option("--path", help="The repository file a snippet goes into.")
     ] = None,
     lang: Annotated[
-        str | None, typer.Option("--lang", help="python|typescript|javascript|go")
+        str | None, typer.Option("--lang", help="python|typescript|javascript|go|java")
     ] = None,
     diff: Annotated[bool | None, typer.Option("--diff/--no-diff", help="Force diff mode.")] = None,
     changed: Annotated[

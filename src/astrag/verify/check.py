@@ -120,7 +120,8 @@ class Checker:
             guards = self.guards(change, tree)
             out = [f for f in out if not _handled(f, guards)]
         if facts.errors:
-            out = _with_syntax_errors(change, wanted, out, tree or _parse(change))
+            tree = tree or _parse(change)
+            out = _with_syntax_errors(change, wanted, out, tree, rules.grammar_complete)
         shifted = [_shift(f, change.line_offset) for f in out]
         return sorted(set(shifted), key=lambda f: (f.path, f.line, f.column, f.rule))
 
@@ -188,7 +189,9 @@ class Checker:
         denot, receiver = self.r.walk(site, ref.chain)
         if denot is None or rules.implemented_only(self, denot, receiver):
             return self._unbacked(change, ref, site, receiver)
-        if denot[0] == "ext" and ref.kind == RefKind.CALL and len(ref.chain) > 1:
+        if denot[0] == "ext" and ref.kind == RefKind.CALL:
+            if len(ref.chain) == 1:
+                return rules.external_name(self, change, ref, site, denot[1])
             return rules.external_call(self, change, ref, denot[1], receiver)
         if ref.kind in (RefKind.CALL, RefKind.NEW):
             return self._check_arguments(change, ref, denot, receiver)
@@ -347,7 +350,8 @@ class Checker:
         or the member's presence on it is (``getattr(x, "name", None)``)."""
         d = site.t.defs.get(site.scope)
         first = d.start_line if d is not None else 1
-        return narrowed(change.text, first, site.line, ".".join(chain[:-1]), chain[-1])
+        receiver, tests = ".".join(chain[:-1]), self.rules(site.t).narrowing
+        return narrowed(change.text, first, site.line, receiver, chain[-1], tests)
 
     # ------------------------------------------------------------------ closed classes
 
@@ -409,9 +413,10 @@ class Checker:
             return []
         if self._bound_later(site, denot):
             return []
-        overloads = self.rules(self.r.tables[denot[1]]).overloads(self, denot)
-        if overloads is not None:
-            return _overloaded_arguments(change, ref, denot, overloads)
+        callee_rules = self.rules(self.r.tables[denot[1]])
+        if callee_rules.overloaded:
+            overloads = callee_rules.overloads(self, denot)
+            return _overloaded_arguments(change, ref, denot, overloads) if overloads else []
         callee, bound = self._callable(denot, ref, receiver)
         if callee is None or any(d not in _PLAIN_DECORATORS for d in _decorators(callee)):
             return []
@@ -559,11 +564,17 @@ def _parse(change: ChangedFile) -> Tree | None:
 
 
 def _with_syntax_errors(
-    change: ChangedFile, wanted: frozenset[int] | None, found: list[Finding], tree: Tree | None
+    change: ChangedFile,
+    wanted: frozenset[int] | None,
+    found: list[Finding],
+    tree: Tree | None,
+    grammar_complete: bool,
 ) -> list[Finding]:
     """``found`` plus the syntax errors on the wanted lines; other findings inside a damaged
     region are dropped: they describe the parser's recovery, not the code."""
-    spots, every = syntax_errors(change.path, change.text, change.old, wanted, tree)
+    spots, every = syntax_errors(
+        change.path, change.text, change.old, wanted, tree, grammar_complete
+    )
     if not every:
         return found
     damaged = [(s.line, s.last_line) for s in every]

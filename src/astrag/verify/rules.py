@@ -28,6 +28,7 @@ from astrag.graph.values import Value
 from astrag.lang import room_package
 from astrag.verify.findings import Finding
 from astrag.verify.inputs import ChangedFile
+from astrag.verify.narrowing import TESTS
 
 if TYPE_CHECKING:
     from astrag.verify.check import Checker
@@ -68,6 +69,11 @@ class LanguageRules:
     # the receiver may be an instance of a subclass that adds the member (a Python mixin
     # calls ``self.assertEqual``): a compiler-checked language says no
     receiver_may_be_subclass = False
+    # the grammar reads the whole language: an unreadable region around a written line of a
+    # file that parsed cleanly before is the change's, wherever the parser noticed it began
+    grammar_complete = False
+    # how code tests or casts a receiver's type (``verify/narrowing.py``'s templates)
+    narrowing: tuple[str, ...] = TESTS
     # attributes every module has (``__file__``)
     module_members: frozenset[str] = frozenset()
 
@@ -127,6 +133,13 @@ class LanguageRules:
         """``a.b()`` that the resolver found outside the repository, as ``dotted``."""
         return []
 
+    def external_name(
+        self, checker: Checker, change: ChangedFile, ref: Reference, site: Site, dotted: str
+    ) -> list[Finding]:
+        """A bare call the resolver found outside the repository, as ``dotted`` (a builtin,
+        or a member a class around it may inherit from outside: Java's ``helper()``)."""
+        return []
+
     def implemented_only(self, checker: Checker, denot: Value, receiver: Value | None) -> bool:
         """The member was found only where the language adds no members (what a TS class
         ``implements``): the class does not have it."""
@@ -151,9 +164,13 @@ class LanguageRules:
         ``resolved``: the resolver found ``name`` as a member already."""
         return False
 
+    # several definitions of one name, chosen by their parameters (Java): a call is judged
+    # against every one (``overloads``)
+    overloaded = False
+
     def overloads(self, checker: Checker, denot: Value) -> list[Definition] | None:
-        """Every definition a call of ``denot`` may run, where the language chooses among
-        several of one name by their parameters (Java); None: judge ``denot``'s own."""
+        """Every definition a call of ``denot`` may run; None when they cannot all be seen
+        (the call is not judged)."""
         return None
 
     def receiver_site(self, site: Site, root: str) -> Site | None:

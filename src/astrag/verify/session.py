@@ -183,7 +183,15 @@ class CheckSession:
     ) -> list[Finding]:
         """Sites in untouched files that the change broke (see ``verify/ripple.py``)."""
         old = self._old_facts(changes, deleted, deleted_texts)
-        pairs = [(old.get(c.old_path or c.path), new[c.path]) for c in changes if c.old is not None]
+        # a new version the parser could not read (where the old one was read) says what the
+        # parser lost, not what the change removed: its definitions are not compared
+        pairs = [
+            (before, new[c.path])
+            for c in changes
+            if c.old is not None
+            and (before := old.get(c.old_path or c.path)) is not None
+            and not (new[c.path].errors and not before.errors)
+        ]
         pairs += [(old[d], None) for d in deleted if d in old]
         affected = affected_names(pairs)
         pattern = affected.pattern()
