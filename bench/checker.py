@@ -543,8 +543,8 @@ def corpus_specs(args: argparse.Namespace) -> list[tuple[str, Path]]:
         specs = []
         for spec in args.corpus:
             lang, _, root = spec.partition(":")
-            if lang not in ("python", "typescript") or not root:
-                raise SystemExit(f"--corpus {spec!r}: use python:DIR or typescript:DIR")
+            if lang not in ("python", "typescript", "java") or not root:
+                raise SystemExit(f"--corpus {spec!r}: use python:DIR, typescript:DIR or java:DIR")
             specs.append((lang, Path(root)))
         return specs
     return [(lang, Path(getattr(args, lang))) for lang in args.lang or ["python", "typescript"]]

@@ -596,3 +596,63 @@ def test_self_check_cases_are_every_file_whole_and_every_finding_counts(
     assert cb.judge(cases[1], [anywhere]).false_positives == [anywhere]
     only = cb.parse_args(["--only", "self-check"])
     assert cb.corpus_cases(py_corpus, only) == cases
+
+
+HTTP_ERROR_TS = """\
+export class HTTPError extends Error {
+  code = 500;
+}
+"""
+HTTP_USER_TS = """\
+import {{HTTPError}} from './errors/HTTPError.js';
+
+export function {name}(): HTTPError {{
+  return new HTTPError();
+}}
+"""
+
+
+def test_incomplete_rename_leaves_module_specifiers_alone(tmp_path: Path) -> None:
+    write(tmp_path, "src/errors/HTTPError.ts", HTTP_ERROR_TS)
+    write(tmp_path, "src/a.ts", HTTP_USER_TS.format(name="one"))
+    write(tmp_path, "src/b.ts", HTTP_USER_TS.format(name="two"))
+    api.index(tmp_path, embedder="none")
+    import checker_families as cf
+
+    corpus = cc.load_corpus(tmp_path, "typescript")
+    cases = cf.incomplete_refactor_cases(corpus, random.Random(0), 10)
+    assert [c.variant for c in cases] == ["rename-import"]
+    new = cases[0].note.split(" -> ")[1].split()[0]
+    added = [line for line in cases[0].text.splitlines() if line.startswith("+import")]
+    # the class is renamed, the file that holds it is not
+    assert added == [f"+import {{{new}}} from './errors/HTTPError.js';"]
+
+
+SRC_INIT_PY = """\
+from .core import convert
+"""
+SRC_TOOLS_PY = """\
+from pkg import convert
+import pkg as _pkg
+
+
+def run():
+    return convert("x") + _pkg.core.convert("y")
+"""
+
+
+def test_incomplete_rename_in_a_src_layout_counts_what_it_leaves_broken(tmp_path: Path) -> None:
+    write(tmp_path, "src/pkg/__init__.py", SRC_INIT_PY)
+    write(tmp_path, "src/pkg/core.py", CORE_PY)
+    write(tmp_path, "src/pkg/tools.py", SRC_TOOLS_PY)
+    write(tmp_path, "src/pkg/direct.py", DIRECT_PY)
+    api.index(tmp_path, embedder="none")
+    by_forgotten = incomplete_renames_by_forgotten_file(tmp_path, lambda c: True)
+    # forgetting the package: tools.py's renamed `from pkg import convert` asks the package
+    # for a name it lacks; `_pkg.core.convert` (through the package, by the module's dotted
+    # rest) keeps the old name whichever file is forgotten
+    assert by_forgotten["src/pkg/__init__.py"].elsewhere == (
+        ("src/pkg/tools.py", 1),
+        ("src/pkg/tools.py", 6),
+    )
+    assert by_forgotten["src/pkg/direct.py"].elsewhere == (("src/pkg/tools.py", 6),)
