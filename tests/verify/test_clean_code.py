@@ -421,4 +421,3 @@ def test_a_name_bound_twice_in_its_scope_has_no_one_signature(repo: Path) -> Non
         only(1)
     """
     assert rows(repo, code, "web/src/use.ts") == [("wrong-arguments", 11)]
-

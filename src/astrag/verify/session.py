@@ -238,14 +238,24 @@ class CheckSession:
 
     def _parsed(self, path: str, text: str) -> tuple[FileFacts, Tree | None]:
         """The facts of ``text`` as ``path`` and its parse: the index's own facts when it
-        indexed these very bytes (no parse: None), else extracted from a parse the caller
-        may reuse."""
+        indexed these very bytes, or those an earlier check kept (no parse: None), else
+        extracted from a parse the caller may reuse (and kept)."""
         source = text.encode("utf-8")
         indexed = self._indexed_facts(path, source)
         if indexed is not None:
             return indexed, None
+        kept = self._kept().lookup(path, source)
+        if kept is not None:
+            return kept, None
         tree = parse_file(path, source)
-        return extract_facts(path, source, tree), tree
+        facts = extract_facts(path, source, tree)
+        self._kept().keep(path, content_hash(source), facts)
+        return facts, tree
+
+    def _kept(self) -> OldFacts:
+        if self._old is None:
+            self._old = OldFacts(getattr(self.store, "index_dir", None))
+        return self._old
 
     def _indexed_facts(self, path: str, source: bytes) -> FileFacts | None:
         """The index's facts of ``path`` when it indexed these very bytes."""
@@ -263,9 +273,7 @@ class CheckSession:
         indexed = self._indexed_facts(path, text.encode("utf-8"))
         if indexed is not None:
             return indexed
-        if self._old is None:
-            self._old = OldFacts(getattr(self.store, "index_dir", None))
-        return self._old.facts(path, text)
+        return self._kept().facts(path, text)
 
     def _old_facts(
         self, changes: list[ChangedFile], deleted: Sequence[str], texts: Mapping[str, str]
