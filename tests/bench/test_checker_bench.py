@@ -656,3 +656,50 @@ def test_incomplete_rename_in_a_src_layout_counts_what_it_leaves_broken(tmp_path
         ("src/pkg/tools.py", 6),
     )
     assert by_forgotten["src/pkg/direct.py"].elsewhere == (("src/pkg/tools.py", 6),)
+
+
+SHAPE_JAVA = """\
+package com.ex;
+
+import com.ex.util.Strings;
+
+public class Shape {
+    private int size;
+
+    public int area(int a) {
+        return helper(a) * size;
+    }
+
+    int helper(int a) {
+        return Strings.twice(a);
+    }
+
+    int use(Shape other) {
+        return other.area(1);
+    }
+}
+"""
+STRINGS_JAVA = """\
+package com.ex.util;
+
+public final class Strings {
+    public static int twice(int a) {
+        return 2 * a;
+    }
+}
+"""
+
+
+def test_java_mutations_are_made_in_java(tmp_path: Path) -> None:
+    write(tmp_path, "src/main/java/com/ex/Shape.java", SHAPE_JAVA)
+    write(tmp_path, "src/main/java/com/ex/util/Strings.java", STRINGS_JAVA)
+    api.index(tmp_path, embedder="none")
+    corpus = cc.load_corpus(tmp_path, "java")
+    own = [e for v, e in cc.function_edits(corpus, rng()) if v == "own-method"]
+    assert [(e.line, e.note.split(" -> ")[0]) for e in own] == [(9, "method helper")]
+    imports = [e for _v, e in cc.import_edits(corpus, rng())]
+    assert [e.new[1] for e in imports] == [f"import com.ex.util.{imports[0].note.split()[1]};\n"]
+    assert imports[0].new[1] != "import com.ex.util.Strings;\n"
+    args = [e for _v, e in cc.argument_edits(corpus, rng())]
+    assert [e.line for e in args] == [17]
+    assert {c.id.split("/")[0] for c in cb.corpus_cases(corpus, cb.parse_args([]))} == {"java"}
