@@ -421,3 +421,14 @@ def test_a_name_bound_twice_in_its_scope_has_no_one_signature(repo: Path) -> Non
         only(1)
     """
     assert rows(repo, code, "web/src/use.ts") == [("wrong-arguments", 11)]
+
+
+def test_an_untyped_arrow_takes_no_more_arguments_than_it_declares(repo: Path) -> None:
+    code = """
+        type Handler = (a: number, b: number) => number
+        const typed: Handler = (a: number) => a
+        const plain = (a: number) => a
+        typed(1, 2)
+        plain(1, 2)
+    """
+    assert rows(repo, code, "web/src/use.ts") == [("wrong-arguments", 5)]

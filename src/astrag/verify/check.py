@@ -432,7 +432,11 @@ class Checker:
         required = sum(not p.has_default for p in positional)
         too_few = given < required and "var_keyword" not in kinds
         # an arrow bound to a typed field/variable may take fewer parameters than callers pass
-        too_many = ref.arg_count > len(positional) and "arrow" not in callee.modifiers
+        # (a variable's declared type is known; a field's is not recorded: any arrow field)
+        typed_arrow = "arrow" in callee.modifiers and (
+            callee.type is not None or callee.kind != DefKind.FUNCTION
+        )
+        too_many = ref.arg_count > len(positional) and not typed_arrow
         if too_many or too_few:
             plural = "s" if len(positional) != 1 else ""
             message = (
