@@ -439,13 +439,24 @@ def _member_variant(corpus: Corpus, sf: SourceFile, ref: Reference, target: Symb
     the checker can prove (open class hierarchy, dynamic members)."""
     root = ref.chain[0]
     if target.kind == "function":
-        is_module = any(i.alias == root and i.name in (None, "*") for i in sf.facts.imports)
-        return "module" if is_module and len(ref.chain) == 2 else ""
+        modules = [i for i in sf.facts.imports if i.alias == root and i.name in (None, "*")]
+        if any(_answers_any_name(corpus, sf, i.line) for i in modules):
+            return ""  # PEP 562 ``__getattr__``: a missing name is no provable error
+        return "module" if modules and len(ref.chain) == 2 else ""
     if target.kind != "method" or target.parent not in corpus.closed_classes:
         return ""
     if root in SELF_ROOTS:
         return "self" if len(ref.chain) == 2 else f"{root}-field"
     return "" if root.startswith("super") or root == "?" else "typed"
+
+
+def _answers_any_name(corpus: Corpus, sf: SourceFile, line: int) -> bool:
+    """The module an import line of ``sf`` binds defines ``__getattr__`` at its top level."""
+    for target in corpus.imports.get((sf.path, line), []):
+        symbol = corpus.symbols.get(target)
+        if symbol is not None and f"{symbol.path}::__getattr__" in corpus.symbols:
+            return True
+    return False
 
 
 def member_edits(corpus: Corpus, rng: random.Random) -> Iterator[tuple[str, Edit]]:

@@ -703,3 +703,21 @@ def test_java_mutations_are_made_in_java(tmp_path: Path) -> None:
     args = [e for _v, e in cc.argument_edits(corpus, rng())]
     assert [e.line for e in args] == [17]
     assert {c.id.split("/")[0] for c in cb.corpus_cases(corpus, cb.parse_args([]))} == {"java"}
+
+
+def test_module_renames_skip_modules_that_answer_any_name(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        "dyn/__init__.py",
+        "def helper(a):\n    return a\n\n\ndef __getattr__(name):\n    raise AttributeError(name)\n",
+    )
+    write(tmp_path, "plain/__init__.py", "def helper(a):\n    return a\n")
+    write(
+        tmp_path,
+        "use.py",
+        "import dyn\nimport plain\n\n\ndef run():\n    return dyn.helper(1) + plain.helper(2)\n",
+    )
+    api.index(tmp_path, embedder="none")
+    corpus = cc.load_corpus(tmp_path, "python")
+    edits = [(v, e.note) for v, e in cc.member_edits(corpus, rng())]
+    assert [(v, note.split(" -> ")[0]) for v, note in edits] == [("module", "member plain.helper")]
