@@ -579,14 +579,15 @@ def check(
     else:
         found = ChangeSet([_code_change(root, text, path, lang)])
     warning = ""
-    if refresh and session is None:
-        store = _open_store(root)
-        try:
-            warning = fresh_for(root, store, found).warning()
-        finally:
-            store.close()
     own = session is None
-    session = session or open_check_session(root)
+    if session is None:
+        store = _open_store(root)
+        try:  # brought up to date before the session reads anything from it
+            warning = fresh_for(root, store, found).warning() if refresh else ""
+            session = CheckSession(root, store)  # type: ignore[arg-type]
+        except BaseException:
+            store.close()
+            raise
     try:
         report = session.check(found.changed, found.deleted, found.deleted_texts)
         report.warning = warning
