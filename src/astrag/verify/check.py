@@ -121,7 +121,7 @@ class Checker:
             out = [f for f in out if not _handled(f, guards)]
         if facts.errors:
             tree = tree or _parse(change)
-            out = _with_syntax_errors(change, wanted, out, tree, rules.grammar_complete)
+            out = _with_syntax_errors(change, wanted, out, tree, rules)
         shifted = [_shift(f, change.line_offset) for f in out]
         return sorted(set(shifted), key=lambda f: (f.path, f.line, f.column, f.rule))
 
@@ -572,13 +572,12 @@ def _with_syntax_errors(
     wanted: frozenset[int] | None,
     found: list[Finding],
     tree: Tree | None,
-    grammar_complete: bool,
+    rules: LanguageRules,
 ) -> list[Finding]:
     """``found`` plus the syntax errors on the wanted lines; other findings inside a damaged
     region are dropped: they describe the parser's recovery, not the code."""
-    spots, every = syntax_errors(
-        change.path, change.text, change.old, wanted, tree, grammar_complete
-    )
+    blame, accepts = rules.damage_begun_elsewhere, rules.parser_accepts
+    spots, every = syntax_errors(change.path, change.text, change.old, wanted, tree, blame, accepts)
     if not every:
         return found
     damaged = [(s.line, s.last_line) for s in every]

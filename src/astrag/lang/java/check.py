@@ -30,6 +30,7 @@ from astrag.lang.java.semantics import OBJECT_METHODS
 from astrag.verify.findings import Finding
 from astrag.verify.inputs import ChangedFile
 from astrag.verify.rules import LanguageRules
+from astrag.verify.syntax import BLAME_IF_CLEAN_BEFORE
 
 if TYPE_CHECKING:
     from astrag.verify.check import Checker
@@ -115,7 +116,7 @@ class JavaRules(LanguageRules):
     constructor = "constructor"
     overloaded = True
     narrowing = _NARROWING
-    grammar_complete = True  # tree-sitter-java reads the language through Java 21
+    damage_begun_elsewhere = BLAME_IF_CLEAN_BEFORE  # tree-sitter-java reads Java 21
 
     def needs_no_declaration(
         self, checker: Checker, site: Site, name: str, ref: Reference, text: str

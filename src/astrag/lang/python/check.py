@@ -6,6 +6,7 @@ body adds to its instances (``self.x = ...`` anywhere, slots; ``setattr``/``__di
 
 from __future__ import annotations
 
+import ast
 import re
 import types
 from functools import lru_cache
@@ -36,6 +37,7 @@ from astrag.lang.python.semantics import PY_BUILTINS, module_value
 from astrag.verify.findings import Finding
 from astrag.verify.inputs import ChangedFile
 from astrag.verify.rules import Guard, LanguageRules
+from astrag.verify.syntax import BLAME_ALWAYS
 
 if TYPE_CHECKING:
     from astrag.verify.check import Checker
@@ -76,6 +78,8 @@ class PythonRules(LanguageRules):
     self_parameter = True
     constructor = "__init__"
     receiver_may_be_subclass = True
+    # every region the parser could not read around a written line: CPython has the last word
+    damage_begun_elsewhere = BLAME_ALWAYS
     module_members = frozenset(dir(types.ModuleType("m"))) | {
         "__file__",
         "__path__",
@@ -83,6 +87,13 @@ class PythonRules(LanguageRules):
         "__builtins__",
         "__all__",
     }
+
+    def parser_accepts(self, text: str) -> bool:
+        try:
+            ast.parse(text)
+        except (SyntaxError, ValueError):
+            return False
+        return True
 
     def guarded(self, text: str, tree: Tree | None) -> list[Guard]:
         """The bodies of ``try:`` statements, for the findings their ``except`` clauses
