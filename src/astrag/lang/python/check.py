@@ -25,6 +25,7 @@ from astrag.graph.facts import (
 )
 from astrag.graph.tables import FileTables, Site
 from astrag.graph.values import Value
+from astrag.lang.python.check_bodies import python_class_body
 from astrag.lang.python.check_stdlib import (
     ABSTRACT_MODULES,
     installed_call,
@@ -233,13 +234,13 @@ class PythonRules(LanguageRules):
         return not any(_DYNAMIC_HOOKS.intersection(r.tables[p].children.get(q, {})) for p, q in mro)
 
     def open_class_body(self, bodies: ClassBodies, path: str, qual: str) -> bool:
-        body = bodies.python(path, qual)
+        body = bodies.read("python", path, qual, python_class_body)
         return body is None or body.dynamic
 
     def body_declares(
         self, bodies: ClassBodies, path: str, qual: str, name: str, resolved: bool
     ) -> bool:
-        body = bodies.python(path, qual)
+        body = bodies.read("python", path, qual, python_class_body)
         return body is None or name in body.assigned or name in body.slots
 
 
