@@ -75,6 +75,7 @@ _ATTRIBUTE_QUERIES = {
     "typescript": "typescript",
     "tsx": "typescript",
     "javascript": "typescript",
+    "java": "java",
 }
 
 
@@ -95,7 +96,7 @@ def _access(node: Node, source: bytes, lines: list[str]) -> Access | None:
         return None
     target = _target_of(node)
     write = target is not None and target not in _AUGMENTED  # ``x.y += 1`` reads x.y first
-    name = node.child_by_field_name("attribute") or node.child_by_field_name("property")
+    name = _member_name(node)
     assert name is not None
     row, byte_col = name.start_point
     line_text = lines[row] if row < len(lines) else ""
@@ -114,11 +115,11 @@ def _chain(node: Node, source: bytes) -> Chain | None:
     kind = node.type
     if kind in ("identifier", "this", "super"):
         return (source[node.start_byte : node.end_byte].decode("utf-8"),)
-    if kind in ("attribute", "member_expression"):
+    if kind in ("attribute", "member_expression", "field_access"):
         if any(c.type in ("optional_chain", "?.") for c in node.children):
             return None
         obj = node.child_by_field_name("object")
-        name = node.child_by_field_name("attribute") or node.child_by_field_name("property")
+        name = _member_name(node)
         if obj is None or name is None or name.type not in ("identifier", "property_identifier"):
             return None
         head = _chain(obj, source)
@@ -128,6 +129,22 @@ def _chain(node: Node, source: bytes) -> Chain | None:
         callee = node.child_by_field_name("function")
         head = _chain(callee, source) if callee is not None else None
         return None if head is None else (*head[:-1], head[-1] + "()")
+    if kind == "method_invocation":  # Java: ``a.b(...)`` names its object and method apart
+        obj, name = node.child_by_field_name("object"), node.child_by_field_name("name")
+        head = _chain(obj, source) if obj is not None else ()
+        if head is None or name is None:
+            return None
+        return (*head, source[name.start_byte : name.end_byte].decode("utf-8") + "()")
+    return None
+
+
+def _member_name(node: Node) -> Node | None:
+    """The member's name node of an access: Python's ``attribute``, TS's ``property``,
+    Java's ``field``."""
+    for field in ("attribute", "property", "field"):
+        found = node.child_by_field_name(field)
+        if found is not None:
+            return found
     return None
 
 

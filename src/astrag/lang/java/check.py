@@ -34,6 +34,7 @@ from astrag.verify.syntax import BLAME_IF_CLEAN_BEFORE
 
 if TYPE_CHECKING:
     from astrag.verify.check import Checker
+    from astrag.verify.members import ClassBodies
 
 _THROWABLE = frozenset(
     "getMessage getLocalizedMessage getCause initCause toString printStackTrace getStackTrace "
@@ -48,9 +49,9 @@ _READER = frozenset(
     "close mark markSupported nullReader of read ready reset skip transferTo".split()
 )
 _WRITER = frozenset("append close flush nullWriter write".split())
-# JDK supertypes whose every method (default and static ones included, Java 21) is known: a
-# class of the repository that extends or implements only these besides its own types has
-# no member it does not show but these
+# JDK supertypes whose every method (default and static ones included, Java 21) and visible
+# field is known: a class of the repository that extends or implements only these besides
+# its own types has no member it does not show but these
 _KNOWN_JDK = {
     "java.lang.Object": frozenset(),
     "java.io.Serializable": frozenset(),
@@ -87,14 +88,15 @@ _KNOWN_JDK = {
     "java.lang.UnsupportedOperationException": _THROWABLE,
     "java.io.IOException": _THROWABLE,
     "java.io.UncheckedIOException": _THROWABLE,
+    # and their protected fields: the stream a filter wraps, the lock a reader/writer holds
     "java.io.InputStream": _INPUT_STREAM,
-    "java.io.FilterInputStream": _INPUT_STREAM,
+    "java.io.FilterInputStream": _INPUT_STREAM | {"in"},
     "java.io.OutputStream": _OUTPUT_STREAM,
-    "java.io.FilterOutputStream": _OUTPUT_STREAM,
-    "java.io.Reader": _READER,
-    "java.io.FilterReader": _READER,
-    "java.io.Writer": _WRITER,
-    "java.io.FilterWriter": _WRITER,
+    "java.io.FilterOutputStream": _OUTPUT_STREAM | {"out"},
+    "java.io.Reader": _READER | {"lock"},
+    "java.io.FilterReader": _READER | {"lock", "in"},
+    "java.io.Writer": _WRITER | {"lock"},
+    "java.io.FilterWriter": _WRITER | {"lock", "out"},
 }
 _OPEN_KINDS = frozenset({"record", "annotation"})
 # Java narrows a type by ``instanceof`` (with or without a pattern variable) and casts only
@@ -112,7 +114,8 @@ class JavaRules(LanguageRules):
     language = "java"
     receivers = frozenset({"this", "super"})
     call_members = OBJECT_METHODS
-    judges_attributes = False  # field reads are not references yet; methods are judged
+    # members every class has, never judged as a field read (``X.class``, ``a.length``)
+    attribute_members = frozenset({"class", "length"})
     constructor = "constructor"
     overloaded = True
     narrowing = _NARROWING
@@ -172,6 +175,12 @@ class JavaRules(LanguageRules):
                 change, ref.line, ref.column, "unknown-member", message, name, candidates
             )
         ]
+
+    def body_declares(
+        self, bodies: ClassBodies, path: str, qual: str, name: str, resolved: bool
+    ) -> bool:
+        """Fields are declarations: a write to one the resolver found is fine."""
+        return resolved
 
     def external_name(
         self, checker: Checker, change: ChangedFile, ref: Reference, site: Site, dotted: str
