@@ -78,6 +78,8 @@ class Resolver:
         self._active: set[tuple] = set()
         self._cuts = 0  # evaluations cut short so far (cycles, depth): see memoised()
         self._provisional: set[tuple] = set()  # memo keys whose values depend on a cut
+        self._partial = 0  # reads of a class order still being linearised (see cached())
+        self._mro_open: set[ClassKey] = set()
         self._deps: list[set[str]] = []
         self._mro: dict[ClassKey, Mro] = {}
         self._mro_paths: dict[ClassKey, frozenset[str]] = {}  # the files each MRO spans
@@ -145,6 +147,31 @@ class Resolver:
             self._provisional.add(key)
         if not self._active and self._provisional:
             self._forget_provisional()
+        return value
+
+    def cached(self, key: tuple, compute: Callable[[], object]) -> object:
+        """``compute()`` once per key, for a lookup repeated for reference after reference (a
+        bare name through the classes around it or a file's star imports). Unlike
+        :meth:`memoised` it marks nothing active, so it neither cuts a cycle nor deepens an
+        evaluation; and it keeps a value only when nothing cut short went into it (a cycle, the
+        depth limit, a provisional memo entry, a class order still being linearised), so a hit
+        gives exactly what computing again would."""
+        hit = self._memo.get(key)
+        if hit is not None:
+            value, deps = hit
+            if self._deps:
+                self._deps[-1].update(deps)
+            return value
+        cuts, partial = self._cuts, self._partial
+        self._deps.append(set())
+        try:
+            value = compute()
+        finally:
+            deps = self._deps.pop()
+        if self._deps:
+            self._deps[-1].update(deps)
+        if self._cuts == cuts and self._partial == partial:
+            self._memo[key] = (value, frozenset(deps))
         return value
 
     def _forget_provisional(self) -> None:
@@ -300,14 +327,22 @@ class Resolver:
         imp = t.imports.get("", {}).get(name)
         if imp is not None:
             return self.import_target(t, imp)
-        for star in t.star_imports.get("", ()):
-            found = t.sem.star_member(self, t, star, name)
+        stars = t.star_imports.get("")
+        if stars:
+            found = self.cached(("star", t.path, name), lambda: self._star_member(t, stars, name))
             if found is not None:
-                return found
+                return found  # type: ignore[return-value]
         bound = t.bindings.get("", {}).get(name)
         if bound:  # declared inside an anonymous callback at module level (TS test suites)
             return ("local", self._local_value(t, "", bound, line))
         return t.sem.global_name(self, t, name)
+
+    def _star_member(self, t: FileTables, stars: list[Import], name: str) -> Value | None:
+        for star in stars:
+            found = t.sem.star_member(self, t, star, name)
+            if found is not None:
+                return found
+        return None
 
     def _local_value(
         self, t: FileTables, scope: str, bound: list[Binding], line: int
@@ -580,6 +615,12 @@ class Resolver:
     def class_member(
         self, path: str, qual: str, name: str, skip_self: bool = False, static: bool = False
     ) -> Value | None:
+        key = ("class-member", path, qual, name, skip_self, static)
+        return self.cached(key, lambda: self._class_member(path, qual, name, skip_self, static))  # type: ignore[return-value]
+
+    def _class_member(
+        self, path: str, qual: str, name: str, skip_self: bool, static: bool
+    ) -> Value | None:
         mro, external = self.mro(path, qual)
         tables = self.tables  # mro() has recorded every file of the hierarchy already
         for cpath, cqual in mro[1:] if skip_self else mro:
@@ -603,11 +644,17 @@ class Resolver:
                 self._deps[-1].update(self._mro_paths[key])
             if self._provisional and key in self._provisional:
                 self._cuts += 1
+            if self._mro_open and key in self._mro_open:
+                self._partial += 1
             return cached
         self._mro[key] = ([key], [])  # a cycle in the hierarchy ends here
         self._mro_paths[key] = frozenset((path,))
         cuts = self._cuts
-        result = self._compute_mro(path, qual)
+        self._mro_open.add(key)
+        try:
+            result = self._compute_mro(path, qual)
+        finally:
+            self._mro_open.discard(key)
         self._mro[key] = result
         self._mro_paths[key] = frozenset(cpath for cpath, _ in result[0])
         if self._cuts != cuts:  # a base named through a cut evaluation (see memoised)
