@@ -151,7 +151,7 @@ class Resolver:
 
     def cached(self, key: tuple, compute: Callable[[], object]) -> object:
         """``compute()`` once per key, for a lookup repeated for reference after reference (a
-        bare name through the classes around it or a file's star imports). Unlike
+        bare name through a file's star imports, an overload choice). Unlike
         :meth:`memoised` it marks nothing active, so it neither cuts a cycle nor deepens an
         evaluation; and it keeps a value only when nothing cut short went into it (a cycle, the
         depth limit, a provisional memo entry, a class order still being linearised), so a hit
@@ -614,12 +614,6 @@ class Resolver:
 
     def class_member(
         self, path: str, qual: str, name: str, skip_self: bool = False, static: bool = False
-    ) -> Value | None:
-        key = ("class-member", path, qual, name, skip_self, static)
-        return self.cached(key, lambda: self._class_member(path, qual, name, skip_self, static))  # type: ignore[return-value]
-
-    def _class_member(
-        self, path: str, qual: str, name: str, skip_self: bool, static: bool
     ) -> Value | None:
         mro, external = self.mro(path, qual)
         tables = self.tables  # mro() has recorded every file of the hierarchy already

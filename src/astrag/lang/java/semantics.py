@@ -229,16 +229,20 @@ Candidate = tuple[str, str, Definition]  # (path, qualname, definition)
 
 def _members(r: Resolver, path: str, cls: str, name: str) -> list[Candidate]:
     """The methods named ``name`` that class ``cls`` of ``path`` declares, in source order."""
+    methods: dict[tuple[str, str], list[Candidate]] = r.memoised(
+        ("java-methods", path), lambda: _methods(r, path)
+    )  # type: ignore[assignment]
+    return methods.get((cls, name), [])
 
-    def compute() -> list[Candidate]:
-        t = r.table(path)
-        return [
-            (path, d.qualname, d)
-            for d in t.facts.definitions
-            if d.parent == cls and d.name == name and d.kind in FUNCTION_KINDS
-        ]
 
-    return r.memoised(("java-members", path, cls, name), compute)  # type: ignore[return-value]
+def _methods(r: Resolver, path: str) -> dict[tuple[str, str], list[Candidate]]:
+    """Every method of a file by (class, name), in source order: a file's definitions are read
+    once, not once for each name called on one of its classes."""
+    methods: dict[tuple[str, str], list[Candidate]] = {}
+    for d in r.table(path).facts.definitions:
+        if d.kind in FUNCTION_KINDS:
+            methods.setdefault((d.parent, d.name), []).append((path, d.qualname, d))
+    return methods
 
 
 def _inherited(r: Resolver, path: str, cls: str, name: str) -> list[Candidate]:
