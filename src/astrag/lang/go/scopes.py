@@ -170,24 +170,24 @@ class Scopes:
     # ------------------------------------------------------------------ the walk
 
     def visit(self, node: Node) -> None:
-        kind = node.type
-        handler = _HANDLERS.get(kind)
+        handler = _DISPATCH.get(node.type, Scopes.visit_children)
         if handler is not None:
             handler(self, node)
-        elif kind in _BLOCKS:
-            self.push()
-            self.visit_children(node)
-            self.pop()
-        elif kind in ("type_identifier", "qualified_type", "generic_type", "pointer_type"):
-            self.f.walk_types(node, self.scope, self.type_params)
-        elif kind in ("identifier", "selector_expression"):
-            self.read(node)
-        else:
-            self.visit_children(node)
 
     def visit_children(self, node: Node) -> None:
+        # one dispatch per child, none for the many that hold no name (literals, comments)
         for child in node.named_children:
-            self.visit(child)
+            handler = _DISPATCH.get(child.type, Scopes.visit_children)
+            if handler is not None:
+                handler(self, child)
+
+    def block(self, node: Node) -> None:
+        self.push()
+        self.visit_children(node)
+        self.pop()
+
+    def types(self, node: Node) -> None:
+        self.f.walk_types(node, self.scope, self.type_params)
 
     def read(self, node: Node) -> None:
         """A name or selector used as a value (a function value, a field read)."""
@@ -419,7 +419,22 @@ _HANDLERS = {
     "type_switch_statement": Scopes.type_switch,
     "func_literal": Scopes.func_literal,
     "type_declaration": Scopes.local_type,
-    "field_identifier": lambda self, node: None,
-    "label_name": lambda self, node: None,
-    "package_identifier": lambda self, node: None,
+}
+# what the walk does with a node of each kind: its handler, a block scope, the names of a type,
+# a name read; None for kinds that name nothing, in themselves or below (the rest are searched)
+_INERT = (
+    "field_identifier label_name package_identifier blank_identifier dot comment nil true false"
+    " iota int_literal float_literal imaginary_literal rune_literal escape_sequence"
+    " interpreted_string_literal interpreted_string_literal_content raw_string_literal"
+    " raw_string_literal_content break_statement continue_statement goto_statement"
+    " fallthrough_statement empty_statement"
+).split()
+_DISPATCH = {
+    **dict.fromkeys(_INERT),
+    **dict.fromkeys(_BLOCKS, Scopes.block),
+    **dict.fromkeys(
+        ("type_identifier", "qualified_type", "generic_type", "pointer_type"), Scopes.types
+    ),
+    **dict.fromkeys(("identifier", "selector_expression"), Scopes.read),
+    **_HANDLERS,
 }
