@@ -78,8 +78,6 @@ class Resolver:
         self._active: set[tuple] = set()
         self._cuts = 0  # evaluations cut short so far (cycles, depth): see memoised()
         self._provisional: set[tuple] = set()  # memo keys whose values depend on a cut
-        self._partial = 0  # reads of a class order still being linearised (see cached())
-        self._mro_open: set[ClassKey] = set()
         self._deps: list[set[str]] = []
         self._mro: dict[ClassKey, Mro] = {}
         self._mro_paths: dict[ClassKey, frozenset[str]] = {}  # the files each MRO spans
@@ -153,16 +151,16 @@ class Resolver:
         """``compute()`` once per key, for a lookup repeated for reference after reference (a
         bare name through a file's star imports, an overload choice). Unlike
         :meth:`memoised` it marks nothing active, so it neither cuts a cycle nor deepens an
-        evaluation; and it keeps a value only when nothing cut short went into it (a cycle, the
-        depth limit, a provisional memo entry, a class order still being linearised), so a hit
-        gives exactly what computing again would."""
+        evaluation (an extra key on the way would change where a cycle or the depth limit cuts
+        one); and it keeps a value only when nothing cut short went into it (a cycle, the depth
+        limit, a provisional memo entry), so a hit gives what computing again would."""
         hit = self._memo.get(key)
         if hit is not None:
             value, deps = hit
             if self._deps:
                 self._deps[-1].update(deps)
             return value
-        cuts, partial = self._cuts, self._partial
+        cuts = self._cuts
         self._deps.append(set())
         try:
             value = compute()
@@ -170,7 +168,7 @@ class Resolver:
             deps = self._deps.pop()
         if self._deps:
             self._deps[-1].update(deps)
-        if self._cuts == cuts and self._partial == partial:
+        if self._cuts == cuts:
             self._memo[key] = (value, frozenset(deps))
         return value
 
@@ -638,17 +636,11 @@ class Resolver:
                 self._deps[-1].update(self._mro_paths[key])
             if self._provisional and key in self._provisional:
                 self._cuts += 1
-            if self._mro_open and key in self._mro_open:
-                self._partial += 1
             return cached
         self._mro[key] = ([key], [])  # a cycle in the hierarchy ends here
         self._mro_paths[key] = frozenset((path,))
         cuts = self._cuts
-        self._mro_open.add(key)
-        try:
-            result = self._compute_mro(path, qual)
-        finally:
-            self._mro_open.discard(key)
+        result = self._compute_mro(path, qual)
         self._mro[key] = result
         self._mro_paths[key] = frozenset(cpath for cpath, _ in result[0])
         if self._cuts != cuts:  # a base named through a cut evaluation (see memoised)
