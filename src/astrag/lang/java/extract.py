@@ -83,6 +83,7 @@ _PRIMITIVES = frozenset({"integral_type", "floating_point_type", "boolean_type"}
 _VISIBILITY = ("private", "protected", "public")
 _KEPT_MODIFIERS = ("static", "abstract", "final", "default", "synchronized", "native")
 _SPACES = re.compile(r"\s+")
+_COMMENTS = frozenset({"line_comment", "block_comment"})
 
 
 def extract(path: str, source: bytes, grammar_name: str, tree: Tree | None = None) -> FileFacts:
@@ -492,12 +493,15 @@ class _Extractor:
         return _SPACES.sub(" ", header).strip().rstrip("{").strip()
 
     def javadoc(self, node: Node) -> str:
+        """The nearest ``/** */`` comment before the declaration, as javac finds it: other
+        comments in between (``//@Immutable`` under commons-lang's StringUtils doc) do not
+        hide it, anything else does."""
         prev = node.prev_named_sibling
+        while prev is not None and prev.type in _COMMENTS and not self.text(prev).startswith("/**"):
+            prev = prev.prev_named_sibling
         if prev is None or prev.type != "block_comment":
             return ""
         raw = self.text(prev)
-        if not raw.startswith("/**"):
-            return ""
         lines = [line.strip().lstrip("*").strip() for line in raw[3:-2].splitlines()]
         return "\n".join(line for line in lines if line).strip()
 
