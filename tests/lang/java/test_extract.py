@@ -127,3 +127,16 @@ public class Strings {
         "Strings.m": "",
         "Strings.n": "Second.",
     }
+
+
+def test_the_package_javadoc_is_the_docstring_of_package_info_only() -> None:
+    source = b"""\
+/** Provides reflection helpers. */
+package org.apache.commons.lang3.reflect;
+"""
+    assert extract_facts("src/a/reflect/package-info.java", source).docstring == (
+        "Provides reflection helpers."
+    )
+    # elsewhere a comment above `package` is a file header, not the package's documentation
+    header = b"/** Licensed to the ASF. */\npackage a;\nclass A {}\n"
+    assert extract_facts("src/a/A.java", header).docstring == ""

@@ -91,7 +91,12 @@ def extract(path: str, source: bytes, grammar_name: str, tree: Tree | None = Non
     about itself."""
     tree = tree or GRAMMARS.parser(grammar_name).parse(source)
     captures = in_document_order(QueryCursor(_facts_query()).captures(tree.root_node))
-    facts = _Extractor(source, captures).run(tree.root_node)
+    extractor = _Extractor(source, captures)
+    facts = extractor.run(tree.root_node)
+    if path.rsplit("/", 1)[-1] == "package-info.java":
+        # the package's documentation, which javadoc reads there only (elsewhere a comment
+        # above `package` is a file header, a license)
+        facts["docstring"] = extractor.package_doc(tree.root_node)
     return FileFacts(
         path=path,
         language="java",
@@ -491,6 +496,11 @@ class _Extractor:
                 break
         header = self.src[start:end].decode("utf-8", "replace")
         return _SPACES.sub(" ", header).strip().rstrip("{").strip()
+
+    def package_doc(self, root: Node) -> str:
+        """The Javadoc of the ``package`` declaration."""
+        clause = next((c for c in root.named_children if c.type == "package_declaration"), None)
+        return self.javadoc(clause) if clause is not None else ""
 
     def javadoc(self, node: Node) -> str:
         """The nearest ``/** */`` comment before the declaration, as javac finds it: other
