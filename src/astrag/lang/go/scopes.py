@@ -251,9 +251,9 @@ class Scopes:
             return (local or name,), fn
         if kind == "selector_expression":
             return self._selector(fn)[0], fn.child_by_field_name("field")
-        if fn.type == "parenthesized_expression" and len(fn.named_children) == 1:
+        if kind == "parenthesized_expression" and len(fn.named_children) == 1:
             return self._callee(fn.named_children[0])
-        if fn.type == "index_expression":
+        if kind == "index_expression":
             generic = self.instantiated(fn)
             if generic is not None and generic.type in ("identifier", "selector_expression"):
                 return self._callee(generic)

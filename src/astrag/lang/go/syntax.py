@@ -149,13 +149,14 @@ class Recorder:
     references: list[Reference] = field(default_factory=list)
     imports: list[Import] = field(default_factory=list)
     bindings: list[Binding] = field(default_factory=list)
+    ascii: bool = field(init=False, default=False)  # then a byte column is a character column
 
     def text(self, node: Node) -> str:
         """A node's text, sliced from the source (several times faster than ``node.text``)."""
         return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
     def __post_init__(self) -> None:
-        self.ascii = self.source.isascii()  # then a byte column is a character column
+        self.ascii = self.source.isascii()
 
     def refer(self, kind: RefKind, chain: Chain, scope: str, at: Node, arg_count: int = -1):
         """A reference whose site is node ``at`` (the callee's or type's name), its column in

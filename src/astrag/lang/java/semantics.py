@@ -197,7 +197,7 @@ class JavaSemantics:
         if d.kind in CLASS_KINDS:
             return self._constructor(r, t, ref, denot, d)
         if d.name == self.constructor:  # super(...): the base's own constructors
-            key: tuple = ("java-members", denot[1], d.parent, d.name)
+            key: tuple = ("java-declared", denot[1], d.parent, d.name)
             candidates = _members(r, denot[1], d.parent, d.name)
         else:
             # the same method is called from many sites: its candidates are gathered once
@@ -214,7 +214,7 @@ class JavaSemantics:
         ctors = _members(r, cls[1], cls[2], self.constructor)
         if not ctors:
             return cls  # the implicit default constructor is the class itself
-        key = ("java-members", cls[1], cls[2], self.constructor)
+        key = ("java-declared", cls[1], cls[2], self.constructor)
         chosen = choose(r, Site(t, ref.scope, ref.line), ref, ctors, key)
         if chosen is None and "record" in d.modifiers and _fits_count(d, ref.arg_count)[0]:
             return cls  # a record's implicit canonical constructor is the record itself
