@@ -533,6 +533,25 @@ def test_a_variable_or_field_does_not_lead() -> None:
     assert all(item.full for item in ctx.items)
 
 
+def test_a_lead_boost_reorders_the_lead_and_nothing_else() -> None:
+    candidates = (
+        Candidate(VERIFY, 0.9, "seed"),
+        Candidate(UPDATE, 0.8, "seed"),
+        Candidate(LOGIN, 0.6, "seed"),
+    )
+    plain = assemble("q", "search", candidates, 4000, source=source, lead=2)
+    # updateUser at 0.8 x 1.5 = 1.2 leads verify at 0.9; login, third, stays out of the lead
+    boosted = assemble(
+        "q", "search", candidates, 4000, source=source, lead=2,
+        lead_boost=lambda s: 1.5 if s.id == UPDATE.id else 1.0,
+    )  # fmt: skip
+    assert [item.id for item in plain.items][:2] == [VERIFY.id, UPDATE.id]
+    assert [item.id for item in boosted.items] == [UPDATE.id, VERIFY.id, LOGIN.id]
+    # the same items in the same forms, each still carrying its own relevance
+    assert sorted(_shown(boosted)) == sorted(_shown(plain))
+    assert {i.id: i.score for i in boosted.items} == {i.id: i.score for i in plain.items}
+
+
 def test_ties_are_broken_by_id() -> None:
     candidates = (Candidate(VERIFY, 0.5, "a"), Candidate(UPDATE, 0.5, "b"))
     ctx = _run(candidates, budget=100, full_share=0.0)
