@@ -321,16 +321,16 @@ def test_exact_text() -> None:
             return self.provider.issue(user)
         ```
 
-        src/auth/service.py:26-28  method AuthService.logout — member of AuthService
-        ```python
-        def logout(self, token: str) -> None:
-            """Revoke a token."""
-        ```
-
         src/auth/service.py:35-41  function verify_signature — seed: matches 'signature'
         ```python
         def verify_signature(payload: bytes, signature: str, secret: str) -> bool:
             """Validate a webhook signature with HMAC-SHA256."""
+        ```
+
+        src/auth/service.py:26-28  method AuthService.logout — member of AuthService
+        ```python
+        def logout(self, token: str) -> None:
+            """Revoke a token."""
         ```
 
         src/users/controller.ts:8-14  method UserController.updateUser — calls AuthService.login
@@ -384,7 +384,8 @@ def test_a_full_class_replaces_members_already_shown() -> None:
         Candidate(AUTH, 0.7, "class of AuthService.login"),
     )
     ctx = _run(candidates, budget=4000, full_share=1.0)
-    assert _shown(ctx) == [(AUTH.id, True), (VERIFY.id, True)]
+    # two members of the file, shown whole: the more relevant first
+    assert _shown(ctx) == [(VERIFY.id, True), (AUTH.id, True)]
     assert ctx.text.count("def login(") == 1
 
 
@@ -465,21 +466,28 @@ def test_deterministic_whatever_the_input_order() -> None:
     assert _run(budget=700) == expected
 
 
-def test_files_by_best_score_members_by_line() -> None:
+def test_files_by_best_score_their_headers_then_members_by_relevance() -> None:
     candidates = (
         Candidate(VERIFY, 0.9, "seed"),
         Candidate(UPDATE, 1.0, "seed"),
         Candidate(LOGIN, 0.3, "called"),
         Candidate(MODULE, 0.2, "module"),
+        Candidate(AUTH, 0.1, "class of AuthService.login"),
     )
-    ctx = _run(candidates, budget=4000)
-    assert [item.id for item in ctx.items] == [UPDATE.id, MODULE.id, LOGIN.id, VERIFY.id]
+    ctx = _run(candidates, budget=4000, full_share=0.0)
+    # service.py's frame (its module, AuthService by its header) in line order, then its
+    # members most relevant first: verify_signature (0.9) before login (0.3), which comes
+    # first in the file
+    assert [item.id for item in ctx.items] == [
+        UPDATE.id, MODULE.id, AUTH.id, VERIFY.id, LOGIN.id
+    ]  # fmt: skip
     assert ctx.text.index("- src/users/controller.ts") < ctx.text.index("- src/auth/service.py")
     assert [ln for ln in ctx.text.splitlines() if ln.startswith("src/")] == [
         "src/users/controller.ts:8-14  method UserController.updateUser — seed",
         "src/auth/service.py:1-41  module service.py — module",
-        "src/auth/service.py:18-24  method AuthService.login — called",
+        "src/auth/service.py:9-32  class AuthService — class of AuthService.login",
         "src/auth/service.py:35-41  function verify_signature — seed",
+        "src/auth/service.py:18-24  method AuthService.login — called",
     ]
 
 

@@ -3,7 +3,8 @@
 Input: candidates ranked by graph expansion (symbol, score, reason). Output: a
 :class:`Context` whose ``text`` is markdown for an LLM — a map of the files touched, then the
 items shown in full, most relevant first (what answers the question), then the signatures of
-the rest grouped by file — and never more than ``budget`` tokens, counted on the final text.
+the rest grouped by file (each file's headers first, then its members by relevance) — and
+never more than ``budget`` tokens, counted on the final text.
 
 Selection is greedy in relevance order (score, then id, so equal input gives equal output):
 
@@ -170,7 +171,7 @@ def _grouped(
 ) -> list[_Entry]:
     """Entries in text order: the ``lead`` items that answer best first, by relevance times
     ``lead_boost`` (what answers the question), then the rest grouped: files by their best
-    item, then by position in the file."""
+    item, and in each file its frame then its members (:func:`_in_file`)."""
     first = sorted(
         (e for e in entries if _answers(e)),
         key=lambda e: (-e.candidate.score * lead_boost(e.symbol), e.rank),
@@ -185,11 +186,22 @@ def _grouped(
         key=lambda e: (
             best[e.symbol.path],
             e.symbol.path,
+            _in_file(e),
             e.symbol.start_line,
             -e.symbol.end_line,
             e.symbol.id,
         ),
     )
+
+
+def _in_file(entry: _Entry) -> tuple[bool, int]:
+    """Where an item stands in its file's group: the file's frame first, in line order (its
+    module's and classes' headers: where the rest lives), then its members most relevant
+    first. The group is an excerpt, not the file, so a reader who stops early (or an LLM,
+    whose attention fades with position) has met what the question is about before what the
+    graph only reached."""
+    frame = entry.symbol.kind in _CONTAINERS and not entry.full
+    return (not frame, 0 if frame else entry.rank)
 
 
 def _answers(entry: _Entry) -> bool:
