@@ -8,8 +8,8 @@ question ("how does URL routing match a path": ``MapAdapter.test``, whose body c
 ``match``, before ``MapAdapter.match``). So, after scoring, each file keeps exactly the places
 it holds and its definitions are dealt into them by the fused score times one plus the share
 of the question's words their own name carries. Files keep their ranks, so a list judged by
-file (docs/BENCHMARKS.md section 5) is unchanged; a module keeps its place (it stands for the
-whole file).
+file (docs/BENCHMARKS.md section 5) keeps its files in order (only a judged line span can
+move); a module keeps its place (it stands for the whole file).
 """
 
 from __future__ import annotations
