@@ -2,14 +2,15 @@
 
 A person's list spreads over files (same-file decay), and a file's later hits count half, so
 the places a file gets are few: its first place decides what a reader sees of that file. The
-fused score ranks a file's definitions by how well their whole document matches, and a long
-body that repeats the question's words outranks the short function whose name *is* the
-question ("how does URL routing match a path": ``MapAdapter.test``, whose body calls
-``match``, before ``MapAdapter.match``). So, after scoring, each file keeps exactly the places
-it holds and its definitions are dealt into them by the fused score times one plus the share
-of the question's words their own name carries. Files keep their ranks, so a list judged by
-file (docs/BENCHMARKS.md section 5) keeps its files in order (only a judged line span can
-move); a module keeps its place (it stands for the whole file).
+fused score ranks a file's definitions by how well their whole document matches, and a body
+or docstring that repeats the question's words outranks the function whose name says what is
+asked ("how does loading and deserializing input data work": marshmallow's
+``Schema.handle_error`` took ``schema.py``'s place before ``Schema._do_load``). So, after
+scoring, each file keeps exactly the places it holds and its definitions are dealt into them
+by the fused score times one plus the share of the question's words their own name carries.
+Files keep their ranks, so a list judged by file (docs/BENCHMARKS.md section 5) keeps its
+files in order (only a judged line span can move); a module keeps its place (it stands for
+the whole file).
 """
 
 from __future__ import annotations
