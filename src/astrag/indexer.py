@@ -278,6 +278,9 @@ def _run(
         summary,
     )
     facts.drop(removed)
+    # the files with syntax errors once this run is written, for the summary
+    errors = {p for p, r in stored.items() if r.errors and p not in removed and p not in changed}
+    summary.error_files = sorted(errors | {p for p, (r, _) in changed.items() if r.errors})
     summary.parsed = len(changed)
     summary.removed = len(removed)
     clock.lap("parse")
@@ -530,6 +533,3 @@ def _summarise(store: GraphStore, summary: IndexSummary) -> None:
     summary.languages = dict(counts.get("languages", {}))
     summary.parse_errors = int(counts.get("parse_errors", 0))
     summary.files_with_errors = int(counts.get("files_with_errors", 0))
-    if summary.files_with_errors:
-        records = store.file_records().values()
-        summary.error_files = sorted(r.path for r in records if r.errors)

@@ -220,6 +220,26 @@ def _kept_counts(conn: sqlite3.Connection) -> dict[str, Any] | None:
     return json.loads(row[0]) if row else None
 
 
+class _Names(dict[str, int]):
+    """The integer ids of names, read from the ``names`` table as they are asked for."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        super().__init__()
+        self.conn = conn
+        self.stored = conn.execute("SELECT 1 FROM names LIMIT 1").fetchone() is not None
+
+    def missing(self, names: Iterable[str]) -> list[str]:
+        """Of ``names``, the ones with no id yet, after reading the stored ones' ids."""
+        unknown = [n for n in names if n not in self]
+        if self.stored:
+            for i in range(0, len(unknown), _CHUNK):
+                chunk = unknown[i : i + _CHUNK]
+                query = f"SELECT name, nid FROM names WHERE name IN ({_placeholders(len(chunk))})"
+                self.update(self.conn.execute(query, chunk))
+            unknown = [n for n in unknown if n not in self]
+        return unknown
+
+
 def _placeholders(n: int) -> str:
     return ",".join("?" * n)
 
@@ -664,7 +684,9 @@ class SqliteStore:
             kept = _kept_counts(conn)
             # an index written before the counts were kept counts them once, below
             tally = CountDeltas(conn, kept) if kept is not None else None
-            nids = dict(conn.execute("SELECT name, nid FROM names"))
+            # names are read as an update needs them (an edit needs a few of medusa's 36k), none
+            # at all when the table starts empty (a first index)
+            nids = _Names(conn)
             self._apply_parts(conn, update, nids, tally)
             if then is not None:
                 # into an empty edge table, building the indexes once at the end beats keeping
@@ -749,7 +771,7 @@ class SqliteStore:
         )
 
     @staticmethod
-    def _intern(conn: sqlite3.Connection, update: IndexUpdate, nids: dict[str, int]) -> None:
+    def _intern(conn: sqlite3.Connection, update: IndexUpdate, nids: _Names) -> None:
         """Add integer ids to ``nids`` for every symbol id and edge path the update writes."""
         names: set[str] = {s.id for s in update.symbols}
         names.update(d.id for d in update.docs)
@@ -760,7 +782,7 @@ class SqliteStore:
             names.add(e.path)
         # sorted: ids then follow names, so each file's symbols get neighbouring ids and the
         # tables keyed by id are written in order instead of at random pages
-        new = [(n,) for n in sorted(names) if n not in nids]
+        new = [(n,) for n in sorted(nids.missing(names))]
         if not new:
             return
         (before,) = conn.execute("SELECT coalesce(max(nid), 0) FROM names").fetchone()
