@@ -37,7 +37,7 @@ class PendingResolution:
         self.resolver = resolver
         self.targets = targets
         self._pool: ProcessPoolExecutor | None = None
-        self._pending: list[Future[list[tuple[str, list[tuple], list[str]]]]] = []
+        self._pending: list[Future[list[tuple[str, list[tuple], set[str]]]]] = []
         parallel = jobs > 1 and len(targets) >= _PARALLEL_MIN_FILES
         if parallel and "fork" in get_all_start_methods():
             self._start(jobs)
@@ -113,7 +113,7 @@ _forked: Resolver | None = None  # the resolver a forked worker inherits
 _KIND_TEXT = {k: k.value for k in EdgeKind}  # a dict lookup is ~5x cheaper than ``.value``
 
 
-def _resolve_shard(paths: list[str]) -> list[tuple[str, list[tuple], list[str]]]:
+def _resolve_shard(paths: list[str]) -> list[tuple[str, list[tuple], set[str]]]:
     assert _forked is not None
     out = []
     for path in paths:
@@ -124,5 +124,5 @@ def _resolve_shard(paths: list[str]) -> list[tuple[str, list[tuple], list[str]]]
             (e.source, e.target, text[e.kind], e.path, e.line, e.column, e.resolution.value)
             for e in r.edges
         ]
-        out.append((path, edges, sorted(r.depends_on)))
+        out.append((path, edges, r.depends_on))  # a set: the store orders what it writes
     return out
