@@ -7,7 +7,7 @@ facts, symbols) while the workers resolve, then each batch of edges as it arrive
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from multiprocessing import get_all_start_methods, get_context
 
 from astrag.graph.facts import Edge, EdgeKind, FileFacts, Resolution, ResolvedFile, Symbol
@@ -69,20 +69,27 @@ class PendingResolution:
             return
         kinds = {k.value: k for k in EdgeKind}
         levels = {k.value: k for k in Resolution}
+        # a shard's result is let go once it is handed on: a finished future kept in a list
+        # would hold every edge of the run until the end (sympy: 483k, the run's peak memory)
+        pending, self._pending = set(self._pending), []
         try:
-            for future in as_completed(self._pending):
-                yield {
-                    path: ResolvedFile(
-                        path=path,
-                        symbols=self.symbols(path),
-                        edges=[
-                            Edge(s, t, kinds[k], p, ln, c, levels[how])
-                            for s, t, k, p, ln, c, how in edges
-                        ],
-                        depends_on=set(depends),
-                    )
-                    for path, edges, depends in future.result()
-                }
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                while done:
+                    shard = done.pop().result()
+                    yield {
+                        path: ResolvedFile(
+                            path=path,
+                            symbols=self.symbols(path),
+                            edges=[
+                                Edge(s, t, kinds[k], p, ln, c, levels[how])
+                                for s, t, k, p, ln, c, how in edges
+                            ],
+                            depends_on=set(depends),
+                        )
+                        for path, edges, depends in shard
+                    }
+                    del shard
         finally:
             self._pool.shutdown(cancel_futures=True)
 

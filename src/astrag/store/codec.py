@@ -251,6 +251,13 @@ class LazyFacts(Mapping[str, FileFacts]):
             self._blobs.pop(path, None)
             self._decoded.pop(path, None)
 
+    def forget_blobs(self, paths: Iterable[str]) -> None:
+        """Let the encoded facts of ``paths`` go where they are decoded already (once they are
+        stored, the decoded facts are all a run still reads)."""
+        for path in paths:
+            if path in self._decoded:
+                self._blobs[path] = None
+
     def add(self, path: str, blob: bytes | None, facts: FileFacts | None = None) -> None:
         """Add or replace a file: its encoded facts, or its decoded ones, or both."""
         if blob is None and facts is None:
