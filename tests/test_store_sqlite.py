@@ -453,10 +453,10 @@ def _random_update(rng: random.Random, files: list[str]) -> IndexUpdate:
     return IndexUpdate(
         removed=tuple(removed),
         files=tuple(
-            (FileRecord(f, rng.choice(("python", "go")), "h", 1, 1, lines, rng.randint(0, 2)),
-             full_facts(f))
+            (FileRecord(f, rng.choice(("python", "go")), "h", 1, 1, lines, rng.randint(0, 2)), full)
             for f in changed
-        ),  # fmt: skip
+            for full in [full_facts(f)]
+        ),
         symbols_for=tuple(changed),
         symbols=tuple(symbols),
         edges_for=tuple(changed + relinked),
@@ -495,9 +495,7 @@ def test_kept_counts_equal_a_recount_after_every_kind_of_update(
             store.apply(update)
         kept = store.counts()
         assert _recount(store) == kept, f"step {step}"
-        store._db.execute(
-            "INSERT INTO meta (key, value) VALUES ('counts', ?)", (json.dumps(kept),)
-        )
+        store._db.execute("INSERT INTO meta (key, value) VALUES ('counts', ?)", (json.dumps(kept),))
 
 
 def test_counts_meta_is_managed_by_the_store(store: SqliteStore) -> None:
