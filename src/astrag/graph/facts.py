@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import NamedTuple
 
+from astrag.graph.slots import fast_init
+
 Chain = tuple[str, ...]
 
 
@@ -211,6 +213,11 @@ class Symbol:
     exported: bool = True
     visibility: str = "public"
     modifiers: tuple[str, ...] = ()
+
+
+# built by the million during an index run: __init__ fills the slots directly (graph/slots.py)
+for _cls in (Param, Definition, Reference, Import, Binding, FileFacts, Symbol):
+    fast_init(_cls)
 
 
 class Edge(NamedTuple):

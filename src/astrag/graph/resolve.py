@@ -108,6 +108,11 @@ class Resolver:
         if self._deps:
             self._deps[-1].add(path)
 
+    def touch_all(self, paths: Iterable[str]) -> None:
+        """Record that the file being resolved depends on each of ``paths``."""
+        if self._deps:
+            self._deps[-1].update(paths)
+
     def table(self, path: str) -> FileTables:
         """Another file's tables, recorded as a dependency (how rooms read other files)."""
         self.touch(path)

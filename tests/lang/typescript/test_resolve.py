@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
+from astrag.graph.run import resolve_all
+from astrag.lang import extract_facts
+from astrag.project_layout import read_layout
 from tests.graph.graphs import build, targets, triples
 
 
@@ -678,3 +682,49 @@ def test_an_awaited_promise_still_gives_its_value(tmp_path: Path) -> None:
         "lib.ts::Item.subscribe",
         "unresolved::Item.pipe",
     }
+
+
+def test_export_star_chains_find_first_declarer_and_depend_on_every_module_asked(
+    tmp_path: Path,
+) -> None:
+    """A barrel of barrels: a name is found through the first `export *` that declares it
+    (nested, behind an `export =`, across a cycle), and the importer depends on every module
+    the lookup consulted, for a name found nowhere too."""
+    files = {
+        "lib/index.ts": "export * from './a';\nexport * from './b';\nexport * from './c';\n",
+        "lib/a.ts": "export * from './deep';\n",
+        "lib/deep.ts": "export function shared() {}\nexport function fromDeep() {}\n",
+        "lib/b.ts": "class Box {\n  static made() {}\n}\nexport = Box;\n",
+        "lib/c.ts": "export * from './index';\nexport function shared() {}\n"
+        "export function fromC() {}\n",
+        "lib/unused.ts": "export function fromDeep() {}\n",
+        "main.ts": """
+            import { shared, fromDeep, made, fromC } from './lib';
+
+            function run() {
+              shared();
+              fromDeep();
+              made();
+              fromC();
+            }
+        """,
+        "other.ts": "import { missing } from './lib/a';\nmissing();\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    facts = {rel: extract_facts(rel, (tmp_path / rel).read_bytes()) for rel in files}
+    resolved, _ = resolve_all(facts, read_layout(tmp_path, facts))
+    edges = [e for r in resolved.values() for e in r.edges]
+    assert targets(edges, "calls", "main.ts::run") == {
+        "lib/deep.ts::shared",  # a.ts's chain comes before c.ts's
+        "lib/deep.ts::fromDeep",
+        "lib/b.ts::Box.made",  # a member of what b.ts exports as a whole
+        "lib/c.ts::fromC",
+    }
+    assert resolved["main.ts"].depends_on == {
+        "lib/index.ts", "lib/a.ts", "lib/deep.ts", "lib/b.ts", "lib/c.ts",
+    }  # fmt: skip
+    # a name no module of a.ts's chain declares: both were asked, nothing else
+    assert targets(edges, "calls", "other.ts") == {"unresolved::missing"}
+    assert resolved["other.ts"].depends_on == {"lib/a.ts", "lib/deep.ts"}
