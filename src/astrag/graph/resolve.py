@@ -530,19 +530,6 @@ class Resolver:
         t = self.tables[path]
         return t.sem.module_is_dynamic(self, t)
 
-    # ``verify/check.py``'s Python import rule asks these two; they belong to the Python room
-    # and go there with that rule
-
-    def python_module(self, dotted: str) -> Value | None:
-        from astrag.lang.python.semantics import module_value
-
-        return module_value(self, dotted)
-
-    def in_repository_package(self, dotted: str) -> bool:
-        from astrag.lang.python.modules import in_repository_package
-
-        return in_repository_package(self.modules, dotted)
-
     def member_names(self, value: Value | None) -> set[str]:
         """Names reachable as members of a value: for did-you-mean suggestions."""
         if value is None:
