@@ -118,10 +118,10 @@ class EdgeEmitter:
         for sym in t.symbols[1:]:
             self._add(sym.parent or self.path, sym.id, EdgeKind.CONTAINS, sym.start_line)
         for qual, d in t.defs.items():
-            if qual != d.qualname:
-                continue  # a second definition of a qualname (``f#2``): structure once
             if d.kind in CLASS_KINDS:
-                self._emit_heritage(qual, d)
+                self._emit_heritage(qual, d)  # each declaration its own (``X#2``'s too)
+            elif qual != d.qualname:
+                continue  # a second definition of a qualname (``f#2``): structure once
             elif d.kind == DefKind.METHOD:
                 self._emit_override(qual, d)
 

@@ -222,7 +222,7 @@ class Resolver:
             return None
         if denot[0] == "sym":
             d = self._def(denot)
-            if d is not None and d.kind in CLASS_KINDS:
+            if d is not None and (d.kind in CLASS_KINDS or self._merged_type(denot)):
                 return ("inst", denot[1], denot[2])
             return None
         if denot[0] == "ext":
@@ -511,6 +511,20 @@ class Resolver:
         inner = self._variable_value_memo(value, d)
         return self.member(inner, name) if inner is not None and inner != value else None
 
+    def _merged_type(self, denot: Value) -> bool:
+        """Whether a qualname whose primary definition is no class also declares a type (TS
+        ``function make() {}`` + ``interface make {}``): an annotation naming it means the
+        type. Its members are the type's; a function-local definition of a member's name
+        shares its id (the two are one merged symbol's parts: the compiler's declaration and
+        what runs)."""
+        t = self.tables[denot[1]]
+        n = 2
+        while (d := t.defs.get(f"{denot[2]}#{n}")) is not None:
+            if d.kind in CLASS_KINDS:
+                return True
+            n += 1
+        return False
+
     def is_class(self, value: Value) -> bool:
         d = self._def(value)
         return d is not None and d.kind in CLASS_KINDS
@@ -624,7 +638,7 @@ class Resolver:
         site = Site(t, d.parent, d.start_line)
         bases: list[ClassKey] = []
         external: list[Value] = []
-        for chain in (*d.bases, *d.implements):
+        for chain in (*d.bases, *d.implements, *_merged_bases(t, qual)):
             denot, _ = self.walk(site, chain)
             if denot is not None and denot[0] == "sym" and self.is_class(denot):
                 bases.append((denot[1], denot[2]))
@@ -635,6 +649,19 @@ class Resolver:
             external.extend(ext)
         linear = t.sem.linearise(self, (path, qual), bases, [m for m, _ in base_mros])
         return linear, external
+
+
+def _merged_bases(t: FileTables, qual: str) -> list[Chain]:
+    """What the interfaces declared under a class's own qualname extend: declarations of one
+    name that make one type (TS ``interface X extends M {}`` + ``class X extends B``) give it
+    the bases of each. Other same-named definitions (``if``/``else`` alternatives) do not."""
+    out: list[Chain] = []
+    n = 2
+    while (d := t.defs.get(f"{qual}#{n}")) is not None:
+        if d.kind == DefKind.INTERFACE:
+            out.extend(d.bases)
+        n += 1
+    return out
 
 
 def _pick_binding(bound: list[Binding], line: int) -> Binding:

@@ -31,7 +31,9 @@ def module_symbol(facts: FileFacts) -> Symbol:
     )
 
 
-_VALUES = frozenset({DefKind.VARIABLE, DefKind.FIELD})
+# what a later function or class takes the plain id from: a variable bound first, and an
+# interface declared first that merges with the class (TS ``interface X {}`` + ``class X``)
+_YIELDING = frozenset({DefKind.VARIABLE, DefKind.FIELD, DefKind.INTERFACE})
 _CODE = frozenset({DefKind.FUNCTION, DefKind.METHOD, DefKind.CLASS})
 
 
@@ -39,14 +41,15 @@ def primary_definitions(facts: FileFacts) -> dict[str, Definition]:
     """The definition each qualname stands for: the first one, except that an implementation
     wins over ``@overload`` stubs and TS overload signatures (it is what a call runs), and a
     function or class over a variable bound first (``get_buffer = None`` as a fallback, then
-    ``def get_buffer``: the function is what the name is for)."""
+    ``def get_buffer``: the function is what the name is for) or an interface declared first
+    (the two are one type; the class is the one with code, bases and a constructor)."""
     primary: dict[str, Definition] = {}
     for d in facts.definitions:
         current = primary.get(d.qualname)
         if (
             current is None
             or ("overload" in current.modifiers and "overload" not in d.modifiers)
-            or (current.kind in _VALUES and d.kind in _CODE)
+            or (current.kind in _YIELDING and d.kind in _CODE)
         ):
             primary[d.qualname] = d
     return primary

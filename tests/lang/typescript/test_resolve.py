@@ -678,3 +678,85 @@ def test_an_awaited_promise_still_gives_its_value(tmp_path: Path) -> None:
         "lib.ts::Item.subscribe",
         "unresolved::Item.pipe",
     }
+
+
+def test_an_interface_merged_with_a_class_is_one_type_with_both_bases(tmp_path: Path) -> None:
+    # `interface X` + `class X` are one symbol to the compiler: the class (the code) holds the
+    # plain id, inherits from its own base and from what the interface extends, and calls
+    # reach members of both declarations and of both bases
+    edges = build(
+        tmp_path,
+        {
+            "base.ts": """
+                export class Base { key() {} }
+                export interface Mixin { mixed(): void }
+            """,
+            "node.ts": """
+                import { Base, Mixin } from './base';
+                export interface Node extends Mixin { extra(): void; }
+                export class Node extends Base {
+                  run() { this.extra(); this.key(); this.mixed(); }
+                }
+                export function build() { return new Node().run(); }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "node.ts::Node.run") == {
+        "node.ts::Node.extra",
+        "base.ts::Base.key",
+        "base.ts::Mixin.mixed",
+    }
+    assert targets(edges, "calls", "node.ts::build") == {"node.ts::Node", "node.ts::Node.run"}
+    assert triples(edges, "inherits") == {
+        ("node.ts::Node", "inherits", "base.ts::Base"),
+        ("node.ts::Node#2", "inherits", "base.ts::Mixin"),
+    }
+
+
+def test_a_function_merged_with_an_interface_keeps_the_plain_id_for_its_scope(
+    tmp_path: Path,
+) -> None:
+    # `interface make {}` + `function make() {}` (a factory and its type): what the function
+    # defines inside is `make.inner`, and calls there come from it
+    edges = build(
+        tmp_path,
+        {
+            "f.ts": """
+                export interface make { init(): void }
+                export function make() {
+                  function inner() { helper(); }
+                  inner();
+                }
+                function helper() {}
+            """,
+        },
+    )
+    assert triples(edges, "calls") == {
+        ("f.ts::make.inner", "calls", "f.ts::helper"),
+        ("f.ts::make", "calls", "f.ts::make.inner"),
+    }
+
+
+def test_an_annotation_naming_a_function_merged_with_an_interface_means_the_interface(
+    tmp_path: Path,
+) -> None:
+    # zod's `$constructor`: the interface types what the factory makes; `init` is declared by
+    # the interface and implemented by the factory's local `init`, one id for both
+    edges = build(
+        tmp_path,
+        {
+            "core.ts": """
+                export interface $ctor { init(x: number): void }
+                export function $ctor(): $ctor {
+                  function init(x: number) {}
+                  return { init } as any;
+                }
+            """,
+            "use.ts": """
+                import * as core from './core';
+                export const made: core.$ctor = core.$ctor();
+                export function go() { made.init(1); }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "use.ts::go") == {"core.ts::$ctor.init"}

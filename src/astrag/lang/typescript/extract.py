@@ -808,8 +808,9 @@ class _Extractor:
         signature = bool(self.overload_candidates) and self.overload_candidates[-1] == len(
             self.defs
         )
-        # a variable or field bound first yields to a later function or class (symbols.py)
-        value = kind in (DefKind.VARIABLE, DefKind.FIELD)
+        # a variable, field or interface declared first yields to a later function or class
+        # (symbols.py: ``interface X`` + ``function X`` are one merged symbol)
+        value = kind in (DefKind.VARIABLE, DefKind.FIELD, DefKind.INTERFACE)
         self.qualnames[qualname] = (count + 1, primary or not (signature or value))
         if primary and scope_node is not None and kind in _BODY_KINDS:
             return f"{qualname}#{count + 1}"
