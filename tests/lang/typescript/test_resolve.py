@@ -760,3 +760,38 @@ def test_an_annotation_naming_a_function_merged_with_an_interface_means_the_inte
         },
     )
     assert targets(edges, "calls", "use.ts::go") == {"core.ts::$ctor.init"}
+
+
+def test_mapped_utility_types_keep_their_arguments_members(tmp_path: Path) -> None:
+    # vendure's `get orderOptions(): Required<OrderOptions>`: a member read through Required,
+    # Partial, Readonly, NonNullable, Omit or Pick is the argument type's own
+    edges = build(
+        tmp_path,
+        {
+            "opts.ts": """
+                export interface Strategy { run(): void; stop(): void; }
+                export interface Options { strategy?: Strategy; other: number; }
+                export class Config {
+                  get options(): Required<Options> { return {} as any; }
+                  partial: Partial<Options> = {};
+                  picked?: Pick<Options, 'strategy'>;
+                  omitted!: NonNullable<Omit<Options, 'other'>>;
+                }
+                export function go(c: Config) {
+                  const { strategy } = c.options;
+                  strategy.run();
+                  c.partial.strategy!.stop();
+                  c.picked!.strategy!.run();
+                  c.omitted.strategy!.stop();
+                }
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.target) for e in edges if str(e.kind) == "calls" and e.source == "opts.ts::go"
+    ) == [
+        (11, "opts.ts::Strategy.run"),
+        (12, "opts.ts::Strategy.stop"),
+        (13, "opts.ts::Strategy.run"),
+        (14, "opts.ts::Strategy.stop"),
+    ]

@@ -155,7 +155,9 @@ _TYPE_SKIP = frozenset(
 )  # fmt: skip
 _HERITAGE_TYPES = frozenset({"implements_clause", "extends_type_clause"})
 _NULLISH = frozenset({"null", "undefined", "void"})
-_UNWRAP_ALWAYS = frozenset({"Readonly"})
+# mapped types over their first argument that keep its members' declarations: a member of
+# ``Required<Options>`` is ``Options``'s (the compiler's go-to-definition lands there too)
+_UNWRAP_ALWAYS = frozenset({"Readonly", "Partial", "Required", "NonNullable", "Omit", "Pick"})
 _FUNCTION_NODES = frozenset(
     {"function_declaration", "generator_function_declaration", "function_expression",
      "generator_function", "arrow_function", "method_definition", "function"}
@@ -698,7 +700,7 @@ class _Extractor:
                     return self.type_chain(node)
                 args = node.child_by_field_name("type_arguments")
                 inner = [c for c in args.named_children if c.type != "comment"] if args else []
-                node = inner[0] if len(inner) == 1 else None
+                node = inner[0] if len(inner) == 1 or (inner and text in _UNWRAP_ALWAYS) else None
             elif kind == "union_type":
                 members = self.union_members(node)
                 node = members[0] if len(members) == 1 else None
