@@ -178,6 +178,11 @@ class Resolver:
                 denot = self.member(value, name)
             if i < last:
                 before = value
+                if before is not None and before[0] == "inst" and denot is not None:
+                    generic = self._generic_member(before, denot, called)
+                    if generic is not None:
+                        value = generic
+                        continue
                 value = self.value_of(denot)
                 if called and value is not None:
                     fluent = (
@@ -203,6 +208,10 @@ class Resolver:
     def eval_chain(self, site: Site, chain: Chain) -> Value | None:
         """The value of a whole chain (its last element called if it ends in ``()``)."""
         denot, receiver = self.walk(site, chain)
+        if receiver is not None and receiver[0] == "inst" and denot is not None:
+            generic = self._generic_member(receiver, denot, chain[-1].endswith("()"))
+            if generic is not None:
+                return generic
         value = self.value_of(denot)
         if value is not None and chain[-1].endswith("()"):
             fluent = receiver is not None and receiver[0] == "inst"
@@ -217,6 +226,13 @@ class Resolver:
         if chain[-1] == "[]":
             element = self.eval_type(site, chain[:-1])
             return ("elems", element) if element is not None else None
+        if chain[0][:1] == "<":  # a type parameter of a generic class: its constraint
+            owner, index = _parameter(chain[0])
+            bound = site.t.bindings.get(owner, {}).get(f"<{index}>")
+            d = site.t.defs.get(owner)
+            if not bound or d is None:
+                return None
+            return self.eval_type(Site(site.t, d.parent, d.start_line), bound[0].type)
         denot, _ = self.walk(site, chain)
         if denot is None:
             return None
@@ -224,6 +240,8 @@ class Resolver:
             d = self._def(denot)
             if d is not None and (d.kind in CLASS_KINDS or self._merged_type(denot)):
                 return ("inst", denot[1], denot[2])
+            if d is not None and d.kind == DefKind.TYPE_ALIAS and d.type is not None:
+                return self._aliased(denot, d)
             return None
         if denot[0] == "ext":
             return denot
@@ -511,6 +529,78 @@ class Resolver:
         inner = self._variable_value_memo(value, d)
         return self.member(inner, name) if inner is not None and inner != value else None
 
+    # ------------------------------------------------------------------ generic members
+
+    def _generic_member(self, receiver: Value, denot: Value, called: bool) -> Value | None:
+        """A member typed by a type parameter of the class that declares it, used on an
+        instance of a subclass: the type argument the subclass passes for it (``class ZodArray
+        extends ZodType<..., ZodArrayDef>``: ``this._def`` is a ``ZodArrayDef``). None when
+        the member is not such, or no argument is known (then it is the constraint)."""
+        if denot[0] != "sym":
+            return None
+        d = self._def(denot)
+        if d is None:
+            return None
+        if d.kind in FUNCTION_KINDS:
+            declared = d.returns if called or "getter" in d.modifiers else None
+        elif d.kind in (DefKind.FIELD, DefKind.VARIABLE) and not called:
+            declared = d.type
+        else:
+            return None
+        if not declared or declared[0][:1] != "<":
+            return None
+        owner_qual, index = _parameter(declared[0])
+        owner, cls = (denot[1], owner_qual), (receiver[1], receiver[2])
+        if owner == cls:
+            return None
+        arg = self._type_argument(cls, owner, index)
+        if arg is None:
+            return None
+        path, scope, line, chain = arg
+        return self.eval_type(Site(self.table(path), scope, line), chain + declared[1:])
+
+    def _type_argument(self, cls: ClassKey, owner: ClassKey, index: int) -> tuple | None:
+        """What class ``cls`` passes, through its bases, for type parameter ``index`` of its
+        ancestor ``owner``: (path, scope, line, type chain to evaluate there), or None."""
+        key = ("targ", cls, owner, index)
+        return self.memoised(key, lambda: self._type_argument_uncached(cls, owner, index))  # type: ignore[return-value]
+
+    def _type_argument_uncached(self, cls: ClassKey, owner: ClassKey, index: int) -> tuple | None:
+        t = self.table(cls[0])
+        d = t.defs.get(cls[1])
+        if d is None:
+            return None
+        site = Site(t, d.parent, d.start_line)
+        for k, chain in enumerate((*d.bases, *d.implements)):
+            denot, _ = self.walk(site, chain)
+            if denot is None or denot[0] != "sym" or not self.is_class(denot):
+                continue
+            base = (denot[1], denot[2])
+            suffix: Chain = ()
+            if base == owner:
+                j = index
+            elif owner in self.mro(*base)[0]:
+                inner = self._type_argument(base, owner, index)
+                if inner is None:
+                    return None
+                first = inner[3][0]
+                if inner[0] != base[0] or first[:1] != "<" or _parameter(first)[0] != base[1]:
+                    return inner  # a type the base itself passes, not one of its parameters
+                j, suffix = _parameter(first)[1], inner[3][1:]
+            else:
+                continue
+            bound = t.bindings.get(cls[1], {}).get(f"<{k}:{j}>", ())
+            own = [b for b in bound if d.start_line <= b.line <= d.end_line]
+            return (cls[0], d.parent, d.start_line, own[0].type + suffix) if own else None
+        return None
+
+    def _aliased(self, denot: Value, d: Definition) -> Value | None:
+        """What a type alias stands for (``type ZodTypeAny = ZodType<any>``), evaluated where
+        the alias is declared; memoised, so an alias cycle is cut, not followed forever."""
+        t = self.table(denot[1])
+        site = Site(t, d.parent, d.start_line)
+        return self.memoised(("alias", denot), lambda: self.eval_type(site, d.type))  # type: ignore[return-value]
+
     def _merged_type(self, denot: Value) -> bool:
         """Whether a qualname whose primary definition is no class also declares a type (TS
         ``function make() {}`` + ``interface make {}``): an annotation naming it means the
@@ -587,7 +677,7 @@ class Resolver:
             d = t.defs.get(scope)
             scope = d.parent if d is not None else ""
         names.discard("return")
-        return {n for n in names if not n.startswith("(")}  # pseudo-bindings ``(k:j)``
+        return {n for n in names if n[0] not in "(<"}  # pseudo-bindings ``(k:j)``, ``<k:j>``
 
     # ------------------------------------------------------------------ classes
 
@@ -649,6 +739,12 @@ class Resolver:
             external.extend(ext)
         linear = t.sem.linearise(self, (path, qual), bases, [m for m, _ in base_mros])
         return linear, external
+
+
+def _parameter(element: str) -> tuple[str, int]:
+    """``<Q:i>`` (a type parameter reference, see facts.py) -> (Q, i)."""
+    owner, _, index = element[1:-1].rpartition(":")
+    return owner, int(index)
 
 
 def _merged_bases(t: FileTables, qual: str) -> list[Chain]:

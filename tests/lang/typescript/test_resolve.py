@@ -795,3 +795,78 @@ def test_mapped_utility_types_keep_their_arguments_members(tmp_path: Path) -> No
         (13, "opts.ts::Strategy.run"),
         (14, "opts.ts::Strategy.stop"),
     ]
+
+
+def test_a_type_alias_of_one_named_type_is_that_type(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "types.ts": """
+                export class ZodType<T = any> { parse(): T { return null as any; } }
+                export type ZodTypeAny = ZodType<any>;
+                export type Schema = ZodTypeAny;
+                export type Loop = Loop2;
+                export type Loop2 = Loop;
+            """,
+            "use.ts": """
+                import { Schema, ZodTypeAny, Loop } from './types';
+                export function check(s: Schema, t: ZodTypeAny, l: Loop) {
+                  s.parse();
+                  t.parse();
+                  l.parse();
+                }
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.target) for e in edges if str(e.kind) == "calls" and e.source == "use.ts::check"
+    ) == [
+        (3, "types.ts::ZodType.parse"),
+        (4, "types.ts::ZodType.parse"),
+        (5, "unresolved::?.parse"),
+    ]
+
+
+def test_members_typed_by_a_class_type_parameter_take_the_subclass_argument(
+    tmp_path: Path,
+) -> None:
+    # zod's shape: ZodType<Def> declares `_def: Def`; ZodArray passes ZodArrayDef<T> for Def,
+    # whose `type: T` is constrained to ZodTypeAny (an alias of ZodType<any>)
+    edges = build(
+        tmp_path,
+        {
+            "types.ts": """
+                export interface ZodTypeDef { errorMap?: string }
+                export abstract class ZodType<Output = any, Def extends ZodTypeDef = ZodTypeDef> {
+                  readonly _def!: Def;
+                  _parse(): Output { return null as any; }
+                  get def(): Def { return this._def; }
+                  parse() { return this._parse(); }
+                }
+                export type ZodTypeAny = ZodType<any, any>;
+                export interface ZodArrayDef<T extends ZodTypeAny = ZodTypeAny> extends ZodTypeDef {
+                  type: T;
+                  check(): void;
+                }
+                export class ZodArray<T extends ZodTypeAny> extends ZodType<T[], ZodArrayDef<T>> {
+                  _parse(): any {
+                    this._def.check();
+                    this.def.type._parse();
+                    const def = this._def;
+                    return def.type.parse();
+                  }
+                }
+                export class Middle<D extends ZodTypeDef> extends ZodType<string, D> {}
+                export class Leaf extends Middle<ZodArrayDef> {
+                  run() { this._def.check(); }
+                }
+            """,
+        },
+    )
+    assert triples(edges, "calls", "types.ts::ZodArray._parse") == {
+        ("types.ts::ZodArray._parse", "calls", "types.ts::ZodArrayDef.check"),
+        ("types.ts::ZodArray._parse", "calls", "types.ts::ZodType._parse"),
+        ("types.ts::ZodArray._parse", "calls", "types.ts::ZodType.parse"),
+    }
+    # through a middle class that passes its own parameter on
+    assert targets(edges, "calls", "types.ts::Leaf.run") == {"types.ts::ZodArrayDef.check"}

@@ -48,6 +48,7 @@ from astrag.graph.facts import (
     RefKind,
 )
 from astrag.lang.treesitter import Grammars, count_errors, in_document_order, query_source
+from astrag.lang.typescript import generics
 from astrag.lang.typescript.recover import recover
 
 
@@ -530,6 +531,10 @@ class _Extractor:
         # enclosing scope definitions: (end byte, qualname, (scope node start, end))
         self.stack: list[tuple[int, str, tuple[int, int]]] = []
         self.scopes: _Scopes
+        # type parameters (generics.py): the names the file declares, the constraints noted
+        self.generic_names = generics.type_parameter_names(captures, source)
+        self.constraints_noted: set[tuple[str, int]] = set()
+        self.constraint_depth = 0
 
     def run(self) -> dict[str, object]:
         self.collect_definitions()
@@ -682,7 +687,8 @@ class _Extractor:
                 return None
             kind = node.type
             if kind == "type_identifier":
-                return (self.text(node),)
+                text = self.text(node)
+                return self.type_parameter(node, text) if text in self.generic_names else (text,)
             if kind in ("type_annotation", "parenthesized_type"):
                 node = _first_named(node)
                 if node is not None and node.type == "comment":
@@ -707,6 +713,50 @@ class _Extractor:
             else:
                 return self.type_chain(node)
         return None
+
+    def type_parameter(self, node: Node, name: str) -> Chain:
+        """A type named like a type parameter (generics.py): ``<Q:i>`` for parameter i of the
+        class or interface Q around it, the constraint for one of a function, else the name."""
+        found = generics.declaring_parameter(node, name, self.src)
+        if found is None:
+            return (name,)
+        declaration, index, param = found
+        if generics.is_generic_owner(declaration):
+            owner = self.scope_nodes.get((declaration.start_byte, declaration.end_byte))
+            if owner is not None:
+                self.note_constraint(owner, index, param)
+                return (generics.marker(owner, index),)
+            return (name,)
+        return self.constraint_type(param) or (name,)
+
+    def constraint_type(self, param: Node) -> Chain | None:
+        constraint = generics.constraint_of(param)
+        if constraint is None or self.constraint_depth > 8:
+            return None  # bounded: ``T extends U, U extends T`` is an error, not a loop
+        self.constraint_depth += 1
+        try:
+            return self.principal_type(constraint)
+        finally:
+            self.constraint_depth -= 1
+
+    def note_constraint(self, owner: str, index: int, param: Node) -> None:
+        """The pseudo-binding ``<index>`` of ``owner``: its parameter's constraint, once."""
+        if (owner, index) in self.constraints_noted:
+            return
+        self.constraints_noted.add((owner, index))
+        type_ = self.constraint_type(param)
+        if type_ is not None:
+            line = param.start_point[0] + 1
+            self.bindings.append(Binding(owner, f"<{index}>", line, type_))
+
+    def note_type_arguments(self, owner: str, per_base: list[list[Node]]) -> None:
+        """The pseudo-bindings ``<k:j>`` of ``owner``: what it passes to its bases."""
+        for k, args in enumerate(per_base):
+            for j, arg in enumerate(args):
+                type_ = self.principal_type(arg)
+                if type_ is not None:
+                    line = arg.start_point[0] + 1
+                    self.bindings.append(Binding(owner, f"<{k}:{j}>", line, type_))
 
     def element_type(self, node: Node | None) -> Chain | None:
         """``Foo[]`` / ``Array<Foo>``: the element's principal type marked ``[]``."""
@@ -891,6 +941,8 @@ class _Extractor:
             decorators = [c for c in outer.children if c.type == "decorator"] + decorators
         mods = ["abstract"] if cls.type == "abstract_class_declaration" else []
         mods += ["default_export"] * default + ["declare"] * declare
+        # heritage type arguments may name the class's own type parameters (generics.py)
+        self.scope_nodes[(cls.start_byte, cls.end_byte)] = qualname
         bases, implements = self.heritage(cls, qualname)
         body = cls.child_by_field_name("body")
         header_start = span[0].start_byte if span[0] is not cls else _header_start(cls)
@@ -913,6 +965,8 @@ class _Extractor:
         """``extends`` / ``implements`` chains of a class, also reported as references."""
         bases: list[Chain] = []
         implements: list[Chain] = []
+        base_args: list[list[Node]] = []  # each base's type arguments, bases then implements
+        implement_args: list[list[Node]] = []
         inherit, implement = RefKind.INHERIT, RefKind.IMPLEMENT
         for clause in cls.children:
             if clause.type != "class_heritage":
@@ -921,13 +975,18 @@ class _Extractor:
                 if part.type == "extends_clause":
                     for value in part.children_by_field_name("value"):
                         self.heritage_ref(value, tuple(self.chain(value)), qualname, bases, inherit)
+                        base_args.append(generics.type_arguments(part))
                 elif part.type == "implements_clause":
                     for typ in part.named_children:
                         chain = self.type_chain(typ)
                         if chain is not None:
                             self.heritage_ref(typ, chain, qualname, implements, implement)
+                            implement_args.append(generics.type_arguments(typ))
                 elif part.type != "comment":  # JavaScript: the base expression itself
                     self.heritage_ref(part, tuple(self.chain(part)), qualname, bases, inherit)
+                    base_args.append([])
+        if any(base_args) or any(implement_args):
+            self.note_type_arguments(qualname, base_args + implement_args)
         return tuple(bases), tuple(implements)
 
     def heritage_ref(
@@ -943,13 +1002,18 @@ class _Extractor:
         outer, exported, _, declare = _outer(node)
         parent = self.parent()
         qualname = f"{parent}.{self.text(name)}" if parent else self.text(name)
+        self.scope_nodes[(node.start_byte, node.end_byte)] = qualname  # see class_def
         bases: list[Chain] = []
+        base_args: list[list[Node]] = []
         for clause in node.children:
             if clause.type == "extends_type_clause":
                 for typ in clause.children_by_field_name("type"):
                     chain = self.type_chain(typ)
                     if chain is not None:
                         self.heritage_ref(typ, chain, qualname, bases, RefKind.INHERIT)
+                        base_args.append(generics.type_arguments(typ))
+        if any(base_args):
+            self.note_type_arguments(qualname, base_args)
         body = node.child_by_field_name("body")
         self.emit(
             DefKind.INTERFACE,
@@ -968,9 +1032,13 @@ class _Extractor:
         self.simple_def(node, DefKind.ENUM, node.child_by_field_name("body"))
 
     def on_type_alias(self, node: Node) -> None:
-        self.simple_def(node, DefKind.TYPE_ALIAS, None)
+        # ``type ZodTypeAny = ZodType<any>``: the one named type it stands for, if any
+        aliased = self.principal_type(node.child_by_field_name("value"))
+        self.simple_def(node, DefKind.TYPE_ALIAS, None, aliased)
 
-    def simple_def(self, node: Node, kind: DefKind, body: Node | None) -> None:
+    def simple_def(
+        self, node: Node, kind: DefKind, body: Node | None, type_: Chain | None = None
+    ) -> None:
         name = node.child_by_field_name("name")
         if name is None:
             return
@@ -985,6 +1053,7 @@ class _Extractor:
             docstring=self.docstring(outer.start_byte),
             exported=exported,
             modifiers=("declare",) if declare else (),
+            type=type_,
         )
 
     def on_namespace(self, node: Node) -> None:
