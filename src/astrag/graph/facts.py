@@ -17,7 +17,12 @@ Conventions shared by every stage:
   ``this``, ``super()`` (Python ``super()``) and ``super`` (TS ``super.m``) keep their names; a
   receiver the frontend cannot express (a subscript, a literal, a parenthesised expression) is
   the root ``"?"``. The element ``[i]`` is "an element of" what precedes it (``for x in xs``
-  binds x to ``("xs", "[i]")``; ``xs[0]`` is ``("xs", "[i]")``).
+  binds x to ``("xs", "[i]")``; ``xs[0]`` is ``("xs", "[i]")``). The element ``(is:C)`` narrows
+  what precedes it to an instance of C, ``(is:g:k)`` to the type function g's type predicate
+  declares for its parameter k (the pseudo-binding ``(is:k)`` of g), else leaves it as it is:
+  ``if (isC(x)) x.m()`` is ``("x", "(is:isC:0)", "m")``. The element ``<Q:i>`` names type
+  parameter i of class Q of the same file (its constraint is the pseudo-binding ``<i>`` of Q;
+  what Q passes to its k-th base as argument j, ``<k:j>``).
 * a *principal type* is the one named type an annotation is about, as a chain
   (``Optional[Foo]`` -> ``("Foo",)``); a homogeneous collection ends in ``[]``
   (``List[Foo]``, ``Foo[]`` -> ``("Foo", "[]")``).

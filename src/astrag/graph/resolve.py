@@ -167,6 +167,10 @@ class Resolver:
         receiver: Value | None = None
         last = len(chain) - 1
         for i, element in enumerate(chain):
+            if i and element.startswith("(is:"):
+                value = self._narrowed(site, value, element)  # see facts.py
+                denot = ("local", value)
+                continue
             called = element.endswith("()")
             name = element[:-2] if called else element
             if i == 0:
@@ -528,6 +532,24 @@ class Resolver:
     def _value_member(self, value: Value, d: Definition, name: str) -> Value | None:
         inner = self._variable_value_memo(value, d)
         return self.member(inner, name) if inner is not None and inner != value else None
+
+    def _narrowed(self, site: Site, value: Value | None, element: str) -> Value | None:
+        """``(is:C)``: an instance of class C (a subject already typed keeps its type where C
+        is outside the repository); ``(is:g:k)``: the type guard g's predicate type for its
+        parameter k, or the subject's own value where g declares none."""
+        head, sep, tail = element[4:-1].rpartition(":")
+        if sep:  # a guard call: head is the guard, tail the argument's position
+            guard, _ = self.walk(site, tuple(head.split(".")))
+            if guard is None or guard[0] != "sym":
+                return value
+            typed = self._callback_param(guard, f"(is:{tail})")
+            return typed[1] if typed is not None else value
+        cls, _ = self.walk(site, tuple(tail.split(".")))
+        if cls is not None and cls[0] == "sym" and self.is_class(cls):
+            return ("inst", cls[1], cls[2])
+        if cls is not None and cls[0] == "ext" and value is None:
+            return self._call(cls)
+        return value
 
     # ------------------------------------------------------------------ generic members
 

@@ -870,3 +870,67 @@ def test_members_typed_by_a_class_type_parameter_take_the_subclass_argument(
     }
     # through a middle class that passes its own parameter on
     assert targets(edges, "calls", "types.ts::Leaf.run") == {"types.ts::ZodArrayDef.check"}
+
+
+def test_instanceof_and_type_guards_narrow_the_subject_where_they_hold(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "nodes.ts": """
+                export class LexicalNode { getKey() {} remove() {} }
+                export class ElementNode extends LexicalNode { getChildren() {} }
+                export class TextNode extends LexicalNode { getTextContent() {} }
+                export function $isElementNode(
+                  node: LexicalNode | null | undefined,
+                ): node is ElementNode {
+                  return node instanceof ElementNode;
+                }
+                export function isReady(node: LexicalNode): boolean { return true; }
+            """,
+            "use.ts": """
+                import { $isElementNode, isReady, LexicalNode, TextNode } from './nodes';
+                export function visit(node: LexicalNode, other: any, third: LexicalNode) {
+                  if ($isElementNode(node)) {
+                    node.getChildren();
+                  }
+                  if (other instanceof TextNode && other.getTextContent()) {}
+                  const text = other instanceof TextNode ? other : null;
+                  if (isReady(third)) {
+                    third.getKey();
+                  }
+                  if (!$isElementNode(third)) {
+                    third.remove();
+                    return;
+                  }
+                  third.getChildren();
+                  const kids = third;
+                  kids.getChildren();
+                }
+                export function reassigned(node: LexicalNode) {
+                  if ($isElementNode(node)) {
+                    node = node.getParent();
+                    node.getChildren();
+                  }
+                }
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.target) for e in edges if str(e.kind) == "calls" and e.source == "use.ts::visit"
+    ) == [
+        (3, "nodes.ts::$isElementNode"),
+        (4, "nodes.ts::ElementNode.getChildren"),  # the guard's `node is ElementNode`
+        (6, "nodes.ts::TextNode.getTextContent"),  # the right side of `&&`
+        (8, "nodes.ts::isReady"),
+        (9, "nodes.ts::LexicalNode.getKey"),  # no predicate: the subject's own type
+        (11, "nodes.ts::$isElementNode"),
+        (12, "nodes.ts::LexicalNode.remove"),  # `!guard`: the consequence is not narrowed
+        (15, "nodes.ts::ElementNode.getChildren"),  # after `if (!guard) return`
+        (17, "nodes.ts::ElementNode.getChildren"),  # a binding made there
+    ]
+    # a subject assigned in the region is not narrowed there
+    assert targets(edges, "calls", "use.ts::reassigned") == {
+        "nodes.ts::$isElementNode",
+        "unresolved::LexicalNode.getParent",
+        "unresolved::LexicalNode.getChildren",
+    }

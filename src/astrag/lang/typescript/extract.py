@@ -48,7 +48,7 @@ from astrag.graph.facts import (
     RefKind,
 )
 from astrag.lang.treesitter import Grammars, count_errors, in_document_order, query_source
-from astrag.lang.typescript import generics
+from astrag.lang.typescript import generics, narrowing
 from astrag.lang.typescript.recover import recover
 
 
@@ -540,12 +540,14 @@ class _Extractor:
         self.collect_definitions()
         self.scopes = _Scopes(self.intervals)
         self.collect_bindings()
+        self.collect_predicates()
         self.collect_local_assignments()
         self.collect_returns()
         self.collect_imports()
         self.collect_calls()
         self.collect_types()
         self.collect_reads()
+        self.narrow()
         self.refs.sort(key=attrgetter("line", "column"))
         self.defs.sort(key=attrgetter("start_byte"))
         self.imports.sort(key=attrgetter("line"))
@@ -1913,6 +1915,47 @@ class _Extractor:
             return None
         iterable = self.value_chain(statement.child_by_field_name("right"))
         return (*iterable, "[i]") if iterable is not None else None
+
+    def narrow(self) -> None:
+        """Chains on a subject an ``instanceof`` test or a guard call narrows (narrowing.py)."""
+        tests = self.caps.get("narrowing.instanceof", ())
+        calls = self.caps.get("reference.call", ())
+        found = narrowing.narrowings(tests, calls, self.src, self.position)
+        if found:
+            self.refs = narrowing.narrow(self.refs, found)
+            self.bindings = narrowing.narrow_bindings(self.bindings, found)
+
+    def position(self, point: tuple[int, int]) -> tuple[int, int]:
+        """A tree-sitter point as a reference's (line, column)."""
+        row, col = point
+        return row + 1, col + 1 if self.ascii else self.column_at(row, col)
+
+    def collect_predicates(self) -> None:
+        """``(node: X): node is ElementNode``: the pseudo-binding ``(is:k)`` of the guard, k
+        the parameter's position (facts.py), typed by the predicate's type."""
+        for node in self.caps.get("binding.predicate", ()):
+            fn, predicate = node.parent, _first_named(node)
+            name = predicate.child_by_field_name("name") if predicate is not None else None
+            type_ = predicate.child_by_field_name("type") if predicate is not None else None
+            if fn is None or name is None or type_ is None or name.type != "identifier":
+                continue
+            scope = self.scope_nodes.get((fn.start_byte, fn.end_byte))
+            params = fn.child_by_field_name("parameters")
+            principal = self.principal_type(type_)
+            if scope is None or params is None or principal is None:
+                continue
+            wanted, position = self.text(name), 0
+            for param in params.named_children:
+                pattern = param.child_by_field_name("pattern")
+                if pattern is None:
+                    continue
+                if pattern.type == "this":
+                    continue  # TS ``this: Foo`` is no argument
+                if self.text(pattern) == wanted:
+                    line = node.start_point[0] + 1
+                    self.bindings.append(Binding(scope, f"(is:{position})", line, principal))
+                    break
+                position += 1
 
     def collect_imports(self) -> None:
         for node in self.caps.get("import.statement", ()):

@@ -40,6 +40,8 @@
 (for_in_statement left: (_) @binding.loop)
 (catch_clause parameter: (_) @binding.catch)
 (function_expression name: (identifier) @binding.function_name)
+; the tests that narrow (narrowing.py; guard calls are @reference.call)
+(binary_expression operator: "instanceof") @narrowing.instanceof
 
 ; ---------------------------------------------------------------- references
 (call_expression) @reference.call

@@ -51,6 +51,9 @@
 (catch_clause parameter: (_) @binding.catch)
 (function_expression name: (identifier) @binding.function_name)
 (type_parameter name: (_) @binding.type_parameter)
+; a type guard's `x is T`, and the tests that narrow (narrowing.py; guard calls are @reference.call)
+(type_predicate_annotation) @binding.predicate
+(binary_expression operator: "instanceof") @narrowing.instanceof
 (infer_type (type_identifier) @binding.type_parameter)
 (mapped_type_clause name: (type_identifier) @binding.type_parameter)
 
