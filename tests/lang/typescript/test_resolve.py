@@ -934,3 +934,26 @@ def test_instanceof_and_type_guards_narrow_the_subject_where_they_hold(tmp_path:
         "unresolved::LexicalNode.getParent",
         "unresolved::LexicalNode.getChildren",
     }
+
+
+def test_object_literal_members_in_parentheses_or_a_cast_are_definitions(tmp_path: Path) -> None:
+    # zod's `coerce = { string: ((arg) => ZodString.create(arg)) as Create }`
+    edges = build(
+        tmp_path,
+        {
+            "coerce.ts": """
+                export class ZodString { static create(a: any) { return new ZodString(); } }
+                type Create = (typeof ZodString)["create"];
+                export const coerce = {
+                  string: ((arg: any) => ZodString.create(arg)) as Create,
+                  plain: (function (arg: any) { return ZodString.create(arg); }),
+                  value: (1 + 2) as number,
+                };
+            """,
+        },
+    )
+    assert triples(edges, "calls") == {
+        ("coerce.ts::ZodString.create", "calls", "coerce.ts::ZodString"),
+        ("coerce.ts::coerce.string", "calls", "coerce.ts::ZodString.create"),
+        ("coerce.ts::coerce.plain", "calls", "coerce.ts::ZodString.create"),
+    }

@@ -1516,9 +1516,12 @@ class _Extractor:
         to a module-level name: a function ``owner.key`` (a nested literal a variable that
         only qualifies its members)."""
         value, key = pair.child_by_field_name("value"), pair.child_by_field_name("key")
+        value = _unwrap(value)  # ``key: ((arg) => ...) as T`` is the function all the same
+        if value is None or (value.type not in _FUNCTION_VALUES and value.type != "object"):
+            return
         owner = self.object_owner(pair.parent) if pair.parent is not None else None
         name = self.member_name(key)
-        if value is None or owner is None or name is None:
+        if owner is None or name is None:
             return
         if value.type == "object":
             self.emit(

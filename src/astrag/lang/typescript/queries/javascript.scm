@@ -14,6 +14,8 @@
 (pair
   key: (_) @name
   value: [(arrow_function) (function_expression) (generator_function) (object)]) @definition.object_member
+; ... also in parentheses (`get: (function () { ... })`): the frontend unwraps
+(pair key: (_) @name value: (parenthesized_expression)) @definition.object_member
 ; a named function expression anywhere else (``forwardRef(function Inner() {})``)
 (function_expression name: (identifier) @name) @definition.named_function
 (field_definition property: (_) @name) @definition.field

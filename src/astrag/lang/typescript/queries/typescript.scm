@@ -19,6 +19,10 @@
 (pair
   key: (_) @name
   value: [(arrow_function) (function_expression) (generator_function) (object)]) @definition.object_member
+; ... also in parentheses or a cast (`string: ((arg) => ...) as Create`): the frontend unwraps
+(pair
+  key: (_) @name
+  value: [(parenthesized_expression) (as_expression) (satisfies_expression)]) @definition.object_member
 ; a named function expression anywhere else (``forwardRef(function Inner() {})``)
 (function_expression name: (identifier) @name) @definition.named_function
 (method_signature name: (_) @name) @definition.method
