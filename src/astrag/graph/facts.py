@@ -164,7 +164,10 @@ class Binding:
     function the function ``scope`` takes as its argument k (TS ``init: (source: Observable<T>,
     subscriber: Subscriber<R>) => void`` as argument 0 gives ``(0:1)`` typed ``Subscriber``);
     the chain element ``(k:j)`` after a callee reads it, so a callback's untyped parameter
-    ``operate((source, subscriber) => …)`` is bound to ``("operate", "(0:1)")``.
+    ``operate((source, subscriber) => …)`` is bound to ``("operate", "(0:1)")``. The element
+    ``(p:j)`` after a function reads the declared type of its own parameter j: an untyped
+    parameter of a member of an object literal read as a declared type (``const p: Process =
+    { init(injector) {…} }``) is bound to ``("p", "init", "(p:0)")``.
     """
 
     scope: str

@@ -171,6 +171,10 @@ class Resolver:
                 value = self._narrowed(site, value, element)  # see facts.py
                 denot = ("local", value)
                 continue
+            if i and element.startswith("(new:"):
+                value = self._constructed(site, denot, value, element)
+                denot = ("local", value)
+                continue
             called = element.endswith("()")
             name = element[:-2] if called else element
             if i == 0:
@@ -491,7 +495,8 @@ class Resolver:
 
     def _callback_param(self, value: Value, name: str) -> Value | None:
         """``(k:j)``: the declared type of parameter j of the function that ``value`` (a
-        function, or a class through its constructor) takes as its argument k; see facts.py."""
+        function, or a class through its constructor) takes as its argument k; ``(p:j)``: the
+        declared type of its own parameter j; see facts.py."""
         if self.is_class(value):
             ctor_name = self.table(value[1]).sem.constructor
             constructor = self.class_member(value[1], value[2], ctor_name)
@@ -502,6 +507,11 @@ class Resolver:
         if d is None or d.kind not in FUNCTION_KINDS:
             return None
         t = self.table(value[1])
+        if name.startswith("(p:"):
+            j = int(name[3:-1])
+            annotation = d.params[j].annotation if j < len(d.params) else None
+            typed = self.eval_type(Site(t, value[2], d.start_line), annotation)
+            return ("local", typed) if typed is not None else None
         bound = t.bindings.get(value[2], {}).get(name, ())
         typed = self._binding_value(t, value[2], bound[0]) if bound else None
         return ("local", typed) if typed is not None else None
@@ -549,6 +559,22 @@ class Resolver:
             return ("inst", cls[1], cls[2])
         if cls is not None and cls[0] == "ext" and value is None:
             return self._call(cls)
+        return value
+
+    def _constructed(
+        self, site: Site, called: Value | None, value: Value | None, element: str
+    ) -> Value | None:
+        """``(new:k:Foo)`` after a call: an instance of Foo when the function called returns
+        an instance of its class argument k (its pseudo-binding ``(new:k)``), else the call's
+        own value."""
+        if called is None or called[0] != "sym":
+            return value
+        position, _, written = element[5:-1].partition(":")
+        if not self.table(called[1]).bindings.get(called[2], {}).get(f"(new:{position})"):
+            return value
+        cls, _ = self.walk(site, tuple(written.split(".")))
+        if cls is not None and cls[0] == "sym" and self.is_class(cls):
+            return ("inst", cls[1], cls[2])
         return value
 
     # ------------------------------------------------------------------ generic members

@@ -776,7 +776,7 @@ def test_ts_bindings() -> None:
     )
     assert facts.bindings == (
         Binding("f", "a", 2, ("Foo",)),
-        Binding("f", "b", 2),
+        Binding("f", "b", 2, None, ("Opts()", "b")),  # a member of an Opts
         Binding("f", "c", 2, ("Bar",)),
         Binding("f", "d", 3, ("Baz",), ("make()",)),
         Binding("f", "e", 4, None, ("Thing()",)),

@@ -957,3 +957,130 @@ def test_object_literal_members_in_parentheses_or_a_cast_are_definitions(tmp_pat
         ("coerce.ts::coerce.string", "calls", "coerce.ts::ZodString.create"),
         ("coerce.ts::coerce.plain", "calls", "coerce.ts::ZodString.create"),
     }
+
+
+def test_untyped_parameters_of_object_literal_members_take_the_declared_types(
+    tmp_path: Path,
+) -> None:
+    # vendure's `const process: FulfillmentProcess = { init(injector) { injector.get(...) } }`,
+    # and a literal passed as an argument (`defineHandler({ handler(event) { ... } })`)
+    edges = build(
+        tmp_path,
+        {
+            "types.ts": """
+                export class Injector { get(t: any): any { return null; } }
+                export class H3Event { respond() {} }
+                export interface Strategy { init?: (injector: Injector) => void }
+                export interface Process extends Strategy { onEnd(event: H3Event): void }
+                export interface HandlerObject { handler(event: H3Event): void; nested: Process }
+                export function defineHandler(options: HandlerObject) {}
+            """,
+            "use.ts": """
+                import { Process, defineHandler } from './types';
+                export const process: Process = {
+                  init(injector) { injector.get(1); },
+                  onEnd: (event) => { event.respond(); },
+                };
+                export function setup() {
+                  defineHandler({
+                    handler(event) { event.respond(); },
+                    nested: { init: injector => injector.get(2), onEnd(e) {} },
+                  });
+                  const untyped = { init(inj) { inj.get(3); } };
+                }
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.target) for e in edges if str(e.kind) == "calls" and e.path == "use.ts"
+    ) == [
+        (3, "types.ts::Injector.get"),
+        (4, "types.ts::H3Event.respond"),
+        (7, "types.ts::defineHandler"),
+        (8, "types.ts::H3Event.respond"),
+        (9, "types.ts::Injector.get"),
+        (11, "unresolved::?.get"),  # no declared type: nothing to read the parameter's from
+    ]
+
+
+def test_a_call_returning_an_instance_of_its_class_argument_gives_that_class(
+    tmp_path: Path,
+) -> None:
+    # vendure's `injector.get(TransactionalConnection)`: get<T, R = T>(type: Type<T>): R
+    edges = build(
+        tmp_path,
+        {
+            "di.ts": """
+                export interface Type<T> extends Function { new (...args: any[]): T }
+                export class Injector {
+                  get<T, R = T>(typeOrToken: Type<T> | string): R { return null as any; }
+                  async resolve<T>(ctor: new () => T): Promise<T> { return null as any; }
+                  find<T>(name: string, fallback: Type<T>): T { return null as any; }
+                  other<T>(value: T): T { return value; }
+                }
+                export class Connection { query() {} }
+                export class Service { run() {} }
+            """,
+            "use.ts": """
+                import { Injector, Connection, Service } from './di';
+                export async function boot(injector: Injector) {
+                  const connection = injector.get(Connection);
+                  connection.query();
+                  injector.get(Service).run();
+                  (await injector.resolve(Service)).run();
+                  const found = await injector.resolve(Connection);
+                  found.query();
+                  injector.find('x', Service).run();
+                  injector.other(Service).run();
+                }
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.target)
+        for e in edges
+        if str(e.kind) == "calls" and e.source == "use.ts::boot" and "Injector" not in e.target
+    ) == [
+        (4, "di.ts::Connection.query"),
+        (5, "di.ts::Service.run"),
+        (6, "di.ts::Service.run"),  # through `(await ...)`
+        (8, "di.ts::Connection.query"),
+        (9, "di.ts::Service.run"),
+        (10, "unresolved::?.run"),  # `other<T>(value: T)`: T is the class object, not an instance
+    ]
+
+
+def test_destructured_parameters_take_members_of_their_declared_or_contextual_type(
+    tmp_path: Path,
+) -> None:
+    # vendure's `new ScheduledTask({ execute: async ({ injector }) => ... })`
+    edges = build(
+        tmp_path,
+        {
+            "task.ts": """
+                export class Injector { get(t: any): any { return null; } }
+                export class Logger { log() {} }
+                export interface TaskContext { injector: Injector; logger: Logger }
+                export interface TaskConfig { execute(ctx: TaskContext): void }
+                export class ScheduledTask { constructor(config: TaskConfig) {} }
+                export function run(cb: (ctx: TaskContext) => void) {}
+            """,
+            "use.ts": """
+                import { ScheduledTask, TaskContext, run } from './task';
+                export const task = new ScheduledTask({
+                  execute: async ({ injector }) => { injector.get(1); },
+                });
+                export function typed({ logger: log }: TaskContext) { log.log(); }
+                export function passed() { run(({ logger }) => logger.log()); }
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.target) for e in edges if str(e.kind) == "calls" and e.path == "use.ts"
+    ) == [
+        (2, "task.ts::ScheduledTask.constructor"),
+        (3, "task.ts::Injector.get"),
+        (5, "task.ts::Logger.log"),
+        (6, "task.ts::Logger.log"),
+        (6, "task.ts::run"),
+    ]

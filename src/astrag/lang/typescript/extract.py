@@ -541,6 +541,7 @@ class _Extractor:
         self.scopes = _Scopes(self.intervals)
         self.collect_bindings()
         self.collect_predicates()
+        self.collect_constructed_arguments()
         self.collect_local_assignments()
         self.collect_returns()
         self.collect_imports()
@@ -589,8 +590,10 @@ class _Extractor:
             return ""  # a plain ``/* */`` comment, or no comment at all
         return _clean_jsdoc(src[start:end].decode("utf-8", "replace"))
 
-    def chain(self, node: Node) -> list[str]:
-        """The access path of an expression, root "?" when the receiver is not expressible."""
+    def chain(self, node: Node, values: bool = True) -> list[str]:
+        """The access path of an expression, root "?" when the receiver is not expressible;
+        with ``values``, a call's class arguments too (``class_arguments``: not for a base
+        class expression, which names a definition rather than a value)."""
         raw = self.src[node.start_byte : node.end_byte]
         if _SIMPLE_CHAIN.fullmatch(raw):
             return raw.decode("ascii").replace("?.", ".").split(".")
@@ -605,6 +608,8 @@ class _Extractor:
                 suffix = ""
                 current = current.child_by_field_name("object")
             elif kind == "call_expression":
+                if values and not suffix:  # ``get(Foo).m``: what the call returns may be a Foo
+                    parts.extend(self.class_arguments(current.child_by_field_name("arguments")))
                 suffix += "()"
                 current = current.child_by_field_name("function")
             elif kind == "new_expression":
@@ -612,6 +617,8 @@ class _Extractor:
                 current = current.child_by_field_name("constructor")
             elif kind == "non_null_expression":
                 current = _first_named(current)
+            elif kind in ("parenthesized_expression", "await_expression") and not suffix:
+                current = _first_named(current)  # ``(await load(Foo)).m``: what load gives
             elif kind == "subscript_expression":  # ``xs[0].m``: m of an element of xs
                 parts.append("[i]" + suffix)
                 suffix = ""
@@ -625,6 +632,28 @@ class _Extractor:
             parts.append("?")
         parts.reverse()
         return parts
+
+    def class_arguments(self, args: Node | None) -> list[str]:
+        """``(new:k:Foo)`` for each argument k named like a class (a capitalised name or
+        chain): the call's value is an instance of it when the callee returns an instance of
+        its class argument k (``injector.get(Foo)``; the callee's ``(new:k)``, facts.py). In
+        reverse order, as ``chain`` collects its parts."""
+        if args is None or args.type != "arguments" or not args.named_child_count:
+            return []
+        out: list[str] = []
+        position = 0
+        for arg in args.named_children:
+            kind = arg.type
+            if kind == "comment":
+                continue
+            if kind in ("identifier", "member_expression"):
+                raw = self.src[arg.start_byte : arg.end_byte]
+                last = raw.rpartition(b".")[2]
+                if last[:1].isupper() and _SIMPLE_CHAIN.fullmatch(raw):
+                    out.append(f"(new:{position}:{raw.decode()})")
+            position += 1
+        out.reverse()
+        return out
 
     def value_chain(self, node: Node | None) -> Chain | None:
         """An initializer as a chain when it is one (``await`` and casts stripped; an element
@@ -976,7 +1005,8 @@ class _Extractor:
             for part in clause.named_children:
                 if part.type == "extends_clause":
                     for value in part.children_by_field_name("value"):
-                        self.heritage_ref(value, tuple(self.chain(value)), qualname, bases, inherit)
+                        chain = tuple(self.chain(value, values=False))
+                        self.heritage_ref(value, chain, qualname, bases, inherit)
                         base_args.append(generics.type_arguments(part))
                 elif part.type == "implements_clause":
                     for typ in part.named_children:
@@ -985,7 +1015,8 @@ class _Extractor:
                             self.heritage_ref(typ, chain, qualname, implements, implement)
                             implement_args.append(generics.type_arguments(typ))
                 elif part.type != "comment":  # JavaScript: the base expression itself
-                    self.heritage_ref(part, tuple(self.chain(part)), qualname, bases, inherit)
+                    chain = tuple(self.chain(part, values=False))
+                    self.heritage_ref(part, chain, qualname, bases, inherit)
                     base_args.append([])
         if any(base_args) or any(implement_args):
             self.note_type_arguments(qualname, base_args + implement_args)
@@ -1815,6 +1846,7 @@ class _Extractor:
             scope = at(params.start_byte)
             element = self.callback_element(owner)
             context = self.callback_context(owner) if element is None else None
+            member = self.member_context(owner) if element is context is None else None
             own_scope = self.scope_nodes.get((owner.start_byte, owner.end_byte))
             position = 0  # among the arguments: TS ``this: Foo`` is none
             for i, param in enumerate(params.named_children):
@@ -1832,7 +1864,16 @@ class _Extractor:
                     value = element if i == 0 and not type_ else None
                     if context is not None and not type_ and value is None:
                         value = (*context[0], f"({context[1]}:{position})")
+                    elif member is not None and not type_:
+                        value = (*member, f"(p:{position})")
                     self.bind(scope, pattern, type_, value)
+                elif pattern is not None and pattern.type == "object_pattern":
+                    source = self.parameter_source(param, i, position, element, context, member)
+                    if source is not None:
+                        self.bind_destructured(scope, pattern, source)
+                    else:
+                        for name in _pattern_names(param):
+                            self.bind(scope, name)
                 else:
                     for name in _pattern_names(param):
                         self.bind(scope, name)
@@ -1849,6 +1890,8 @@ class _Extractor:
                     context = self.callback_context(node.parent) if element is None else None
                     if context is not None:
                         element = (*context[0], f"({context[1]}:0)")
+                    elif element is None and (member := self.member_context(node.parent)):
+                        element = (*member, "(p:0)")
                 else:
                     element = None
                 for name in _pattern_names(node):
@@ -1889,6 +1932,80 @@ class _Extractor:
             return None
         others = [c for c in args.named_children if c.type != "comment"]
         return callee, next(i for i, c in enumerate(others) if c.id == fn.id)
+
+    def parameter_source(
+        self,
+        param: Node,
+        index: int,
+        position: int,
+        element: Chain | None,
+        context: tuple[Chain, int] | None,
+        member: Chain | None,
+    ) -> Chain | None:
+        """What a destructured parameter (``({ injector }: Ctx) => ...``) takes its names
+        from: an instance of its declared type, else what its untyped self would be (the
+        array element, the callee's or the member's declared parameter type)."""
+        declared = self.principal_type(param.child_by_field_name("type"))
+        if declared is not None:
+            if declared[0][:1] == "<" or declared[-1] == "[]":
+                return None
+            return (*declared[:-1], declared[-1] + "()")  # ``Ctx()``: an instance of Ctx
+        if element is not None and index == 0:
+            return element
+        if context is not None:
+            return (*context[0], f"({context[1]}:{position})")
+        if member is not None:
+            return (*member, f"(p:{position})")
+        return None
+
+    def member_context(self, fn: Node) -> Chain | None:
+        """``{ init(injector) {...} }`` / ``{ handler: (event) => ... }``: the chain of the
+        member the function is, when its object literal has a contextual type: a variable's
+        (``const p: Process = {...}``: ``("p", "init")``), an argument's (``f({...})``: the
+        declared type of f's parameter, ``("f", "(p:0)", "handler")``), or its outer literal's.
+        Its untyped parameter j is then ``(*chain, "(p:j)")``: the type that member declares for
+        it (facts.py), as the compiler types it from the context."""
+        if fn.type == "method_definition":
+            obj, key = fn.parent, fn.child_by_field_name("name")
+        else:
+            node = fn
+            while node.parent is not None and node.parent.type in _WRAPPERS:
+                node = node.parent
+            pair = node.parent
+            if pair is None or pair.type != "pair":
+                return None
+            obj, key = pair.parent, pair.child_by_field_name("key")
+        name = self.member_name(key)
+        if obj is None or obj.type != "object" or name is None:
+            return None
+        outer = self.object_context(obj)
+        return (*outer, name) if outer is not None else None
+
+    def object_context(self, obj: Node) -> Chain | None:
+        """The chain whose type an object literal is read as (see ``member_context``)."""
+        node = obj
+        while node.parent is not None and node.parent.type == "parenthesized_expression":
+            node = node.parent
+        parent = node.parent
+        if parent is None:
+            return None
+        if parent.type == "variable_declarator":
+            name = parent.child_by_field_name("name")
+            return (self.text(name),) if name is not None and name.type == "identifier" else None
+        if parent.type == "pair" and parent.parent is not None and parent.parent.type == "object":
+            key = self.member_name(parent.child_by_field_name("key"))
+            outer = self.object_context(parent.parent) if key is not None else None
+            return (*outer, key) if outer is not None and key is not None else None
+        call = parent.parent if parent.type == "arguments" else None
+        if call is None or call.type not in ("call_expression", "new_expression"):
+            return None
+        field = "function" if call.type == "call_expression" else "constructor"
+        callee = self.value_chain(call.child_by_field_name(field))
+        if callee is None:
+            return None
+        others = [c for c in parent.named_children if c.type != "comment"]
+        position = next(i for i, c in enumerate(others) if c.id == node.id)
+        return (*callee, f"(p:{position})")
 
     def callback_param_types(self, scope: str, position: int, param: Node) -> None:
         """A parameter of ``scope`` typed by a function type (``init: (source: Observable<T>,
@@ -1932,6 +2049,27 @@ class _Extractor:
         """A tree-sitter point as a reference's (line, column)."""
         row, col = point
         return row + 1, col + 1 if self.ascii else self.column_at(row, col)
+
+    def collect_constructed_arguments(self) -> None:
+        """``get<T, R = T>(type: Type<T>): R``: the pseudo-binding ``(new:k)`` of a function
+        returning an instance of the class passed as its argument k (generics.py)."""
+        seen: set[int] = set()
+        for name in self.caps.get("binding.type_parameter", ()):
+            param = name.parent
+            params = param.parent if param is not None else None
+            declaration = params.parent if params is not None else None
+            if declaration is None or param.type != "type_parameter" or declaration.id in seen:
+                continue
+            seen.add(declaration.id)
+            positions = generics.constructed_arguments(declaration, self.src)
+            owner = declaration
+            if positions and owner.type == "function_type":  # ``get: <T>(t: Type<T>) => T``
+                while owner.parent is not None and owner.type != "property_signature":
+                    owner = owner.parent
+            scope = self.scope_nodes.get((owner.start_byte, owner.end_byte))
+            for k in positions if scope is not None else ():
+                line = declaration.start_point[0] + 1
+                self.bindings.append(Binding(scope, f"(new:{k})", line))
 
     def collect_predicates(self) -> None:
         """``(node: X): node is ElementNode``: the pseudo-binding ``(is:k)`` of the guard, k

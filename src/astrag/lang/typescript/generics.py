@@ -80,3 +80,88 @@ def type_arguments(node: Node | None) -> list[Node]:
 
 def marker(owner: str, index: int) -> str:
     return f"<{owner}:{index}>"
+
+
+# declarations whose own type parameter a return type can name
+_FUNCTIONS = frozenset(
+    {
+        "function_declaration", "function_signature", "method_definition", "method_signature",
+        "abstract_method_signature", "arrow_function", "function_expression", "function_type",
+    }
+)  # fmt: skip
+
+
+def constructed_arguments(declaration: Node, source: bytes) -> list[int]:
+    """The positions k of parameters whose class, passed as an argument, the function returns
+    an instance of: ``get<T, R = T>(type: Type<T> | string): R`` (a generic type whose type
+    argument is the returned parameter) or ``make<T>(ctor: new () => T): Promise<T>``."""
+    if declaration.type not in _FUNCTIONS:
+        return []
+    params = declaration.child_by_field_name("type_parameters")
+    returned = _returned_parameter(declaration, params, source) if params is not None else None
+    formal = declaration.child_by_field_name("parameters")
+    if returned is None or formal is None:
+        return []
+    out: list[int] = []
+    position = 0
+    for param in formal.named_children:
+        pattern = param.child_by_field_name("pattern")
+        if pattern is None or pattern.type == "this":
+            continue  # a comment, or TS ``this: Foo`` (no argument)
+        annotation = param.child_by_field_name("type")
+        if annotation is not None and _constructs(annotation, returned, source):
+            out.append(position)
+        position += 1
+    return out
+
+
+def _returned_parameter(declaration: Node, params: Node, source: bytes) -> bytes | None:
+    """The name of the type parameter the function returns (through ``Promise<...>`` and one
+    default: ``R = T`` returns T), or None."""
+    annotation = declaration.child_by_field_name("return_type")
+    node = (
+        annotation.named_child(0)
+        if annotation is not None and annotation.named_child_count
+        else None
+    )
+    if node is not None and node.type == "generic_type":
+        name = node.child_by_field_name("name")
+        args = type_arguments(node)
+        if name is None or source[name.start_byte : name.end_byte] != b"Promise" or len(args) != 1:
+            return None
+        node = args[0]
+    if node is None or node.type != "type_identifier":
+        return None
+    returned = source[node.start_byte : node.end_byte]
+    for param in params.named_children:
+        own = param.child_by_field_name("name") if param.type == "type_parameter" else None
+        if own is None or source[own.start_byte : own.end_byte] != returned:
+            continue
+        default = param.child_by_field_name("value")
+        target = (
+            default.named_child(0) if default is not None and default.named_child_count else None
+        )
+        if target is not None and target.type == "type_identifier":
+            return source[target.start_byte : target.end_byte]  # ``R = T``: T
+        return returned
+    return None
+
+
+def _constructs(annotation: Node, name: bytes, source: bytes) -> bool:
+    """Whether a parameter's type is (a union holding) a constructor of ``name`` or a generic
+    type over exactly it (``Type<T>``, ``new (...args: any[]) => T``)."""
+    stack = [annotation]
+    while stack:
+        node = stack.pop()
+        kind = node.type
+        if kind in ("type_annotation", "union_type", "parenthesized_type"):
+            stack.extend(node.named_children)
+        elif kind == "generic_type":
+            args = type_arguments(node)
+            if len(args) == 1 and source[args[0].start_byte : args[0].end_byte] == name:
+                return True
+        elif kind == "constructor_type":
+            returned = node.child_by_field_name("type")
+            if returned is not None and source[returned.start_byte : returned.end_byte] == name:
+                return True
+    return False
