@@ -298,12 +298,15 @@ class Resolver:
         """Whether a function outside any class binds a receiver name itself: the frontend
         records what ``this`` is in a function attached to an object (``res.json =
         function () { this.send() }``) as a binding of that name."""
-        while scope:
+        while True:  # the module's own scope too: an anonymous function at its top level
             if written in t.bindings.get(scope, {}):
                 return True
+            if not scope:
+                return False
             d = t.defs.get(scope)
+            if d is not None and d.kind in FUNCTION_KINDS and "arrow" not in d.modifiers:
+                return False  # a function's receiver is its own; only an arrow sees outside
             scope = d.parent if d is not None else ""
-        return False
 
     def _in_scope(self, site: Site, scope: str, name: str) -> Value | None:
         t = site.t

@@ -1084,3 +1084,34 @@ def test_destructured_parameters_take_members_of_their_declared_or_contextual_ty
         (6, "task.ts::Logger.log"),
         (6, "task.ts::run"),
     ]
+
+
+def test_this_in_anonymous_methods_and_constructor_functions(tmp_path: Path) -> None:
+    # express: `methods.forEach(function (method) { app[method] = function () {
+    # this.lazyrouter() } })`, and `function View() { this.lookup() }` with
+    # `View.prototype.lookup = function`
+    edges = build(
+        tmp_path,
+        {
+            "app.js": """
+                var app = module.exports = {};
+                app.lazyrouter = function lazyrouter() {};
+                ['get', 'post'].forEach(function (method) {
+                  app[method] = function (path) {
+                    this.lazyrouter();
+                  };
+                });
+                function View(name) {
+                  this.lookup(name);
+                }
+                View.prototype.lookup = function lookup(name) {};
+                function plain() { this.lookup(); }
+            """,
+        },
+    )
+    assert sorted((e.line, e.source, e.target) for e in edges if str(e.kind) == "calls") == [
+        (3, "app.js", "unresolved::?.forEach"),
+        (5, "app.js", "app.js::app.lazyrouter"),
+        (9, "app.js::View", "app.js::View.lookup"),
+        (12, "app.js::plain", "unresolved::?.lookup"),
+    ]

@@ -522,6 +522,8 @@ class _Extractor:
         self.type_params: dict[str, set[str]] = {}
         self.import_calls: set[int] = set()  # start bytes of require()/import() already imports
         self.this_assignments: list[tuple[Node, str]] = []
+        self.anonymous_methods: list[tuple[Node, str]] = []  # (function, owner): see there
+        self.constructor_functions: set[str] = set()  # ``F`` of ``F.prototype.m = ...``
         self.overload_candidates: list[int] = []
         # definitions of a qualname so far, and whether its primary (a function, method or
         # class that is no overload signature) is among them
@@ -540,6 +542,7 @@ class _Extractor:
         self.collect_definitions()
         self.scopes = _Scopes(self.intervals)
         self.collect_bindings()
+        self.bind_anonymous_this()
         self.collect_predicates()
         self.collect_constructed_arguments()
         self.collect_local_assignments()
@@ -1732,7 +1735,10 @@ class _Extractor:
         statement = node.parent
         if statement is None or statement.type != "expression_statement":
             return
-        if statement.parent is None or statement.parent.type != "program":
+        if statement.parent is None or statement.parent.type != "program" or left.type != (
+            "member_expression"
+        ):
+            self.anonymous_method(target, right)
             return
         chain = self.chain(left)
         if chain == ["module", "exports"]:
@@ -1746,6 +1752,32 @@ class _Extractor:
         ):
             self.attached_function(node, chain[0], chain[-1], right, statement)
 
+    def anonymous_method(self, target: Node, fn: Node) -> None:
+        """``app[method] = function () { this.lazyrouter() }`` (computed, or inside a callback:
+        no definition of its own): ``this`` in it is the object, when that is a top-level name
+        of this file (bound in ``bind_anonymous_this`` once scopes are known)."""
+        fn = _unwrap(fn) or fn
+        while target.type in ("member_expression", "subscript_expression"):
+            inner = target.child_by_field_name("object")
+            if inner is None:
+                return
+            target = inner
+        if fn.type in ("function_expression", "generator_function") and target.type == "identifier":
+            root = self.text(target)
+            if self.parents.get(root) == "":
+                self.anonymous_methods.append((fn, root))
+
+    def bind_anonymous_this(self) -> None:
+        """``this`` in the anonymous methods (``anonymous_method``) and in a constructor
+        function, one with members on its prototype (``function View() { this.lookup() }``)."""
+        for fn, owner in self.anonymous_methods:
+            scope = self.scopes.at(fn.start_byte)
+            self.bindings.append(Binding(scope, "this", fn.start_point[0] + 1, None, (owner,)))
+        for owner in self.constructor_functions:
+            d = next((d for d in self.defs if d.qualname == owner), None)
+            if d is not None and d.kind == DefKind.FUNCTION and self.kinds.get(owner):
+                self.bindings.append(Binding(owner, "this", d.start_line, None, (owner,)))
+
     def attached_function(
         self, node: Node, owner: str, name: str, fn: Node, statement: Node
     ) -> None:
@@ -1758,6 +1790,9 @@ class _Extractor:
         outer_info = (statement, True, False, False)
         self.function_value_def(fn, name, (node, node), outer_info, owner=owner)
         self.bind_this(fn, (owner,))
+        left = node.child_by_field_name("left")
+        if left is not None and b".prototype." in self.src[left.start_byte : left.end_byte]:
+            self.constructor_functions.add(owner)
 
     def module_exports(self, node: Node, right: Node, statement: Node) -> None:
         """``module.exports = X`` / ``= { a, b: c }`` / ``= class Foo {}``."""

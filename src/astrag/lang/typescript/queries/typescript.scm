@@ -36,6 +36,7 @@
 (export_statement) @export.statement
 (import_statement) @import.statement
 (expression_statement (assignment_expression left: (member_expression)) @assignment.member)
+(expression_statement (assignment_expression left: (subscript_expression)) @assignment.member)
 
 ; --------------------------------------------------------------- local names
 (variable_declarator) @binding.declarator
