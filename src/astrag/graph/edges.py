@@ -218,7 +218,9 @@ class EdgeEmitter:
         C's field initialisers, and a caller of C is what ``callers C`` should list."""
         if not self.r.is_class(cls):
             d = self.r.definition(cls)
-            if d is not None and d.kind in FUNCTION_KINDS:  # a constructor function (JS)
+            # a constructor function (JS), or a variable holding a constructor (zod's ``const
+            # ZodEnum: $constructor<ZodEnum>`` beside ``interface ZodEnum``): what runs is it
+            if d is not None and (d.kind in FUNCTION_KINDS or d.kind == DefKind.VARIABLE):
                 self._add(
                     source, self.r.tables[cls[1]].ids[cls[2]], EdgeKind.CALLS, ref.line, ref.column
                 )

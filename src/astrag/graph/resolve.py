@@ -246,11 +246,13 @@ class Resolver:
             return None
         if denot[0] == "sym":
             d = self._def(denot)
-            if d is not None and (d.kind in CLASS_KINDS or self._merged_type(denot)):
+            if d is None:
+                return None
+            if d.kind in CLASS_KINDS:
                 return ("inst", denot[1], denot[2])
-            if d is not None and d.kind == DefKind.TYPE_ALIAS and d.type is not None:
-                return self._aliased(denot, d)
-            return None
+            if d.kind == DefKind.TYPE_ALIAS:
+                return self._aliased(denot, d) if d.type is not None else None
+            return self._type_meaning(denot)
         if denot[0] == "ext":
             return denot
         return None
@@ -652,19 +654,21 @@ class Resolver:
         site = Site(t, d.parent, d.start_line)
         return self.memoised(("alias", denot), lambda: self.eval_type(site, d.type))  # type: ignore[return-value]
 
-    def _merged_type(self, denot: Value) -> bool:
-        """Whether a qualname whose primary definition is no class also declares a type (TS
-        ``function make() {}`` + ``interface make {}``): an annotation naming it means the
-        type. Its members are the type's; a function-local definition of a member's name
-        shares its id (the two are one merged symbol's parts: the compiler's declaration and
-        what runs)."""
+    def _type_meaning(self, denot: Value) -> Value | None:
+        """A qualname whose primary definition is a value (a function, a variable) and that
+        also declares a type (TS ``function make() {}`` / ``const X = …`` + ``interface X`` or
+        ``type X = …``): what an annotation naming it means. An interface's members are those
+        of the qualname (``make.init``, shared with a function-local ``init``: the two are one
+        merged symbol's parts, the compiler's declaration and what runs)."""
         t = self.tables[denot[1]]
         n = 2
         while (d := t.defs.get(f"{denot[2]}#{n}")) is not None:
             if d.kind in CLASS_KINDS:
-                return True
+                return ("inst", denot[1], denot[2])
+            if d.kind == DefKind.TYPE_ALIAS and d.type is not None:
+                return self._aliased(("sym", denot[1], f"{denot[2]}#{n}"), d)
             n += 1
-        return False
+        return None
 
     def is_class(self, value: Value) -> bool:
         d = self._def(value)

@@ -741,16 +741,18 @@ def test_an_annotation_naming_a_function_merged_with_an_interface_means_the_inte
     tmp_path: Path,
 ) -> None:
     # zod's `$constructor`: the interface types what the factory makes; `init` is declared by
-    # the interface and implemented by the factory's local `init`, one id for both
+    # the interface (what the compiler names for `made.init`) and implemented by the
+    # factory's local `init`, a second definition of the qualname (no overload of it)
     edges = build(
         tmp_path,
         {
             "core.ts": """
                 export interface $ctor { init(x: number): void }
                 export function $ctor(): $ctor {
-                  function init(x: number) {}
+                  function init(x: number) { helper(); }
                   return { init } as any;
                 }
+                function helper() {}
             """,
             "use.ts": """
                 import * as core from './core';
@@ -760,6 +762,7 @@ def test_an_annotation_naming_a_function_merged_with_an_interface_means_the_inte
         },
     )
     assert targets(edges, "calls", "use.ts::go") == {"core.ts::$ctor.init"}
+    assert targets(edges, "calls", "core.ts::$ctor.init#2") == {"core.ts::helper"}
 
 
 def test_mapped_utility_types_keep_their_arguments_members(tmp_path: Path) -> None:
@@ -1114,4 +1117,45 @@ def test_this_in_anonymous_methods_and_constructor_functions(tmp_path: Path) -> 
         (5, "app.js", "app.js::app.lazyrouter"),
         (9, "app.js::View", "app.js::View.lookup"),
         (12, "app.js::plain", "unresolved::?.lookup"),
+    ]
+
+
+def test_a_name_declared_as_a_type_and_a_value_means_the_value_in_code(tmp_path: Path) -> None:
+    # zod v4: `export interface $ZodType {...}` + `export const $ZodType: $constructor<$ZodType>
+    # = $constructor(...)`; `core.$ZodType.init(...)` calls the value's `init`, and an
+    # annotation `$ZodType` means the interface (also for `type X` + `const X`)
+    edges = build(
+        tmp_path,
+        {
+            "core.ts": """
+                export interface $constructor<T> { init(inst: T): void }
+                export interface $ZodType { parse(): void }
+                export const $ZodType: $constructor<$ZodType> = null as any;
+                export type Shape = { size(): number };
+                export interface Sized { size(): number }
+                export type Box = Sized;
+                export const Box = { make() {} };
+                export interface Failure extends Error {}
+                export const Failure: new () => Failure = null as any;
+            """,
+            "use.ts": """
+                import * as core from './core';
+                export function go(t: core.$ZodType, b: core.Box) {
+                  core.$ZodType.init(t);
+                  t.parse();
+                  core.Box.make();
+                  b.size();
+                  throw new core.Failure();
+                }
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.target) for e in edges if str(e.kind) == "calls" and e.source == "use.ts::go"
+    ) == [
+        (3, "core.ts::$constructor.init"),
+        (4, "core.ts::$ZodType.parse"),
+        (5, "core.ts::Box.make"),
+        (6, "core.ts::Sized.size"),
+        (7, "core.ts::Failure"),  # `new` of a variable holding a constructor (rxjs's errors)
     ]

@@ -102,6 +102,8 @@ _SCOPE_KINDS = frozenset(
 )
 _BODY_KINDS = frozenset({DefKind.FUNCTION, DefKind.METHOD})  # scopes that own local bindings
 _MEMBER_OWNERS = frozenset({DefKind.CLASS, DefKind.INTERFACE})
+# definitions that give their qualname's plain id to a later function or class (symbols.py)
+_YIELDING = frozenset({DefKind.VARIABLE, DefKind.FIELD, DefKind.INTERFACE, DefKind.TYPE_ALIAS})
 
 # Anonymous tokens that are modifiers, and the modifier each one means.
 _MODIFIER_TOKENS = {
@@ -525,9 +527,9 @@ class _Extractor:
         self.anonymous_methods: list[tuple[Node, str]] = []  # (function, owner): see there
         self.constructor_functions: set[str] = set()  # ``F`` of ``F.prototype.m = ...``
         self.overload_candidates: list[int] = []
-        # definitions of a qualname so far, and whether its primary (a function, method or
-        # class that is no overload signature) is among them
-        self.qualnames: dict[str, tuple[int, bool]] = {}
+        # definitions of a qualname so far, whether its primary (a function, method or class
+        # that is no overload signature) is among them, and the kind of a signature among them
+        self.qualnames: dict[str, tuple[int, bool, DefKind | None]] = {}
         # start byte of a module-level declarator holding an object literal -> its qualname
         self.object_variables: dict[int, str] = {}
         # enclosing scope definitions: (end byte, qualname, (scope node start, end))
@@ -890,14 +892,21 @@ class _Extractor:
         instance method of one name, a getter and its setter, ``if`` / ``else``
         redefinitions), so that what happens inside it comes from it (the numbering of
         ``graph.symbols.definition_keys``)."""
-        count, primary = self.qualnames.get(qualname, (0, False))
+        count, primary, signed = self.qualnames.get(qualname, (0, False, None))
         signature = bool(self.overload_candidates) and self.overload_candidates[-1] == len(
             self.defs
         )
-        # a variable, field or interface declared first yields to a later function or class
+        # a signature overloads only its own kind: an interface's ``init(): void`` and a
+        # function-local ``function init()`` are two definitions (see mark_overloads)
+        primary = primary or (signed is not None and signed != kind)
+        # a variable, field or type declared first yields to a later function or class
         # (symbols.py: ``interface X`` + ``function X`` are one merged symbol)
-        value = kind in (DefKind.VARIABLE, DefKind.FIELD, DefKind.INTERFACE)
-        self.qualnames[qualname] = (count + 1, primary or not (signature or value))
+        value = kind in _YIELDING
+        self.qualnames[qualname] = (
+            count + 1,
+            primary or not (signature or value),
+            kind if signature and signed is None else signed,
+        )
         if primary and scope_node is not None and kind in _BODY_KINDS:
             return f"{qualname}#{count + 1}"
         return qualname
@@ -1735,8 +1744,10 @@ class _Extractor:
         statement = node.parent
         if statement is None or statement.type != "expression_statement":
             return
-        if statement.parent is None or statement.parent.type != "program" or left.type != (
-            "member_expression"
+        if (
+            statement.parent is None
+            or statement.parent.type != "program"
+            or left.type != ("member_expression")
         ):
             self.anonymous_method(target, right)
             return
@@ -1860,14 +1871,16 @@ class _Extractor:
 
     def mark_overloads(self) -> None:
         """A body-less signature is an overload when its qualname is declared more than once
-        (a lone ``declare function f(): void`` in a .d.ts is not)."""
-        counts: dict[str, int] = {}
+        as the same kind (a lone ``declare function f(): void`` in a .d.ts is not, nor an
+        interface method beside a function-local function of its qualname)."""
+        counts: dict[tuple[str, DefKind], int] = {}
         for d in self.defs:
             if d.kind in (DefKind.FUNCTION, DefKind.METHOD):
-                counts[d.qualname] = counts.get(d.qualname, 0) + 1
+                key = (d.qualname, d.kind)
+                counts[key] = counts.get(key, 0) + 1
         for i in self.overload_candidates:
             d = self.defs[i]
-            if counts.get(d.qualname, 0) > 1:
+            if counts.get((d.qualname, d.kind), 0) > 1:
                 self.defs[i] = replace(d, modifiers=_sorted_modifiers([*d.modifiers, "overload"]))
 
     # ---------------------------------------------------------------------------- bindings
