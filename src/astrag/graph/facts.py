@@ -167,7 +167,9 @@ class Binding:
     ``operate((source, subscriber) => …)`` is bound to ``("operate", "(0:1)")``. The element
     ``(p:j)`` after a function reads the declared type of its own parameter j: an untyped
     parameter of a member of an object literal read as a declared type (``const p: Process =
-    { init(injector) {…} }``) is bound to ``("p", "init", "(p:0)")``.
+    { init(injector) {…} }``) is bound to ``("p", "init", "(p:0)")``. The pseudo-binding
+    ``(r:j)`` of a function is the declared type of member j of its ``tuple[...]`` return:
+    ``a, b = f()`` binds b to ``("f", "(r:1)")``.
     """
 
     scope: str

@@ -665,3 +665,51 @@ def test_a_function_takes_the_plain_id_over_a_fallback_variable(tmp_path: Path) 
         ("win.py::use", "calls", "win.py::get_buffer"),
     }
     assert targets(edges, "contains", "win.py") >= {"win.py::get_buffer", "win.py::get_buffer#2"}
+
+
+def test_unpacking_a_call_binds_the_declared_tuple_members_by_position(tmp_path: Path) -> None:
+    # starlette: `self.path_regex, self.path_format, self.param_convertors = compile_path(p)`
+    edges = build(
+        tmp_path,
+        {
+            "routing.py": """
+                class Convertor:
+                    def convert(self, value): ...
+
+                class Pattern:
+                    def match(self, s): ...
+
+                def compile_path(path: str) -> tuple[Pattern, str, Convertor]:
+                    return Pattern(), path, Convertor()
+
+                def many() -> tuple[Pattern, ...]:
+                    return (Pattern(),)
+
+                class Route:
+                    def __init__(self, path: str) -> None:
+                        self.regex, self.format, self.convertor = compile_path(path)
+
+                    def matches(self, s):
+                        self.regex.match(s)
+                        self.convertor.convert(s)
+                        pattern, _, conv = compile_path(s)
+                        pattern.match(s)
+                        conv.convert(s)
+                        first, *rest = many()
+                        first.match(s)
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.target)
+        for e in edges
+        if str(e.kind) == "calls" and e.source == "routing.py::Route.matches"
+    ) == [
+        (18, "routing.py::Pattern.match"),
+        (19, "routing.py::Convertor.convert"),
+        (20, "routing.py::compile_path"),
+        (21, "routing.py::Pattern.match"),
+        (22, "routing.py::Convertor.convert"),
+        (23, "routing.py::many"),
+        (24, "unresolved::?.match"),  # `tuple[Pattern, ...]` has no positions
+    ]
