@@ -36,6 +36,8 @@ class ToySemantics:
     receiver_types = frozenset({("Me",)})
     receiver_values = frozenset({("me",)})
     constructor = "init"
+    mapping_class = "table"
+    mapping_members: ClassVar[dict[str, str]] = {"fetch": "value"}
 
     def global_name(self, r, t, name: str) -> Value | None:
         return ("ext", f"toy.{name}") if name == "print" else None

@@ -109,6 +109,8 @@ class EdgeEmitter:
                 return denot[1]
             if kind == "ext":
                 return f"external::{denot[1]}"
+            if kind == "builtin" and denot[1]:  # ``d.get``: the mapping class's own method
+                return f"external::{denot[1]}"
             if kind == "ns":
                 return f"unresolved::{denot[1]}"  # a directory, not a symbol
         return f"unresolved::{fallback}"

@@ -16,16 +16,18 @@ Conventions shared by every stage:
   ``make_app().run``; ``new Foo()`` is written ``("Foo()",)``). The roots ``self``, ``cls``,
   ``this``, ``super()`` (Python ``super()``) and ``super`` (TS ``super.m``) keep their names; a
   receiver the frontend cannot express (a subscript, a literal, a parenthesised expression) is
-  the root ``"?"``. The element ``[i]`` is "an element of" what precedes it (``for x in xs``
-  binds x to ``("xs", "[i]")``; ``xs[0]`` is ``("xs", "[i]")``). The element ``(is:C)`` narrows
-  what precedes it to an instance of C, ``(is:g:k)`` to the type function g's type predicate
-  declares for its parameter k (the pseudo-binding ``(is:k)`` of g), else leaves it as it is:
-  ``if (isC(x)) x.m()`` is ``("x", "(is:isC:0)", "m")``. The element ``<Q:i>`` names type
-  parameter i of class Q of the same file (its constraint is the pseudo-binding ``<i>`` of Q;
-  what Q passes to its k-th base as argument j, ``<k:j>``).
+  the root ``"?"``. The element ``[i]`` is "an element of" what precedes it, as iterating it
+  gives (``for x in xs`` binds x to ``("xs", "[i]")``), ``[k]`` what indexing it gives
+  (``xs[0]``, ``d[key]`` are ``("xs", "[k]")``, ``("d", "[k]")``: for a mapping, a value).
+  The element ``(is:C)`` narrows what precedes it to an instance of C, ``(is:g:k)`` to the
+  type function g's type predicate declares for its parameter k (the pseudo-binding ``(is:k)``
+  of g), else leaves it as it is: ``if (isC(x)) x.m()`` is ``("x", "(is:isC:0)", "m")``. The
+  element ``<Q:i>`` names type parameter i of class Q of the same file (its constraint is the
+  pseudo-binding ``<i>`` of Q; what Q passes to its k-th base as argument j, ``<k:j>``).
 * a *principal type* is the one named type an annotation is about, as a chain
   (``Optional[Foo]`` -> ``("Foo",)``); a homogeneous collection ends in ``[]``
-  (``List[Foo]``, ``Foo[]`` -> ``("Foo", "[]")``).
+  (``List[Foo]``, ``Foo[]`` -> ``("Foo", "[]")``), a mapping to Foo values in ``{}``
+  (``Dict[str, Foo]``, ``Map<string, Foo>``, ``Record<string, Foo>`` -> ``("Foo", "{}")``).
 """
 
 from __future__ import annotations

@@ -175,6 +175,16 @@ class Resolver:
                 value = self._constructed(site, denot, value, element)
                 denot = ("local", value)
                 continue
+            if i and value is not None and value[0] == "map" and element[0] != "[":
+                # ``d.get(k)``: a method of the language's mapping (the room names them)
+                denot = self._mapping_member(site, value, element)
+                if denot is None:
+                    return None, None
+                receiver = value
+                if i < last:
+                    called = element.endswith("()")
+                    value = self._call(denot) if called else None
+                continue
             called = element.endswith("()")
             name = element[:-2] if called else element
             if i == 0:
@@ -234,6 +244,9 @@ class Resolver:
         if chain[-1] == "[]":
             element = self.eval_type(site, chain[:-1])
             return ("elems", element) if element is not None else None
+        if chain[-1] == "{}":
+            mapped = self.eval_type(site, chain[:-1])
+            return ("map", mapped) if mapped is not None else None
         if chain[0][:1] == "<":  # a type parameter of a generic class: its constraint
             owner, index = _parameter(chain[0])
             bound = site.t.bindings.get(owner, {}).get(f"<{index}>")
@@ -460,6 +473,8 @@ class Resolver:
         kind = value[0]
         if kind == "super":  # ``super()`` is written as a call but is the proxy
             return value
+        if kind == "builtin":
+            return value[2]
         if kind == "ext":
             # what an external callable returns is unknown: a class gives an instance, a
             # function anything; the name says it was called (``os.environ.get().isdigit``)
@@ -478,9 +493,11 @@ class Resolver:
     def member(self, value: Value, name: str) -> Value | None:
         """``name`` looked up on a value: a module's export, a class member, an element."""
         kind = value[0]
-        if name == "[i]":  # an element of a collection (iteration, subscript)
+        if name == "[i]":  # an element of a collection (iteration); a mapping's are its keys
             return ("local", value[1]) if kind == "elems" else None
-        if kind == "elems":
+        if name == "[k]":  # ``xs[0]``, ``d[key]``: an element, a mapped value
+            return ("local", value[1]) if kind in ("elems", "map") else None
+        if kind in ("elems", "map", "builtin"):
             return None
         if kind == "mod":
             return self.module_member(value[1], name)
@@ -565,6 +582,20 @@ class Resolver:
         if cls is not None and cls[0] == "ext" and value is None:
             return self._call(cls)
         return value
+
+    def _mapping_member(self, site: Site, value: Value, element: str) -> Value | None:
+        """A method of a ``("map", v)`` value: ``("builtin", "dict.get", v)`` for one giving a
+        mapped value, ``(…, ("elems", v))`` for one giving the values; other methods are the
+        mapping class's, outside the repository."""
+        sem = site.t.sem
+        name = element.removesuffix("()")
+        role = sem.mapping_members.get(name)
+        external = f"{sem.mapping_class}.{name}" if sem.mapping_class else ""
+        if role == "value":
+            return ("builtin", external, value[1])
+        if role == "values":
+            return ("builtin", external, ("elems", value[1]))
+        return ("ext", external) if external else None
 
     def _constructed(
         self, site: Site, called: Value | None, value: Value | None, element: str

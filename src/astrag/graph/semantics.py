@@ -58,6 +58,11 @@ class LanguageSemantics(Protocol):
     # The member name of a class's constructor: what ``new C()`` also calls, what ``super(...)``
     # calls in a subclass, and a method name that never overrides.
     constructor: str
+    # The language's built-in mapping (``dict``, ``Map``): what a ``("map", v)`` value's own
+    # methods are named as externals, and which of them give a mapped value (``"value"``:
+    # ``d.get(k)``) or a collection of them (``"values"``: ``d.values()``).
+    mapping_class: str
+    mapping_members: Mapping[str, str]
 
     def global_name(self, r: Resolver, t: FileTables, name: str) -> Value | None:
         """What a name means that nothing in the file binds: a builtin or runtime global

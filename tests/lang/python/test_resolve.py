@@ -713,3 +713,43 @@ def test_unpacking_a_call_binds_the_declared_tuple_members_by_position(tmp_path:
         (23, "routing.py::many"),
         (24, "unresolved::?.match"),  # `tuple[Pattern, ...]` has no positions
     ]
+
+
+def test_mapping_values_by_key_get_and_values_but_not_by_iteration(tmp_path: Path) -> None:
+    # click's `self._long_opt: t.Dict[str, Option]`, `option = self._long_opt[opt]`
+    edges = build(
+        tmp_path,
+        {
+            "parser.py": """
+                import typing as t
+
+                class Option:
+                    def process(self, value): ...
+
+                class Parser:
+                    def __init__(self) -> None:
+                        self._long_opt: t.Dict[str, Option] = {}
+
+                    def match(self, opt: str):
+                        option = self._long_opt[opt]
+                        option.process(1)
+                        self._long_opt.get(opt).process(2)
+                        for o in self._long_opt.values():
+                            o.process(3)
+                        for key in self._long_opt:
+                            key.process(4)
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.target)
+        for e in edges
+        if str(e.kind) == "calls" and e.source == "parser.py::Parser.match"
+    ) == [
+        (12, "parser.py::Option.process"),
+        (13, "external::dict.get"),
+        (13, "parser.py::Option.process"),
+        (14, "external::dict.values"),
+        (15, "parser.py::Option.process"),
+        (17, "unresolved::?.process"),  # iterating a mapping gives its keys
+    ]

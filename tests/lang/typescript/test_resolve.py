@@ -1159,3 +1159,41 @@ def test_a_name_declared_as_a_type_and_a_value_means_the_value_in_code(tmp_path:
         (6, "core.ts::Sized.size"),
         (7, "core.ts::Failure"),  # `new` of a variable holding a constructor (rxjs's errors)
     ]
+
+
+def test_mapping_values_by_key_get_and_values_but_not_by_iteration(tmp_path: Path) -> None:
+    # vendure's `this.allActions[action.code].execute()`; zod's `this.optionsMap.get(key)`
+    edges = build(
+        tmp_path,
+        {
+            "promo.ts": """
+                export class Action { execute() {} }
+                export class Promotion {
+                  allActions: { [code: string]: Action } = {};
+                  byName: Record<string, Action> = {};
+                  optionsMap!: Map<string, Action>;
+                  apply(code: string) {
+                    this.allActions[code].execute();
+                    this.byName[code].execute();
+                    const option = this.optionsMap.get(code);
+                    option.execute();
+                    for (const a of this.optionsMap.values()) { a.execute(); }
+                    for (const entry of this.optionsMap) { entry.execute(); }
+                  }
+                }
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.target)
+        for e in edges
+        if str(e.kind) == "calls" and e.source == "promo.ts::Promotion.apply"
+    ) == [
+        (7, "promo.ts::Action.execute"),
+        (8, "promo.ts::Action.execute"),
+        (9, "external::Map.get"),
+        (10, "promo.ts::Action.execute"),
+        (11, "external::Map.values"),
+        (11, "promo.ts::Action.execute"),
+        (12, "unresolved::?.execute"),  # iterating a Map gives its entries
+    ]

@@ -47,6 +47,8 @@ class GoSemantics:
     receiver_types = frozenset()
     receiver_values = frozenset()
     constructor = ""  # Go has none: no name is one, so none is kept from overriding
+    mapping_class = ""  # no mapping types are read yet
+    mapping_members: ClassVar[Mapping[str, str]] = {}
 
     def global_name(self, r: Resolver, t: FileTables, name: str) -> Value | None:
         found = package_member(r, posixpath.dirname(t.path), name, is_test_file(t.path))

@@ -102,6 +102,8 @@ class JavaSemantics:
     receiver_types: frozenset[Chain] = frozenset({("this",)})  # a self-type parameter
     receiver_values: frozenset[Chain] = frozenset()
     constructor = "constructor"
+    mapping_class = ""  # no mapping types are read yet
+    mapping_members: ClassVar[Mapping[str, str]] = {}
 
     def global_name(self, r: Resolver, t: FileTables, name: str) -> Value | None:
         sibling = sibling_class_file(r.modules, t.path, name)

@@ -69,6 +69,11 @@ _ELEMENT_CONTAINERS = frozenset(
         "AbstractSet", "MutableSet", "Reversible",
     }
 )  # fmt: skip
+# Mappings: their principal type is the value's, marked "{}" (``Dict[str, Foo]`` -> ("Foo",
+# "{}")), so that ``d[k]`` and ``d.get(k)`` give a Foo (iterating one gives its keys).
+_MAPPINGS = frozenset(
+    {"dict", "Dict", "Mapping", "MutableMapping", "defaultdict", "DefaultDict", "OrderedDict"}
+)
 # Containers and typing constructs: an annotation headed by one of them has no principal type.
 _NO_PRINCIPAL = frozenset(
     {
@@ -397,8 +402,8 @@ def _chain(node: Node, text: _Text) -> Chain:
         if kind == "await":
             current = current.named_child(0) if current.named_child_count else None
             continue
-        if kind == "subscript":  # ``xs[0].m``: m of an element of xs
-            parts.append("[i]" + suffix)
+        if kind == "subscript":  # ``xs[0].m``, ``d[k].m``: m of an element, a mapped value
+            parts.append("[k]" + suffix)
             suffix = ""
             current = current.child_by_field_name("value")
             continue
@@ -428,7 +433,7 @@ def _value_chain(node: Node | None, text: _Text) -> Chain | None:
         index = node.child_by_field_name("subscript")
         if inner is None or index is None or node.named_child_count != 2:
             return None  # ``grid[i, j]`` / ``xs[a][b:c]`` forms beyond one index: unknown
-        return inner if index.type == "slice" else (*inner, "[i]")
+        return inner if index.type == "slice" else (*inner, "[k]")
     if kind == "conditional_expression" or (
         kind == "boolean_operator" and node.child_by_field_name("operator").type == "or"
     ):
@@ -578,6 +583,9 @@ def _principal_generic(head: Node | None, members: list[Node], text: _Text) -> C
     if typing_like and name in _ELEMENT_CONTAINERS and len(members) == 1:
         element = _principal(members[0], text)
         return (*element, "[]") if element is not None and element[-1] != "[]" else None
+    if typing_like and name in _MAPPINGS and len(members) == 2:
+        value = _principal(members[1], text)
+        return (*value, "{}") if value is not None and value[-1] not in ("[]", "{}") else None
     return None if _is_typing_construct(chain) else chain
 
 

@@ -48,6 +48,13 @@ class PythonSemantics:
     receiver_types: frozenset[Chain] = frozenset({("Self",), ("this",)})
     receiver_values: frozenset[Chain] = frozenset({("self",), ("this",)})
     constructor = "constructor"
+    mapping_class = "dict"
+    mapping_members: ClassVar[Mapping[str, str]] = {
+        "get": "value",
+        "setdefault": "value",
+        "pop": "value",
+        "values": "values",
+    }
 
     def global_name(self, r: Resolver, t: FileTables, name: str) -> Value | None:
         return ("ext", f"builtins.{name}") if name in PY_BUILTINS else None

@@ -180,6 +180,8 @@ _ELEMENT_GENERICS = frozenset(
     {"Array", "ReadonlyArray", "Set", "ReadonlySet", "Iterable", "IterableIterator", "Iterator",
      "AsyncIterable", "AsyncIterableIterator"}
 )  # fmt: skip
+# generic mappings, whose second type argument is the mapped values' type
+_MAPPING_GENERICS = frozenset({"Map", "ReadonlyMap", "WeakMap", "Record"})
 # return types that stand for their type argument: what ``await f()`` gives (the value chain
 # drops the ``await``). Not ``Observable<T>``: calling ``from(x)`` gives an Observable, whose
 # ``subscribe``/``pipe`` are what ``from(x).subscribe()`` calls.
@@ -624,8 +626,8 @@ class _Extractor:
                 current = _first_named(current)
             elif kind in ("parenthesized_expression", "await_expression") and not suffix:
                 current = _first_named(current)  # ``(await load(Foo)).m``: what load gives
-            elif kind == "subscript_expression":  # ``xs[0].m``: m of an element of xs
-                parts.append("[i]" + suffix)
+            elif kind == "subscript_expression":  # ``xs[0].m``, ``byCode[c].m``: an element
+                parts.append("[k]" + suffix)  # or a mapped value
                 suffix = ""
                 current = current.child_by_field_name("object")
             elif kind in ("identifier", "this", "super"):
@@ -676,7 +678,7 @@ class _Extractor:
             return None
         if node.type == "subscript_expression":
             inner = self.value_chain(node.child_by_field_name("object"))
-            return (*inner, "[i]") if inner is not None else None
+            return (*inner, "[k]") if inner is not None else None
         if node.type == "ternary_expression" or (
             node.type == "binary_expression"
             and self.text(node.child_by_field_name("operator")) in ("||", "??")
@@ -738,6 +740,9 @@ class _Extractor:
                     args = node.child_by_field_name("type_arguments")
                     inner = [c for c in args.named_children if c.type != "comment"] if args else []
                     return self.element_type(inner[0]) if len(inner) == 1 else None
+                if text in _MAPPING_GENERICS:
+                    args = generics.type_arguments(node)
+                    return self.mapped_type(args[1]) if len(args) == 2 else None
                 if text not in _UNWRAP_ALWAYS and not (returns and text in _UNWRAP_RETURNS):
                     return self.type_chain(node)
                 args = node.child_by_field_name("type_arguments")
@@ -746,6 +751,11 @@ class _Extractor:
             elif kind == "union_type":
                 members = self.union_members(node)
                 node = members[0] if len(members) == 1 else None
+            elif kind == "object_type":  # ``{ [code: string]: Action }``: a mapping
+                members = [c for c in node.named_children if c.type != "comment"]
+                if len(members) != 1 or members[0].type != "index_signature":
+                    return None
+                return self.mapped_type(members[0].child_by_field_name("type"))
             else:
                 return self.type_chain(node)
         return None
@@ -793,6 +803,11 @@ class _Extractor:
                 if type_ is not None:
                     line = arg.start_point[0] + 1
                     self.bindings.append(Binding(owner, f"<{k}:{j}>", line, type_))
+
+    def mapped_type(self, node: Node | None) -> Chain | None:
+        """``Map<K, Foo>`` / ``Record<K, Foo>`` values: the principal type marked ``{}``."""
+        value = self.principal_type(node)
+        return (*value, "{}") if value is not None and value[-1] not in ("[]", "{}") else None
 
     def element_type(self, node: Node | None) -> Chain | None:
         """``Foo[]`` / ``Array<Foo>``: the element's principal type marked ``[]``."""

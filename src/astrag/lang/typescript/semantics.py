@@ -55,6 +55,8 @@ class TypeScriptSemantics:
     receiver_types: frozenset[Chain] = frozenset({("Self",), ("this",)})
     receiver_values: frozenset[Chain] = frozenset({("self",), ("this",)})
     constructor = "constructor"
+    mapping_class = "Map"
+    mapping_members: ClassVar[Mapping[str, str]] = {"get": "value", "values": "values"}
 
     def __init__(self, language: str, top_level_exported: bool) -> None:
         self.language = language
