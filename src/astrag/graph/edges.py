@@ -183,7 +183,6 @@ class EdgeEmitter:
             receiver = None
         else:
             denot, receiver = self.r.walk(site, ref.chain)
-        kind = _REF_EDGE[ref.kind]
         if ref.kind == RefKind.READ and (denot is None or denot[0] in ("local", "ext", "ns")):
             return  # unresolved reads are mostly untyped locals: not worth a placeholder
         if ref.kind == RefKind.READ and self._own_field(ref.chain, denot):
@@ -193,6 +192,14 @@ class EdgeEmitter:
             denot = inner if inner is not None and inner[0] == "sym" else None
             if denot is None and ref.kind != RefKind.CALL:
                 return
+        if denot is not None and denot[0] == "union":
+            # a member every member of a union has: a use of each of them, one edge each
+            for member in denot[1]:
+                self._emit_denotation(ref, member, receiver)
+            return
+        self._emit_denotation(ref, denot, receiver)
+
+    def _emit_denotation(self, ref: Reference, denot: Value | None, receiver: Value | None) -> None:
         if denot is not None and denot[0] == "super":
             denot = self._super_constructor(denot)
         elif denot is not None and denot[0] == "inst":
@@ -201,7 +208,7 @@ class EdgeEmitter:
             denot = self.t.sem.call_target(self.r, self.t, ref, denot)
         source = self._source(ref.scope, ref.line)
         target = self._target_id(denot, _unresolved_name(ref.chain, receiver))
-        self._add(source, target, kind, ref.line, ref.column)
+        self._add(source, target, _REF_EDGE[ref.kind], ref.line, ref.column)
         if ref.kind == RefKind.NEW and denot is not None and denot[0] == "sym":
             self._emit_constructor_call(ref, denot, source)
 

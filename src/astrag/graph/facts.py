@@ -27,7 +27,8 @@ Conventions shared by every stage:
 * a *principal type* is the one named type an annotation is about, as a chain
   (``Optional[Foo]`` -> ``("Foo",)``); a homogeneous collection ends in ``[]``
   (``List[Foo]``, ``Foo[]`` -> ``("Foo", "[]")``), a mapping to Foo values in ``{}``
-  (``Dict[str, Foo]``, ``Map<string, Foo>``, ``Record<string, Foo>`` -> ``("Foo", "{}")``).
+  (``Dict[str, Foo]``, ``Map<string, Foo>``, ``Record<string, Foo>`` -> ``("Foo", "{}")``);
+  a union of named types joins theirs with ``|`` (``A | ns.B`` -> ``("A", "|", "ns", "B")``).
 """
 
 from __future__ import annotations

@@ -247,6 +247,8 @@ class Resolver:
         if chain[-1] == "{}":
             mapped = self.eval_type(site, chain[:-1])
             return ("map", mapped) if mapped is not None else None
+        if "|" in chain:  # a union: each member's type, or unknown when one is
+            return _union(self.eval_type(site, part) for part in _union_parts(chain))
         if chain[0][:1] == "<":  # a type parameter of a generic class: its constraint
             owner, index = _parameter(chain[0])
             bound = site.t.bindings.get(owner, {}).get(f"<{index}>")
@@ -419,6 +421,8 @@ class Resolver:
         kind = denot[0]
         if kind == "local":
             return denot[1]
+        if kind == "union":
+            return _union(self.value_of(d) for d in denot[1])
         if kind != "sym":
             return denot
         d = self._def(denot)
@@ -475,6 +479,8 @@ class Resolver:
             return value
         if kind == "builtin":
             return value[2]
+        if kind == "union":
+            return _union(self._call(v) for v in value[1])
         if kind == "ext":
             # what an external callable returns is unknown: a class gives an instance, a
             # function anything; the name says it was called (``os.environ.get().isdigit``)
@@ -507,6 +513,8 @@ class Resolver:
             return ("ext", f"{value[1]}.{name}")
         if kind in ("inst", "super"):
             return self.class_member(value[1], value[2], name, skip_self=kind == "super")
+        if kind == "union":  # a member every member of the union has (a union of them)
+            return _union(self.member(v, name) for v in value[1])
         if kind == "sym" and name.startswith("("):
             return self._callback_param(value, name)
         if kind == "sym" and self.is_class(value):
@@ -825,6 +833,32 @@ class Resolver:
             external.extend(ext)
         linear = t.sem.linearise(self, (path, qual), bases, [m for m, _ in base_mros])
         return linear, external
+
+
+def _union(values: Iterable[Value | None]) -> Value | None:
+    """The values of a union's members as one: None when one is unknown (a member that some
+    member lacks is no member), the value itself when all agree, else ``("union", values)``."""
+    out: list[Value] = []
+    for v in values:
+        if v is None:
+            return None
+        if v not in out:
+            out.append(v)
+    if not out:
+        return None
+    return out[0] if len(out) == 1 else ("union", tuple(out))
+
+
+def _union_parts(chain: Chain) -> list[Chain]:
+    """``("A", "|", "ns", "B")`` -> ``[("A",), ("ns", "B")]`` (facts.py)."""
+    parts: list[Chain] = []
+    start = 0
+    for i, element in enumerate(chain):
+        if element == "|":
+            parts.append(chain[start:i])
+            start = i + 1
+    parts.append(chain[start:])
+    return [p for p in parts if p]
 
 
 def _parameter(element: str) -> tuple[str, int]:

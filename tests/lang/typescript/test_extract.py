@@ -525,7 +525,7 @@ def test_ts_principal_types() -> None:
     assert types == {
         "a": ("Foo",), "b": ("ns", "Foo"), "c": ("Foo",), "d": ("Foo",), "e": ("Foo",),
         "f": ("Promise",), "g": ("Foo", "[]"), "h": None, "i": None, "j": None, "k": None,
-        "l": None, "m": None, "n": None, "o": ("Foo",),
+        "l": ("Foo", "|", "Bar"), "m": None, "n": None, "o": ("Foo",),
     }  # fmt: skip
     returns = {d.name: d.returns for d in facts.definitions if d.kind == "function"}
     # a Promise is what ``await`` unwraps (the chain drops the await); an Observable is not

@@ -1197,3 +1197,33 @@ def test_mapping_values_by_key_get_and_values_but_not_by_iteration(tmp_path: Pat
         (11, "promo.ts::Action.execute"),
         (12, "unresolved::?.execute"),  # iterating a Map gives its entries
     ]
+
+
+def test_a_member_every_member_of_a_union_has_is_a_call_of_each(tmp_path: Path) -> None:
+    # rxjs's `destination: Subscriber<any> | Observer<any>`: `destination.next(v)` calls
+    # whichever it is; a member one of them lacks is no member of the union
+    edges = build(
+        tmp_path,
+        {
+            "sub.ts": """
+                export class Subscriber { next(v: any) {} unsubscribe() {} }
+                export interface Observer { next(v: any): void }
+                export class Base { close() {} }
+                export class A extends Base {}
+                export class B extends Base {}
+                export function emit(d: Subscriber | Observer | null, ab: A | B) {
+                  d.next(1);
+                  d.unsubscribe();
+                  ab.close();
+                }
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.target) for e in edges if str(e.kind) == "calls" and e.source == "sub.ts::emit"
+    ) == [
+        (7, "sub.ts::Observer.next"),
+        (7, "sub.ts::Subscriber.next"),
+        (8, "unresolved::?.unsubscribe"),
+        (9, "sub.ts::Base.close"),  # both inherit it: one edge
+    ]

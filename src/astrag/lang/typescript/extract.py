@@ -750,7 +750,9 @@ class _Extractor:
                 node = inner[0] if len(inner) == 1 or (inner and text in _UNWRAP_ALWAYS) else None
             elif kind == "union_type":
                 members = self.union_members(node)
-                node = members[0] if len(members) == 1 else None
+                if len(members) != 1:
+                    return self.union_type(members)
+                node = members[0]
             elif kind == "object_type":  # ``{ [code: string]: Action }``: a mapping
                 members = [c for c in node.named_children if c.type != "comment"]
                 if len(members) != 1 or members[0].type != "index_signature":
@@ -803,6 +805,23 @@ class _Extractor:
                 if type_ is not None:
                     line = arg.start_point[0] + 1
                     self.bindings.append(Binding(owner, f"<{k}:{j}>", line, type_))
+
+    def union_type(self, members: list[Node]) -> Chain | None:
+        """``A | B``: the members' principal types joined by ``|`` (facts.py), when each
+        member has one (``Foo | string`` has none); at most eight."""
+        if not 1 < len(members) <= 8:
+            return None
+        parts: list[Chain] = []
+        for member in members:
+            chain = self.principal_type(member)
+            if chain is None:
+                return None
+            if chain not in parts:
+                parts.append(chain)
+        out: list[str] = []
+        for chain in parts:
+            out.extend((*(("|",) if out else ()), *chain))
+        return tuple(out)
 
     def mapped_type(self, node: Node | None) -> Chain | None:
         """``Map<K, Foo>`` / ``Record<K, Foo>`` values: the principal type marked ``{}``."""
