@@ -171,6 +171,12 @@ class Resolver:
                 value = self._narrowed(site, value, element)  # see facts.py
                 denot = ("local", value)
                 continue
+            if i and element.startswith("(in:"):  # the union's members that have the key
+                if value is not None and value[0] == "union":
+                    key = element[4:-1]
+                    value = _union(v for v in value[1] if self.member(v, key) is not None)
+                denot = ("local", value)
+                continue
             if i and element.startswith("(new:"):
                 value = self._constructed(site, denot, value, element)
                 denot = ("local", value)

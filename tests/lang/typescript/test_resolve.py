@@ -1227,3 +1227,28 @@ def test_a_member_every_member_of_a_union_has_is_a_call_of_each(tmp_path: Path) 
         (8, "unresolved::?.unsubscribe"),
         (9, "sub.ts::Base.close"),  # both inherit it: one edge
     ]
+
+
+def test_in_narrows_a_union_to_the_members_that_have_the_key(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "sub.ts": """
+                export class Subscriber { next(v: any) {} closed = false; }
+                export class Observer { next(v: any) {} }
+                export function emit(d: Subscriber | Observer) {
+                  if ('closed' in d) {
+                    d.next(1);
+                  }
+                  d.next(2);
+                }
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.target) for e in edges if str(e.kind) == "calls" and e.source == "sub.ts::emit"
+    ) == [
+        (5, "sub.ts::Subscriber.next"),
+        (7, "sub.ts::Observer.next"),
+        (7, "sub.ts::Subscriber.next"),
+    ]

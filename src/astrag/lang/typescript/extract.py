@@ -2122,7 +2122,8 @@ class _Extractor:
         """Chains on a subject an ``instanceof`` test or a guard call narrows (narrowing.py)."""
         tests = self.caps.get("narrowing.instanceof", ())
         calls = self.caps.get("reference.call", ())
-        found = narrowing.narrowings(tests, calls, self.src, self.position)
+        ins = self.caps.get("narrowing.in", ())
+        found = narrowing.narrowings(tests, calls, self.src, self.position, ins)
         if found:
             self.refs = narrowing.narrow(self.refs, found)
             self.bindings = narrowing.narrow_bindings(self.bindings, found)

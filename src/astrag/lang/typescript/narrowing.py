@@ -3,12 +3,14 @@
 The compiler narrows ``x`` in the code a test guards; the resolver has no block scopes, so
 the frontend writes it into the chains: a reference in a guarded region whose chain starts
 with the tested subject (``node.getChildren``, ``this.parent.m``) is recorded with a narrowing
-element after the subject, ``("node", "(is:C)", "getChildren")`` for ``instanceof C`` and
+element after the subject, ``("node", "(is:C)", "getChildren")`` for ``instanceof C``,
 ``("node", "(is:$isElementNode:0)", "getChildren")`` for a call that passes ``node`` as
-argument 0. The resolver evaluates the element (``graph/resolve.py``): an instance of C; the
-type the guard's ``node is T`` predicate declares for that parameter (the pseudo-binding
-``(is:0)`` of the guard, recorded where the guard is declared), or, when the function declares
-none, the subject's own value. So is the value of a binding made in the region, by line.
+argument 0, and ``("x", "(in:next)", "next")`` for ``'next' in x`` (the members of a union
+that have ``next``). The resolver evaluates the element (``graph/resolve.py``): an instance
+of C; the type the guard's ``node is T`` predicate declares for that parameter (the
+pseudo-binding ``(is:0)`` of the guard, recorded where the guard is declared), or, when the
+function declares none, the subject's own value. So is the value of a binding made in the
+region, by line.
 
 Regions, as the compiler reads them (``positive``: the test holds where the expression is
 truthy):
@@ -34,6 +36,7 @@ from astrag.graph.facts import Binding, Chain, Reference
 
 Position = tuple[int, int]  # (line, column), 1-based, as references are positioned
 _EXITS = frozenset({"return_statement", "throw_statement", "break_statement", "continue_statement"})
+_KEY = re.compile(rb"[A-Za-z_$][\w$]*", re.ASCII)
 _PLAIN = re.compile(rb"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$#][\w$]*)*", re.ASCII)
 
 
@@ -50,6 +53,7 @@ def narrowings(
     calls: Iterable[Node],
     source: bytes,
     point: Callable[[tuple[int, int]], Position],
+    ins: Iterable[Node] = (),
 ) -> list[Narrowing]:
     """``point`` turns a tree-sitter point (row, byte column) into a reference position."""
     found: list[Narrowing] = []
@@ -60,6 +64,14 @@ def narrowings(
         subject, cls = _plain(left, source), _plain(right, source)
         if subject and cls:
             _add(found, test, subject, f"(is:{'.'.join(cls)})", source, point)
+    for test in ins:  # ``'next' in x``: the union members of x that have ``next``
+        left, right = test.child_by_field_name("left"), test.child_by_field_name("right")
+        if left is None or right is None or left.type != "string":
+            continue
+        key = source[left.start_byte + 1 : left.end_byte - 1]
+        subject = _plain(right, source)
+        if subject and _KEY.fullmatch(key):
+            _add(found, test, subject, f"(in:{key.decode()})", source, point)
     for call in calls:
         parent = call.parent
         if parent is None or parent.type in ("expression_statement", "arguments"):

@@ -45,6 +45,7 @@
 (function_expression name: (identifier) @binding.function_name)
 ; the tests that narrow (narrowing.py; guard calls are @reference.call)
 (binary_expression operator: "instanceof") @narrowing.instanceof
+(binary_expression left: (string) operator: "in") @narrowing.in
 
 ; ---------------------------------------------------------------- references
 (call_expression) @reference.call

@@ -59,6 +59,7 @@
 ; a type guard's `x is T`, and the tests that narrow (narrowing.py; guard calls are @reference.call)
 (type_predicate_annotation) @binding.predicate
 (binary_expression operator: "instanceof") @narrowing.instanceof
+(binary_expression left: (string) operator: "in") @narrowing.in
 (infer_type (type_identifier) @binding.type_parameter)
 (mapped_type_clause name: (type_identifier) @binding.type_parameter)
 
