@@ -38,6 +38,7 @@ class ToySemantics:
     constructor = "init"
     mapping_class = "table"
     mapping_members: ClassVar[dict[str, str]] = {"fetch": "value"}
+    element_methods: ClassVar[dict[str, str]] = {}
 
     def global_name(self, r, t, name: str) -> Value | None:
         return ("ext", f"toy.{name}") if name == "print" else None

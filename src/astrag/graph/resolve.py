@@ -506,8 +506,12 @@ class Resolver:
         """``name`` looked up on a value: a module's export, a class member, an element."""
         kind = value[0]
         if name == "[i]":  # an element of a collection (iteration); a mapping's are its keys
+            if kind == "inst":
+                return self._element_of(value, name)
             return ("local", value[1]) if kind == "elems" else None
         if name == "[k]":  # ``xs[0]``, ``d[key]``: an element, a mapped value
+            if kind == "inst":
+                return self._element_of(value, name)
             return ("local", value[1]) if kind in ("elems", "map") else None
         if kind in ("elems", "map", "builtin"):
             return None
@@ -596,6 +600,18 @@ class Resolver:
         if cls is not None and cls[0] == "ext" and value is None:
             return self._call(cls)
         return value
+
+    def _element_of(self, inst: Value, element: str) -> Value | None:
+        """What iterating or indexing an instance gives: what the method its language names
+        for it returns (``__iter__ -> Iterator[Foo]``: a Foo; ``__getitem__ -> Foo``)."""
+        method = self.tables[inst[1]].sem.element_methods.get(element)
+        found = self.class_member(inst[1], inst[2], method) if method else None
+        if found is None or found[0] != "sym":
+            return None
+        returned = self._call(found)
+        if element == "[i]":
+            return ("local", returned[1]) if returned and returned[0] == "elems" else None
+        return ("local", returned) if returned is not None else None
 
     def _mapping_member(self, site: Site, value: Value, element: str) -> Value | None:
         """A method of a ``("map", v)`` value: ``("builtin", "dict.get", v)`` for one giving a

@@ -63,6 +63,9 @@ class LanguageSemantics(Protocol):
     # ``d.get(k)``) or a collection of them (``"values"``: ``d.values()``).
     mapping_class: str
     mapping_members: Mapping[str, str]
+    # The methods of a class that give what iterating (``[i]``) or indexing (``[k]``) an
+    # instance of it gives (Python: ``__iter__`` returning ``Iterator[Foo]``, ``__getitem__``).
+    element_methods: Mapping[str, str]
 
     def global_name(self, r: Resolver, t: FileTables, name: str) -> Value | None:
         """What a name means that nothing in the file binds: a builtin or runtime global

@@ -74,6 +74,7 @@ class TagsSemantics:
     receiver_values: frozenset[Chain] = frozenset()
     mapping_class = ""  # name-level: no types, so no mappings
     mapping_members: Mapping[str, str] = field(default_factory=dict)
+    element_methods: Mapping[str, str] = field(default_factory=dict)
 
     # ------------------------------------------------------------------ names
 

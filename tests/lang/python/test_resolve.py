@@ -753,3 +753,44 @@ def test_mapping_values_by_key_get_and_values_but_not_by_iteration(tmp_path: Pat
         (15, "parser.py::Option.process"),
         (17, "unresolved::?.process"),  # iterating a mapping gives its keys
     ]
+
+
+def test_typevar_bounds_and_the_iteration_protocol_of_repository_classes(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "seg.py": """
+                from typing import Generic, Iterator, TypeVar
+
+                class Segment:
+                    def render(self): ...
+
+                S = TypeVar("S", bound="Segment")
+                U = TypeVar("U")
+
+                class Segments:
+                    def __iter__(self) -> Iterator[Segment]: ...
+                    def __getitem__(self, i: int) -> Segment: ...
+
+                def first(item: S, other: U) -> S:
+                    item.render()
+                    other.render()
+                    return item
+
+                def draw(segments: Segments):
+                    for segment in segments:
+                        segment.render()
+                    segments[0].render()
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.source, e.target)
+        for e in edges
+        if str(e.kind) == "calls" and e.source.startswith(("seg.py::first", "seg.py::draw"))
+    ) == [
+        (14, "seg.py::first", "seg.py::Segment.render"),  # S's bound
+        (15, "seg.py::first", "unresolved::?.render"),  # U has none
+        (20, "seg.py::draw", "seg.py::Segment.render"),  # __iter__ -> Iterator[Segment]
+        (21, "seg.py::draw", "seg.py::Segment.render"),  # __getitem__ -> Segment
+    ]

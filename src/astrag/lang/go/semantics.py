@@ -49,6 +49,7 @@ class GoSemantics:
     constructor = ""  # Go has none: no name is one, so none is kept from overriding
     mapping_class = ""  # no mapping types are read yet
     mapping_members: ClassVar[Mapping[str, str]] = {}
+    element_methods: ClassVar[Mapping[str, str]] = {}  # no iteration protocol read
 
     def global_name(self, r: Resolver, t: FileTables, name: str) -> Value | None:
         found = package_member(r, posixpath.dirname(t.path), name, is_test_file(t.path))

@@ -104,6 +104,7 @@ class JavaSemantics:
     constructor = "constructor"
     mapping_class = ""  # no mapping types are read yet
     mapping_members: ClassVar[Mapping[str, str]] = {}
+    element_methods: ClassVar[Mapping[str, str]] = {}  # no iteration protocol read
 
     def global_name(self, r: Resolver, t: FileTables, name: str) -> Value | None:
         sibling = sibling_class_file(r.modules, t.path, name)

@@ -589,6 +589,26 @@ def _principal_generic(head: Node | None, members: list[Node], text: _Text) -> C
     return None if _is_typing_construct(chain) else chain
 
 
+def _typevar_bound(value: Node | None, text: _Text) -> Chain | None:
+    """The principal type of ``bound=`` in ``TypeVar("T", bound=Foo)`` (or ``"Foo"``)."""
+    if value is None or value.type != "call":
+        return None
+    function = value.child_by_field_name("function")
+    chain = text.dotted(function) if function is not None and function.type in _CHAINABLE else None
+    if (
+        chain is None
+        or chain[-1] != "TypeVar"
+        or (len(chain) > 1 and chain[0] not in _TYPING_ROOTS)
+    ):
+        return None
+    arguments = value.child_by_field_name("arguments")
+    for argument in arguments.named_children if arguments is not None else ():
+        name = argument.child_by_field_name("name") if argument.type == "keyword_argument" else None
+        if name is not None and text.of(name) == "bound":
+            return _principal(argument.child_by_field_name("value"), text)
+    return None
+
+
 def _unpacked(target: Node, value: Chain | None) -> dict[int, Chain]:
     """``a, self.b = f(x)``: each target element's value by its start byte, the declared
     type of the element of f's ``tuple[...]`` return at its position (``(r:j)``, facts.py)."""
@@ -1199,8 +1219,12 @@ class _FileExtractor:
         seen: set[str],
         unpacked: dict[int, Chain] | None = None,
     ) -> None:
-        """Module-level VARIABLEs and class-body FIELDs: one Definition per name."""
+        """Module-level VARIABLEs and class-body FIELDs: one Definition per name; a
+        ``T = TypeVar("T", bound=Foo)`` is a TYPE_ALIAS of its bound (what a ``T`` is)."""
         kind = DefKind.FIELD if scope else DefKind.VARIABLE
+        bound = _typevar_bound(_assignment_targets(node)[1], self.text)
+        if bound is not None and target.type == "identifier":
+            kind, details = DefKind.TYPE_ALIAS, (bound, None)
         for name_node in _target_names(target):
             name = self.text.of(name_node)
             if name not in seen:

@@ -49,6 +49,7 @@ class PythonSemantics:
     receiver_values: frozenset[Chain] = frozenset({("self",), ("this",)})
     constructor = "constructor"
     mapping_class = "dict"
+    element_methods: ClassVar[Mapping[str, str]] = {"[i]": "__iter__", "[k]": "__getitem__"}
     mapping_members: ClassVar[Mapping[str, str]] = {
         "get": "value",
         "setdefault": "value",

@@ -57,6 +57,7 @@ class TypeScriptSemantics:
     constructor = "constructor"
     mapping_class = "Map"
     mapping_members: ClassVar[Mapping[str, str]] = {"get": "value", "values": "values"}
+    element_methods: ClassVar[Mapping[str, str]] = {}  # no iteration protocol read
 
     def __init__(self, language: str, top_level_exported: bool) -> None:
         self.language = language
