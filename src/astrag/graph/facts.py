@@ -173,7 +173,8 @@ class Binding:
     parameter of a member of an object literal read as a declared type (``const p: Process =
     { init(injector) {…} }``) is bound to ``("p", "init", "(p:0)")``. The pseudo-binding
     ``(r:j)`` of a function is the declared type of member j of its ``tuple[...]`` return:
-    ``a, b = f()`` binds b to ``("f", "(r:1)")``.
+    ``a, b = f()`` binds b to ``("f", "(r:1)")``; ``(r:name)`` that of member ``name`` of an
+    object type it returns (TS ``f(): { ctx: Context }``: ``f().ctx`` is a Context).
     """
 
     scope: str

@@ -196,7 +196,10 @@ class Resolver:
             if i == 0:
                 denot = self._root(site, name, element)
             elif value is None:
-                return None, None
+                # ``f().status``: a member of an object type f declares it returns
+                denot = self._returned_member(denot, chain[i - 1], name)
+                if denot is None:
+                    return None, None
             else:
                 receiver = value
                 denot = self.member(value, name)
@@ -612,6 +615,14 @@ class Resolver:
         if element == "[i]":
             return ("local", returned[1]) if returned and returned[0] == "elems" else None
         return ("local", returned) if returned is not None else None
+
+    def _returned_member(self, fn: Value | None, before: str, name: str) -> Value | None:
+        """``name`` of what the function ``fn`` returns, when the element ``before`` called it
+        and its declared return type is an object type listing ``name`` (its pseudo-binding
+        ``(r:name)``, facts.py); else None."""
+        if fn is None or fn[0] != "sym" or not before.endswith("()"):
+            return None
+        return self._callback_param(fn, f"(r:{name})")
 
     def _mapping_member(self, site: Site, value: Value, element: str) -> Value | None:
         """A method of a ``("map", v)`` value: ``("builtin", "dict.get", v)`` for one giving a

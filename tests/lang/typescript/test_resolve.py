@@ -1252,3 +1252,41 @@ def test_in_narrows_a_union_to_the_members_that_have_the_key(tmp_path: Path) -> 
         (7, "sub.ts::Observer.next"),
         (7, "sub.ts::Subscriber.next"),
     ]
+
+
+def test_members_of_an_object_type_a_function_returns(tmp_path: Path) -> None:
+    # zod's `const { status, ctx } = this._processInputParams(input)`
+    edges = build(
+        tmp_path,
+        {
+            "types.ts": """
+                export class ParseStatus { dirty() {} }
+                export class Context { addIssue() {} }
+                export class ZodType {
+                  _processInputParams(input: any): { status: ParseStatus; ctx: Context } {
+                    return null as any;
+                  }
+                  _parse(input: any) {
+                    const { status, ctx } = this._processInputParams(input);
+                    status.dirty();
+                    ctx.addIssue();
+                    this._processInputParams(input).ctx.addIssue();
+                    this._processInputParams(input).other.addIssue();
+                  }
+                }
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.target)
+        for e in edges
+        if str(e.kind) == "calls" and e.source == "types.ts::ZodType._parse"
+    ) == [
+        (8, "types.ts::ZodType._processInputParams"),
+        (9, "types.ts::ParseStatus.dirty"),
+        (10, "types.ts::Context.addIssue"),
+        (11, "types.ts::Context.addIssue"),
+        (11, "types.ts::ZodType._processInputParams"),
+        (12, "types.ts::ZodType._processInputParams"),
+        (12, "unresolved::?.addIssue"),
+    ]

@@ -549,6 +549,7 @@ class _Extractor:
         self.bind_anonymous_this()
         self.collect_predicates()
         self.collect_constructed_arguments()
+        self.collect_shapes()
         self.collect_local_assignments()
         self.collect_returns()
         self.collect_imports()
@@ -2153,6 +2154,24 @@ class _Extractor:
             for k in positions if scope is not None else ():
                 line = declaration.start_point[0] + 1
                 self.bindings.append(Binding(scope, f"(new:{k})", line))
+
+    def collect_shapes(self) -> None:
+        """``f(): { status: ParseStatus; ctx: Context }``: the pseudo-bindings ``(r:status)``
+        and ``(r:ctx)`` of f, what a member of its result is (facts.py)."""
+        for fn in self.caps.get("binding.shape", ()):
+            scope = self.scope_nodes.get((fn.start_byte, fn.end_byte))
+            annotation = fn.child_by_field_name("return_type")
+            shape = _first_named(annotation) if annotation is not None else None
+            if scope is None or shape is None or shape.type != "object_type":
+                continue
+            for member in shape.named_children:
+                name = member.child_by_field_name("name")
+                if member.type != "property_signature" or name is None:
+                    continue
+                type_ = self.principal_type(member.child_by_field_name("type"))
+                if type_ is not None:
+                    line = member.start_point[0] + 1
+                    self.bindings.append(Binding(scope, f"(r:{self.text(name)})", line, type_))
 
     def collect_predicates(self) -> None:
         """``(node: X): node is ElementNode``: the pseudo-binding ``(is:k)`` of the guard, k

@@ -58,6 +58,12 @@
 (type_parameter name: (_) @binding.type_parameter)
 ; a type guard's `x is T`, and the tests that narrow (narrowing.py; guard calls are @reference.call)
 (type_predicate_annotation) @binding.predicate
+; a return type written as an object type (`(): { status: ParseStatus; ctx: Context }`)
+(function_declaration return_type: (type_annotation (object_type))) @binding.shape
+(method_definition return_type: (type_annotation (object_type))) @binding.shape
+(method_signature return_type: (type_annotation (object_type))) @binding.shape
+(arrow_function return_type: (type_annotation (object_type))) @binding.shape
+(function_expression return_type: (type_annotation (object_type))) @binding.shape
 (binary_expression operator: "instanceof") @narrowing.instanceof
 (binary_expression left: (string) operator: "in") @narrowing.in
 (infer_type (type_identifier) @binding.type_parameter)
