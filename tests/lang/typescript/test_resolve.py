@@ -1290,3 +1290,21 @@ def test_members_of_an_object_type_a_function_returns(tmp_path: Path) -> None:
         (12, "types.ts::ZodType._processInputParams"),
         (12, "unresolved::?.addIssue"),
     ]
+
+
+def test_an_import_type_names_the_exported_type(tmp_path: Path) -> None:
+    # vendure: `let connection: import('../connection/transactional-connection').Connection;`
+    edges = build(
+        tmp_path,
+        {
+            "conn.ts": "export class Connection { query() {} }\n",
+            "process.ts": """
+                let connection: import('./conn').Connection;
+                export function init(c: import('./conn').Connection) { connection = c; }
+                export function run() {
+                  connection.query();
+                }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "process.ts::run") == {"conn.ts::Connection.query"}

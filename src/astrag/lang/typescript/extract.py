@@ -527,6 +527,7 @@ class _Extractor:
         self.import_calls: set[int] = set()  # start bytes of require()/import() already imports
         self.this_assignments: list[tuple[Node, str]] = []
         self.anonymous_methods: list[tuple[Node, str]] = []  # (function, owner): see there
+        self.import_types: set[str] = set()  # aliases of ``import('x').Y`` types recorded
         self.constructor_functions: set[str] = set()  # ``F`` of ``F.prototype.m = ...``
         self.overload_candidates: list[int] = []
         # definitions of a qualname so far, whether its primary (a function, method or class
@@ -754,6 +755,8 @@ class _Extractor:
                 if len(members) != 1:
                     return self.union_type(members)
                 node = members[0]
+            elif kind == "member_expression":  # ``import('./a').Foo``: an import type
+                return self.import_type(node)
             elif kind == "object_type":  # ``{ [code: string]: Action }``: a mapping
                 members = [c for c in node.named_children if c.type != "comment"]
                 if len(members) != 1 or members[0].type != "index_signature":
@@ -806,6 +809,22 @@ class _Extractor:
                 if type_ is not None:
                     line = arg.start_point[0] + 1
                     self.bindings.append(Binding(owner, f"<{k}:{j}>", line, type_))
+
+    def import_type(self, node: Node) -> Chain | None:
+        """``import('../connection').Connection`` in a type: the import it is, recorded once
+        under a name no code can write (``(import:../connection).Connection``), as its chain."""
+        call, prop = node.child_by_field_name("object"), node.child_by_field_name("property")
+        fn = call.child_by_field_name("function") if call is not None else None
+        if fn is None or fn.type != "import" or prop is None:
+            return None
+        module = self.call_module(call)
+        name = self.text(prop)
+        alias = f"(import:{module}).{name}"
+        if alias not in self.import_types:
+            self.import_types.add(alias)
+            line = node.start_point[0] + 1
+            self.imports.append(Import(module, name, alias, line, type_only=True))
+        return (alias,)
 
     def union_type(self, members: list[Node]) -> Chain | None:
         """``A | B``: the members' principal types joined by ``|`` (facts.py), when each
