@@ -1308,3 +1308,29 @@ def test_an_import_type_names_the_exported_type(tmp_path: Path) -> None:
         },
     )
     assert targets(edges, "calls", "process.ts::run") == {"conn.ts::Connection.query"}
+
+
+def test_a_this_parameter_types_this_in_its_function(tmp_path: Path) -> None:
+    # rxjs: `scheduler.schedule(function (this: SchedulerAction<T>, state) { this.schedule() })`
+    edges = build(
+        tmp_path,
+        {
+            "sched.ts": """
+                export class SchedulerAction<T> { schedule(state?: T) {} }
+                export function run(s: any) {
+                  s.schedule(function (this: SchedulerAction<number>, state: number) {
+                    this.schedule(state);
+                  });
+                }
+                export function named(this: SchedulerAction<string>) { this.schedule(); }
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.source, e.target)
+        for e in edges
+        if str(e.kind) == "calls" and e.target.startswith("sched.ts")
+    ) == [
+        (4, "sched.ts::run", "sched.ts::SchedulerAction.schedule"),
+        (7, "sched.ts::named", "sched.ts::SchedulerAction.schedule"),
+    ]

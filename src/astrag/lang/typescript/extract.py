@@ -1958,6 +1958,12 @@ class _Extractor:
                     else None
                 )
                 if pattern is not None and pattern.type == "this":
+                    # ``function (this: SchedulerAction<T>) { this.schedule() }``
+                    this_type = self.principal_type(param.child_by_field_name("type"))
+                    if this_type is not None:
+                        line = param.start_point[0] + 1
+                        target = own_scope if own_scope is not None else scope
+                        self.bindings.append(Binding(target, "this", line, this_type))
                     continue
                 if own_scope is not None and pattern is not None:
                     self.callback_param_types(own_scope, position, param)
