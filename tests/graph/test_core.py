@@ -36,8 +36,7 @@ class ToySemantics:
     receiver_types = frozenset({("Me",)})
     receiver_values = frozenset({("me",)})
     constructor = "init"
-    mapping_class = "table"
-    mapping_members: ClassVar[dict[str, str]] = {"fetch": "value"}
+    builtin_collections: ClassVar[dict] = {"map": ("table", {"fetch": "value"})}
     element_methods: ClassVar[dict[str, str]] = {}
 
     def global_name(self, r, t, name: str) -> Value | None:

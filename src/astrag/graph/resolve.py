@@ -181,9 +181,9 @@ class Resolver:
                 value = self._constructed(site, denot, value, element)
                 denot = ("local", value)
                 continue
-            if i and value is not None and value[0] == "map" and element[0] != "[":
-                # ``d.get(k)``: a method of the language's mapping (the room names them)
-                denot = self._mapping_member(site, value, element)
+            if i and value is not None and value[0] in _COLLECTIONS and element[0] != "[":
+                # ``d.get(k)``, ``xs.shift()``: a method of a built-in collection (the room's)
+                denot = self._collection_member(site, value, element)
                 if denot is None:
                     return None, None
                 receiver = value
@@ -624,14 +624,14 @@ class Resolver:
             return None
         return self._callback_param(fn, f"(r:{name})")
 
-    def _mapping_member(self, site: Site, value: Value, element: str) -> Value | None:
-        """A method of a ``("map", v)`` value: ``("builtin", "dict.get", v)`` for one giving a
-        mapped value, ``(…, ("elems", v))`` for one giving the values; other methods are the
-        mapping class's, outside the repository."""
-        sem = site.t.sem
+    def _collection_member(self, site: Site, value: Value, element: str) -> Value | None:
+        """A method of a ``("map", v)`` or ``("elems", v)`` value: ``("builtin", "dict.get",
+        v)`` for one giving a mapped value or an element, ``(…, ("elems", v))`` for one giving
+        a collection of them; other methods are the built-in class's, outside the repository."""
+        cls, members = site.t.sem.builtin_collections.get(value[0], ("", {}))
         name = element.removesuffix("()")
-        role = sem.mapping_members.get(name)
-        external = f"{sem.mapping_class}.{name}" if sem.mapping_class else ""
+        role = members.get(name)
+        external = f"{cls}.{name}" if cls else ""
         if role == "value":
             return ("builtin", external, value[1])
         if role == "values":
@@ -866,6 +866,9 @@ class Resolver:
             external.extend(ext)
         linear = t.sem.linearise(self, (path, qual), bases, [m for m, _ in base_mros])
         return linear, external
+
+
+_COLLECTIONS = frozenset({"map", "elems"})  # values standing for a built-in collection
 
 
 def _union(values: Iterable[Value | None]) -> Value | None:

@@ -72,8 +72,8 @@ class TagsSemantics:
     members_in_scope = False  # a member is reached through its receiver, never by bare name
     receiver_types: frozenset[Chain] = frozenset()
     receiver_values: frozenset[Chain] = frozenset()
-    mapping_class = ""  # name-level: no types, so no mappings
-    mapping_members: Mapping[str, str] = field(default_factory=dict)
+    # name-level: no types, so no collections
+    builtin_collections: Mapping[str, tuple[str, Mapping[str, str]]] = field(default_factory=dict)
     element_methods: Mapping[str, str] = field(default_factory=dict)
 
     # ------------------------------------------------------------------ names

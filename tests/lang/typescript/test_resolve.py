@@ -1334,3 +1334,37 @@ def test_a_this_parameter_types_this_in_its_function(tmp_path: Path) -> None:
         (4, "sched.ts::run", "sched.ts::SchedulerAction.schedule"),
         (7, "sched.ts::named", "sched.ts::SchedulerAction.schedule"),
     ]
+
+
+def test_array_methods_give_elements_or_the_array(tmp_path: Path) -> None:
+    # rxjs: `observers.shift()!.error(err)`
+    edges = build(
+        tmp_path,
+        {
+            "subj.ts": """
+                export class Observer { error(e: any) {} }
+                export class Subject {
+                  observers: Observer[] = [];
+                  fail(err: any) {
+                    const { observers } = this;
+                    observers.shift()!.error(err);
+                    observers.filter(Boolean).at(0)!.error(err);
+                    observers.push(new Observer());
+                  }
+                }
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.target)
+        for e in edges
+        if str(e.kind) == "calls" and e.source == "subj.ts::Subject.fail"
+    ) == [
+        (6, "external::Array.shift"),
+        (6, "subj.ts::Observer.error"),
+        (7, "external::Array.at"),
+        (7, "external::Array.filter"),
+        (7, "subj.ts::Observer.error"),
+        (8, "external::Array.push"),
+        (8, "subj.ts::Observer"),
+    ]

@@ -47,8 +47,7 @@ class GoSemantics:
     receiver_types = frozenset()
     receiver_values = frozenset()
     constructor = ""  # Go has none: no name is one, so none is kept from overriding
-    mapping_class = ""  # no mapping types are read yet
-    mapping_members: ClassVar[Mapping[str, str]] = {}
+    builtin_collections: ClassVar[Mapping[str, tuple[str, Mapping[str, str]]]] = {}  # none read
     element_methods: ClassVar[Mapping[str, str]] = {}  # no iteration protocol read
 
     def global_name(self, r: Resolver, t: FileTables, name: str) -> Value | None:

@@ -102,8 +102,7 @@ class JavaSemantics:
     receiver_types: frozenset[Chain] = frozenset({("this",)})  # a self-type parameter
     receiver_values: frozenset[Chain] = frozenset()
     constructor = "constructor"
-    mapping_class = ""  # no mapping types are read yet
-    mapping_members: ClassVar[Mapping[str, str]] = {}
+    builtin_collections: ClassVar[Mapping[str, tuple[str, Mapping[str, str]]]] = {}  # none read
     element_methods: ClassVar[Mapping[str, str]] = {}  # no iteration protocol read
 
     def global_name(self, r: Resolver, t: FileTables, name: str) -> Value | None:
