@@ -1368,3 +1368,59 @@ def test_array_methods_give_elements_or_the_array(tmp_path: Path) -> None:
         (8, "external::Array.push"),
         (8, "subj.ts::Observer"),
     ]
+
+
+def test_this_in_a_function_callback_is_what_the_callee_declares(tmp_path: Path) -> None:
+    # rxjs `scheduler.schedule(function () { this.schedule() })` where
+    # `schedule(work: (this: SchedulerAction<T>, state?: T) => void)`
+    edges = build(
+        tmp_path,
+        {
+            "sched.ts": """
+                export class SchedulerAction<T> { schedule(state?: T) {} }
+                export class Scheduler {
+                  schedule<T>(work: (this: SchedulerAction<T>, state?: T) => void) {}
+                }
+                export function range(scheduler: Scheduler) {
+                  scheduler.schedule(function () {
+                    this.schedule();
+                  });
+                }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "sched.ts::range") == {
+        "sched.ts::Scheduler.schedule",
+        "sched.ts::SchedulerAction.schedule",
+    }
+
+
+def test_callbacks_passed_to_interface_methods_take_their_declared_types(tmp_path: Path) -> None:
+    # rxjs's `SchedulerLike.schedule(work: (this: SchedulerAction<T>, state?: T) => void)`,
+    # declared by body-less (overloaded) signatures
+    edges = build(
+        tmp_path,
+        {
+            "sched.ts": """
+                export class SchedulerAction<T> { schedule(state?: T) {} }
+                export class Subscriber { next(v: any) {} }
+                export interface SchedulerLike {
+                  schedule<T>(work: (this: SchedulerAction<T>, state: T) => void, d: number): void;
+                  schedule<T>(work: (this: SchedulerAction<T>, state?: T) => void): void;
+                  each(f: (s: Subscriber) => void): void;
+                }
+                export function range(scheduler: SchedulerLike) {
+                  scheduler.schedule(function () {
+                    this.schedule();
+                  });
+                  scheduler.each((s) => s.next(1));
+                }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "sched.ts::range") == {
+        "sched.ts::SchedulerLike.schedule",
+        "sched.ts::SchedulerLike.each",
+        "sched.ts::SchedulerAction.schedule",
+        "sched.ts::Subscriber.next",
+    }

@@ -1950,6 +1950,12 @@ class _Extractor:
             context = self.callback_context(owner) if element is None else None
             member = self.member_context(owner) if element is context is None else None
             own_scope = self.scope_nodes.get((owner.start_byte, owner.end_byte))
+            if context is not None and owner.type in ("function_expression", "generator_function"):
+                # ``schedule(function () { this.schedule() })``: the callee's ``this:`` type,
+                # unless the function declares its own (read below)
+                this = (*context[0], f"({context[1]}:this)")
+                target = own_scope if own_scope is not None else scope
+                self.bindings.append(Binding(target, "this", owner.start_point[0] + 1, None, this))
             position = 0  # among the arguments: TS ``this: Foo`` is none
             for i, param in enumerate(params.named_children):
                 pattern = (
@@ -1985,6 +1991,16 @@ class _Extractor:
                 else:
                     for name in _pattern_names(param):
                         self.bind(scope, name)
+                position += 1
+        for params in self.caps.get("binding.signature_parameters", ()):
+            owner = params.parent
+            own_scope = self.scope_nodes.get((owner.start_byte, owner.end_byte)) if owner else None
+            position = 0
+            for param in params.named_children if own_scope is not None else ():
+                pattern = param.child_by_field_name("pattern")
+                if pattern is None or pattern.type == "this":
+                    continue
+                self.callback_param_types(own_scope, position, param)
                 position += 1
         # a named function expression's name is bound where it stands (``return function
         # dfs(n) { dfs(n.next) }``)
@@ -2118,7 +2134,8 @@ class _Extractor:
     def callback_param_types(self, scope: str, position: int, param: Node) -> None:
         """A parameter of ``scope`` typed by a function type (``init: (source: Observable<T>,
         subscriber: Subscriber<R>) => void``): the declared type of each of that function's
-        parameters, as the pseudo-binding ``(position:j)`` of ``scope``."""
+        parameters, as the pseudo-binding ``(position:j)`` of ``scope``, and of its ``this:``
+        parameter as ``(position:this)``."""
         fn_type = self.function_type(param.child_by_field_name("type"))
         if fn_type is None or self.kinds.get(scope) not in _BODY_KINDS:
             return
@@ -2126,7 +2143,13 @@ class _Extractor:
         j = 0
         for p in inner.named_children if inner is not None else ():
             pattern = p.child_by_field_name("pattern")
-            if pattern is None or pattern.type == "this":
+            if pattern is None:
+                continue
+            if pattern.type == "this":
+                type_ = self.principal_type(p.child_by_field_name("type"))
+                if type_ is not None:
+                    line = p.start_point[0] + 1
+                    self.bindings.append(Binding(scope, f"({position}:this)", line, type_))
                 continue
             type_ = self.principal_type(p.child_by_field_name("type"))
             if type_ is not None:

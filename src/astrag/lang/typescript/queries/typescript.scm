@@ -52,6 +52,13 @@
   (method_definition parameters: (_) @binding.parameters)
 ])
 (arrow_function parameter: (identifier) @binding.parameter)
+; parameter lists of body-less signatures: they bind nothing, but a function-typed parameter's
+; own parameter types type the callbacks passed there (interfaces, overloads, declarations)
+([
+  (method_signature parameters: (_) @binding.signature_parameters)
+  (abstract_method_signature parameters: (_) @binding.signature_parameters)
+  (function_signature parameters: (_) @binding.signature_parameters)
+])
 (for_in_statement left: (_) @binding.loop)
 (catch_clause parameter: (_) @binding.catch)
 (function_expression name: (identifier) @binding.function_name)
