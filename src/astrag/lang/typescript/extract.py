@@ -539,7 +539,7 @@ class _Extractor:
         self.stack: list[tuple[int, str, tuple[int, int]]] = []
         self.scopes: _Scopes
         # type parameters (generics.py): the names the file declares, the constraints noted
-        self.generic_names = generics.type_parameter_names(captures, source)
+        self.generic_names = generics.type_parameters(captures, source)
         self.constraints_noted: set[tuple[str, int]] = set()
         self.constraint_depth = 0
 
@@ -769,7 +769,7 @@ class _Extractor:
     def type_parameter(self, node: Node, name: str) -> Chain:
         """A type named like a type parameter (generics.py): ``<Q:i>`` for parameter i of the
         class or interface Q around it, the constraint for one of a function, else the name."""
-        found = generics.declaring_parameter(node, name, self.src)
+        found = generics.declaring_parameter(node, self.generic_names[name])
         if found is None:
             return (name,)
         declaration, index, param = found

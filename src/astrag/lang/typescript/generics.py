@@ -27,34 +27,40 @@ _GENERIC_OWNERS = frozenset(
 )
 
 
-def type_parameter_names(captures: dict[str, list[Node]], source: bytes) -> frozenset[str]:
-    """The names declared in a ``<...>`` type parameter list anywhere in the file: a cheap
-    first test before a type name's declaration is looked for."""
-    return frozenset(
-        source[n.start_byte : n.end_byte].decode("utf-8", "replace")
-        for n in captures.get("binding.type_parameter", ())
-        if n.parent is not None and n.parent.type == "type_parameter"
-    )
+Declaration = tuple[Node, int, Node]  # (declaring node, parameter index, type_parameter node)
 
 
-def declaring_parameter(node: Node, name: str, source: bytes) -> tuple[Node, int, Node] | None:
-    """The innermost declaration around ``node`` whose type parameter list declares ``name``:
-    (that declaration, the parameter's index, the ``type_parameter`` node), or None."""
-    encoded = name.encode()
-    current = node.parent
-    while current is not None:
-        params = current.child_by_field_name("type_parameters")
-        if params is not None:
-            index = 0
-            for param in params.named_children:
-                if param.type != "type_parameter":
-                    continue
-                own = param.child_by_field_name("name")
-                if own is not None and source[own.start_byte : own.end_byte] == encoded:
-                    return current, index, param
-                index += 1
-        current = current.parent
-    return None
+def type_parameters(captures: dict[str, list[Node]], source: bytes) -> dict[str, list[Declaration]]:
+    """Every ``<...>`` type parameter of the file by name: where it is declared, at which
+    index, and its node (read once; a name's declaration is then found by position)."""
+    out: dict[str, list[Declaration]] = {}
+    for name in captures.get("binding.type_parameter", ()):
+        param = name.parent
+        params = param.parent if param is not None and param.type == "type_parameter" else None
+        declaration = params.parent if params is not None else None
+        if declaration is None:
+            continue
+        index = sum(
+            1
+            for p in params.named_children
+            if p.type == "type_parameter" and p.start_byte < param.start_byte
+        )
+        text = source[name.start_byte : name.end_byte].decode("utf-8", "replace")
+        out.setdefault(text, []).append((declaration, index, param))
+    return out
+
+
+def declaring_parameter(node: Node, declarations: list[Declaration]) -> Declaration | None:
+    """The innermost of a name's ``declarations`` around ``node``, or None."""
+    best: Declaration | None = None
+    at = node.start_byte
+    for found in declarations:
+        declaration = found[0]
+        if declaration.start_byte <= at < declaration.end_byte and (
+            best is None or declaration.start_byte >= best[0].start_byte
+        ):
+            best = found
+    return best
 
 
 def is_generic_owner(declaration: Node) -> bool:

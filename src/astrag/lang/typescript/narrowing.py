@@ -36,6 +36,13 @@ from astrag.graph.facts import Binding, Chain, Reference
 
 Position = tuple[int, int]  # (line, column), 1-based, as references are positioned
 _EXITS = frozenset({"return_statement", "throw_statement", "break_statement", "continue_statement"})
+# a name or chain assigned (``x =``, ``x +=``, ``x++``), incremented first (``++x``), or declared
+_ASSIGNED = re.compile(
+    rb"(?<![\w$.])([A-Za-z_$#][\w$.#]*)\s*(?:(?:[-+*/%&|^]|\*\*|>>>?|<<|&&|\|\||\?\?)?=(?!=)|\+\+|--)"
+    rb"|(?:\+\+|--)\s*([A-Za-z_$#][\w$.#]*)"
+    rb"|\b(?:let|const|var|function)\s+([A-Za-z_$][\w$]*)",
+    re.ASCII,
+)
 _KEY = re.compile(rb"[A-Za-z_$][\w$]*", re.ASCII)
 _PLAIN = re.compile(rb"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$#][\w$]*)*", re.ASCII)
 
@@ -63,7 +70,7 @@ def narrowings(
             continue
         subject, cls = _plain(left, source), _plain(right, source)
         if subject and cls:
-            _add(found, test, subject, f"(is:{'.'.join(cls)})", source, point)
+            _add(found, _regions(test), subject, f"(is:{'.'.join(cls)})", source, point)
     for test in ins:  # ``'next' in x``: the union members of x that have ``next``
         left, right = test.child_by_field_name("left"), test.child_by_field_name("right")
         if left is None or right is None or left.type != "string":
@@ -71,11 +78,14 @@ def narrowings(
         key = source[left.start_byte + 1 : left.end_byte - 1]
         subject = _plain(right, source)
         if subject and _KEY.fullmatch(key):
-            _add(found, test, subject, f"(in:{key.decode()})", source, point)
+            _add(found, _regions(test), subject, f"(in:{key.decode()})", source, point)
     for call in calls:
         parent = call.parent
         if parent is None or parent.type in ("expression_statement", "arguments"):
             continue  # a statement or an argument is no test: the common case, cut early
+        regions = _regions(call)
+        if not regions:
+            continue  # a call that is no test (most are): nothing to read
         callee = call.child_by_field_name("function")
         guard = _plain(callee, source) if callee is not None else None
         args = call.child_by_field_name("arguments")
@@ -87,7 +97,8 @@ def narrowings(
                 continue
             subject = _plain(arg, source)
             if subject:
-                _add(found, call, subject, f"(is:{'.'.join(guard)}:{position})", source, point)
+                element = f"(is:{'.'.join(guard)}:{position})"
+                _add(found, regions, subject, element, source, point)
             position += 1
     found.sort(key=lambda n: (n.start[0] - n.end[0], n.start[1] - n.end[1]), reverse=True)
     return found
@@ -97,9 +108,11 @@ def narrow(references: list[Reference], found: list[Narrowing]) -> list[Referenc
     """The references with the narrowing element after every narrowed subject."""
     if not found:
         return references
+    by_root = _by_root(found)
     out: list[Reference] = []
     for ref in references:
-        chain = _narrowed(ref.chain, found, (ref.line, ref.column))
+        candidates = by_root.get(ref.chain[0])
+        chain = _narrowed(ref.chain, candidates, (ref.line, ref.column)) if candidates else None
         out.append(replace(ref, chain=chain) if chain is not None else ref)
     return out
 
@@ -109,11 +122,21 @@ def narrow_bindings(bindings: list[Binding], found: list[Narrowing]) -> list[Bin
     column); the subject itself counts (``const el = node``)."""
     if not found:
         return bindings
+    by_root = _by_root(found)
     out: list[Binding] = []
     for b in bindings:
-        value = _narrowed(b.value, found, (b.line, 0), by_line=True)
+        candidates = by_root.get(b.value[0]) if b.value else None
+        value = _narrowed(b.value, candidates, (b.line, 0), by_line=True) if candidates else None
         out.append(replace(b, value=value) if value is not None else b)
     return out
+
+
+def _by_root(found: list[Narrowing]) -> dict[str, list[Narrowing]]:
+    """The narrowings by their subject's first name, innermost first still."""
+    by_root: dict[str, list[Narrowing]] = {}
+    for n in found:
+        by_root.setdefault(n.subject[0], []).append(n)
+    return by_root
 
 
 def _narrowed(
@@ -145,13 +168,13 @@ def _plain(node: Node, source: bytes) -> Chain | None:
 
 def _add(
     found: list[Narrowing],
-    test: Node,
+    regions: list[tuple[Node, Node]],
     subject: Chain,
     element: str,
     source: bytes,
     point: Callable[[tuple[int, int]], Position],
 ) -> None:
-    for start, end in _regions(test):
+    for start, end in regions:
         if not _assigns(source[start.start_byte : end.end_byte], subject):
             found.append(
                 Narrowing(point(start.start_point), point(end.end_point), subject, element)
@@ -213,10 +236,14 @@ def _exits(statement: Node) -> bool:
 
 def _assigns(region: bytes, subject: Chain) -> bool:
     """Whether the region may assign the subject (conservatively: ``x =``, ``x +=``, ``x++``,
-    ``++x``, or a declaration of its first name)."""
-    name = re.escape(".".join(subject).encode())
-    pattern = rb"(?<![\w$.])" + name + rb"\s*(?:[-+*/%&|^]|\*\*|>>>?|<<|&&|\|\||\?\?)?=(?!=)"
-    pattern += rb"|(?<![\w$.])" + name + rb"\s*(?:\+\+|--)|(?:\+\+|--)\s*" + name + rb"(?![\w$])"
-    first = re.escape(subject[0].encode())
-    pattern += rb"|\b(?:let|const|var|function)\s+" + first + rb"(?![\w$])"
-    return re.search(pattern, region) is not None
+    ``++x``, or a declaration of its first name). One compiled pattern finds every name the
+    region assigns or declares; a pattern per subject cost a regex compilation per test."""
+    written = ".".join(subject).encode()
+    if written not in region:
+        return False
+    first = subject[0].encode()
+    for match in _ASSIGNED.finditer(region):
+        name = match.group(1) or match.group(2) or match.group(3)
+        if name == written or (match.group(3) and name == first):
+            return True
+    return False
