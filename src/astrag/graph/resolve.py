@@ -524,6 +524,8 @@ class Resolver:
             return lang.semantics_for(value[2]).namespace_member(self, value[1], name)
         if kind == "ext":
             return ("ext", f"{value[1]}.{name}")
+        if kind == "inst" and name[0] == "(":  # a callable instance's ``(p:j)``: its type's
+            return self._callback_param(("sym", value[1], value[2]), name)
         if kind in ("inst", "super"):
             return self.class_member(value[1], value[2], name, skip_self=kind == "super")
         if kind == "union":  # a member every member of the union has (a union of them)
@@ -539,17 +541,36 @@ class Resolver:
     def _callback_param(self, value: Value, name: str) -> Value | None:
         """``(k:j)``: the declared type of parameter j of the function that ``value`` (a
         function, or a class through its constructor) takes as its argument k; ``(p:j)``: the
-        declared type of its own parameter j; see facts.py."""
-        if self.is_class(value):
-            ctor_name = self.table(value[1]).sem.constructor
+        declared type of its own parameter j; see facts.py. A type (an alias of a function
+        type, an interface with a call signature) answers from its own pseudo-bindings, a
+        variable or field from its declared type's."""
+        key = ("cbp", value, name)
+        return self.memoised(key, lambda: self._callback_param_uncached(value, name))  # type: ignore[return-value]
+
+    def _callback_param_uncached(self, value: Value, name: str) -> Value | None:
+        d = self._def(value)
+        if d is None:
+            return None
+        t = self.table(value[1])
+        if d.kind not in FUNCTION_KINDS:
+            bound = t.bindings.get(value[2], {}).get(name, ())
+            if bound:  # a function type's alias, an interface's call signature
+                typed = self._binding_value(t, value[2], bound[0])
+                return ("local", typed) if typed is not None else None
+            if d.kind in (DefKind.VARIABLE, DefKind.FIELD, DefKind.TYPE_ALIAS) and d.type:
+                declared, _ = self.walk(Site(t, d.parent, d.start_line), d.type)
+                return self._callback_param(declared, name) if declared else None
+            if not self.is_class(value):
+                return None
+            ctor_name = t.sem.constructor
             constructor = self.class_member(value[1], value[2], ctor_name)
             if constructor is None or constructor[0] != "sym":
                 return None
             value = constructor
-        d = self._def(value)
-        if d is None or d.kind not in FUNCTION_KINDS:
-            return None
-        t = self.table(value[1])
+            d = self._def(value)
+            if d is None or d.kind not in FUNCTION_KINDS:
+                return None
+            t = self.table(value[1])
         if name.startswith("(p:"):
             j = int(name[3:-1])
             annotation = d.params[j].annotation if j < len(d.params) else None

@@ -1424,3 +1424,44 @@ def test_callbacks_passed_to_interface_methods_take_their_declared_types(tmp_pat
         "sched.ts::SchedulerAction.schedule",
         "sched.ts::Subscriber.next",
     }
+
+
+def test_a_function_bound_to_a_declared_function_type_takes_its_parameter_types(
+    tmp_path: Path,
+) -> None:
+    # `const middleware: MiddlewareHandler = async (c, next) => { c.json() }` (hono/h3 style),
+    # an inline function type, an interface with a call signature, and a typed field's value
+    edges = build(
+        tmp_path,
+        {
+            "types.ts": """
+                export class Context { json() {} }
+                export class Next { go() {} }
+                export type MiddlewareHandler = (c: Context, next: Next) => Promise<void>;
+                export type Alias = MiddlewareHandler;
+                export interface Handler { (c: Context): void }
+                export interface Options { onRequest: Handler }
+            """,
+            "app.ts": """
+                import { MiddlewareHandler, Alias, Handler, Options, Context } from './types';
+                export const middleware: MiddlewareHandler = async (c, next) => {
+                  c.json();
+                  next.go();
+                };
+                export const aliased: Alias = (c) => { c.json(); };
+                export const inline: (c: Context) => void = (c) => { c.json(); };
+                export const called: Handler = function (c) { c.json(); };
+                export const options: Options = { onRequest: (c) => { c.json(); } };
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.source, e.target) for e in edges if str(e.kind) == "calls" and e.path == "app.ts"
+    ) == [
+        (3, "app.ts::middleware", "types.ts::Context.json"),
+        (4, "app.ts::middleware", "types.ts::Next.go"),
+        (6, "app.ts::aliased", "types.ts::Context.json"),
+        (7, "app.ts::inline", "types.ts::Context.json"),
+        (8, "app.ts::called", "types.ts::Context.json"),
+        (9, "app.ts::options.onRequest", "types.ts::Context.json"),
+    ]

@@ -1126,14 +1126,24 @@ class _Extractor:
             modifiers=("declare",) if declare else (),
             bases=tuple(bases),
         )
+        for member in body.named_children if body is not None else ():
+            if member.type == "call_signature":  # ``interface Handler { (c: Context): void }``
+                self.signature_param_types(self.stack[-1][1], member)
 
     def on_enum(self, node: Node) -> None:
         self.simple_def(node, DefKind.ENUM, node.child_by_field_name("body"))
 
     def on_type_alias(self, node: Node) -> None:
         # ``type ZodTypeAny = ZodType<any>``: the one named type it stands for, if any
-        aliased = self.principal_type(node.child_by_field_name("value"))
+        value = node.child_by_field_name("value")
+        aliased = self.principal_type(value)
         self.simple_def(node, DefKind.TYPE_ALIAS, None, aliased)
+        # ``type Handler = (c: Context, next: Next) => void``: its parameters' types, ``(p:j)``
+        fn_type = self.function_type(value) if value is not None else None
+        if fn_type is None and value is not None and value.type == "function_type":
+            fn_type = value
+        if fn_type is not None:
+            self.signature_param_types(self.stack[-1][1], fn_type)
 
     def simple_def(
         self, node: Node, kind: DefKind, body: Node | None, type_: Chain | None = None
@@ -1949,6 +1959,10 @@ class _Extractor:
             element = self.callback_element(owner)
             context = self.callback_context(owner) if element is None else None
             member = self.member_context(owner) if element is context is None else None
+            declared = self.declared_signature(owner) if member is None else None
+            if isinstance(declared, tuple):
+                member, declared = declared, None  # its ``(p:j)`` type the parameters
+            declared_params = self.function_params(declared) if declared is not None else []
             own_scope = self.scope_nodes.get((owner.start_byte, owner.end_byte))
             if context is not None and owner.type in ("function_expression", "generator_function"):
                 # ``schedule(function () { this.schedule() })``: the callee's ``this:`` type,
@@ -1975,6 +1989,8 @@ class _Extractor:
                     self.callback_param_types(own_scope, position, param)
                 if pattern is not None and pattern.type == "identifier":
                     type_ = self.principal_type(param.child_by_field_name("type"))
+                    if type_ is None and position < len(declared_params):
+                        type_ = self.principal_type(declared_params[position])
                     value = element if i == 0 and not type_ else None
                     if context is not None and not type_ and value is None:
                         value = (*context[0], f"({context[1]}:{position})")
@@ -2130,6 +2146,49 @@ class _Extractor:
         others = [c for c in parent.named_children if c.type != "comment"]
         position = next(i for i, c in enumerate(others) if c.id == node.id)
         return (*callee, f"(p:{position})")
+
+    def signature_param_types(self, scope: str, signature: Node) -> None:
+        """The declared type of each parameter j of a function type or call signature, as the
+        pseudo-binding ``(p:j)`` of ``scope`` (a type alias, an interface)."""
+        params = signature.child_by_field_name("parameters")
+        j = 0
+        for p in params.named_children if params is not None else ():
+            pattern = p.child_by_field_name("pattern")
+            if pattern is None or pattern.type == "this":
+                continue
+            type_ = self.principal_type(p.child_by_field_name("type"))
+            if type_ is not None:
+                self.bindings.append(Binding(scope, f"(p:{j})", p.start_point[0] + 1, type_))
+            j += 1
+
+    def function_params(self, fn_type: Node) -> list[Node | None]:
+        """The type annotations of a function type's parameters, by position (no ``this``)."""
+        params = fn_type.child_by_field_name("parameters")
+        out: list[Node | None] = []
+        for p in params.named_children if params is not None else ():
+            pattern = p.child_by_field_name("pattern")
+            if pattern is not None and pattern.type != "this":
+                out.append(p.child_by_field_name("type"))
+        return out
+
+    def declared_signature(self, fn: Node) -> Node | Chain | None:
+        """``const f: (c: Context) => void = (c) => …`` / ``const f: Handler = (c) => …``:
+        the function type its declarator declares (its parameters type f's), or the declared
+        type's chain (``Handler``, whose ``(p:j)`` do)."""
+        node = fn
+        while node.parent is not None and node.parent.type in _WRAPPERS:
+            node = node.parent
+        declarator = node.parent
+        if declarator is None or declarator.type != "variable_declarator":
+            return None
+        annotation = declarator.child_by_field_name("type")
+        fn_type = self.function_type(annotation)
+        if fn_type is not None:
+            return fn_type
+        declared = self.principal_type(annotation)
+        if declared is None or declared[0][:1] == "<" or declared[-1] in ("[]", "{}"):
+            return None
+        return declared
 
     def callback_param_types(self, scope: str, position: int, param: Node) -> None:
         """A parameter of ``scope`` typed by a function type (``init: (source: Observable<T>,
