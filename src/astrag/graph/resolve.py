@@ -557,6 +557,11 @@ class Resolver:
             if bound:  # a function type's alias, an interface's call signature
                 typed = self._binding_value(t, value[2], bound[0])
                 return ("local", typed) if typed is not None else None
+            callback = _callback_position(name)
+            if callback is not None and d.kind in CLASS_KINDS:
+                found = self._callback_of_signature(t, value[2], *callback)
+                if found is not None:
+                    return found
             if d.kind in (DefKind.VARIABLE, DefKind.FIELD, DefKind.TYPE_ALIAS) and d.type:
                 declared, _ = self.walk(Site(t, d.parent, d.start_line), d.type)
                 return self._callback_param(declared, name) if declared else None
@@ -577,8 +582,45 @@ class Resolver:
             typed = self.eval_type(Site(t, value[2], d.start_line), annotation)
             return ("local", typed) if typed is not None else None
         bound = t.bindings.get(value[2], {}).get(name, ())
-        typed = self._binding_value(t, value[2], bound[0]) if bound else None
-        return ("local", typed) if typed is not None else None
+        if bound:
+            typed = self._binding_value(t, value[2], bound[0])
+            return ("local", typed) if typed is not None else None
+        callback = _callback_position(name)
+        if callback is None:
+            return None
+        # a parameter typed by a named function type (``use(mw: MiddlewareHandler)``, ``...h:
+        # H[]`` with ``H extends Handler``): that type's parameter j
+        k, j = callback
+        params = d.params
+        if k >= len(params) and params and params[-1].kind == "var_positional":
+            k = len(params) - 1
+        param = params[k] if k < len(params) else None
+        annotation = param.annotation if param is not None else None
+        if annotation and param.kind == "var_positional" and annotation[-1] == "[]":
+            annotation = annotation[:-1]
+        return self._callback_of_type(Site(t, value[2], d.start_line), annotation, j)
+
+    def _callback_of_signature(self, t: FileTables, scope: str, k: int, j: int) -> Value | None:
+        """``(k:j)`` of an interface's call signature whose parameter k has a named function
+        type (its pseudo-binding ``(k:fn)``, or ``(*r:fn)`` for a rest parameter from r on)."""
+        bound = t.bindings.get(scope, {})
+        typed = bound.get(f"({k}:fn)")
+        if not typed:
+            rest = [b for name, b in bound.items() if name.startswith("(*")]
+            typed = next((b for b in rest if int(b[0].name[2:-4]) <= k), None)
+        if not typed:
+            return None
+        d = t.defs.get(scope)
+        line = d.start_line if d is not None else typed[0].line
+        return self._callback_of_type(Site(t, scope, line), typed[0].type, j)
+
+    def _callback_of_type(self, site: Site, annotation: Chain | None, j: int) -> Value | None:
+        if not annotation or annotation[0][:1] == "<" or annotation[-1] in ("[]", "{}"):
+            return None
+        declared, _ = self.walk(site, annotation)
+        if declared is None or declared[0] != "sym":
+            return None
+        return self._callback_param(declared, f"(p:{j})")
 
     def _object_member(self, value: Value, name: str) -> Value | None:
         """A member of a definition that is no class: what is defined onto it (a namespace's
@@ -916,6 +958,12 @@ def _union_parts(chain: Chain) -> list[Chain]:
             start = i + 1
     parts.append(chain[start:])
     return [p for p in parts if p]
+
+
+def _callback_position(name: str) -> tuple[int, int] | None:
+    """``(k:j)`` -> (k, j); None for any other pseudo-binding name."""
+    k, sep, j = name[1:-1].partition(":")
+    return (int(k), int(j)) if sep and k.isdigit() and j.isdigit() else None
 
 
 def _parameter(element: str) -> tuple[str, int]:

@@ -1465,3 +1465,45 @@ def test_a_function_bound_to_a_declared_function_type_takes_its_parameter_types(
         (8, "app.ts::called", "types.ts::Context.json"),
         (9, "app.ts::options.onRequest", "types.ts::Context.json"),
     ]
+
+
+def test_callbacks_take_the_parameter_types_of_a_named_function_type(tmp_path: Path) -> None:
+    # hono's shape: `app.get(path, (c) => c.json())` where `get` is a field typed by an
+    # interface whose call signatures take `...handlers: H[]`, `H extends Handler`
+    edges = build(
+        tmp_path,
+        {
+            "types.ts": """
+                export class Context { json() {} }
+                export type Handler = (c: Context) => void;
+                export interface HandlerInterface {
+                  <H extends Handler>(...handlers: H[]): void;
+                  <H extends Handler>(path: string, ...handlers: H[]): void;
+                }
+                export class App {
+                  get!: HandlerInterface;
+                  use(mw: Handler) {}
+                  on(name: string, ...handlers: Handler[]) {}
+                }
+            """,
+            "main.ts": """
+                import { App } from './types';
+                export function setup(app: App) {
+                  app.get('/', (c) => { c.json(); });
+                  app.use((ctx) => ctx.json());
+                  app.on('x', (a) => a.json(), (b) => b.json());
+                }
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.target) for e in edges if str(e.kind) == "calls" and e.path == "main.ts"
+    ) == [
+        (3, "types.ts::App.get"),
+        (3, "types.ts::Context.json"),
+        (4, "types.ts::App.use"),
+        (4, "types.ts::Context.json"),
+        (5, "types.ts::App.on"),
+        (5, "types.ts::Context.json"),  # a.json()
+        (5, "types.ts::Context.json"),  # b.json(): both rest arguments
+    ]

@@ -1129,6 +1129,7 @@ class _Extractor:
         for member in body.named_children if body is not None else ():
             if member.type == "call_signature":  # ``interface Handler { (c: Context): void }``
                 self.signature_param_types(self.stack[-1][1], member)
+                self.signature_callbacks(self.stack[-1][1], member)
 
     def on_enum(self, node: Node) -> None:
         self.simple_def(node, DefKind.ENUM, node.child_by_field_name("body"))
@@ -2171,6 +2172,28 @@ class _Extractor:
                 out.append(p.child_by_field_name("type"))
         return out
 
+    def signature_callbacks(self, scope: str, signature: Node) -> None:
+        """A call signature's parameters that take callbacks: a function type's parameter
+        types as ``(k:j)`` (``callback_param_types``), a named type as ``(k:fn)``, a rest
+        parameter's element type as ``(*k:fn)`` (the resolver reads that type's ``(p:j)``)."""
+        params = signature.child_by_field_name("parameters")
+        k = 0
+        for p in params.named_children if params is not None else ():
+            pattern = p.child_by_field_name("pattern")
+            if pattern is None or pattern.type == "this":
+                continue
+            if self.function_type(p.child_by_field_name("type")) is not None:
+                self.callback_param_types(scope, k, p, any_scope=True)
+            else:
+                type_ = self.principal_type(p.child_by_field_name("type"))
+                rest = pattern.type == "rest_pattern"
+                if rest and type_ is not None:
+                    type_ = type_[:-1] if type_[-1] == "[]" else None
+                if type_ is not None:
+                    name = f"(*{k}:fn)" if rest else f"({k}:fn)"
+                    self.bindings.append(Binding(scope, name, p.start_point[0] + 1, type_))
+            k += 1
+
     def declared_signature(self, fn: Node) -> Node | Chain | None:
         """``const f: (c: Context) => void = (c) => …`` / ``const f: Handler = (c) => …``:
         the function type its declarator declares (its parameters type f's), or the declared
@@ -2190,13 +2213,15 @@ class _Extractor:
             return None
         return declared
 
-    def callback_param_types(self, scope: str, position: int, param: Node) -> None:
+    def callback_param_types(
+        self, scope: str, position: int, param: Node, any_scope: bool = False
+    ) -> None:
         """A parameter of ``scope`` typed by a function type (``init: (source: Observable<T>,
         subscriber: Subscriber<R>) => void``): the declared type of each of that function's
         parameters, as the pseudo-binding ``(position:j)`` of ``scope``, and of its ``this:``
         parameter as ``(position:this)``."""
         fn_type = self.function_type(param.child_by_field_name("type"))
-        if fn_type is None or self.kinds.get(scope) not in _BODY_KINDS:
+        if fn_type is None or not (any_scope or self.kinds.get(scope) in _BODY_KINDS):
             return
         inner = fn_type.child_by_field_name("parameters")
         j = 0
