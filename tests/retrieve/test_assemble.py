@@ -515,6 +515,24 @@ def test_the_answers_lead_most_relevant_first_then_the_rest_by_file() -> None:
     ]  # fmt: skip
 
 
+_PROVIDER_LINE = _span(PY, "self.provider =")[0]
+PROVIDER = _sym(PY, "AuthService.provider", "field", (_PROVIDER_LINE, _PROVIDER_LINE))
+TOKEN = _sym(TS, "UserController.updateUser.token", "variable", (9, 9))  # const token = ...
+
+
+def test_a_variable_or_field_does_not_lead() -> None:
+    # the most relevant items are one line of value each: they keep their place in their
+    # file, and the functions shown lead
+    candidates = (
+        Candidate(PROVIDER, 1.0, "seed"),
+        Candidate(TOKEN, 0.95, "seed"),
+        Candidate(VERIFY, 0.9, "seed"),
+    )
+    ctx = _run(candidates, budget=4000, full_share=0.6, lead=3)
+    assert [item.id for item in ctx.items] == [VERIFY.id, PROVIDER.id, TOKEN.id]
+    assert all(item.full for item in ctx.items)
+
+
 def test_ties_are_broken_by_id() -> None:
     candidates = (Candidate(VERIFY, 0.5, "a"), Candidate(UPDATE, 0.5, "b"))
     ctx = _run(candidates, budget=100, full_share=0.0)

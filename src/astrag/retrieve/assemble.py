@@ -35,13 +35,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from astrag.graph.facts import CLASS_KINDS, Symbol
+from astrag.graph.facts import CLASS_KINDS, DefKind, Symbol
 from astrag.retrieve.tokens import count_joined, count_tokens
 
 DOC_CHARS = 400  # a docstring's first paragraph, at most this long, in a signature form
 LEAD = 3  # full items shown first, most relevant first, before the rest grouped by file
 MODULE = "module"
 _CONTAINERS = frozenset({*CLASS_KINDS, MODULE})
+_VALUES = frozenset({DefKind.VARIABLE, DefKind.FIELD})
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,9 +183,11 @@ def _grouped(entries: Sequence[_Entry], lead: int = 0) -> list[_Entry]:
 
 
 def _answers(entry: _Entry) -> bool:
-    """An entry that can lead: shown in full, or a function's or field's signature; a class
-    or module shown by its header alone is a map of its members, not an answer."""
-    return entry.full or entry.symbol.kind not in _CONTAINERS
+    """An entry that can lead: shown in full, or a function's signature; a class or module
+    shown by its header alone is a map of its members, and a variable or field is one line
+    of value: neither shows how anything is done (they keep their place in their file)."""
+    kind = entry.symbol.kind
+    return kind not in _VALUES and (entry.full or kind not in _CONTAINERS)
 
 
 def _file_map(ordered: Sequence[_Entry]) -> str:

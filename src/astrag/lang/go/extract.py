@@ -85,8 +85,15 @@ def extract(path: str, source: bytes, grammar: str = "go", tree: Tree | None = N
         references=tuple(f.references),
         imports=tuple(f.imports),
         bindings=tuple(f.bindings),
-        docstring=doc_comment(root.named_children[0]) if root.named_children else "",
+        docstring=_package_doc(root),
     )
+
+
+def _package_doc(root: Node) -> str:
+    """The package's doc comment: the comment right above the ``package`` clause, which
+    comes after any other leading comments (a license header) in the tree."""
+    clause = next((c for c in root.named_children if c.type == "package_clause"), None)
+    return doc_comment(clause) if clause is not None else ""
 
 
 class _File(Recorder):

@@ -83,6 +83,7 @@ _PRIMITIVES = frozenset({"integral_type", "floating_point_type", "boolean_type"}
 _VISIBILITY = ("private", "protected", "public")
 _KEPT_MODIFIERS = ("static", "abstract", "final", "default", "synchronized", "native")
 _SPACES = re.compile(r"\s+")
+_COMMENTS = frozenset({"line_comment", "block_comment"})
 
 
 def extract(path: str, source: bytes, grammar_name: str, tree: Tree | None = None) -> FileFacts:
@@ -90,7 +91,12 @@ def extract(path: str, source: bytes, grammar_name: str, tree: Tree | None = Non
     about itself."""
     tree = tree or GRAMMARS.parser(grammar_name).parse(source)
     captures = in_document_order(QueryCursor(_facts_query()).captures(tree.root_node))
-    facts = _Extractor(source, captures).run(tree.root_node)
+    extractor = _Extractor(source, captures)
+    facts = extractor.run(tree.root_node)
+    if path.rsplit("/", 1)[-1] == "package-info.java":
+        # the package's documentation, which javadoc reads there only (elsewhere a comment
+        # above `package` is a file header, a license)
+        facts["docstring"] = extractor.package_doc(tree.root_node)
     return FileFacts(
         path=path,
         language="java",
@@ -491,13 +497,21 @@ class _Extractor:
         header = self.src[start:end].decode("utf-8", "replace")
         return _SPACES.sub(" ", header).strip().rstrip("{").strip()
 
+    def package_doc(self, root: Node) -> str:
+        """The Javadoc of the ``package`` declaration."""
+        clause = next((c for c in root.named_children if c.type == "package_declaration"), None)
+        return self.javadoc(clause) if clause is not None else ""
+
     def javadoc(self, node: Node) -> str:
+        """The nearest ``/** */`` comment before the declaration, as javac finds it: other
+        comments in between (``//@Immutable`` under commons-lang's StringUtils doc) do not
+        hide it, anything else does."""
         prev = node.prev_named_sibling
+        while prev is not None and prev.type in _COMMENTS and not self.text(prev).startswith("/**"):
+            prev = prev.prev_named_sibling
         if prev is None or prev.type != "block_comment":
             return ""
         raw = self.text(prev)
-        if not raw.startswith("/**"):
-            return ""
         lines = [line.strip().lstrip("*").strip() for line in raw[3:-2].splitlines()]
         return "\n".join(line for line in lines if line).strip()
 
