@@ -1507,3 +1507,36 @@ def test_callbacks_take_the_parameter_types_of_a_named_function_type(tmp_path: P
         (5, "types.ts::Context.json"),  # a.json()
         (5, "types.ts::Context.json"),  # b.json(): both rest arguments
     ]
+
+
+def test_members_of_a_class_declared_again_belong_to_that_declaration(tmp_path: Path) -> None:
+    # test files declare `class TestArgs` in several callbacks: the second one's field is
+    # `TestArgs#2.query`, and its decorator's call comes from there
+    edges = build(
+        tmp_path,
+        {
+            "spec.ts": """
+                function Field() { return (t: any, k: string) => {}; }
+                it('a', () => {
+                  class TestArgs {
+                    @Field() query!: string;
+                  }
+                });
+                it('b', () => {
+                  class TestArgs {
+                    @Field() query!: string;
+                    run() { Field(); }
+                  }
+                });
+            """,
+        },
+    )
+    assert {
+        (e.source, e.target)
+        for e in edges
+        if str(e.kind) == "calls" and e.target != "unresolved::it"
+    } == {
+        ("spec.ts::TestArgs.query", "spec.ts::Field"),
+        ("spec.ts::TestArgs#2.query", "spec.ts::Field"),
+        ("spec.ts::TestArgs#2.run", "spec.ts::Field"),
+    }

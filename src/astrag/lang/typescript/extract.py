@@ -106,6 +106,8 @@ _SCOPE_KINDS = frozenset(
     }
 )
 _BODY_KINDS = frozenset({DefKind.FUNCTION, DefKind.METHOD})  # scopes that own local bindings
+# scopes a second definition of their qualname names ``qualname#N`` (see scope_key)
+_NUMBERED = _BODY_KINDS | {DefKind.CLASS}
 _MEMBER_OWNERS = frozenset({DefKind.CLASS, DefKind.INTERFACE})
 # definitions that give their qualname's plain id to a later function or class (symbols.py)
 _YIELDING = frozenset({DefKind.VARIABLE, DefKind.FIELD, DefKind.INTERFACE, DefKind.TYPE_ALIAS})
@@ -907,27 +909,35 @@ class _Extractor(ContextualTypes):
         return definition
 
     def scope_key(self, qualname: str, kind: DefKind, scope_node: Node | None) -> str:
-        """The scope name of a function or method: its qualname, or ``qualname#N`` when an
-        earlier definition of that qualname is not an overload signature (a static and an
-        instance method of one name, a getter and its setter, ``if`` / ``else``
-        redefinitions), so that what happens inside it comes from it (the numbering of
-        ``graph.symbols.definition_keys``)."""
+        """The scope name of a function, method or class: its qualname, or ``qualname#N``
+        when an earlier definition of that qualname is not an overload signature (a static
+        and an instance method of one name, a getter and its setter, ``if`` / ``else``
+        redefinitions, a class declared again in another test callback), so that what happens
+        inside it comes from it and what it declares is ``qualname#N.member`` (the numbering
+        of ``graph.symbols.definition_keys``)."""
+        key = self.peek_key(qualname, kind, scope_node)
         count, primary, signed = self.qualnames.get(qualname, (0, False, None))
         signature = bool(self.overload_candidates) and self.overload_candidates[-1] == len(
             self.defs
         )
-        # a signature overloads only its own kind: an interface's ``init(): void`` and a
-        # function-local ``function init()`` are two definitions (see mark_overloads)
-        primary = primary or (signed is not None and signed != kind)
         # a variable, field or type declared first yields to a later function or class
         # (symbols.py: ``interface X`` + ``function X`` are one merged symbol)
         value = kind in _YIELDING
         self.qualnames[qualname] = (
             count + 1,
-            primary or not (signature or value),
+            primary or (signed is not None and signed != kind) or not (signature or value),
             kind if signature and signed is None else signed,
         )
-        if primary and scope_node is not None and kind in _BODY_KINDS:
+        return key
+
+    def peek_key(self, qualname: str, kind: DefKind, scope_node: Node | None) -> str:
+        """What ``scope_key`` will name the next definition of ``qualname``, without
+        counting it (a class's heritage is read before the class is recorded)."""
+        count, primary, signed = self.qualnames.get(qualname, (0, False, None))
+        # a signature overloads only its own kind: an interface's ``init(): void`` and a
+        # function-local ``function init()`` are two definitions (see mark_overloads)
+        primary = primary or (signed is not None and signed != kind)
+        if primary and scope_node is not None and kind in _NUMBERED:
             return f"{qualname}#{count + 1}"
         return qualname
 
@@ -1005,8 +1015,9 @@ class _Extractor(ContextualTypes):
         mods = ["abstract"] if cls.type == "abstract_class_declaration" else []
         mods += ["default_export"] * default + ["declare"] * declare
         # heritage type arguments may name the class's own type parameters (generics.py)
-        self.scope_nodes[(cls.start_byte, cls.end_byte)] = qualname
-        bases, implements = self.heritage(cls, qualname)
+        key = self.peek_key(qualname, DefKind.CLASS, cls)
+        self.scope_nodes[(cls.start_byte, cls.end_byte)] = key
+        bases, implements = self.heritage(cls, key)
         body = cls.child_by_field_name("body")
         header_start = span[0].start_byte if span[0] is not cls else _header_start(cls)
         self.emit(
