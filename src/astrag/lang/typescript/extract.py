@@ -1786,11 +1786,10 @@ class _Extractor(ContextualTypes):
         statement = node.parent
         if statement is None or statement.type != "expression_statement":
             return
-        if (
-            statement.parent is None
-            or statement.parent.type != "program"
-            or left.type != ("member_expression")
-        ):
+        if statement.parent is None or statement.parent.type != "program":
+            self.anonymous_method(target, right)
+            return
+        if left.type != "member_expression":  # ``app[method] = function`` at the top level
             self.anonymous_method(target, right)
             return
         chain = self.chain(left)
