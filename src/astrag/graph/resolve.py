@@ -153,6 +153,31 @@ class Resolver(Inference):
             self._forget_provisional()
         return value
 
+    def cached(self, key: tuple, compute: Callable[[], object]) -> object:
+        """``compute()`` once per key, for a lookup repeated for reference after reference (a
+        bare name through a file's star imports, an overload choice). Unlike
+        :meth:`memoised` it marks nothing active, so it neither cuts a cycle nor deepens an
+        evaluation (an extra key on the way would change where a cycle or the depth limit cuts
+        one); and it keeps a value only when nothing cut short went into it (a cycle, the depth
+        limit, a provisional memo entry), so a hit gives what computing again would."""
+        hit = self._memo.get(key)
+        if hit is not None:
+            value, deps = hit
+            if self._deps:
+                self._deps[-1].update(deps)
+            return value
+        cuts = self._cuts
+        self._deps.append(set())
+        try:
+            value = compute()
+        finally:
+            deps = self._deps.pop()
+        if self._deps:
+            self._deps[-1].update(deps)
+        if self._cuts == cuts:
+            self._memo[key] = (value, frozenset(deps))
+        return value
+
     def _forget_provisional(self) -> None:
         for key in self._provisional:
             self._memo.pop(key, None)
@@ -351,14 +376,22 @@ class Resolver(Inference):
         imp = t.imports.get("", {}).get(name)
         if imp is not None:
             return self.import_target(t, imp)
-        for star in t.star_imports.get("", ()):
-            found = t.sem.star_member(self, t, star, name)
+        stars = t.star_imports.get("")
+        if stars:
+            found = self.cached(("star", t.path, name), lambda: self._star_member(t, stars, name))
             if found is not None:
-                return found
+                return found  # type: ignore[return-value]
         bound = t.bindings.get("", {}).get(name)
         if bound:  # declared inside an anonymous callback at module level (TS test suites)
             return ("local", self._local_value(t, "", bound, line))
         return t.sem.global_name(self, t, name)
+
+    def _star_member(self, t: FileTables, stars: list[Import], name: str) -> Value | None:
+        for star in stars:
+            found = t.sem.star_member(self, t, star, name)
+            if found is not None:
+                return found
+        return None
 
     def _local_value(
         self, t: FileTables, scope: str, bound: list[Binding], line: int
