@@ -709,7 +709,8 @@ def test_module_renames_skip_modules_that_answer_any_name(tmp_path: Path) -> Non
     write(
         tmp_path,
         "dyn/__init__.py",
-        "def helper(a):\n    return a\n\n\ndef __getattr__(name):\n    raise AttributeError(name)\n",
+        "def helper(a):\n    return a\n\n\n"
+        "def __getattr__(name):\n    raise AttributeError(name)\n",
     )
     write(tmp_path, "plain/__init__.py", "def helper(a):\n    return a\n")
     write(

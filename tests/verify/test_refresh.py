@@ -49,9 +49,7 @@ def test_a_change_that_covers_every_stale_file_is_checked_without_re_indexing(
     before = _indexed_hash(root, "shop.py")
     (root / "shop.py").write_text(SHOP.replace("total", "grand_total"))
     report = api.check(root, "", changed=True, refresh=True)
-    assert [(f.path, f.line, f.rule) for f in report.findings] == [
-        ("main.py", 1, "unknown-import")
-    ]
+    assert [(f.path, f.line, f.rule) for f in report.findings] == [("main.py", 1, "unknown-import")]
     assert report.warning == "" and _indexed_hash(root, "shop.py") == before  # not re-indexed
 
 
@@ -61,9 +59,7 @@ def test_stale_files_outside_the_change_are_re_indexed_first(tmp_path: Path) -> 
     (root / "other.py").write_text(OTHER.replace("other", "another"))
     new = SHOP.replace("sum(items)", "sum(items) + 0")
     diff = "".join(
-        difflib.unified_diff(
-            SHOP.splitlines(True), new.splitlines(True), "a/shop.py", "b/shop.py"
-        )
+        difflib.unified_diff(SHOP.splitlines(True), new.splitlines(True), "a/shop.py", "b/shop.py")
     )
     report = api.check(root, diff, refresh=True)
     assert report.findings == [] and report.warning == ""
