@@ -102,6 +102,8 @@ class JavaSemantics:
     receiver_types: frozenset[Chain] = frozenset({("this",)})  # a self-type parameter
     receiver_values: frozenset[Chain] = frozenset()
     constructor = "constructor"
+    builtin_collections: ClassVar[Mapping[str, tuple[str, Mapping[str, str]]]] = {}  # none read
+    element_methods: ClassVar[Mapping[str, str]] = {}  # no iteration protocol read
 
     def global_name(self, r: Resolver, t: FileTables, name: str) -> Value | None:
         sibling = sibling_class_file(r.modules, t.path, name)
