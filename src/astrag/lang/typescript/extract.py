@@ -109,7 +109,9 @@ _BODY_KINDS = frozenset({DefKind.FUNCTION, DefKind.METHOD})  # scopes that own l
 # scopes a second definition of their qualname names ``qualname#N`` (see scope_key)
 _NUMBERED = _BODY_KINDS | {DefKind.CLASS}
 _MEMBER_OWNERS = frozenset({DefKind.CLASS, DefKind.INTERFACE})
-# definitions that give their qualname's plain id to a later function or class (symbols.py)
+# definitions that give their qualname's plain id to a later function or class: the rule of
+# graph/symbols.py's primary_definitions, kept here too so that the room's fingerprint (what
+# makes stored facts re-extract) covers the scope names it gives
 _YIELDING = frozenset({DefKind.VARIABLE, DefKind.FIELD, DefKind.INTERFACE, DefKind.TYPE_ALIAS})
 
 # Anonymous tokens that are modifiers, and the modifier each one means.
