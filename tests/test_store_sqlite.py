@@ -8,8 +8,10 @@ builds its inputs with the builders below (as does tests/store/test_postgres.py)
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
+import random
 import select
 import signal
 import sqlite3
@@ -33,6 +35,7 @@ from astrag.graph.facts import (
     Param,
     Reference,
     RefKind,
+    Resolution,
     Symbol,
 )
 from astrag.store import (
@@ -413,6 +416,86 @@ def test_kept_counts_stay_exact_after_a_file_is_removed(store: SqliteStore) -> N
     kept = store.counts()
     assert kept["files"] == 1 and kept["edges"] == {} and kept["symbols"] == {"function": 1}
     assert _recount(store) == kept
+
+
+def _random_update(rng: random.Random, files: list[str]) -> IndexUpdate:
+    """Some files replaced whole (record, symbols, edges), others removed, some only re-resolved
+    (edges), plus placeholders; calls of every kind of target, dangling ones included."""
+    changed = rng.sample(files, rng.randint(0, 3))
+    removed = [f for f in files if f not in changed and rng.random() < 0.15]
+    relinked = [f for f in files if f not in changed and f not in removed and rng.random() < 0.3]
+    symbols = [
+        sym(f, q, rng.choice(("function", "class", "method")))
+        for f in changed
+        for q in rng.sample(["f", "g", "h", "K", "K.m"], rng.randint(0, 4))
+    ]
+    targets = [f"{f}::{q}" for f in files for q in ("f", "g", "h", "K", "K.m")]
+    targets += ["external::os.sep", "unresolved::?.run", "unresolved::zap", "gone.py::x"]
+    edges = [
+        Edge(
+            f"{f}::f",
+            rng.choice(targets),
+            rng.choice((EdgeKind.CALLS, EdgeKind.CALLS, EdgeKind.REFERENCES)),
+            f,
+            line,
+            1,
+            rng.choice((Resolution.RESOLVED, Resolution.NAME)),
+        )
+        for f in changed + relinked
+        for line in range(rng.randint(0, 5))
+    ]
+    placeholders = [
+        placeholder(name, kind)
+        for name, kind in (("os.sep", "external"), ("?.run", "unresolved"), ("zap", "unresolved"))
+        if rng.random() < 0.5
+    ]
+    lines = rng.randint(1, 50)
+    return IndexUpdate(
+        removed=tuple(removed),
+        files=tuple(
+            (FileRecord(f, rng.choice(("python", "go")), "h", 1, 1, lines, rng.randint(0, 2)), full)
+            for f in changed
+            for full in [full_facts(f)]
+        ),
+        symbols_for=tuple(changed),
+        symbols=tuple(symbols),
+        edges_for=tuple(changed + relinked),
+        edges=tuple(edges),
+        placeholders=tuple(placeholders),
+    )
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_kept_counts_equal_a_recount_after_every_kind_of_update(
+    store: SqliteStore, seed: int
+) -> None:
+    """The counts an apply keeps by deltas (rows it deletes and writes, calls whose target's
+    symbol came, went or changed kind) are what counting the tables gives, update after update,
+    and when edges arrive in later parts of one apply (as an index run writes them)."""
+    rng = random.Random(seed)
+    files = [f"m{i}.py" for i in range(6)]
+    for step in range(12):
+        update = _random_update(rng, files)
+        if step % 3 == 2:  # symbols first, then the edges in batches, then the placeholders
+            head = dataclasses.replace(update, edges_for=(), edges=(), placeholders=())
+            half = len(update.edges_for) // 2
+            parts = [
+                IndexUpdate(
+                    edges_for=update.edges_for[:half],
+                    edges=tuple(e for e in update.edges if e.path in update.edges_for[:half]),
+                ),
+                IndexUpdate(
+                    edges_for=update.edges_for[half:],
+                    edges=tuple(e for e in update.edges if e.path in update.edges_for[half:]),
+                ),
+                IndexUpdate(placeholders=update.placeholders),
+            ]
+            store.apply(head, then=lambda parts=parts: iter(parts))
+        else:
+            store.apply(update)
+        kept = store.counts()
+        assert _recount(store) == kept, f"step {step}"
+        store._db.execute("INSERT INTO meta (key, value) VALUES ('counts', ?)", (json.dumps(kept),))
 
 
 def test_counts_meta_is_managed_by_the_store(store: SqliteStore) -> None:

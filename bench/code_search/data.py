@@ -20,7 +20,9 @@ from pathlib import Path
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data" / "code-search"
 SEMBLE_DIR = DATA_DIR / "semble"  # benchmarks/{repos.json,annotations,results} of semble
-LANGUAGES = ("python", "javascript", "typescript")  # what astrag indexes
+# The languages astrag resolves at compiler level, in report order: semble's other languages
+# (Rust, C, Ruby, ...) are indexed at name level only and are not scored here.
+LANGUAGES = ("python", "javascript", "typescript", "go", "java")
 
 # Upstream semble commit whose benchmarks/ is used (reached through the fork
 # michalfedyna/semble, whose only later commit does not touch benchmarks/).
@@ -33,6 +35,9 @@ SUBSTITUTES: dict[str, str] = {
     "httpx": "git:ae1b9f66238f75ced3ced5e4485408435de10768",  # master 2025-12-10, newest snapshot
     "starlette": "pypi:starlette==1.0.0",  # released 2026-03-22
     "axios": "npm:axios@1.14.0",  # released 2026-03-27
+    # branch 3.x of 2025-04-16, the newest snapshot with tools/jackson/databind: every judged
+    # file exists and the three span targets still start on the class they name
+    "jackson-databind": "git:1845f3327b56d70a247fbf0af0977065734e6695",
 }
 
 
@@ -124,6 +129,8 @@ def select_specs(
     names: list[str] | None = None,
     languages: tuple[str, ...] = LANGUAGES,
 ) -> list[RepoSpec]:
+    if set(languages) - set(LANGUAGES):
+        raise SystemExit(f"astrag does not resolve {sorted(set(languages) - set(LANGUAGES))}")
     chosen = [s for s in specs.values() if s.language in languages]
     if names:
         unknown = set(names) - {s.name for s in chosen}

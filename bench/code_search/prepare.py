@@ -1,6 +1,6 @@
 """Put the benchmark under bench/data/code-search/: semble's benchmarks/ (queries, judgements,
-published results) and each Python/JavaScript/TypeScript repository's ``benchmark_root`` at its
-pinned commit (or the stand-in named in ``data.SUBSTITUTES``).
+published results) and each Python/JavaScript/TypeScript/Go/Java repository's
+``benchmark_root`` at its pinned commit (or the stand-in named in ``data.SUBSTITUTES``).
 
     python3 bench/code_search/prepare.py --semble-git /path/to/semble.git \\
         [--git NAME=GIT_DIR ...] [--mirrors /work/.mirror] [--repo NAME ...]

@@ -98,7 +98,7 @@ _SUPPORT_DIRS = {
     "example": "example", "examples": "example", "demo": "example", "demos": "example",
     "sample": "example", "samples": "example", "bench": "bench", "benchmark": "bench",
     "benchmarks": "bench", "performance": "bench", "fixtures": "test", "docs": "docs",
-    "documentation": "docs", "website": "docs",
+    "documentation": "docs", "website": "docs", "__performance_tests__": "bench",
 }  # fmt: skip
 
 
@@ -106,7 +106,7 @@ def support_kind(path: str) -> str:
     """``test``, ``example``, ``bench``, ``docs`` or ``""`` (the code itself)."""
     parts = path.split("/")
     name = parts[-1]
-    if name.startswith("test_") or name.endswith(("_test.py", "conftest.py")):
+    if name.startswith("test_") or name.endswith(("_test.py", "conftest.py", "_test.go")):
         return "test"
     if any(f".{w}." in name for w in ("test", "spec", "test-d", "tst")):
         return "test"

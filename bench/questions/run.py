@@ -1,11 +1,12 @@
 """Score astrag's search and context on questions people write (docs/BENCHMARKS.md section 7).
 
-    python3 bench/questions/run.py [--split tune|held-out|all] [--repo NAME ...]
+    python3 bench/questions/run.py [--split tune|held-out|fresh|blind|all] [--repo NAME ...]
         [--systems search,seeds,context,bm25-files,bm25-symbols] [--budget 8000]
         [--data DIR] [--no-index] [--examples N] [--json FILE] [--label NAME]
 
-The default split is ``tune``: the held-out repositories are scored only when asked for by
-name or with ``--split held-out`` (once, at the end of a piece of work). Each repository under
+The default split is ``tune``: the held-out repositories (``held-out``, and ``fresh`` and
+``blind``, the second and third held-out halves) are scored only when asked for by name or
+with ``--split`` (once, at the end of a piece of work). Each repository under
 ``--data`` (default bench/data/questions, filled by prepare.py) is indexed incrementally with
 the astrag on ``PYTHONPATH``, so the same command with another checkout's ``src`` scores that
 version (use a separate ``--data`` copy for it: the two versions' indexes must not mix).
@@ -24,7 +25,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from questions.data import DATA_DIR, Question, RepoSpec, load_questions, load_repos, select
+from questions.data import (
+    DATA_DIR,
+    SPLITS,
+    Question,
+    RepoSpec,
+    load_questions,
+    load_repos,
+    select,
+)
 from questions.metrics import QueryScore, Span, mean, score, support_kind
 from questions.systems import (
     ASTRAG,
@@ -114,7 +123,7 @@ def report(runs: list[RepoRun]) -> str:
     for r in runs:
         cells = [r.spec.name, r.spec.split, r.spec.language, str(len(r.questions))]
         out.append(_row(cells + [_pair(r.scores[s]) for s in systems]))
-    for split in ("tune", "held-out"):
+    for split in SPLITS:
         group = [r for r in runs if r.spec.split == split]
         if not group:
             continue
@@ -208,7 +217,7 @@ def to_json(runs: list[RepoRun], label: str) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--split", choices=("tune", "held-out", "all"), default=None)
+    ap.add_argument("--split", choices=(*SPLITS, "all"), default=None)
     ap.add_argument("--repo", action="append", default=[])
     ap.add_argument("--systems", default=",".join(SYSTEMS))
     ap.add_argument("--budget", type=int, default=8000)

@@ -36,7 +36,6 @@ from astrag.project_layout import layout_fingerprint, layout_unchanged, read_lay
 from astrag.redact import note as redaction_note
 from astrag.redact import redact
 from astrag.search.documents import (
-    SearchDoc,
     decode_documents,
     documents,
     encode_documents,
@@ -56,6 +55,7 @@ ProgressFn = Callable[[str, int, int], None]  # (stage, done, total)
 
 _PARALLEL_MIN_FILES = 48
 _CHUNK = 16
+_DOCS_CHUNK = 256  # files whose search documents are decoded and written together
 # A directory changed this little before the scan may carry an mtime from before it (coarse
 # file-system clocks): record the scan as starting earlier, so such a change still counts.
 _SCAN_MARGIN_NS = 50_000_000
@@ -278,6 +278,9 @@ def _run(
         summary,
     )
     facts.drop(removed)
+    # the files with syntax errors once this run is written, for the summary
+    errors = {p for p, r in stored.items() if r.errors and p not in removed and p not in changed}
+    summary.error_files = sorted(errors | {p for p, (r, _) in changed.items() if r.errors})
     summary.parsed = len(changed)
     summary.removed = len(removed)
     clock.lap("parse")
@@ -313,14 +316,6 @@ def _run(
     refreshed = [
         (_refresh(records[p], current[p]), facts[p]) for p in touched if p in records and p in facts
     ]
-    files_and_symbols = IndexUpdate(
-        removed=tuple(sorted(removed)),
-        files=tuple(changed.values()) + tuple(refreshed),
-        symbols_for=tuple(renamed),
-        symbols=tuple(s for p in renamed for s in pending.symbols(p)),
-        docs_for=tuple(changed),
-        docs=tuple(docs),
-    )
     meta = {
         "layout": fingerprint,
         LAYOUT_INPUTS: inputs,
@@ -332,8 +327,27 @@ def _run(
         "skipped": skipped,
     }
 
-    def edges() -> Iterator[IndexUpdate]:
-        """Each batch of resolved files as it arrives, then the placeholders they point at."""
+    def updates() -> Iterator[IndexUpdate]:
+        """What needs no resolution (files, facts, symbols, search documents: written while
+        the edges are still being resolved), then each batch of resolved files as it arrives,
+        then the placeholders they point at."""
+        yield IndexUpdate(
+            removed=tuple(sorted(removed)),
+            files=tuple(changed.values()) + tuple(refreshed),
+            symbols_for=tuple(renamed),
+            symbols=tuple(s for p in renamed for s in pending.symbols(p)),
+        )
+        # written: the encoded facts need not stay in memory while the edges come in (sympy:
+        # 38 MB); the documents are decoded a few hundred files at a time, as they are written
+        facts.forget_blobs(changed)
+        written = sorted(changed)
+        changed.clear()
+        for i in range(0, len(written), _DOCS_CHUNK):
+            chunk = written[i : i + _DOCS_CHUNK]
+            yield IndexUpdate(
+                docs_for=tuple(chunk),
+                docs=tuple(d for p in chunk if p in docs for d in decode_documents(docs.pop(p))),
+            )
         targets: set[str] = set()
         done = 0
         for batch in pending.batches():
@@ -352,8 +366,7 @@ def _run(
 
     if progress:
         progress("write", 0, 1)
-    # files and symbols are written while the edges are still being resolved
-    store.apply(files_and_symbols, then=edges)
+    store.apply(IndexUpdate(), then=updates)
     clock.lap("write")
     if progress:
         progress("write", 1, 1)
@@ -391,14 +404,14 @@ def _take_parsed(
     stored: dict[str, FileRecord],
     removed: set[str],
     summary: IndexSummary,
-) -> tuple[dict[str, tuple[FileRecord, bytes]], list[str], list[SearchDoc]]:
+) -> tuple[dict[str, tuple[FileRecord, bytes]], list[str], dict[str, bytes]]:
     """Sort parse results into changed files (decoded and tabled here, while the parser
-    processes work on later files, with their search documents) and touched ones (same
-    content, new mtime: only the record is refreshed); files that became unreadable join
-    ``removed``."""
+    processes work on later files; their search documents stay encoded until written) and
+    touched ones (same content, new mtime: only the record is refreshed); files that became
+    unreadable join ``removed``."""
     changed: dict[str, tuple[FileRecord, bytes]] = {}
     touched: list[str] = []
-    docs: list[SearchDoc] = []
+    docs: dict[str, bytes] = {}
     for p in parsed:
         if p.skipped is not None:
             summary.skipped.append(p.skipped)
@@ -411,7 +424,7 @@ def _take_parsed(
             facts.add(p.path, p.blob, decode_facts(p.blob))
             tables.refresh(p.path)
             if p.docs is not None:
-                docs.extend(decode_documents(p.docs))
+                docs[p.path] = p.docs
     return changed, touched, docs
 
 
@@ -530,6 +543,3 @@ def _summarise(store: GraphStore, summary: IndexSummary) -> None:
     summary.languages = dict(counts.get("languages", {}))
     summary.parse_errors = int(counts.get("parse_errors", 0))
     summary.files_with_errors = int(counts.get("files_with_errors", 0))
-    if summary.files_with_errors:
-        records = store.file_records().values()
-        summary.error_files = sorted(r.path for r in records if r.errors)

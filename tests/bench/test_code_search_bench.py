@@ -27,8 +27,8 @@ from code_search.data import (
     select_specs,
     target_matches,
 )
-from code_search.metrics import ndcg_at_k, score_query, target_rank
-from code_search.run import astrag_rankers, n_relevant, published
+from code_search.metrics import QueryScore, ndcg_at_k, score_query, target_rank
+from code_search.run import RepoRun, astrag_rankers, groups, mean_row, n_relevant, published
 
 L3 = math.log2(3)  # discount at rank 2
 L4 = 2.0  # discount at rank 3
@@ -121,6 +121,7 @@ def write_semble(tmp: Path) -> Path:
          "revision": "abc", "benchmark_root": "src/lib"},
         {"name": "web", "language": "typescript", "url": "u", "revision": "def"},
         {"name": "gox", "language": "go", "url": "u", "revision": "123"},
+        {"name": "rs", "language": "rust", "url": "u", "revision": "456"},
     ]  # fmt: skip
     (semble / "repos.json").write_text(json.dumps(repos))
     annotations = [
@@ -148,7 +149,9 @@ def test_load_tasks_parses_targets_and_infers_categories(tmp_path: Path) -> None
 
 def test_repo_specs_selection_and_paths(tmp_path: Path) -> None:
     specs = load_repo_specs(write_semble(tmp_path))
-    assert [s.name for s in select_specs(specs)] == ["lib", "web"]  # no go
+    # the resolved languages in report order; Rust is indexed at name level only
+    assert [s.name for s in select_specs(specs)] == ["lib", "web", "gox"]
+    assert [s.name for s in select_specs(specs, None, ("go", "python"))] == ["lib", "gox"]
     lib = specs["lib"]
     assert lib.root_prefix == "src/lib/"
     assert lib.index_root(tmp_path) == tmp_path / "lib" / "src" / "lib"
@@ -156,7 +159,9 @@ def test_repo_specs_selection_and_paths(tmp_path: Path) -> None:
     assert specs["web"].root_prefix == ""
     assert RepoSpec("axios", "javascript", "u", "c7a", "lib").source == "npm:axios@1.14.0"
     with pytest.raises(SystemExit):
-        select_specs(specs, ["gox"])
+        select_specs(specs, ["rs"])
+    with pytest.raises(SystemExit):
+        select_specs(specs, None, ("rust",))
 
 
 def test_parse_target_forms() -> None:
@@ -170,6 +175,34 @@ def test_published_reads_per_repo_figures_by_mode(tmp_path: Path) -> None:
         "semble BM25 raw (chunks)": {"lib": 0.5},
         "semble potion-code-16M raw": {"lib": 0.25},
     }
+
+
+def _run(repo: str, language: str, *ndcgs: float) -> RepoRun:
+    run = RepoRun(repo, language, len(ndcgs), 1, 0)
+    run.scores["astrag-hybrid"] = [QueryScore(n, 0.0, 0.0, ()) for n in ndcgs]
+    return run
+
+
+def test_report_means_per_language_per_family_and_over_all() -> None:
+    runs = [_run("a", "python", 1.0, 0.5), _run("b", "python", 0.25), _run("t", "typescript", 0.5)]
+    assert [(label, [r.repo for r in g]) for label, g in groups(runs)] == [
+        ("python", ["a", "b"]),
+        ("typescript", ["t"]),
+        ("all", ["a", "b", "t"]),  # no Go or Java: one family, no family rows
+    ]
+    runs.append(_run("j", "java", 0.0))
+    assert [(label, [r.repo for r in g]) for label, g in groups(runs)][-3:] == [
+        ("python/javascript/typescript", ["a", "b", "t"]),
+        ("go/java", ["j"]),
+        ("all", ["a", "b", "t", "j"]),
+    ]
+    # a mean of repositories, not of queries; a published figure missing for one repository
+    # leaves that mean out
+    pub = {"semble": {"a": 0.5, "b": 0.7}, "other": {"a": 0.1}}
+    assert mean_row("python", runs[:2], ["astrag-hybrid"], pub) == [
+        "**mean of 2 repos (python)**", "", "3", "**0.500**", "**0.600**", "—",
+    ]  # fmt: skip
+    assert [label for label, _ in groups(runs[:1])] == ["all"]
 
 
 # ---------------------------------------------------------------- BM25

@@ -53,6 +53,8 @@ def test_support_kinds_of_the_bench_do_not_follow_astrag() -> None:
     assert support_kind("examples/shortly/shortly.py") == "example"
     assert support_kind("falcon/bench/bench.py") == "bench"
     assert support_kind("website/src/routes/index.tsx") == "docs"
+    assert support_kind("zapcore/sampler_test.go") == "test"
+    assert support_kind("__performance_tests__/add-data.mjs") == "bench"
     assert support_kind("src/werkzeug/routing/map.py") == ""
 
 

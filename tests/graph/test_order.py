@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from astrag.graph.facts import FileFacts
-from astrag.graph.run import resolve_all
+from astrag.graph.run import resolve_all, shard_ranges
 from astrag.lang import extract_facts
 
 DEEP = 45  # star imports deeper than the resolver follows (graph/resolve.py _MAX_DEPTH)
@@ -43,3 +43,38 @@ def test_a_long_single_inheritance_chain_resolves_through_every_level() -> None:
     lines.append(f"C{n - 1}().base()\n")
     facts = _facts({"chain.py": "\n\n".join(lines)})
     assert "chain.py::C0.base" in _calls(facts, ["chain.py"])["chain.py"]
+
+
+def test_shards_are_runs_of_neighbouring_paths_of_about_equal_weight() -> None:
+    paths = ["a/1.py", "a/2.py", "a/3.py", "b/1.py", "b/2.py", "c/1.py"]
+    weight = dict(zip(paths, (1, 1, 1, 3, 1, 1), strict=True))
+    assert shard_ranges(paths, weight, 4) == [
+        ["a/1.py", "a/2.py"],
+        ["a/3.py", "b/1.py"],
+        ["b/2.py"],
+        ["c/1.py"],
+    ]
+    assert shard_ranges(paths, weight, 1) == [paths]
+
+
+def test_resolving_in_worker_processes_gives_the_edges_of_one_process() -> None:
+    # enough files for the forked workers (graph/run.py), in packages whose modules import
+    # each other's classes and a shared base
+    files = {"core/base.py": "class Base:\n    def hook(self):\n        return 1\n"}
+    for p in range(12):
+        for m in range(20):
+            files[f"pkg{p}/m{m}.py"] = (
+                "from core.base import Base\n"
+                f"from pkg{p}.m{(m + 1) % 20} import C{(m + 1) % 20}\n\n"
+                f"class C{m}(Base):\n    def run(self):\n        self.hook()\n"
+                f"        return C{(m + 1) % 20}().run()\n"
+            )
+    facts = _facts(files)
+    serial, serial_placeholders = resolve_all(facts, jobs=1)
+    parallel, parallel_placeholders = resolve_all(facts, jobs=2)
+    assert list(parallel) == list(serial)
+    for path, r in serial.items():
+        assert parallel[path].edges == r.edges, path
+        assert parallel[path].depends_on == r.depends_on, path
+    assert parallel_placeholders == serial_placeholders
+    assert "core/base.py::Base.hook" in {e.target for e in serial["pkg3/m7.py"].edges}

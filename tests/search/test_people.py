@@ -1,6 +1,6 @@
 """What a person's search list puts first: the implementation before the files that support it,
-a field as the class it belongs to, and a plain word as a name only when few definitions
-share it."""
+a field as the class it belongs to, a variable as its module, and a plain word as a name only
+when few definitions share it."""
 
 from __future__ import annotations
 
@@ -151,6 +151,40 @@ def test_a_field_is_shown_as_its_class(tmp_path: Path) -> None:
     # a field the query names is what it asks for; seeding a context keeps fields as they are
     assert named == ["app/debug.py::Debugger.pin"]
     assert "app/debug.py::Debugger.pin" in seeds
+
+
+VARIABLES = {
+    "app/limits.py": '''
+MAX_FORM_MEMORY_SIZE = 500_000
+
+
+def read_form(stream, limit):
+    """Read a form body, refusing more than limit bytes."""
+    return stream.read(limit)
+''',
+    "app/other.py": '''
+def unrelated():
+    """Nothing to see."""
+''',
+}
+
+
+def test_a_variable_is_shown_as_its_module(tmp_path: Path) -> None:
+    root = write_project(tmp_path, VARIABLES)
+    api.index(root)
+    with api.open_index(root) as idx:
+        people = [h.symbol.id for h in idx.search("max form memory size", 3)]
+        named = [h.symbol.id for h in idx.search("MAX_FORM_MEMORY_SIZE", 1)]
+        seeds = [
+            h.symbol.id for h in idx.searcher.search("max form memory size", 5, diversify=False)
+        ]
+    # the constant matches best and shows one line: its file is listed in its place, once
+    assert people[0] == "app/limits.py"
+    assert "app/limits.py::MAX_FORM_MEMORY_SIZE" not in people
+    assert people.count("app/limits.py") == 1
+    # a variable the query names is what it asks for; seeding a context keeps it as it is
+    assert named == ["app/limits.py::MAX_FORM_MEMORY_SIZE"]
+    assert seeds[0] == "app/limits.py::MAX_FORM_MEMORY_SIZE"
 
 
 OVERLOADS = {

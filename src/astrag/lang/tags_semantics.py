@@ -26,6 +26,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from astrag.graph.facts import Chain, Definition, DefKind, Import, Reference
@@ -49,10 +50,18 @@ class TagsModules:
 
 
 def index_modules(all_paths: frozenset[str], layout: Any = None) -> TagsModules:
+    return TagsModules(all_paths, _by_basename(all_paths))
+
+
+@lru_cache(maxsize=1)
+def _by_basename(all_paths: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    """Every path by its file name. The same for each name-level room of a run, so it is made
+    once, not once per room (nine rooms over medusa's 5.7k paths: 0.08 s of a one-file edit);
+    read only."""
     by_base: dict[str, list[str]] = {}
     for p in sorted(all_paths):
         by_base.setdefault(posixpath.basename(p), []).append(p)
-    return TagsModules(all_paths, {k: tuple(v) for k, v in by_base.items()})
+    return {k: tuple(v) for k, v in by_base.items()}
 
 
 @dataclass(frozen=True)
@@ -72,6 +81,9 @@ class TagsSemantics:
     members_in_scope = False  # a member is reached through its receiver, never by bare name
     receiver_types: frozenset[Chain] = frozenset()
     receiver_values: frozenset[Chain] = frozenset()
+    # name-level: no types, so no collections
+    builtin_collections: Mapping[str, tuple[str, Mapping[str, str]]] = field(default_factory=dict)
+    element_methods: Mapping[str, str] = field(default_factory=dict)
 
     # ------------------------------------------------------------------ names
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from astrag.graph.facts import Definition, DefKind, FileFacts, RefKind
-from astrag.graph.symbols import file_symbols
+from astrag.graph.symbols import definition_keys, symbol_id
 from astrag.search.text import code_words, distinct_words, name_words, path_words, unique
 
 _BODY_BYTES = 8000  # identifiers of a body beyond this add little and cost index size
@@ -44,13 +44,13 @@ class SearchDoc:
 
 
 def documents(facts: FileFacts, source: bytes) -> list[SearchDoc]:
-    symbols, _ = file_symbols(facts)
     callees = _callees_by_scope(facts)
     pwords = path_words(facts.path)
-    out = [_module_doc(facts, symbols[0].id, pwords)]
-    # file_symbols lists the module, then one symbol per definition in the same order
-    for sym, d in zip(symbols[1:], facts.definitions, strict=True):
-        out.append(_definition_doc(facts, sym.id, d, source, callees.get(d.qualname, ()), pwords))
+    out = [_module_doc(facts, facts.path, pwords)]  # a module's symbol id is its path
+    # each definition's symbol id, as file_symbols gives it, without building the symbols
+    for key, d in zip(definition_keys(facts), facts.definitions, strict=True):
+        sid = symbol_id(facts.path, key)
+        out.append(_definition_doc(facts, sid, d, source, callees.get(d.qualname, ()), pwords))
     return out
 
 

@@ -31,6 +31,7 @@ from astrag.search.text import (
     query_words,
 )
 from astrag.search.vectors import DenseIndex, query_embedder
+from astrag.search.within import within_files
 from astrag.store.base import GraphStore
 
 MODES = ("hybrid", "lexical", "dense", "exact")
@@ -144,7 +145,9 @@ class Searcher:
         )
         best = sorted(kept, key=lambda sid: (-scores[sid], sid))
         if diversify:
+            best, scores = within_files(best, scores, fused, symbols, words)
             best = self._implementations(best, scores, symbols, rankers)
+            best = self._variables_as_owners(best, scores, symbols, rankers, exact)
         best = best[:limit]
         return [
             Hit(
@@ -208,11 +211,11 @@ class Searcher:
         `self.pin = None` shares the question's words and shows nothing of how anything is
         done; its class does. The class takes the field's score if that is better and is
         listed once."""
-        owners: dict[str, str] = {}
-        for sid in kept:
-            s = symbols[sid]
-            if s.kind == "field" and sid not in named and "." in s.qualname:
-                owners[sid] = f"{s.path}::{s.qualname.rsplit('#', 1)[0].rsplit('.', 1)[0]}"
+        owners = {
+            sid: _owner(symbols[sid])
+            for sid in kept
+            if symbols[sid].kind == "field" and sid not in named and "." in symbols[sid].qualname
+        }
         out = self._listed_as(kept, owners, OWNER_WEIGHT, fused, symbols, rankers)
         return sorted(out, key=lambda sid: (-fused[sid], sid))
 
@@ -234,6 +237,26 @@ class Searcher:
             if "#" in sid and "overload" in symbols[sid].modifiers
         }
         return self._listed_as(ranked, stubs, 1.0, scores, symbols, rankers)
+
+    def _variables_as_owners(
+        self,
+        ranked: list[str],
+        scores: dict[str, float],
+        symbols: dict[str, Symbol],
+        rankers: dict[str, list[str]],
+        named: Collection[str],
+    ) -> list[str]:
+        """A variable the query does not name is listed as the definition around it (its
+        module, when it is top-level), at its place: ``EXCLUDE = "exclude"`` shares the
+        question's words and shows one line of nothing; the file it is in is the answer.
+        Done after scoring, unlike fields, so the variable still counted as evidence for its
+        file (listing it first cost code search 0.005: its score left the file's evidence)."""
+        owners = {
+            sid: _owner(symbols[sid])
+            for sid in ranked
+            if symbols[sid].kind == "variable" and sid not in named
+        }
+        return self._listed_as(ranked, owners, 1.0, scores, symbols, rankers)
 
     def _listed_as(
         self,
@@ -337,6 +360,15 @@ class Searcher:
         self._embedder = query_embedder(self.store.meta())
         if self._embedder is not None:
             self._dense = DenseIndex.load(self.store)
+
+
+def _owner(symbol: Symbol) -> str:
+    """The id of the definition ``symbol`` is declared in: its class or function, or its
+    module (the path) when it is top-level."""
+    qualname = symbol.qualname.rsplit("#", 1)[0]
+    if "." not in qualname:
+        return symbol.path
+    return f"{symbol.path}::{qualname.rsplit('.', 1)[0]}"
 
 
 def _superseded_dirs(paths: Iterable[str]) -> list[str]:

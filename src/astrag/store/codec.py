@@ -12,9 +12,9 @@ core of a shared VM; best of several runs):
 So a blob is ``marshal`` of nested plain tuples in field order (enums as their string values),
 and decoding (a) pauses the cyclic garbage collector, which otherwise runs dozens of useless
 collections over the hundreds of thousands of fresh tuples, and (b) fills the slots of the frozen
-dataclasses directly: a frozen dataclass's ``__init__`` sets each field through
-``object.__setattr__``, which costs 2.5x more than the slot descriptor. None of these classes has
-a ``__post_init__`` or validation, so the objects are identical to constructed ones.
+dataclasses directly (``graph/slots.py``: a frozen dataclass's own ``__init__`` sets each field
+through ``object.__setattr__``, which costs 2.5x more than the slot descriptor). None of these
+classes has a ``__post_init__`` or validation, so the objects are identical to constructed ones.
 
 The tuple layout is pinned by ``_LAYOUTS``: if ``graph/facts.py`` gains, loses or reorders a
 field, importing this module fails until the codec is updated, and :data:`FACTS_FORMAT` changes,
@@ -29,7 +29,6 @@ import marshal
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import fields
-from typing import Any
 
 from astrag.graph.facts import (
     Binding,
@@ -45,6 +44,7 @@ from astrag.graph.facts import (
     Resolution,
     Symbol,
 )
+from astrag.graph.slots import fast_constructor
 from astrag.store.base import IndexCorrupt
 
 # fmt: off
@@ -85,24 +85,6 @@ def _check_layouts() -> str:
 
 
 FACTS_FORMAT = _check_layouts()
-
-
-def fast_constructor(cls: type) -> Callable[..., Any]:
-    """A positional constructor for a slotted dataclass that fills slots without ``__init__``.
-
-    Generated code (as ``dataclasses`` itself does) because a loop over setters loses most of
-    the gain: the point is one Python frame per object and no per-field dispatch.
-    """
-    names = _LAYOUTS[cls]
-    args = [f"a{i}" for i in range(len(names))]
-    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
-    lines = [f"def build({', '.join(args)}):", "    o = _new(_cls)"]
-    for i, name in enumerate(names):
-        namespace[f"_set{i}"] = getattr(cls, name).__set__
-        lines.append(f"    _set{i}(o, a{i})")
-    lines.append("    return o")
-    exec("\n".join(lines), namespace)
-    return namespace["build"]  # type: ignore[no-any-return]
 
 
 _new_param = fast_constructor(Param)
@@ -250,6 +232,13 @@ class LazyFacts(Mapping[str, FileFacts]):
         for path in paths:
             self._blobs.pop(path, None)
             self._decoded.pop(path, None)
+
+    def forget_blobs(self, paths: Iterable[str]) -> None:
+        """Let the encoded facts of ``paths`` go where they are decoded already (once they are
+        stored, the decoded facts are all a run still reads)."""
+        for path in paths:
+            if path in self._decoded:
+                self._blobs[path] = None
 
     def add(self, path: str, blob: bytes | None, facts: FileFacts | None = None) -> None:
         """Add or replace a file: its encoded facts, or its decoded ones, or both."""

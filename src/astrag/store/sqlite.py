@@ -69,6 +69,7 @@ from astrag.store.codec import (
     new_symbol,
 )
 from astrag.store.index_dir import claim as claim_dir
+from astrag.store.sqlite_counts import CALL_TARGET_SQL, CountDeltas, recount
 
 SCHEMA_VERSION = 3
 # what a writer does to an index of an older schema version to bring it to the next one (an
@@ -136,13 +137,6 @@ _EDGE_SELECT = """
 SELECT sn.name, dn.name, e.kind, pn.name, e.line, e.col, e.res
 FROM edges e JOIN names sn ON sn.nid = e.src JOIN names dn ON dn.nid = e.dst
      JOIN names pn ON pn.nid = e.path"""
-
-# what a call edge's target is, for counts: resolved, name (matched by name only), external,
-# unresolved, or dangling (a target with no symbol row)
-CALL_TARGET_SQL = (
-    "CASE WHEN s.nid IS NULL THEN 'dangling' WHEN s.path = '' THEN s.kind "
-    f"WHEN e.res = {RESOLUTION_CODE[Resolution.NAME]} THEN 'name' ELSE 'resolved' END"
-)
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
@@ -226,34 +220,24 @@ def _kept_counts(conn: sqlite3.Connection) -> dict[str, Any] | None:
     return json.loads(row[0]) if row else None
 
 
-def _count(conn: sqlite3.Connection) -> dict[str, Any]:
-    """What :meth:`SqliteStore.counts` reports, counted from the tables."""
-    files, lines, errors, with_errors = conn.execute(
-        "SELECT count(*), coalesce(sum(lines), 0), coalesce(sum(errors), 0), "
-        "count(*) FILTER (WHERE errors > 0) FROM files"
-    ).fetchone()
-    by_kind = "SELECT kind, count(*) FROM symbols WHERE path {} '' GROUP BY kind"
-    symbols = dict(conn.execute(by_kind.format("!=")))
-    placeholders = dict(conn.execute(by_kind.format("=")))
-    edges = dict(conn.execute("SELECT kind, count(*) FROM edges GROUP BY kind"))
-    languages = dict(conn.execute("SELECT language, count(*) FROM files GROUP BY language"))
-    calls = dict(
-        conn.execute(
-            f"SELECT {CALL_TARGET_SQL}, count(*) FROM edges e LEFT JOIN symbols s "
-            "ON s.nid = e.dst WHERE e.kind = 'calls' GROUP BY 1"
-        )
-    )
-    return {
-        "files": files,
-        "lines": lines,
-        "parse_errors": errors,
-        "files_with_errors": with_errors,
-        "symbols": symbols,
-        "placeholders": placeholders,
-        "edges": edges,
-        "calls": calls,
-        "languages": languages,
-    }
+class _Names(dict[str, int]):
+    """The integer ids of names, read from the ``names`` table as they are asked for."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        super().__init__()
+        self.conn = conn
+        self.stored = conn.execute("SELECT 1 FROM names LIMIT 1").fetchone() is not None
+
+    def missing(self, names: Iterable[str]) -> list[str]:
+        """Of ``names``, the ones with no id yet, after reading the stored ones' ids."""
+        unknown = [n for n in names if n not in self]
+        if self.stored:
+            for i in range(0, len(unknown), _CHUNK):
+                chunk = unknown[i : i + _CHUNK]
+                query = f"SELECT name, nid FROM names WHERE name IN ({_placeholders(len(chunk))})"
+                self.update(self.conn.execute(query, chunk))
+            unknown = [n for n in unknown if n not in self]
+        return unknown
 
 
 def _placeholders(n: int) -> str:
@@ -410,6 +394,8 @@ class SqliteStore:
         if aside is None:
             return
         conn = self._db
+        # published, it is read while the next run writes: WAL mode from here on
+        conn.execute("PRAGMA journal_mode = WAL")
         # fold the WAL into the file, so the generation is whole in one file
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         previous = self.db_path.resolve() if self.exists() else None
@@ -466,12 +452,22 @@ class SqliteStore:
 
     def _configure(self, conn: sqlite3.Connection) -> None:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        if not self.readonly:
+        if self._aside is not None:
+            # A generation no reader sees until publish() needs no WAL: its rollback journal is
+            # kept in memory (a failed apply still rolls back) and every page goes to the file
+            # once, not to the WAL and then again into the file (medusa: 140 MB written once).
+            # A run killed meanwhile leaves a file no one reads, removed by the next writer.
+            conn.execute("PRAGMA journal_mode = MEMORY")
+        elif not self.readonly:
             conn.execute("PRAGMA journal_mode = WAL")
         # NORMAL is durable against crashes of the process in WAL mode; a power loss can lose
         # the last commit, which only means re-indexing a few files.
         conn.execute("PRAGMA synchronous = NORMAL")
-        conn.execute("PRAGMA cache_size = -65536")  # 64 MiB: bulk edge inserts touch 3 indexes
+        # 16 MiB. A bulk write drops the edge indexes and appends in key order, so it needs few
+        # pages at hand; 64 MiB wrote a cold medusa index no faster and was an eighth of a
+        # cold sympy index's peak memory. Re-writing a tenth of medusa's edges with the
+        # indexes kept: 0.24 CPU s at 64 MiB, 0.25 s at 16 MiB.
+        conn.execute("PRAGMA cache_size = -16384")
         conn.execute("PRAGMA temp_store = MEMORY")
 
     def _prepare(self, conn: sqlite3.Connection) -> None:
@@ -519,6 +515,8 @@ class SqliteStore:
                 "INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)",
                 [("schema_version", str(SCHEMA_VERSION)), ("facts_format", FACTS_FORMAT)],
             )
+            # kept from the start, so every apply moves them by what it changes
+            _set_meta(conn, {COUNTS_META: json.dumps(recount(conn), sort_keys=True)})
 
     def _check_versions(self, meta: dict[str, str]) -> None:
         raw = meta.get("schema_version", "")
@@ -695,8 +693,13 @@ class SqliteStore:
         if conn.in_transaction:
             raise RuntimeError("apply() cannot run inside snapshot()")
         with _transaction(conn):
-            nids = dict(conn.execute("SELECT name, nid FROM names"))
-            self._apply_parts(conn, update, nids)
+            kept = _kept_counts(conn)
+            # an index written before the counts were kept counts them once, below
+            tally = CountDeltas(conn, kept) if kept is not None else None
+            # names are read as an update needs them (an edit needs a few of medusa's 36k), none
+            # at all when the table starts empty (a first index)
+            nids = _Names(conn)
+            self._apply_parts(conn, update, nids, tally)
             if then is not None:
                 # into an empty edge table, building the indexes once at the end beats keeping
                 # them up to date row by row (measured: 400k edges, 1.5 s instead of 2.3 s CPU)
@@ -706,25 +709,27 @@ class SqliteStore:
                         conn.execute(f"DROP INDEX IF EXISTS {name}")
                 for part in then():
                     self._check_meta(part)
-                    self._apply_parts(conn, part, nids, indexes_managed=bulk)
+                    self._apply_parts(conn, part, nids, tally, indexes_managed=bulk)
                 if bulk:
                     for statement in _EDGE_INDEXES.values():
                         conn.execute(statement)
-            self._collect_garbage(conn)
-            _set_meta(conn, {COUNTS_META: json.dumps(_count(conn), sort_keys=True)})
+            self._collect_garbage(conn, tally)
+            counts = tally.finish() if tally is not None else recount(conn)
+            _set_meta(conn, {COUNTS_META: json.dumps(counts, sort_keys=True)})
 
     def _apply_parts(
         self,
         conn: sqlite3.Connection,
         update: IndexUpdate,
         nids: dict[str, int],
+        tally: CountDeltas | None,
         indexes_managed: bool = False,
     ) -> None:
-        self._remove_files(conn, update.removed)
-        self._upsert_files(conn, update.files)
+        self._remove_files(conn, update.removed, tally)
+        self._upsert_files(conn, update.files, tally)
         self._intern(conn, update, nids)
-        self._replace_symbols(conn, update, nids)
-        self._replace_edges(conn, update, nids, indexes_managed)
+        self._replace_symbols(conn, update, nids, tally)
+        self._replace_edges(conn, update, nids, tally, indexes_managed)
         self._replace_depends(conn, update.depends)
         self._replace_docs(conn, update, nids)
         _set_meta(conn, update.meta)
@@ -732,7 +737,13 @@ class SqliteStore:
     # ------------------------------------------------------------------ apply steps
 
     @staticmethod
-    def _remove_files(conn: sqlite3.Connection, removed: tuple[str, ...]) -> None:
+    def _remove_files(
+        conn: sqlite3.Connection, removed: tuple[str, ...], tally: CountDeltas | None
+    ) -> None:
+        if tally is not None and removed:
+            tally.files_deleting(removed)
+            tally.symbols_deleting(removed)
+            tally.edges_deleting(removed)
         rows = [(p,) for p in removed]
         conn.executemany("DELETE FROM files WHERE path = ?", rows)
         conn.executemany("DELETE FROM facts WHERE path = ?", rows)
@@ -747,11 +758,16 @@ class SqliteStore:
 
     @staticmethod
     def _upsert_files(
-        conn: sqlite3.Connection, files: tuple[tuple[FileRecord, FileFacts | bytes], ...]
+        conn: sqlite3.Connection,
+        files: tuple[tuple[FileRecord, FileFacts | bytes], ...],
+        tally: CountDeltas | None,
     ) -> None:
         for record, facts in files:
             if isinstance(facts, FileFacts) and record.path != facts.path:
                 raise ValueError(f"FileRecord {record.path!r} paired with facts of {facts.path!r}")
+        if tally is not None and files:
+            tally.files_deleting(r.path for r, _ in files)
+            tally.files_written(r for r, _ in files)
         conn.executemany(
             "INSERT OR REPLACE INTO files (path, language, hash, size, mtime_ns, lines, errors, "
             "note) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -767,7 +783,7 @@ class SqliteStore:
         )
 
     @staticmethod
-    def _intern(conn: sqlite3.Connection, update: IndexUpdate, nids: dict[str, int]) -> None:
+    def _intern(conn: sqlite3.Connection, update: IndexUpdate, nids: _Names) -> None:
         """Add integer ids to ``nids`` for every symbol id and edge path the update writes."""
         names: set[str] = {s.id for s in update.symbols}
         names.update(d.id for d in update.docs)
@@ -778,7 +794,7 @@ class SqliteStore:
             names.add(e.path)
         # sorted: ids then follow names, so each file's symbols get neighbouring ids and the
         # tables keyed by id are written in order instead of at random pages
-        new = [(n,) for n in sorted(names) if n not in nids]
+        new = [(n,) for n in sorted(nids.missing(names))]
         if not new:
             return
         (before,) = conn.execute("SELECT coalesce(max(nid), 0) FROM names").fetchone()
@@ -788,8 +804,13 @@ class SqliteStore:
 
     @staticmethod
     def _replace_symbols(
-        conn: sqlite3.Connection, update: IndexUpdate, nids: dict[str, int]
+        conn: sqlite3.Connection,
+        update: IndexUpdate,
+        nids: dict[str, int],
+        tally: CountDeltas | None,
     ) -> None:
+        if tally is not None and update.symbols_for:
+            tally.symbols_deleting(update.symbols_for)
         conn.executemany("DELETE FROM symbols WHERE path = ?", [(p,) for p in update.symbols_for])
         insert = "INSERT INTO symbols VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         rows = sorted((_symbol_row(nids[s.id], s) for s in update.symbols), key=itemgetter(0))
@@ -798,13 +819,20 @@ class SqliteStore:
             if p.path:
                 raise ValueError(f"placeholder {p.id!r} has a path ({p.path!r})")
         upsert = insert.replace("INSERT", "INSERT OR REPLACE", 1)
-        conn.executemany(upsert, [_symbol_row(nids[s.id], s) for s in update.placeholders])
+        # one row per id, the last given winning, as the upsert leaves them
+        placeholders = {nids[s.id]: s for s in update.placeholders}
+        if tally is not None:
+            tally.symbols_written((nids[s.id], s) for s in update.symbols)
+            tally.symbols_replacing(placeholders)
+            tally.symbols_written(placeholders.items())
+        conn.executemany(upsert, [_symbol_row(nid, s) for nid, s in placeholders.items()])
 
     @staticmethod
     def _replace_edges(
         conn: sqlite3.Connection,
         update: IndexUpdate,
         nids: dict[str, int],
+        tally: CountDeltas | None,
         indexes_managed: bool = False,
     ) -> None:
         text = EDGE_KIND_TEXT
@@ -826,6 +854,8 @@ class SqliteStore:
             # delete, and without the path index each DELETE would scan the table
             bulk = False
         else:
+            if tally is not None and update.edges_for:
+                tally.edges_deleting(update.edges_for)
             conn.executemany(
                 "DELETE FROM edges WHERE path = (SELECT nid FROM names WHERE name = ?)",
                 [(p,) for p in update.edges_for],
@@ -841,6 +871,8 @@ class SqliteStore:
             "INSERT INTO edges (src, dst, kind, path, line, col, res) VALUES (?, ?, ?, ?, ?, ?, ?)",
             rows,
         )
+        if tally is not None:
+            tally.edges_written(rows)
         if bulk:
             for statement in _EDGE_INDEXES.values():
                 conn.execute(statement)
@@ -881,11 +913,13 @@ class SqliteStore:
         )
 
     @staticmethod
-    def _collect_garbage(conn: sqlite3.Connection) -> None:
-        conn.execute(
-            "DELETE FROM symbols WHERE path = '' "
-            "AND NOT EXISTS (SELECT 1 FROM edges WHERE edges.dst = symbols.nid)"
-        )
+    def _collect_garbage(conn: sqlite3.Connection, tally: CountDeltas | None) -> None:
+        unused = "path = '' AND NOT EXISTS (SELECT 1 FROM edges WHERE edges.dst = symbols.nid)"
+        if tally is not None:
+            tally.placeholders_collected(
+                conn.execute(f"SELECT nid, kind FROM symbols WHERE {unused}")
+            )
+        conn.execute(f"DELETE FROM symbols WHERE {unused}")
         # Names nothing refers to any more (renamed or deleted symbols); without this the
         # table only grows across incremental updates.
         conn.execute(
@@ -1133,9 +1167,9 @@ class SqliteStore:
             # the writer of an index written before the counts were kept: count once, keep
             with _transaction(conn):
                 if not _kept_counts(conn):
-                    _set_meta(conn, {COUNTS_META: json.dumps(_count(conn), sort_keys=True)})
+                    _set_meta(conn, {COUNTS_META: json.dumps(recount(conn), sort_keys=True)})
         with self.snapshot():
-            return _kept_counts(conn) or _count(conn)
+            return _kept_counts(conn) or recount(conn)
 
     @_translate_errors
     def calls_by_file(self) -> dict[str, dict[str, int]]:

@@ -173,7 +173,7 @@ class Checker:
 
     def _check_reference(self, change: ChangedFile, ref: Reference) -> list[Finding]:
         t = self.r.tables[change.path]
-        if "?" in ref.chain or any("[i]" in part for part in ref.chain):
+        if "?" in ref.chain or any("[i]" in part or "[k]" in part for part in ref.chain):
             return []
         site = Site(t, ref.scope, ref.line)
         if ref.chain[-1].endswith("()") or ref.chain[-1] in _PROPERTY_ACCESSORS:

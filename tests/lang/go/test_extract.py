@@ -181,3 +181,24 @@ def test_call_sites_are_the_callee_name_in_characters() -> None:
         (("h",), column["h("], -1),
     ]
     assert column["Do("] == 26  # "é" is one character, two bytes
+
+
+def test_the_package_doc_comment_is_the_files_docstring() -> None:
+    # the comment right above `package`, after a license header the tree lists first
+    documented = facts(
+        """
+        // Copyright 2026 The Authors.
+        // Licensed under the MIT license.
+
+        // Package chi is a small, composable router.
+        //
+        // It builds on net/http.
+        package chi
+        """
+    )
+    assert documented.docstring == (
+        "Package chi is a small, composable router.\n\nIt builds on net/http."
+    )
+    # a header separated from `package` by a blank line is not its doc
+    assert facts("// Copyright 2026.\n\npackage chi\n").docstring == ""
+    assert facts("package chi\n\n// Serve serves.\nfunc Serve() {}\n").docstring == ""

@@ -98,3 +98,45 @@ def test_imports_locals_and_calls() -> None:
         (("Color",), "Color", 1, (("int()",),)),  # RED(1)
         (("Color",), "Color", 0, ()),  # GREEN
     ]
+
+
+def test_javadoc_is_the_nearest_doc_comment_across_other_comments() -> None:
+    # javac's rule: comments that are not /** */ between the doc and the declaration do not
+    # hide it (commons-lang's StringUtils: `//@Immutable`); a declaration in between does
+    source = b"""\
+/** Operations on strings. */
+//@Immutable
+/* not a doc */
+public class Strings {
+    /** l's doc. */
+    void l() {}
+    int a;
+    // a plain comment
+    void m() {}
+    /** First. */
+    /** Second. */
+    void n() {}
+}
+"""
+    facts = extract_facts("src/Strings.java", source)
+    docs = {d.qualname: d.docstring for d in facts.definitions}
+    assert docs == {
+        "Strings": "Operations on strings.",
+        "Strings.l": "l's doc.",
+        "Strings.a": "",
+        "Strings.m": "",
+        "Strings.n": "Second.",
+    }
+
+
+def test_the_package_javadoc_is_the_docstring_of_package_info_only() -> None:
+    source = b"""\
+/** Provides reflection helpers. */
+package org.apache.commons.lang3.reflect;
+"""
+    assert extract_facts("src/a/reflect/package-info.java", source).docstring == (
+        "Provides reflection helpers."
+    )
+    # elsewhere a comment above `package` is a file header, not the package's documentation
+    header = b"/** Licensed to the ASF. */\npackage a;\nclass A {}\n"
+    assert extract_facts("src/a/A.java", header).docstring == ""

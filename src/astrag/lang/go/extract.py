@@ -64,7 +64,9 @@ def extract(path: str, source: bytes, grammar: str = "go", tree: Tree | None = N
     tree = tree or GRAMMARS.parser(grammar).parse(source)
     root = tree.root_node
     f = _File(path=path, source=source)
-    captures = in_document_order(QueryCursor(_query()).captures(root))
+    cursor = QueryCursor(_query())
+    cursor.set_max_start_depth(0)  # package-level declarations only (see queries/go.scm)
+    captures = in_document_order(cursor.captures(root))
     for node in captures.get("import.spec", ()):
         f.add_import(node)
     for kind, read in (
@@ -85,8 +87,15 @@ def extract(path: str, source: bytes, grammar: str = "go", tree: Tree | None = N
         references=tuple(f.references),
         imports=tuple(f.imports),
         bindings=tuple(f.bindings),
-        docstring=doc_comment(root.named_children[0]) if root.named_children else "",
+        docstring=_package_doc(root),
     )
+
+
+def _package_doc(root: Node) -> str:
+    """The package's doc comment: the comment right above the ``package`` clause, which
+    comes after any other leading comments (a license header) in the tree."""
+    clause = next((c for c in root.named_children if c.type == "package_clause"), None)
+    return doc_comment(clause) if clause is not None else ""
 
 
 class _File(Recorder):

@@ -83,6 +83,7 @@ _PRIMITIVES = frozenset({"integral_type", "floating_point_type", "boolean_type"}
 _VISIBILITY = ("private", "protected", "public")
 _KEPT_MODIFIERS = ("static", "abstract", "final", "default", "synchronized", "native")
 _SPACES = re.compile(r"\s+")
+_COMMENTS = frozenset({"line_comment", "block_comment"})
 
 
 def extract(path: str, source: bytes, grammar_name: str, tree: Tree | None = None) -> FileFacts:
@@ -90,7 +91,12 @@ def extract(path: str, source: bytes, grammar_name: str, tree: Tree | None = Non
     about itself."""
     tree = tree or GRAMMARS.parser(grammar_name).parse(source)
     captures = in_document_order(QueryCursor(_facts_query()).captures(tree.root_node))
-    facts = _Extractor(source, captures).run(tree.root_node)
+    extractor = _Extractor(source, captures)
+    facts = extractor.run(tree.root_node)
+    if path.rsplit("/", 1)[-1] == "package-info.java":
+        # the package's documentation, which javadoc reads there only (elsewhere a comment
+        # above `package` is a file header, a license)
+        facts["docstring"] = extractor.package_doc(tree.root_node)
     return FileFacts(
         path=path,
         language="java",
@@ -162,13 +168,14 @@ class _Extractor:
     def text(self, node: Node) -> str:
         return self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
-    def column(self, node: Node) -> int:
+    def position(self, node: Node) -> tuple[int, int]:
+        """1-based line and column (in characters; tree-sitter counts bytes) of a node."""
         row, byte_column = node.start_point
         if self.ascii:
-            return byte_column + 1
+            return row + 1, byte_column + 1
         if self._lines is None:
             self._lines = self.src.split(b"\n")
-        return len(self._lines[row][:byte_column].decode("utf-8", "replace")) + 1
+        return row + 1, len(self._lines[row][:byte_column].decode("utf-8", "replace")) + 1
 
     def scope_of(self, node: Node) -> str:
         """The qualname of the innermost class or method around ``node`` ("" at the top).
@@ -491,13 +498,21 @@ class _Extractor:
         header = self.src[start:end].decode("utf-8", "replace")
         return _SPACES.sub(" ", header).strip().rstrip("{").strip()
 
+    def package_doc(self, root: Node) -> str:
+        """The Javadoc of the ``package`` declaration."""
+        clause = next((c for c in root.named_children if c.type == "package_declaration"), None)
+        return self.javadoc(clause) if clause is not None else ""
+
     def javadoc(self, node: Node) -> str:
+        """The nearest ``/** */`` comment before the declaration, as javac finds it: other
+        comments in between (``//@Immutable`` under commons-lang's StringUtils doc) do not
+        hide it, anything else does."""
         prev = node.prev_named_sibling
+        while prev is not None and prev.type in _COMMENTS and not self.text(prev).startswith("/**"):
+            prev = prev.prev_named_sibling
         if prev is None or prev.type != "block_comment":
             return ""
         raw = self.text(prev)
-        if not raw.startswith("/**"):
-            return ""
         lines = [line.strip().lstrip("*").strip() for line in raw[3:-2].splitlines()]
         return "\n".join(line for line in lines if line).strip()
 
@@ -535,12 +550,9 @@ class _Extractor:
 
     def collect_bindings(self) -> None:
         c = self.captures
+        components = {n.id for n in c.get("skip.parameter", ())}
         for node in c.get("binding.parameter", ()):
-            if (
-                node.parent is not None
-                and node.parent.parent is not None
-                and (node.parent.parent.type == "record_declaration")
-            ):
+            if node.id in components:
                 continue  # a record component is a field, not a local
             scope = self.scope_of(node)
             if node.type == "spread_parameter":
@@ -733,11 +745,8 @@ class _Extractor:
         count: int | None = None,
     ) -> None:
         n, chains = self.argument_chains(args) if count is None else (count, ())
-        self.references.append(
-            Reference(
-                kind, chain, scope, at.start_point[0] + 1, self.column(at), arg_count=n, args=chains
-            )
-        )
+        line, column = self.position(at)
+        self.references.append(Reference(kind, chain, scope, line, column, n, (), chains))
 
     def collect_references(self) -> None:
         c = self.captures
@@ -825,25 +834,20 @@ class _Extractor:
         self.add_ref(RefKind.CALL, (*(base or ("?",)), self.text(target)), target, scope, count=-1)
 
     def collect_types(self) -> None:
+        # part of a longer name (which is the reference), or a type parameter's declaration
+        skip = {n.id for n in self.captures.get("skip.type", ())}
         for node in self.captures.get("reference.type", ()):
-            parent = node.parent
-            if parent is not None and parent.type == "scoped_type_identifier":
-                continue  # part of a longer name, which is the reference
-            if (
-                parent is not None
-                and parent.type == "type_parameter"
-                and parent.named_children[0] == node
-            ):
-                continue  # a type parameter's declaration
+            if node.id in skip:
+                continue
             scope = self.scope_of(node)
             chain = self.type_chain(node, scope)
             if chain and chain[0] not in ("var",):
                 self.add_ref(RefKind.TYPE, chain, _last_identifier(node), scope, count=-1)
         for node in self.captures.get("reference.annotation", ()):
             parts = tuple(self.text(node).replace(" ", "").split("."))
-            self.add_ref(
-                RefKind.TYPE, parts, _last_identifier(node), self.scope_of(node.parent), count=-1
-            )
+            # the name's scope is its annotation's: no scope starts between ``@`` and the name
+            scope = self.scope_of(node)
+            self.add_ref(RefKind.TYPE, parts, _last_identifier(node), scope, count=-1)
 
 
 def _first_type_name(x: _Extractor, node: Node) -> str:

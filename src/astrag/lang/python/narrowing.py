@@ -65,9 +65,10 @@ def narrow(references: list[Reference], found: list[Narrowing]) -> list[Referenc
     """The references with every narrowed subject replaced by an instance of its class."""
     if not found:
         return references
+    by_root = _by_root(found)
     out: list[Reference] = []
     for ref in references:
-        chain = _narrowed(ref.chain, found, (ref.line, ref.column))
+        chain = _narrowed(ref.chain, by_root, (ref.line, ref.column))
         out.append(replace(ref, chain=chain) if chain is not None else ref)
     return out
 
@@ -77,20 +78,34 @@ def narrow_bindings(bindings: list[Binding], found: list[Narrowing]) -> list[Bin
     under ``isinstance(v, AoT)``), by line: a binding knows no column."""
     if not found:
         return bindings
+    by_root = _by_root(found)
     out: list[Binding] = []
     for b in bindings:
-        value = _narrowed(b.value, found, (b.line, 0), by_line=True)
+        value = _narrowed(b.value, by_root, (b.line, 0), by_line=True)
         out.append(replace(b, value=value) if value is not None else b)
     return out
 
 
+def _by_root(found: list[Narrowing]) -> dict[str, list[Narrowing]]:
+    """The narrowings by their subject's first name, innermost first as ``found`` lists them:
+    a chain is only compared with those of its own root (sympy's files test dozens of
+    subjects, and every reference was compared with every test)."""
+    by_root: dict[str, list[Narrowing]] = {}
+    for n in found:
+        by_root.setdefault(n.subject[0], []).append(n)
+    return by_root
+
+
 def _narrowed(
-    chain: Chain | None, found: list[Narrowing], at: Position, by_line: bool = False
+    chain: Chain | None,
+    by_root: dict[str, list[Narrowing]],
+    at: Position,
+    by_line: bool = False,
 ) -> Chain | None:
     """``chain`` at ``at`` starting from the innermost narrowing around it, else None."""
-    if chain is None:
+    if not chain:
         return None
-    for n in found:
+    for n in by_root.get(chain[0], ()):
         size = len(n.subject)
         inside = n.start[0] <= at[0] <= n.end[0] if by_line else n.start <= at <= n.end
         if len(chain) > size and chain[:size] == n.subject and inside:

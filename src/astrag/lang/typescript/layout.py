@@ -59,7 +59,10 @@ def _read_json(path: Path) -> dict | None:
         text = config_reads.read_text(path, _MAX_CONFIG_BYTES)
         if text is None:
             return None
-        data = json.loads(strip_jsonc(text))
+        try:
+            data = json.loads(text)  # strict JSON, as package.json is: the same value, faster
+        except ValueError:
+            data = json.loads(strip_jsonc(text))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None
@@ -73,7 +76,8 @@ def _source_dirs(paths: Iterable[str]) -> list[str]:
 
 
 def _config_files(root: Path, name: str, dirs: list[str]) -> list[str]:
-    return [d for d in dirs if os.path.isfile(root / d / name)]
+    base = str(root)  # joined as text: a Path per directory cost more than the stat
+    return [d for d in dirs if os.path.isfile(os.path.join(base, d, name))]
 
 
 def _compiler_options(root: Path, rel_file: str, depth: int = 0) -> tuple[dict, str]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import posixpath
 from dataclasses import dataclass, field
+from typing import Any
 
 from astrag.graph.modules import Modules
 
@@ -53,6 +54,10 @@ class TsModules:
     # (importer's directory, specifier) -> file: a barrel's `export *` specifiers are resolved
     # again for every name looked up through it (medusa: 346k resolutions, 25 s under a profiler)
     resolved: dict[tuple[str, str], str | None] = field(default_factory=dict)
+    # (importer, specifier) -> file, in front of ``resolved``: the same answer without
+    # splitting the importer's directory off its path again for every name looked up
+    resolved_from: dict[tuple[str, str], str | None] = field(default_factory=dict)
+    star_reach: dict[str, Any] = field(default_factory=dict)  # path -> semantics.StarReach
 
 
 def index_modules(all_paths: frozenset[str], layout: TsLayout | None) -> TsModules:
@@ -65,12 +70,18 @@ def resolve_ts_module(modules: Modules, importer: str, spec: str) -> str | None:
     Only the importer's directory matters (relative specifiers start there, and the nearest
     tsconfig.json is found from there), so answers are kept per directory and specifier."""
     index: TsModules = modules.of(ROOM)
+    by_file = (importer, spec)
+    try:
+        return index.resolved_from[by_file]
+    except KeyError:
+        pass
     key = (posixpath.dirname(importer), spec)
     try:
-        return index.resolved[key]
+        found = index.resolved[key]
     except KeyError:
         found = index.resolved[key] = _resolve(index, key[0], spec)
-        return found
+    index.resolved_from[by_file] = found
+    return found
 
 
 def _resolve(index: TsModules, directory: str, spec: str) -> str | None:

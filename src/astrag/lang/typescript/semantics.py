@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from astrag.graph.facts import Chain, Definition, Import, Reference
 from astrag.graph.semantics import Receiver
 from astrag.graph.values import ClassKey, Value
-from astrag.lang.typescript.modules import resolve_ts_module
+from astrag.lang.typescript.modules import ROOM, TsModules, resolve_ts_module
 
 if TYPE_CHECKING:
     from astrag.graph.resolve import Resolver
@@ -55,6 +56,20 @@ class TypeScriptSemantics:
     receiver_types: frozenset[Chain] = frozenset({("Self",), ("this",)})
     receiver_values: frozenset[Chain] = frozenset({("self",), ("this",)})
     constructor = "constructor"
+    builtin_collections: ClassVar[Mapping[str, tuple[str, Mapping[str, str]]]] = {
+        "map": ("Map", {"get": "value", "values": "values"}),
+        "elems": (
+            "Array",
+            {
+                **dict.fromkeys(("shift", "pop", "at", "find", "findLast"), "value"),
+                **dict.fromkeys(
+                    ("filter", "slice", "concat", "reverse", "sort", "splice", "values"), "values"
+                ),
+                **dict.fromkeys(("toReversed", "toSorted", "toSpliced"), "values"),
+            },
+        ),
+    }
+    element_methods: ClassVar[Mapping[str, str]] = {}  # no iteration protocol read
 
     def __init__(self, language: str, top_level_exported: bool) -> None:
         self.language = language
@@ -80,7 +95,15 @@ class TypeScriptSemantics:
 
     def star_member(self, r: Resolver, t: FileTables, imp: Import, name: str) -> Value | None:
         path = resolve_ts_module(r.modules, t.path, imp.module)
-        return r.module_member(path, name) if path else None
+        if not path:
+            return None
+        reach = star_reach(r, path)
+        if reach.names is not None and name != "default" and name not in reach.names:
+            # no module of the chain declares the name: asking each of them (a barrel of
+            # barrels asks hundreds) would find nothing after consulting exactly these files
+            r.touch_all(reach.files)
+            return None
+        return r.module_member(path, name)
 
     def star_import_target(self, r: Resolver, t: FileTables, imp: Import) -> Value | None:
         target = resolve_ts_module(r.modules, t.path, imp.module)
@@ -92,11 +115,19 @@ class TypeScriptSemantics:
         local = t.exports.get(name)
         if local is not None:
             return r.module_level(t, local)
-        for d_name, qual in t.children.get("", {}).items():
-            d = t.defs[qual]
-            if name == "default" and "default_export" in d.modifiers:
-                return ("sym", t.path, qual)
-            if d_name == name and (d.exported or self.top_level_exported):
+        top = t.children.get("", {})
+        if name == "default":
+            for d_name, qual in top.items():
+                d = t.defs[qual]
+                if "default_export" in d.modifiers or (
+                    d_name == name and (d.exported or self.top_level_exported)
+                ):
+                    return ("sym", t.path, qual)
+        else:
+            # one lookup, not a scan of the module's definitions: a barrel's `export *` asks
+            # every module it re-exports for each name (medusa: 320k asks)
+            qual = top.get(name)
+            if qual is not None and (t.defs[qual].exported or self.top_level_exported):
                 return ("sym", t.path, qual)
         imp = t.reexports.get(name)
         if imp is not None:
@@ -140,6 +171,44 @@ class TypeScriptSemantics:
         return any(
             resolve_ts_module(r.modules, t.path, imp.module) is None for imp in t.star_reexports
         )
+
+
+@dataclass(frozen=True, slots=True)
+class StarReach:
+    """A module and every module its ``export *`` chains reach, with what they could give."""
+
+    files: frozenset[str]
+    # every name those modules declare at top level, export or re-export by name; None when
+    # one of them has ``export =`` (a member of that value may be any name)
+    names: frozenset[str] | None
+
+
+def star_reach(r: Resolver, path: str) -> StarReach:
+    """What looking a name up in ``path`` through its ``export *`` chains can find, and which
+    files such a lookup consults (kept for the run, in its module tables)."""
+    index: TsModules = r.modules.of(ROOM)
+    found = index.star_reach.get(path)
+    if found is not None:
+        return found
+    files: set[str] = set()
+    names: set[str] = set()
+    whole = False
+    stack = [path]
+    while stack:
+        p = stack.pop()
+        if p in files:
+            continue
+        files.add(p)
+        t = r.tables[p]  # not r.table(): the caller records the files when it uses them
+        whole = whole or "=" in t.exports
+        names.update(t.exports, t.reexports, t.children.get("", ()))
+        for star in t.star_reexports:
+            target = resolve_ts_module(r.modules, p, star.module)
+            if target:
+                stack.append(target)
+    found = StarReach(frozenset(files), None if whole else frozenset(names))
+    index.star_reach[path] = found
+    return found
 
 
 def _module_value(r: Resolver, path: str) -> Value:
