@@ -1,11 +1,13 @@
 """The checker's Java rules (``verify/rules.py``): a compiler-checked language over a closed
 repository, with overloads.
 
-* A class is closed when every type it extends or implements is in the repository, or is
-  ``java.lang.Object``, or a JDK interface whose few methods astrag knows (a marker such as
-  ``Serializable``, or ``Comparable``'s ``compareTo``) and which lacks the name asked about:
-  anything else it inherits from outside (``extends AbstractList``) may have any member.
-  Records (implicit accessors), enums and annotation types are left alone.
+* Methods called and fields read or written on a receiver of known type are judged when its
+  class is closed: every type it extends or implements is in the repository, or is a JDK type
+  whose every member astrag knows (``Object``, a marker such as ``Serializable``,
+  ``Comparable``'s ``compareTo``, ``InputStream``'s methods and a filter's ``in``) and which
+  lacks the name asked about; anything else it inherits from outside (``extends
+  AbstractList``) may have any member. Records (implicit accessors), enums and annotation
+  types are left alone.
 * A call is judged against every overload javac would consider (the methods of that name in
   the class where lookup finds it and its bases, a base's private ones excepted; a class's own
   constructors, or the implicit default one): a finding only when no overload takes that many
@@ -163,7 +165,7 @@ class JavaRules(LanguageRules):
         name = ref.chain[-1]
         if receiver is None or (receiver[0] not in ("inst", "super") and not r.is_class(receiver)):
             return []
-        if name in OBJECT_METHODS or not checker._closed_class(receiver, name):
+        if name in OBJECT_METHODS or not checker.closed_class(receiver, name):
             return []
         site = Site(r.tables[change.path], ref.scope, ref.line)
         if checker.is_narrowed(change, site, ref.chain):

@@ -253,7 +253,7 @@ def _missing_on_repository_class(
     name = ref.chain[-1]
     if receiver[0] not in ("inst", "super") and not r.is_class(receiver):
         return []
-    if name in _OBJECT_MEMBERS or not checker._closed_class(receiver, name):
+    if name in _OBJECT_MEMBERS or not checker.closed_class(receiver, name):
         return []
     site = Site(r.tables[change.path], ref.scope, ref.line)
     if checker.is_narrowed(change, site, ref.chain):

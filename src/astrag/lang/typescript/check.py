@@ -133,7 +133,7 @@ class TypeScriptRules(LanguageRules):
         if denot[0] != "ext" or receiver is None or receiver[0] not in ("inst", "super"):
             return False
         d = checker.r.definition(receiver)
-        return d is not None and d.kind == DefKind.CLASS and checker._closed_class(receiver)
+        return d is not None and d.kind == DefKind.CLASS and checker.closed_class(receiver)
 
     def closed_class(
         self, checker: Checker, receiver: Value, d: Definition, name: str | None, attribute: bool
