@@ -171,10 +171,12 @@ def test_unknown_types_and_functions(repo: Path) -> None:
             Shape ok(List<String> names, Shap typo) {
                 helper();
                 String s = String.valueOf(1);
+                org.other.Node n = new java.util.ArrayList<org.other.Leaf>().get(0);
                 return new Shape();
             }
         }
     """
+    # a qualified name says where its class is: not a bare name to look up
     assert findings(repo, code) == [("unknown-type", 7), ("unknown-function", 8)]
 
 

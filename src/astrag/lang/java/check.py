@@ -128,8 +128,12 @@ class JavaRules(LanguageRules):
     ) -> bool:
         """Inside an enum, what ``java.lang.Enum`` gives it (``values()``, ``name()``); a
         package-private class that a file of the same package declares beside its own
-        public one (``Bag.java`` holding ``class Sink``)."""
+        public one (``Bag.java`` holding ``class Sink``); a name written qualified
+        (``new java.util.ArrayList<>()``, ``org.acme.Node n``): its package says where it is,
+        and the frontend keeps its last part only."""
         if name in _ENUM_METHODS and _in_enum(site):
+            return True
+        if _qualified(text, ref):
             return True
         return _declared_in_package(checker, site.t.path, name)
 
@@ -273,6 +277,13 @@ def _closed(checker: Checker, path: str, qual: str, name: str | None, seen: set)
             if known is None or name is None or name in known:
                 return False
     return True
+
+
+def _qualified(text: str, ref: Reference) -> bool:
+    """The name at ``ref`` follows a ``.`` on its line (``pkg.Name``)."""
+    lines = text.split("\n")
+    line = lines[ref.line - 1] if 0 < ref.line <= len(lines) else ""
+    return line[: ref.column - 1].rstrip().endswith(".")
 
 
 def _classes_around(site: Site) -> list[str]:
