@@ -16,10 +16,17 @@
 #   DATE_FNS_GIT     github.com/date-fns/date-fns             @ dd663983..., src/; its
 #                    .astrag.toml leaves src/locale/ out of the index (hundreds of
 #                    near-identical locale tables), as a user may: the files stay on disk
+# The fresh held-out pair, picked before astrag ran on them (docs/BENCHMARKS.md section 3):
+#   LOGURU_GIT       github.com/Delgan/loguru                 @ 2a17be73..., loguru/ tests/
+#                    without tests/exceptions/ (scripts that fail on purpose, their
+#                    tracebacks compared by the tests) and tests/typesafety/ (YAML)
+#   JOTAI_GIT        github.com/pmndrs/jotai                  @ 1fae7724..., src/ tests/
+#                    tsconfig.json (its paths map `jotai/*` to src/)
 # The tuned pair (rich, nestjs-graphql) is copied from bench/get_data.sh's corpora.
+# DATA (default: bench/data) says where the corpora go.
 set -euo pipefail
 
-DATA="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/data"
+DATA=${DATA:-"$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/data"}
 OUT="$DATA/checker"
 mkdir -p "$OUT"
 
@@ -44,6 +51,9 @@ from_git vscode-lsp VSCODE_LSP_GIT 0da5527ddf79ec7b10c953a1b1e6e007c9678326 \
     jsonrpc/src server/src protocol/src
 from_git attrs ATTRS_GIT c1dc5dcba16ed827aa6dcad896b41a3afedb4e32 src tests
 from_git boltons BOLTONS_GIT 967864f89791509f9eb36b22b4579d36b72a6df2 boltons tests
+from_git loguru LOGURU_GIT 2a17be730e111cf874d0bf967c4c5da15b7e4670 loguru tests \
+    ':(exclude)tests/exceptions' ':(exclude)tests/typesafety'
+from_git jotai JOTAI_GIT 1fae77247ae72ab5f2f002dc82a876e61ce26f56 src tests tsconfig.json
 from_git ky KY_GIT 3419113b48e034fdcf8fa6bd3be3da7b3d0d758f source test
 if from_git date-fns DATE_FNS_GIT dd66398305c2b015fba3c1b3d31ccff42ee8d4cf src \
     && [[ -d "$OUT/date-fns/src" && ! -f "$OUT/date-fns/.astrag.toml" ]]; then
