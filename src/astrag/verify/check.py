@@ -80,6 +80,11 @@ class Checker:
         self.bodies = ClassBodies(resolver, texts or {}, root, shared)
         self.attributes = AttributeRule(resolver, self.bodies, self.closed_class, self.rules)
 
+    def memo(self, room: str) -> dict:
+        """Where a room keeps what it read of the project beyond the index (configuration
+        files, installed packages) for the session: every check of it shares the dict."""
+        return self.bodies.shared.setdefault(("memo", room, ""), {})
+
     def rules(self, t: FileTables) -> LanguageRules:
         return rules_for(t.sem.language) or DEFAULT
 

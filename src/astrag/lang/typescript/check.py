@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from astrag.graph.facts import Definition, DefKind, Import, Reference
 from astrag.graph.tables import FileTables, Site
 from astrag.graph.values import Value
+from astrag.lang.typescript.check_globals import program_globals
 from astrag.lang.typescript.check_members import ts_declared_members
 from astrag.lang.typescript.modules import resolve_ts_module
 from astrag.lang.typescript.semantics import JS_GLOBALS
@@ -91,7 +92,17 @@ class TypeScriptRules(LanguageRules):
         self, checker: Checker, site: Site, name: str, ref: Reference, text: str
     ) -> bool:
         # the lib's and the host's globals, and the repository's own script ``.d.ts`` ones
-        return name in _AMBIENT or name in checker.ambient
+        if name in _AMBIENT or name in checker.ambient:
+            return True
+        if checker.root is None:
+            return False
+        # what the file's program adds (its tsconfig's libs and type packages, declaration
+        # files it references), or any name when some of that cannot be read
+        indexed = checker.r.tables.facts
+        found = program_globals(
+            checker.root, site.t.path, text, indexed.__contains__, indexed, checker.memo("ts")
+        )
+        return not found.complete or name in found.names
 
     def import_findings(
         self, checker: Checker, change: ChangedFile, imp: Import, target: Value | None

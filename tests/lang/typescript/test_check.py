@@ -1,0 +1,126 @@
+"""The checker on TypeScript: the globals a file's program declares outside the index (its
+tsconfig's libs and type packages, the declaration files its files reference). Each beside
+the mistake still reported."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from astrag import api
+from astrag.lang.typescript.check_globals import declared_globals
+
+FILES = {
+    # a project cut as the checker meets it: each folder its own program, nothing installed
+    "common/tsconfig.json": '{ "compilerOptions": { "types": [], "lib": ["es2023"] } }',
+    "common/api.ts": """
+        /// <reference path="../typings/thenable.d.ts" />
+        export function run(x: number): number { return x; }
+    """,
+    "common/test/tsconfig.json": """
+        { // tsconfig allows comments and trailing commas
+          "compilerOptions": { "types": ["mocha"], "lib": ["es2023"], } }
+    """,
+    "browser/tsconfig.json": '{"compilerOptions": {"types": [], "lib": ["es2023", "WebWorker"]}}',
+    "node/tsconfig.json": '{ "compilerOptions": { "types": ["node"] } }',
+    "odd/tsconfig.json": '{ "compilerOptions": { "types": ["some-runner"] } }',
+    "typed/tsconfig.json": '{ "compilerOptions": { "types": ["runner"] } }',
+    "typed/node_modules/@types/runner/package.json": '{"types": "main.d.ts"}',
+    "typed/node_modules/@types/runner/main.d.ts": """
+        /// <reference path="more.d.ts" />
+        declare function check(name: string): void;
+        declare global { const harness: unknown }
+        export {};
+    """,
+    "typed/node_modules/@types/runner/more.d.ts": "declare function probe(): void;",
+    "typed/use.ts": "export const x = 1;",
+}
+
+CALLS = """
+    suite('x', () => setup(() => {}));
+    clearImmediate(setImmediate(() => {}));
+    export function f(port: DedicatedWorkerGlobalScope, t: Thenable<number>) { return port; }
+"""
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("tsenv")
+    for rel, text in FILES.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    api.index(root, embedder="none")
+    return root
+
+
+def rows(repo: Path, code: str, path: str) -> list[tuple[str, int]]:
+    report = api.check(repo, textwrap.dedent(code).lstrip("\n"), path=path)
+    return [(f.rule, f.line) for f in report.findings]
+
+
+def test_a_test_runners_globals_come_with_the_type_package_the_tsconfig_names(
+    repo: Path,
+) -> None:
+    # mocha's declarations are not installed: its well-known globals stand in for them
+    assert rows(repo, CALLS, "common/test/use.test.ts") == [
+        ("unknown-function", 2),
+        ("unknown-type", 3),
+        ("unknown-type", 3),
+    ]
+
+
+def test_a_worker_lib_and_nodes_globals_come_with_the_tsconfig_that_asks(repo: Path) -> None:
+    # (setImmediate is on the checker's list of host globals everywhere)
+    assert rows(repo, CALLS, "browser/use.ts") == [
+        ("unknown-function", 1),
+        ("unknown-function", 1),
+        ("unknown-function", 2),
+        ("unknown-type", 3),
+    ]
+    assert rows(repo, CALLS, "node/use.ts") == [
+        ("unknown-function", 1),
+        ("unknown-function", 1),
+        ("unknown-type", 3),
+        ("unknown-type", 3),
+    ]
+
+
+def test_an_installed_type_package_is_read(repo: Path) -> None:
+    # a module's own top-level declarations are no globals; its ``declare global`` and the
+    # script it references declare them
+    code = "probe(); harness;\ncheck('a');\n"
+    assert rows(repo, code, "typed/use.ts") == [("unknown-function", 2)]
+
+
+def test_a_program_whose_declarations_cannot_all_be_read_may_use_any_name(repo: Path) -> None:
+    # common/api.ts references a declaration file that is not there (it declares Thenable
+    # upstream), and an unknown type package is not installed: any name may be declared
+    assert rows(repo, CALLS, "common/use.ts") == []
+    assert rows(repo, CALLS, "odd/use.ts") == []
+    # a program that names no type package, with nothing installed: the well-known ones
+    assert rows(repo, CALLS, "plain/use.ts") == [("unknown-type", 3), ("unknown-type", 3)]
+
+
+def test_what_a_declaration_file_declares_globally() -> None:
+    script = """
+        declare var process: any;
+        declare function clearImmediate(h: any): void;
+        interface Thenable<T> { then(): void }
+        declare namespace Mocha { }
+        declare const a: number, b: string;
+        declare module "timers" { global { function setImmediate(): void } }
+        declare module "fs" { function readFile(): void }
+    """
+    assert declared_globals(textwrap.dedent(script)) == {
+        "process", "clearImmediate", "Thenable", "Mocha", "a", "b", "setImmediate"
+    }  # fmt: skip
+    module = """
+        import { X } from "x";
+        export declare function local(): X;
+        declare global { let suite: X; interface Window { x: 1 } }
+        export as namespace Lib;
+    """
+    assert declared_globals(textwrap.dedent(module)) == {"suite", "Window", "Lib"}
