@@ -16,6 +16,11 @@
 #   DATE_FNS_GIT     github.com/date-fns/date-fns             @ dd663983..., src/; its
 #                    .astrag.toml leaves src/locale/ out of the index (hundreds of
 #                    near-identical locale tables), as a user may: the files stay on disk
+# Tune corpora added with the open world of globals (getters that return functions, Mocha
+# tests, an extended tsconfig):
+#   THEIA_GIT        github.com/eclipse-theia/theia           @ c66a3811..., packages/core/src/common,
+#                    the packages/core/shared re-exports it imports, packages/core/package.json,
+#                    with packages/core/tsconfig.json and the configs/base.tsconfig.json it extends
 # The fresh held-out pair, picked before astrag ran on them (docs/BENCHMARKS.md section 3):
 #   LOGURU_GIT       github.com/Delgan/loguru                 @ 2a17be73..., loguru/ tests/
 #                    without tests/exceptions/ (scripts that fail on purpose, their
@@ -51,6 +56,9 @@ from_git vscode-lsp VSCODE_LSP_GIT 0da5527ddf79ec7b10c953a1b1e6e007c9678326 \
     jsonrpc/src server/src protocol/src
 from_git attrs ATTRS_GIT c1dc5dcba16ed827aa6dcad896b41a3afedb4e32 src tests
 from_git boltons BOLTONS_GIT 967864f89791509f9eb36b22b4579d36b72a6df2 boltons tests
+from_git theia THEIA_GIT c66a38110467826d2eb718fccd88eb2692d28969 packages/core/src/common \
+    packages/core/shared packages/core/package.json \
+    packages/core/tsconfig.json configs/base.tsconfig.json
 from_git loguru LOGURU_GIT 2a17be730e111cf874d0bf967c4c5da15b7e4670 loguru tests \
     ':(exclude)tests/exceptions' ':(exclude)tests/typesafety'
 from_git jotai JOTAI_GIT 1fae77247ae72ab5f2f002dc82a876e61ce26f56 src tests tsconfig.json
