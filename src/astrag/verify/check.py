@@ -435,6 +435,9 @@ class Checker:
         positional = [p for p in params if p.kind in ("positional", "positional_only")]
         given = ref.arg_count + sum(p.name in ref.keywords for p in positional[ref.arg_count :])
         required = sum(not p.has_default for p in positional)
+        if given < required:  # what the language lets a call leave out, read only now
+            omitted = callee_rules.omittable(self, denot[1], callee)
+            required = sum(not p.has_default and p.name not in omitted for p in positional)
         too_few = given < required and "var_keyword" not in kinds
         # an arrow bound to a typed field/variable may take fewer parameters than callers pass
         # (a variable's declared type is known; a field's is not recorded: any arrow field)
@@ -520,6 +523,15 @@ class Checker:
                 return None, False
             return ctor_def, rules.self_parameter
         if d.kind not in FUNCTION_KINDS or "overload" in d.modifiers or "#" in denot[2]:
+            return None, False
+        if "getter" in d.modifiers:
+            return None, False  # ``x.event(fn)`` calls what the getter returns, not the getter
+        by_name = receiver is not None and receiver[0] == "sym"
+        instance = d.kind == DefKind.METHOD and not {"static", "classmethod"} & set(d.modifiers)
+        if by_name and instance and ref.chain[0] not in rules.receivers:
+            # an instance method called through a name, not an instance: a namespace merged
+            # with the interface or class of that name (``Observable.update``), whose member
+            # the index mixed up with its own; Python's ``Class.method(obj)``
             return None, False
         if not rules.self_parameter:
             return d, False  # the receiver is no parameter

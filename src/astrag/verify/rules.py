@@ -170,6 +170,11 @@ class LanguageRules:
         ``resolved``: the resolver found ``name`` as a member already."""
         return False
 
+    def omittable(self, checker: Checker, path: str, callee: Definition) -> frozenset[str]:
+        """Parameters without a default that a call may leave out all the same (a TS
+        parameter whose type accepts ``void``)."""
+        return frozenset()
+
     # several definitions of one name, chosen by their parameters (Java): a call is judged
     # against every one (``overloads``)
     overloaded = False

@@ -1,6 +1,6 @@
 """The checker on TypeScript: the globals a file's program declares outside the index (its
-tsconfig's libs and type packages, the declaration files its files reference). Each beside
-the mistake still reported."""
+tsconfig's libs and type packages, the declaration files its files reference), and calls of
+what a getter returns. Each beside the mistake still reported."""
 
 from __future__ import annotations
 
@@ -36,6 +36,28 @@ FILES = {
     """,
     "typed/node_modules/@types/runner/more.d.ts": "declare function probe(): void;",
     "typed/use.ts": "export const x = 1;",
+    "events.ts": """
+        export interface Event<T> { (listener: (e: T) => any): void }
+        export class Emitter<T, K extends string = "a"> {
+            private _event: Event<T> | undefined;
+            get event(): Event<T> { return this._event!; }
+            fire(e: T): void {}
+            done(n: number, last: string | void): void {}
+            named(key: K): void {}
+            pick<U, V extends number>(u: U, v: V): void {}
+        }
+    """,
+    "menu.ts": """
+        export interface MenuNode { id: string }
+        export interface Compound extends MenuNode { children: MenuNode[] }
+        export namespace Compound {
+            export function is(node: unknown): node is Compound { return !!node; }
+        }
+        export interface Observable { update(): void }
+        export namespace Observable {
+            export function update(run: () => void): void { run(); }
+        }
+    """,
 }
 
 CALLS = """
@@ -102,6 +124,59 @@ def test_a_program_whose_declarations_cannot_all_be_read_may_use_any_name(repo: 
     assert rows(repo, CALLS, "odd/use.ts") == []
     # a program that names no type package, with nothing installed: the well-known ones
     assert rows(repo, CALLS, "plain/use.ts") == [("unknown-type", 3), ("unknown-type", 3)]
+
+
+def test_a_call_of_a_getter_calls_what_it_returns(repo: Path) -> None:
+    code = """
+        import { Emitter } from "./events"
+        export function use(e: Emitter<number>) {
+            e.event((x) => x);
+            e.fire(1, 2);
+        }
+    """
+    assert rows(repo, code, "use.ts") == [("wrong-arguments", 4)]
+
+
+def test_an_argument_whose_type_accepts_void_may_be_left_out(repo: Path) -> None:
+    # a type parameter may be void (Emitter<void>), unless its constraint excludes it
+    code = """
+        import { Emitter } from "./events"
+        export function use(e: Emitter<void>) {
+            e.fire();
+            e.done(1);
+            e.named();
+            e.pick();
+            e.done();
+        }
+    """
+    assert rows(repo, code, "use.ts") == [
+        ("wrong-arguments", 5),
+        ("wrong-arguments", 6),
+        ("wrong-arguments", 7),
+    ]
+
+
+def test_a_namespace_merged_with_an_interface_is_not_the_interface(repo: Path) -> None:
+    code = """
+        import { Observable } from "./menu"
+        export function use(o: Observable) {
+            Observable.update(() => {});
+            o.update(1);
+        }
+    """
+    assert rows(repo, code, "use.ts") == [("wrong-arguments", 4)]
+
+
+def test_a_namespaces_type_guard_narrows(repo: Path) -> None:
+    code = """
+        import { Compound, MenuNode } from "./menu"
+        export function use(root: MenuNode, other: MenuNode) {
+            if (Compound.is(root)) {
+                return root.children.length + other.children.length;
+            }
+        }
+    """
+    assert rows(repo, code, "use.ts") == [("unknown-member", 4)]
 
 
 def test_what_a_declaration_file_declares_globally() -> None:

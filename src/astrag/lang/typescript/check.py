@@ -18,6 +18,7 @@ from astrag.graph.tables import FileTables, Site
 from astrag.graph.values import Value
 from astrag.lang.typescript.check_globals import program_globals
 from astrag.lang.typescript.check_members import ts_declared_members
+from astrag.lang.typescript.check_params import voidable_parameters, voidable_type_parameters
 from astrag.lang.typescript.modules import resolve_ts_module
 from astrag.lang.typescript.semantics import JS_GLOBALS
 from astrag.verify.findings import Finding
@@ -103,6 +104,18 @@ class TypeScriptRules(LanguageRules):
             checker.root, site.t.path, text, indexed.__contains__, indexed, checker.memo("ts")
         )
         return not found.complete or name in found.names
+
+    def omittable(self, checker: Checker, path: str, callee: Definition) -> frozenset[str]:
+        """A trailing argument whose type accepts ``void`` may be left out, and a type
+        parameter may be ``void`` (``Emitter<void>.fire()``)."""
+        source = checker.bodies.file_text(path).encode("utf-8")
+
+        def text(d: Definition) -> str:
+            return source[d.start_byte : d.end_byte].decode("utf-8", "replace")
+
+        owner = checker.r.tables[path].defs.get(callee.parent) if callee.parent else None
+        outer = voidable_type_parameters(text(owner), owner.name) if owner else frozenset()
+        return voidable_parameters(text(callee), callee.name, outer)
 
     def import_findings(
         self, checker: Checker, change: ChangedFile, imp: Import, target: Value | None
