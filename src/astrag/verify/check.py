@@ -192,7 +192,9 @@ class Checker:
         if rules.unknowable(self, site, ref.chain):
             return []
         denot, receiver = self.r.walk(site, ref.chain)
-        if denot is None or rules.implemented_only(self, denot, receiver):
+        # a package alone is no value (a bare name only a directory of sources matches)
+        package = denot is not None and denot[0] == "ns" and len(ref.chain) == 1
+        if denot is None or package or rules.implemented_only(self, denot, receiver):
             return self._unbacked(change, ref, site, receiver)
         if denot[0] == "ext" and ref.kind == RefKind.CALL:
             if len(ref.chain) == 1:

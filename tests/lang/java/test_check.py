@@ -87,6 +87,31 @@ FILES = {
             void writeAll(int b) {}
         }
     """,
+    "src/main/java/com/ex/dom/Node.java": """
+        package com.ex.dom;
+
+        public class Node {
+            public String attr(String key) { return key; }
+            public Node attr(String key, String value) { return this; }
+            public Node parent() { return this; }
+            public Node parent(int up) { return this; }
+        }
+    """,
+    "src/main/java/com/ex/dom/Element.java": """
+        package com.ex.dom;
+
+        public class Element extends Node {
+            public Element attr(String key, String value) { return this; }
+            public String text() { return ""; }
+        }
+    """,
+    "src/main/java/com/ex/dom/Attribute.java": """
+        package com.ex.dom;
+
+        public class Attribute {
+            public String getKey() { return ""; }
+        }
+    """,
 }
 
 
@@ -340,3 +365,20 @@ def test_field_reads_and_writes(repo: Path) -> None:
         ("unknown-member", 18, "Wrapped declares no member 'counts' (did you mean count?)"),
         ("unknown-member", 19, "Wrapped has no attribute 'total'"),
     ]
+
+
+def test_a_qualified_type_names_its_package_s_class(repo: Path) -> None:
+    # the class has a nested Attribute of its own: com.ex.dom.Attribute is not that one
+    code = """
+        package com.ex.app;
+
+        class Main {
+            static class Attribute {}
+
+            String key(com.ex.dom.Attribute a) {
+                a.getKeys();
+                return a.getKey();
+            }
+        }
+    """
+    assert findings(repo, code) == [("unknown-member", 7)]

@@ -215,3 +215,43 @@ def test_imports_static_imports_packages_and_typed_locals(tmp_path: Path) -> Non
         "a/app/Repo.java::Repo",
         "external::java.util.List.add",
     }
+
+
+def test_names_written_qualified(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "src/main/java/a/dom/Attribute.java": """
+                package a.dom;
+                public class Attribute {
+                    public String getKey() { return ""; }
+                    public static Attribute of() { return new Attribute(); }
+                }
+            """,
+            "src/main/java/a/app/Main.java": """
+                package a.app;
+                public class Main {
+                    static class Attribute { void getKey() {} }
+                    void run(a.dom.Attribute attr) {
+                        attr.getKey();
+                        a.dom.Attribute.of();
+                        new a.dom.Attribute();
+                        java.util.List<String> xs = new java.util.ArrayList<>();
+                        xs.add("x");
+                    }
+                }
+            """,
+        },
+    )
+    calls = {
+        t.removeprefix("src/main/java/")
+        for t in targets(edges, "calls", "src/main/java/a/app/Main.java::Main.run")
+    }
+    # the package's class, not the nested one of the same simple name; the JDK's external
+    assert calls == {
+        "a/dom/Attribute.java::Attribute.getKey",
+        "a/dom/Attribute.java::Attribute.of",
+        "a/dom/Attribute.java::Attribute",
+        "external::java.util.ArrayList",
+        "external::java.util.List().add",  # as a local's type imported by name gives
+    }

@@ -128,12 +128,8 @@ class JavaRules(LanguageRules):
     ) -> bool:
         """Inside an enum, what ``java.lang.Enum`` gives it (``values()``, ``name()``); a
         package-private class that a file of the same package declares beside its own
-        public one (``Bag.java`` holding ``class Sink``); a name written qualified
-        (``new java.util.ArrayList<>()``, ``org.acme.Node n``): its package says where it is,
-        and the frontend keeps its last part only."""
+        public one (``Bag.java`` holding ``class Sink``)."""
         if name in _ENUM_METHODS and _in_enum(site):
-            return True
-        if _qualified(text, ref):
             return True
         return _declared_in_package(checker, site.t.path, name)
 
@@ -230,17 +226,23 @@ class JavaRules(LanguageRules):
             return None
         if not _closed(checker, denot[1], d.parent, d.name, set()):
             return None  # an outside supertype may overload it
-        mro, _ = r.mro(denot[1], d.parent)
-        found = []
-        for i, (path, qual) in enumerate(mro):
-            for m in _declared(checker, path, qual, d.name):
-                if i == 0 or m.visibility != "private":  # a base's private is not inherited
-                    found.append(m)
-        return found or None
+        return _inherited(checker, denot[1], d.parent, d.name) or None
 
 
 # the implicit default constructor of a class that declares none
 _DEFAULT = Definition(DefKind.METHOD, "constructor", "constructor", "", 0, 0, 0, 0)
+
+
+def _inherited(checker: Checker, path: str, qual: str, name: str) -> list[Definition]:
+    """The methods named ``name`` of class ``qual`` and its repository bases (a base's private
+    ones are not inherited)."""
+    mro, _ = checker.r.mro(path, qual)
+    return [
+        m
+        for i, (base_path, base) in enumerate(mro)
+        for m in _declared(checker, base_path, base, name)
+        if i == 0 or m.visibility != "private"
+    ]
 
 
 def _declared(checker: Checker, path: str, qual: str, name: str) -> list[Definition]:
@@ -277,13 +279,6 @@ def _closed(checker: Checker, path: str, qual: str, name: str | None, seen: set)
             if known is None or name is None or name in known:
                 return False
     return True
-
-
-def _qualified(text: str, ref: Reference) -> bool:
-    """The name at ``ref`` follows a ``.`` on its line (``pkg.Name``)."""
-    lines = text.split("\n")
-    line = lines[ref.line - 1] if 0 < ref.line <= len(lines) else ""
-    return line[: ref.column - 1].rstrip().endswith(".")
 
 
 def _classes_around(site: Site) -> list[str]:
