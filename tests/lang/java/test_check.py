@@ -382,3 +382,21 @@ def test_a_qualified_type_names_its_package_s_class(repo: Path) -> None:
         }
     """
     assert findings(repo, code) == [("unknown-member", 7)]
+
+
+def test_a_chain_through_overloads_that_return_different_types(repo: Path) -> None:
+    # attr(key) returns a String, attr(key, value) the element: the chain does not say which
+    # ran; parent() and parent(up) both return a node, so what follows them is judged
+    code = """
+        package com.ex.app;
+
+        import com.ex.dom.Element;
+
+        class Main {
+            void run(Element el) {
+                el.attr("type").equalsIgnoreCase("x");
+                el.parent().texts();
+            }
+        }
+    """
+    assert findings(repo, code) == [("unknown-member", 8)]

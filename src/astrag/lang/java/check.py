@@ -228,6 +228,27 @@ class JavaRules(LanguageRules):
             return None  # an outside supertype may overload it
         return _inherited(checker, denot[1], d.parent, d.name) or None
 
+    def unknowable(self, checker: Checker, site: Site, chain: tuple[str, ...]) -> bool:
+        """A call inside the chain of a method whose overloads return different types: which
+        one runs, and so what the rest of the chain is looked up on, depends on arguments the
+        chain does not carry (``el.attr("k").trim()``: ``attr(key)`` returns a ``String``,
+        ``attr(key, value)`` the element), and the resolver took the first it found."""
+        for i, element in enumerate(chain[:-1]):
+            if not element.endswith("()"):
+                continue
+            denot, _ = checker.r.walk(site, chain[: i + 1])
+            d = checker.r.definition(denot) if denot is not None and denot[0] == "sym" else None
+            if d is None or d.kind not in FUNCTION_KINDS or not d.parent:
+                continue
+            # an override (the same parameters) may narrow its base's return type: the
+            # nearest one of each parameter list counts
+            returns: dict[tuple, object] = {}
+            for m in _inherited(checker, denot[1], d.parent, d.name):
+                returns.setdefault(tuple(p.annotation for p in m.params), m.returns)
+            if len(set(returns.values())) > 1:
+                return True
+        return False
+
 
 # the implicit default constructor of a class that declares none
 _DEFAULT = Definition(DefKind.METHOD, "constructor", "constructor", "", 0, 0, 0, 0)
