@@ -124,7 +124,7 @@ class Checker:
         if out:  # what the code's author expected to fail, and handles
             guards = self.guards(change, tree)
             out = [f for f in out if not _handled(f, guards)]
-        if facts.errors:
+        if facts.errors or rules.lax_grammar:
             tree = tree or _parse(change)
             out = _with_syntax_errors(change, wanted, out, tree, rules)
         shifted = [_shift(f, change.line_offset) for f in out]
@@ -596,7 +596,10 @@ def _with_syntax_errors(
     """``found`` plus the syntax errors on the wanted lines; other findings inside a damaged
     region are dropped: they describe the parser's recovery, not the code."""
     blame, accepts = rules.damage_begun_elsewhere, rules.parser_accepts
-    spots, every = syntax_errors(change.path, change.text, change.old, wanted, tree, blame, accepts)
+    lax = rules.lax_syntax if rules.lax_grammar else None
+    spots, every = syntax_errors(
+        change.path, change.text, change.old, wanted, tree, blame, accepts, lax
+    )
     if not every:
         return found
     damaged = [(s.line, s.last_line) for s in every]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from tree_sitter import Tree
+from tree_sitter import Node, Tree
 
 from astrag.graph.facts import Chain, Definition, Import, Reference
 from astrag.graph.tables import FileTables, Site
@@ -82,6 +82,15 @@ class LanguageRules:
         """The language's own parser's verdict on ``text`` where it is at hand (CPython's),
         which overrules tree-sitter's lagging grammar; None: not at hand."""
         return None
+
+    # whether the grammar reads some text the language rejects (``lax_syntax`` finds it)
+    lax_grammar = False
+
+    def lax_syntax(self, root: Node) -> list[tuple[Node, str]]:
+        """Nodes tree-sitter's grammar reads that the language rejects (a Java string literal
+        running over a line end: tree-sitter lets it swallow lines up to the next quote), each
+        with what to say about it."""
+        return []
 
     def opted_out(self, text: str) -> bool:
         """The file asks not to be checked at all (``// @ts-nocheck``)."""

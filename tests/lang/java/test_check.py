@@ -400,3 +400,21 @@ def test_a_chain_through_overloads_that_return_different_types(repo: Path) -> No
         }
     """
     assert findings(repo, code) == [("unknown-member", 8)]
+
+
+def test_a_string_left_open_is_a_syntax_error_where_it_starts(repo: Path) -> None:
+    # tree-sitter-java reads an unclosed string on to the next quote, lines later; a text
+    # block is the one string that spans lines
+    code = '''
+        package com.ex.app;
+
+        class Main {
+            String s = "open;
+            String t = "closed";
+            String u = """
+                a block
+                """;
+        }
+    '''
+    assert findings(repo, code) == [("syntax-error", 4)]
+    assert findings(repo, code.replace('"open;', '"open";')) == []

@@ -22,11 +22,15 @@ repository, with overloads.
 from __future__ import annotations
 
 import posixpath
+from functools import cache
 from typing import TYPE_CHECKING
+
+from tree_sitter import Node, Query, QueryCursor
 
 from astrag.graph.facts import FUNCTION_KINDS, Definition, DefKind, Import, Reference
 from astrag.graph.tables import Site
 from astrag.graph.values import Value
+from astrag.lang.java import GRAMMARS
 from astrag.lang.java.modules import ROOM
 from astrag.lang.java.semantics import OBJECT_METHODS
 from astrag.verify.findings import Finding
@@ -122,6 +126,18 @@ class JavaRules(LanguageRules):
     overloaded = True
     narrowing = _NARROWING
     damage_begun_elsewhere = BLAME_IF_CLEAN_BEFORE  # tree-sitter-java reads Java 21
+    lax_grammar = True
+
+    def lax_syntax(self, root: Node) -> list[tuple[Node, str]]:
+        """A string literal over a line end is unclosed (only a ``\"\"\"`` text block spans
+        lines): tree-sitter-java reads it on to the next quote, lines later, and reports
+        whatever that leaves unreadable there, if anything."""
+        found = QueryCursor(_strings()).captures(root).get("string", [])
+        return [
+            (node, "unclosed string literal")
+            for node in found
+            if node.start_point.row != node.end_point.row and not node.text.startswith(b'"""')
+        ]
 
     def needs_no_declaration(
         self, checker: Checker, site: Site, name: str, ref: Reference, text: str
@@ -252,6 +268,11 @@ class JavaRules(LanguageRules):
 
 # the implicit default constructor of a class that declares none
 _DEFAULT = Definition(DefKind.METHOD, "constructor", "constructor", "", 0, 0, 0, 0)
+
+
+@cache
+def _strings() -> Query:
+    return Query(GRAMMARS.language("java"), "(string_literal) @string")
 
 
 def _inherited(checker: Checker, path: str, qual: str, name: str) -> list[Definition]:
