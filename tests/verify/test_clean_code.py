@@ -381,6 +381,27 @@ def test_the_standard_library_seen_as_it_is_at_run_time(repo: Path) -> None:
     ]
 
 
+def test_names_python_3_12_binds_without_a_definition(repo: Path) -> None:
+    # a ``type`` statement's alias and the type parameters of a class, a def, an alias
+    code = """
+        from app.base import Service
+
+        type Either = Service | int
+        type Pair[K] = tuple[K, K]
+
+
+        class Box[T, *Ts, **P]:
+            item: T
+
+            def put[U: int](self, x: U) -> T: ...
+
+
+        def use(x: Either) -> Pair[Service]:
+            return Eithers, V
+    """
+    assert rows(repo, code, "app/use.py") == [("undeclared-name", 14), ("undeclared-name", 14)]
+
+
 # ------------------------------------------------------------------------ TypeScript
 
 

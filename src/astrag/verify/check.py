@@ -258,7 +258,7 @@ class Checker:
                 return []
             if name in rules.call_members or (name.startswith("__") and name.endswith("__")):
                 return []  # every object has it (``toString``, ``__eq__``); a hook's name
-            if self.is_narrowed(change, site, ref.chain):
+            if self.is_narrowed(change, site, ref.chain) or self._redeclared(change, site, ref):
                 return []
             if self._subclass_may_have(site, ref.chain, receiver):
                 return []
@@ -318,6 +318,27 @@ class Checker:
             scope = d.parent if d is not None else ""
         top = t.defs.get(root)
         return top is None or top.kind in CLASS_KINDS or top.type is not None
+
+    def _redeclared(self, change: ChangedFile, site: Site, ref: Reference) -> bool:
+        """The receiver's name is declared with a type and declared again, without one, before
+        the use (a loop's ``const node = elem.node`` in a method whose parameter is ``node:
+        RuleSet``): the resolver keeps the first's type, but the use sees the second."""
+        t, scope, name = site.t, site.scope, ref.chain[0]
+        while True:
+            bound = t.bindings.get(scope, {}).get(name)
+            if bound:
+                typed = [b.line for b in bound if b.type is not None]
+                lines = change.text.split("\n")
+                return bool(typed) and any(
+                    b.type is None
+                    and min(typed) < b.line <= ref.line <= len(lines)
+                    and self.rules(t).declares(lines[b.line - 1], name)
+                    for b in bound
+                )
+            d = t.defs.get(scope) if scope else None
+            if d is None:
+                return False
+            scope = d.parent
 
     def _subclass_may_have(
         self, site: Site, chain: tuple[str, ...], receiver: Value, attribute: bool = False

@@ -100,6 +100,11 @@ class LanguageRules:
         """Lines whose author told a type checker to let them be (``# type: ignore``)."""
         return frozenset()
 
+    def declares(self, line: str, name: str) -> bool:
+        """Whether ``line`` declares a new variable ``name`` (TS's ``const``/``let``) rather
+        than assigning the one in scope, whose declared type then still holds."""
+        return False
+
     def guarded(self, text: str, tree: Tree | None) -> list[Guard]:
         """Regions whose author expects some failures and handles them (Python's ``try:
         ... except AttributeError:``): findings of those rules there are not reported."""

@@ -46,6 +46,12 @@ FILES = {
             named(key: K): void {}
             pick<U, V extends number>(u: U, v: V): void {}
         }
+        export class Decl { getValue(): number { return 1; } }
+    """,
+    "beautify/beautify.js": "export function beautify(text) { return text; }",
+    "beautify/beautify.d.ts": """
+        export interface BeautifyOptions { indent?: number }
+        export declare function beautify(text: string, options?: BeautifyOptions): string;
     """,
     "menu.ts": """
         export interface MenuNode { id: string }
@@ -199,3 +205,29 @@ def test_what_a_declaration_file_declares_globally() -> None:
         export as namespace Lib;
     """
     assert declared_globals(textwrap.dedent(module)) == {"suite", "Window", "Lib"}
+
+
+def test_a_javascript_module_is_typed_by_the_declarations_beside_it(repo: Path) -> None:
+    code = """
+        import { beautify, BeautifyOptions } from "./beautify/beautify.js"
+        import { BeautifyOption } from "./beautify/beautify.js"
+    """
+    assert rows(repo, code, "use.ts") == [("unknown-import", 2)]
+
+
+def test_a_receiver_declared_again_without_a_type_may_be_the_other_one(repo: Path) -> None:
+    # the loop's ``const node`` is another variable than the parameter, of another type
+    code = """
+        import { Decl, Emitter } from "./events"
+        export function use(node: Emitter<number>, other: Emitter<number>, items: Decl[]) {
+            for (const item of items) {
+                const node = item;
+                node.getValue();
+            }
+            let kept: Emitter<number>;
+            kept = other;
+            return kept.getValue();
+        }
+    """
+    # an assignment keeps the declared type: ``kept`` is still an Emitter
+    assert rows(repo, code, "use.ts") == [("unknown-member", 9)]

@@ -89,6 +89,9 @@ class TypeScriptRules(LanguageRules):
                     lines.add(number + 1)
         return frozenset(lines)
 
+    def declares(self, line: str, name: str) -> bool:
+        return re.search(rf"\b(?:const|let|var)\s+{re.escape(name)}(?![\w$])", line) is not None
+
     def needs_no_declaration(
         self, checker: Checker, site: Site, name: str, ref: Reference, text: str
     ) -> bool:
@@ -132,6 +135,9 @@ class TypeScriptRules(LanguageRules):
             return []  # a file the index leaves out (excluded, ignored): not a hallucination
         if found is not None and imp.name and _declared(checker, found, imp.name, set()):
             return []  # its text exports the name: the index missed it, the name is there
+        typed = _declarations_beside(checker, found) if found is not None else None
+        if typed is not None and imp.name and _declared(checker, typed, imp.name, set()):
+            return []  # a JavaScript file's own .d.ts, which the compiler reads instead
         module = ("mod", found) if found else None
         what = f"{imp.name} from {imp.module!r}" if imp.name else repr(imp.module)
         return checker.missing_import(change, imp, module, what)
@@ -206,6 +212,16 @@ class JavaScriptRules(TypeScriptRules):
 def _declared_members(bodies: ClassBodies, path: str, qual: str) -> frozenset[str] | None:
     """The names a class or interface declares (None: any name, an index signature)."""
     return bodies.read("ts", path, qual, lambda body: ts_declared_members(path, body))
+
+
+def _declarations_beside(checker: Checker, path: str) -> str | None:
+    """The indexed ``x.d.ts`` (``.d.mts``, ``.d.cts``) of a JavaScript file ``x.js``."""
+    stem, dot, extension = path.rpartition(".")
+    if not dot or extension not in ("js", "mjs", "cjs", "jsx"):
+        return None
+    kind = {"mjs": "mts", "cjs": "cts"}.get(extension, "ts")
+    found = f"{stem}.d.{kind}"
+    return found if found in checker.r.tables.facts else None
 
 
 def _on_disk(checker: Checker, escaped: str) -> bool:
