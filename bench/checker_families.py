@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 from pathlib import PurePosixPath
 
@@ -229,6 +229,17 @@ def syntax_edits(corpus: Corpus, rng: random.Random) -> Iterator[tuple[str, Edit
 # ---------------------------------------------------------------------------- incomplete refactors
 
 
+def _module_level(corpus: Corpus) -> list[str]:
+    """The ids of the repository's module-level functions and classes."""
+    return [
+        sid
+        for sid, symbol in corpus.symbols.items()
+        if symbol.kind in ("function", "class")
+        and (parent := corpus.symbols.get(symbol.parent)) is not None
+        and parent.kind == "module"
+    ]
+
+
 def _importers(corpus: Corpus) -> dict[str, list[tuple[str, int]]]:
     """Module-level function or class id -> the (file, line) of each ``import name`` of it."""
     out: dict[str, list[tuple[str, int]]] = defaultdict(list)
@@ -266,9 +277,14 @@ def _renamed(text: str, old: str, new: str) -> str:
 def incomplete_refactor_cases(corpus: Corpus, rng: random.Random, quota: int) -> list[Case]:
     candidates: list[tuple[str, list[Edit]]] = []
     plans: dict[int, tuple[str, str, str, str, list[str], tuple[str, int]]] = {}
-    for target, sites in sorted(_importers(corpus).items()):
+    importers = _importers(corpus)
+    # the rename is by name in every file it edits: a name two modules define (cattrs'
+    # ``make_converter`` in each of its preconf modules) would be renamed in imports of the
+    # other one too, a break the mutation makes, not the one it means
+    defined = Counter(corpus.symbols[t].name for t in _module_level(corpus))
+    for target, sites in sorted(importers.items()):
         files = sorted({p for p, _ in sites})
-        if len(files) < 2:
+        if len(files) < 2 or defined[corpus.symbols[target].name] > 1:
             continue
         symbol = corpus.symbols[target]
         home = corpus.file(symbol.path)

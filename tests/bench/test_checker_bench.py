@@ -722,3 +722,26 @@ def test_module_renames_skip_modules_that_answer_any_name(tmp_path: Path) -> Non
     corpus = cc.load_corpus(tmp_path, "python")
     edits = [(v, e.note) for v, e in cc.member_edits(corpus, rng())]
     assert [(v, note.split(" -> ")[0]) for v, note in edits] == [("module", "member plain.helper")]
+
+
+def test_incomplete_rename_skips_a_name_two_modules_define(tmp_path: Path) -> None:
+    # ``converter`` of pkg/json.py and of pkg/yaml.py: renaming one by name in a file that
+    # imports both would break the other's import too
+    write(tmp_path, "pkg/__init__.py", "")
+    write(
+        tmp_path, "pkg/json.py", "def converter():\n    return 1\n\n\ndef dumps():\n    return 2\n"
+    )
+    write(tmp_path, "pkg/yaml.py", "def converter():\n    return 3\n")
+    user = "from pkg.json import converter, dumps\nfrom pkg.yaml import converter as to_yaml\n"
+    write(tmp_path, "pkg/a.py", user)
+    write(tmp_path, "pkg/b.py", user)
+    api.index(tmp_path, embedder="none")
+    import checker_families as cf
+
+    corpus = cc.load_corpus(tmp_path, "python")
+    notes = {
+        c.note.split(" -> ")[0]
+        for seed in range(10)
+        for c in cf.incomplete_refactor_cases(corpus, random.Random(seed), 10)
+    }
+    assert notes == {"rename dumps"}
