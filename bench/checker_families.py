@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import PurePosixPath
 
@@ -229,15 +229,20 @@ def syntax_edits(corpus: Corpus, rng: random.Random) -> Iterator[tuple[str, Edit
 # ---------------------------------------------------------------------------- incomplete refactors
 
 
-def _module_level(corpus: Corpus) -> list[str]:
-    """The ids of the repository's module-level functions and classes."""
-    return [
-        sid
-        for sid, symbol in corpus.symbols.items()
-        if symbol.kind in ("function", "class")
-        and (parent := corpus.symbols.get(symbol.parent)) is not None
-        and parent.kind == "module"
-    ]
+def _meanings(corpus: Corpus) -> dict[str, set[str]]:
+    """Name -> what it denotes at module level: the repository's functions and classes of
+    that name, and what imports of it bring in (``external::pygments.style.Style``)."""
+    out: dict[str, set[str]] = defaultdict(set)
+    for sid, symbol in corpus.symbols.items():
+        parent = corpus.symbols.get(symbol.parent)
+        if symbol.kind in ("function", "class") and parent is not None and parent.kind == "module":
+            out[symbol.name].add(sid)
+    for targets in corpus.imports.values():
+        for target in targets:
+            symbol = corpus.symbols.get(target)
+            name = symbol.name if symbol is not None else target.rsplit(".", 1)[-1]
+            out[name].add(target)
+    return out
 
 
 def _importers(corpus: Corpus) -> dict[str, list[tuple[str, int]]]:
@@ -278,13 +283,14 @@ def incomplete_refactor_cases(corpus: Corpus, rng: random.Random, quota: int) ->
     candidates: list[tuple[str, list[Edit]]] = []
     plans: dict[int, tuple[str, str, str, str, list[str], tuple[str, int]]] = {}
     importers = _importers(corpus)
-    # the rename is by name in every file it edits: a name two modules define (cattrs'
-    # ``make_converter`` in each of its preconf modules) would be renamed in imports of the
-    # other one too, a break the mutation makes, not the one it means
-    defined = Counter(corpus.symbols[t].name for t in _module_level(corpus))
+    # the rename is by name in every file it edits: a name that means something else too
+    # (cattrs' ``make_converter`` in each of its preconf modules, pygments' ``Style`` beside
+    # rich's) would be renamed in imports of the other one as well, a break the mutation
+    # makes, not the one it means
+    meanings = _meanings(corpus)
     for target, sites in sorted(importers.items()):
         files = sorted({p for p, _ in sites})
-        if len(files) < 2 or defined[corpus.symbols[target].name] > 1:
+        if len(files) < 2 or len(meanings[corpus.symbols[target].name]) > 1:
             continue
         symbol = corpus.symbols[target]
         home = corpus.file(symbol.path)

@@ -745,3 +745,23 @@ def test_incomplete_rename_skips_a_name_two_modules_define(tmp_path: Path) -> No
         for c in cf.incomplete_refactor_cases(corpus, random.Random(seed), 10)
     }
     assert notes == {"rename dumps"}
+
+
+def test_incomplete_rename_skips_a_name_an_import_brings_from_elsewhere(tmp_path: Path) -> None:
+    # pkg's ``Style`` and the standard library's ``string.Template`` under the same name
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/style.py", "class Template:\n    pass\n\n\nclass Palette:\n    pass\n")
+    user = "from pkg.style import Palette, Template\n"
+    write(tmp_path, "pkg/a.py", user)
+    write(tmp_path, "pkg/b.py", user)
+    write(tmp_path, "pkg/c.py", "from string import Template\n")
+    api.index(tmp_path, embedder="none")
+    import checker_families as cf
+
+    corpus = cc.load_corpus(tmp_path, "python")
+    notes = {
+        c.note.split(" -> ")[0]
+        for seed in range(10)
+        for c in cf.incomplete_refactor_cases(corpus, random.Random(seed), 10)
+    }
+    assert notes == {"rename Palette"}
