@@ -402,6 +402,28 @@ def test_names_python_3_12_binds_without_a_definition(repo: Path) -> None:
     assert rows(repo, code, "app/use.py") == [("undeclared-name", 14), ("undeclared-name", 14)]
 
 
+def test_a_generic_class_is_closed_like_its_own_body(repo: Path) -> None:
+    # typing.Generic adds type parameters and no member: the class is as closed as its body
+    code = """
+        from typing import Generic, TypeVar
+
+        T = TypeVar("T")
+
+
+        class Box(Generic[T]):
+            def __init__(self, item: T) -> None:
+                self.item = item
+
+            def get(self) -> T:
+                return self.item
+
+            def peek(self) -> T:
+                self.gets()
+                return self.items
+    """
+    assert rows(repo, code, "app/use.py") == [("unknown-member", 14), ("unknown-member", 15)]
+
+
 # ------------------------------------------------------------------------ TypeScript
 
 

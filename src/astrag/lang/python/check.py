@@ -268,13 +268,28 @@ def _missing_on_repository_class(
 
 def _standard_bases_lack(external: list[Value], name: str, abstract_only: bool) -> bool:
     """Every base outside the repository is a standard-library class without ``name`` (an
-    abstract one of ``collections.abc``/``abc``/``numbers``, with ``abstract_only``)."""
+    abstract one of ``collections.abc``/``abc``/``numbers``, with ``abstract_only``), or
+    ``Generic``/``Protocol``, which give a class type parameters and no member of note."""
     return all(
         base[0] == "ext"
-        and (not abstract_only or base[1].startswith(ABSTRACT_MODULES))
-        and stdlib_missing_attribute(f"{base[1]}.{name}")[1] == name
+        and (
+            (base[1] in _TYPING_BASES and not name.startswith("__"))
+            or (
+                (not abstract_only or base[1].startswith(ABSTRACT_MODULES))
+                and stdlib_missing_attribute(f"{base[1]}.{name}")[1] == name
+            )
+        )
         for base in external
     )
+
+
+# ``typing`` names are no runtime classes stdlib_missing_attribute can read; these two add
+# only dunders (``__class_getitem__``, ``__orig_class__``) and protocol bookkeeping
+_TYPING_BASES = frozenset(
+    f"{module}.{name}"
+    for module in ("typing", "typing_extensions")
+    for name in ("Generic", "Protocol")
+)
 
 
 def _class_name_in_header(t: FileTables, scope: str, name: str, line: int, text: str) -> bool:
