@@ -271,6 +271,11 @@ class Resolver(Inference):
         collection of such instances for a chain ending in ``[]``."""
         if not chain:
             return None
+        if chain[0] == "=>":  # a function type: calling it gives its return type's value
+            returned = self.eval_type(site, chain[1:])
+            return ("fn", returned) if returned is not None else None
+        if chain == ("*",):  # a union member no repository type is (facts.py)
+            return ("prim",)
         if chain[-1] == "[]":
             element = self.eval_type(site, chain[:-1])
             return ("elems", element) if element is not None else None
@@ -296,7 +301,12 @@ class Resolver(Inference):
             if d.kind in CLASS_KINDS:
                 return ("inst", denot[1], denot[2])
             if d.kind == DefKind.TYPE_ALIAS:
-                return self._aliased(denot, d) if d.type is not None else None
+                if d.type is not None:
+                    return self._aliased(denot, d)
+                # an alias of an object type declares members (``type Options = { … }``):
+                # its values are instances of it, as of an interface
+                has_members = bool(self.table(denot[1]).children.get(denot[2]))
+                return ("inst", denot[1], denot[2]) if has_members else None
             return self._type_meaning(denot)
         if denot[0] == "ext":
             return denot
@@ -515,8 +525,8 @@ class Resolver(Inference):
         kind = value[0]
         if kind == "super":  # ``super()`` is written as a call but is the proxy
             return value
-        if kind == "builtin":
-            return value[2]
+        if kind in ("builtin", "fn"):
+            return value[-1]
         if kind == "union":
             return union(self._call(v) for v in value[1])
         if kind == "ext":
@@ -557,8 +567,10 @@ class Resolver(Inference):
             return self._callback_param(("sym", value[1], value[2]), name)
         if kind in ("inst", "super"):
             return self.class_member(value[1], value[2], name, skip_self=kind == "super")
-        if kind == "union":  # a member every member of the union has (a union of them)
-            return union(self.member(v, name) for v in value[1])
+        if kind == "union":
+            # a member every member of the union has (a union of them); a member no
+            # repository type is was narrowed away where the member is used
+            return union(self.member(v, name) for v in value[1] if v[0] != "prim")
         if kind == "sym" and name.startswith("("):
             return self._callback_param(value, name)
         if kind == "sym" and self.is_class(value):

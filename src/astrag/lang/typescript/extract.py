@@ -108,7 +108,9 @@ _SCOPE_KINDS = frozenset(
 _BODY_KINDS = frozenset({DefKind.FUNCTION, DefKind.METHOD})  # scopes that own local bindings
 # scopes a second definition of their qualname names ``qualname#N`` (see scope_key)
 _NUMBERED = _BODY_KINDS | {DefKind.CLASS}
-_MEMBER_OWNERS = frozenset({DefKind.CLASS, DefKind.INTERFACE})
+# what declares members: a type alias of an object type (``type Options = { handler: … }``)
+# declares them as an interface does, and the compiler names them ``Options.handler``
+_MEMBER_OWNERS = frozenset({DefKind.CLASS, DefKind.INTERFACE, DefKind.TYPE_ALIAS})
 # definitions that give their qualname's plain id to a later function or class: the rule of
 # graph/symbols.py's primary_definitions, kept here too so that the room's fingerprint (what
 # makes stored facts re-extract) covers the scope names it gives
@@ -167,6 +169,12 @@ _TYPE_SKIP = frozenset(
 )  # fmt: skip
 _HERITAGE_TYPES = frozenset({"implements_clause", "extends_type_clause"})
 _NULLISH = frozenset({"null", "undefined", "void"})
+# union members no repository type is (``string | JSXNode``, ``Foo | (() => Foo)``): code
+# using a member the repository type declares has narrowed them away, as the compiler checks
+_MEMBERLESS = frozenset(
+    {"predefined_type", "literal_type", "template_literal_type", "function_type", "object_type"}
+)
+_OPAQUE = frozenset({"any", "unknown"})  # predefined types that make a union what they are
 # mapped types over their first argument that keep its members' declarations: a member of
 # ``Required<Options>`` is ``Options``'s (the compiler's go-to-definition lands there too)
 _UNWRAP_ALWAYS = frozenset({"Readonly", "Partial", "Required", "NonNullable", "Omit", "Pick"})
@@ -727,6 +735,9 @@ class _Extractor(ContextualTypes):
                 node = members[0]
             elif kind == "member_expression":  # ``import('./a').Foo``: an import type
                 return self.import_type(node)
+            elif kind == "function_type":  # ``() => Foo``: a function whose call gives a Foo
+                returned = self.principal_type(node.child_by_field_name("return_type"), True)
+                return ("=>", *returned) if returned is not None else None
             elif kind == "object_type":  # ``{ [code: string]: Action }``: a mapping
                 members = [c for c in node.named_children if c.type != "comment"]
                 if len(members) != 1 or members[0].type != "index_signature":
@@ -798,30 +809,47 @@ class _Extractor(ContextualTypes):
 
     def union_type(self, members: list[Node]) -> Chain | None:
         """``A | B``: the members' principal types joined by ``|`` (facts.py), when each
-        member has one (``Foo | string`` has none); at most eight."""
+        member has one or is no repository type (``string | JSXNode``: ``("JSXNode", "|",
+        "*")``, the ``*`` a member code narrows away before using JSXNode's); at most eight."""
         if not 1 < len(members) <= 8:
             return None
         parts: list[Chain] = []
         for member in members:
-            chain = self.principal_type(member)
+            while member.type == "parenthesized_type" and member.named_child_count:
+                member = member.named_children[0]  # ``(() => void)``
+            kind = member.type
+            if kind in _MEMBERLESS:
+                if kind == "predefined_type" and self.text(member) in _OPAQUE:
+                    return None
+                chain: Chain | None = ("*",)
+            else:
+                chain = self.principal_type(member)
             if chain is None:
                 return None
             if chain not in parts:
                 parts.append(chain)
+        if all(part == ("*",) for part in parts):
+            return None
         out: list[str] = []
         for chain in parts:
             out.extend((*(("|",) if out else ()), *chain))
         return tuple(out)
 
     def mapped_type(self, node: Node | None) -> Chain | None:
-        """``Map<K, Foo>`` / ``Record<K, Foo>`` values: the principal type marked ``{}``."""
+        """``Map<K, Foo>`` / ``Record<K, Foo>`` values: the principal type marked ``{}``
+        (not of functions: ``("=>", "Foo", "{}")`` reads as a function returning a mapping)."""
         value = self.principal_type(node)
-        return (*value, "{}") if value is not None and value[-1] not in ("[]", "{}") else None
+        if value is None or value[-1] in ("[]", "{}") or value[0] == "=>":
+            return None
+        return (*value, "{}")
 
     def element_type(self, node: Node | None) -> Chain | None:
-        """``Foo[]`` / ``Array<Foo>``: the element's principal type marked ``[]``."""
+        """``Foo[]`` / ``Array<Foo>``: the element's principal type marked ``[]`` (not of
+        functions, as for ``mapped_type``)."""
         element = self.principal_type(node)
-        return (*element, "[]") if element is not None and element[-1] != "[]" else None
+        if element is None or element[-1] == "[]" or element[0] == "=>":
+            return None
+        return (*element, "[]")
 
     def union_members(self, node: Node) -> list[Node]:
         """The non-nullish members of a (nested, binary) union type."""

@@ -29,6 +29,8 @@
 ; --------------------------------------------------------------- local names
 (variable_declarator) @binding.declarator
 (return_statement (_) @binding.return)
+; an arrow function's expression body is what it returns (a block body is not a value)
+(arrow_function body: (_) @binding.return)
 (assignment_expression left: (identifier)) @assignment.local
 ; parameter lists of things with a body (signatures and function types bind nothing)
 ([
