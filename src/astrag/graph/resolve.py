@@ -301,12 +301,7 @@ class Resolver(Inference):
             if d.kind in CLASS_KINDS:
                 return ("inst", denot[1], denot[2])
             if d.kind == DefKind.TYPE_ALIAS:
-                if d.type is not None:
-                    return self._aliased(denot, d)
-                # an alias of an object type declares members (``type Options = { … }``):
-                # its values are instances of it, as of an interface
-                has_members = bool(self.table(denot[1]).children.get(denot[2]))
-                return ("inst", denot[1], denot[2]) if has_members else None
+                return self._aliased(denot, d) if d.type is not None else self._shape(denot)
             return self._type_meaning(denot)
         if denot[0] == "ext":
             return denot
@@ -542,7 +537,15 @@ class Resolver(Inference):
             return ("inst", value[1], value[2])
         if d.kind in FUNCTION_KINDS:
             return self.memoised(("ret", value), lambda: self._returns(value, d))  # type: ignore[return-value]
+        if d.kind == DefKind.TYPE_ALIAS and d.type is None:
+            return self._shape(value)  # ``Options()``: how a frontend writes an instance of it
         return None
+
+    def _shape(self, alias: Value) -> Value | None:
+        """An alias of an object type declares members (``type Options = { … }``): its values
+        are instances of it, as of an interface."""
+        has_members = bool(self.table(alias[1]).children.get(alias[2]))
+        return ("inst", alias[1], alias[2]) if has_members else None
 
     def member(self, value: Value, name: str) -> Value | None:
         """``name`` looked up on a value: a module's export, a class member, an element."""

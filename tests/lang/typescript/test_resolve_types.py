@@ -164,3 +164,45 @@ def test_members_of_a_type_alias_of_an_object_type_are_definitions_and_call_targ
         (4, "app.ts::fire", "types.ts::Options.make"),
         (5, "app.ts::fire", "unresolved::?.a"),  # an intersection declares no members here
     ]
+
+
+def test_a_returned_function_takes_its_parameter_types_from_the_declared_return_type(
+    tmp_path: Path,
+) -> None:
+    # ``(mw): MiddlewareHandler => async (c, next) => …`` and ``return (c) => …``: the
+    # compiler types a returned function (or object literal) from the declared return type
+    edges = build(
+        tmp_path,
+        {
+            "types.ts": """
+                export class Context { json() {} }
+                export class Next { go() {} }
+                export type MiddlewareHandler = (c: Context, next: Next) => Promise<void>;
+                export interface Handler { (c: Context): void }
+                export interface Process { init(ctx: Context): void }
+                export type Opts = { init(ctx: Context): void };
+            """,
+            "app.ts": """
+                import { MiddlewareHandler, Handler, Context, Process, Opts } from './types';
+                export const handle = (mw: string): MiddlewareHandler => {
+                  return async (c, next) => { c.json(); next.go(); };
+                };
+                export const body = (mw: string): MiddlewareHandler => async (c) => { c.json(); };
+                export function named(): Handler { return function (c) { c.json(); }; }
+                export function inline(): (c: Context) => void { return (c) => { c.json(); }; }
+                export function proc(): Process { return { init(ctx) { ctx.json(); } }; }
+                export function opts(): Opts { return { init(ctx) { ctx.json(); } }; }
+                export function untyped() { return (c) => { c.json(); }; }
+            """,
+        },
+    )
+    assert calls_in(edges, "app.ts") == [
+        (3, "app.ts::handle", "types.ts::Context.json"),
+        (3, "app.ts::handle", "types.ts::Next.go"),
+        (5, "app.ts::body", "types.ts::Context.json"),
+        (6, "app.ts::named", "types.ts::Context.json"),
+        (7, "app.ts::inline", "types.ts::Context.json"),
+        (8, "app.ts::proc", "types.ts::Context.json"),
+        (9, "app.ts::opts", "types.ts::Context.json"),
+        (10, "app.ts::untyped", "unresolved::?.json"),
+    ]

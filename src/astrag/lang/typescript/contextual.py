@@ -7,7 +7,8 @@ side is ``graph/inference.py``):
 
 * an untyped parameter of an object-literal member, or of a function bound to a declared
   function type, is bound to the member's or type's parameter (``(p:j)``), a destructured one
-  to members of its declared or contextual type;
+  to members of its declared or contextual type; a returned function or object literal reads
+  the declared return type of the function returning it as that declared type;
 * a type alias of a function type and an interface's call signatures record their parameter
   types (``(p:j)``) and the callbacks their parameters take (``(k:j)``, ``(k:fn)``);
 * a function returning an object type records its members' types (``(r:name)``), a type guard
@@ -27,7 +28,13 @@ from tree_sitter import Node
 
 from astrag.graph.facts import Binding, Chain, DefKind
 from astrag.lang.typescript import generics
-from astrag.lang.typescript.nodes import SIMPLE_CHAIN, WRAPPERS, first_named, unwrap
+from astrag.lang.typescript.nodes import (
+    FUNCTION_NODES,
+    SIMPLE_CHAIN,
+    WRAPPERS,
+    first_named,
+    unwrap,
+)
 
 if TYPE_CHECKING:
     from astrag.lang.typescript.extract import _Extractor
@@ -70,6 +77,12 @@ class ContextualTypes:
         if parent.type == "variable_declarator":
             name = parent.child_by_field_name("name")
             return (self.text(name),) if name is not None and name.type == "identifier" else None
+        returned = self.returned_annotation(node)
+        if returned is not None:  # ``function f(): Process { return { init(i) {…} } }``
+            declared = self.principal_type(returned)
+            if declared is None or not _names_a_type(declared):
+                return None
+            return (*declared[:-1], declared[-1] + "()")  # an instance of the declared type
         if parent.type == "pair" and parent.parent is not None and parent.parent.type == "object":
             key = self.member_name(parent.child_by_field_name("key"))
             outer = self.object_context(parent.parent) if key is not None else None
@@ -113,21 +126,41 @@ class ContextualTypes:
     def declared_signature(self: _Extractor, fn: Node) -> Node | Chain | None:
         """``const f: (c: Context) => void = (c) => …`` / ``const f: Handler = (c) => …``:
         the function type its declarator declares (its parameters type f's), or the declared
-        type's chain (``Handler``, whose ``(p:j)`` do)."""
+        type's chain (``Handler``, whose ``(p:j)`` do); for a returned function, the declared
+        return type of the function returning it (``returned_annotation``)."""
         node = fn
         while node.parent is not None and node.parent.type in WRAPPERS:
             node = node.parent
         declarator = node.parent
-        if declarator is None or declarator.type != "variable_declarator":
+        if declarator is None:
             return None
-        annotation = declarator.child_by_field_name("type")
+        if declarator.type == "variable_declarator":
+            annotation = declarator.child_by_field_name("type")
+        else:  # ``(mw): MiddlewareHandler => async (c, next) => …``
+            annotation = self.returned_annotation(node)
         fn_type = self.function_type(annotation)
         if fn_type is not None:
             return fn_type
         declared = self.principal_type(annotation)
-        if declared is None or declared[0][:1] == "<" or declared[-1] in ("[]", "{}"):
+        return declared if declared is not None and _names_a_type(declared) else None
+
+    def returned_annotation(self: _Extractor, node: Node) -> Node | None:
+        """The declared return type of the function that returns ``node`` (in a ``return``
+        statement, or as an arrow's expression body): the compiler's contextual type of a
+        returned function or object literal."""
+        parent = node.parent
+        if parent is None:
             return None
-        return declared
+        if parent.type == "arrow_function":
+            body = parent.child_by_field_name("body")
+            outer = parent if body is not None and body.id == node.id else None
+        elif parent.type == "return_statement":
+            outer = parent.parent
+            while outer is not None and outer.type not in FUNCTION_NODES:
+                outer = outer.parent
+        else:
+            return None
+        return outer.child_by_field_name("return_type") if outer is not None else None
 
     def function_params(self: _Extractor, fn_type: Node) -> list[Node | None]:
         """The type annotations of a function type's parameters, by position (no ``this``)."""
@@ -288,3 +321,10 @@ class ContextualTypes:
             d = next((d for d in self.defs if d.qualname == owner), None)
             if d is not None and d.kind == DefKind.FUNCTION and self.kinds.get(owner):
                 self.bindings.append(Binding(owner, "this", d.start_line, None, (owner,)))
+
+
+def _names_a_type(principal: Chain) -> bool:
+    """A principal type that is one named type, not a type parameter, a collection, a union
+    or a function type (facts.py)."""
+    head = principal[0]
+    return head[:1] != "<" and head not in ("=>", "*") and principal[-1] not in ("[]", "{}")

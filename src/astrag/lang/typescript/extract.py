@@ -50,6 +50,7 @@ from astrag.graph.facts import (
 from astrag.lang.treesitter import Grammars, count_errors, in_document_order, query_source
 from astrag.lang.typescript import generics, narrowing
 from astrag.lang.typescript.contextual import ContextualTypes
+from astrag.lang.typescript.nodes import FUNCTION_NODES
 from astrag.lang.typescript.nodes import SIMPLE_CHAIN as _SIMPLE_CHAIN
 from astrag.lang.typescript.nodes import WRAPPERS as _WRAPPERS
 from astrag.lang.typescript.nodes import first_named as _first_named
@@ -178,10 +179,6 @@ _OPAQUE = frozenset({"any", "unknown"})  # predefined types that make a union wh
 # mapped types over their first argument that keep its members' declarations: a member of
 # ``Required<Options>`` is ``Options``'s (the compiler's go-to-definition lands there too)
 _UNWRAP_ALWAYS = frozenset({"Readonly", "Partial", "Required", "NonNullable", "Omit", "Pick"})
-_FUNCTION_NODES = frozenset(
-    {"function_declaration", "generator_function_declaration", "function_expression",
-     "generator_function", "arrow_function", "method_definition", "function"}
-)  # fmt: skip
 # where an anonymous function is a value passed or returned, not a named definition's body
 _CALLBACK_PARENTS = frozenset(
     {"arguments", "return_statement", "parenthesized_expression", "pair", "array",
@@ -1527,7 +1524,7 @@ class _Extractor(ContextualTypes):
         (see facts.py); returns inside anonymous callbacks belong to the callbacks."""
         for node in self.caps.get("binding.return", ()):
             fn = node.parent
-            while fn is not None and fn.type not in _FUNCTION_NODES:
+            while fn is not None and fn.type not in FUNCTION_NODES:
                 fn = fn.parent
             if fn is None or (fn.parent is not None and fn.parent.type in _CALLBACK_PARENTS):
                 continue
