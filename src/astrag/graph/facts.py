@@ -176,7 +176,10 @@ class Binding:
     { init(injector) {…} }``) is bound to ``("p", "init", "(p:0)")``. The pseudo-binding
     ``(r:j)`` of a function is the declared type of member j of its ``tuple[...]`` return:
     ``a, b = f()`` binds b to ``("f", "(r:1)")``; ``(r:name)`` that of member ``name`` of an
-    object type it returns (TS ``f(): { ctx: Context }``: ``f().ctx`` is a Context).
+    object type it returns (TS ``f(): { ctx: Context }``: ``f().ctx`` is a Context). A
+    parameter typed by an object type written inline (TS ``opts: { headers: Headers }``) has
+    the type ``("{:N}",)`` (N its offset in the file), whose member ``name`` is the
+    pseudo-binding ``({:N}.name)`` of the same scope.
     """
 
     scope: str

@@ -276,6 +276,8 @@ class Resolver(Inference):
             return ("fn", returned) if returned is not None else None
         if chain == ("*",):  # a union member no repository type is (facts.py)
             return ("prim",)
+        if chain[0][:2] == "{:":  # an object type written inline: its members are bindings
+            return ("shape", site.t.path, site.scope, chain[0]) if len(chain) == 1 else None
         if chain[-1] == "[]":
             element = self.eval_type(site, chain[:-1])
             return ("elems", element) if element is not None else None
@@ -560,6 +562,11 @@ class Resolver(Inference):
             return ("local", value[1]) if kind in ("elems", "map") else None
         if kind in ("elems", "map", "builtin"):
             return None
+        if kind == "shape":  # ``opts.headers`` of ``opts: { headers: Headers }``
+            t = self.table(value[1])
+            bound = t.bindings.get(value[2], {}).get(f"({value[3]}.{name})")
+            typed = self._binding_value(t, value[2], bound[0]) if bound else None
+            return ("local", typed) if typed is not None else None
         if kind == "mod":
             return self.module_member(value[1], name)
         if kind == "ns":

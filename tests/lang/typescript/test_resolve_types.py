@@ -206,3 +206,31 @@ def test_a_returned_function_takes_its_parameter_types_from_the_declared_return_
         (9, "app.ts::opts", "types.ts::Context.json"),
         (10, "app.ts::untyped", "unresolved::?.json"),
     ]
+
+
+def test_a_parameter_typed_by_an_object_type_has_its_members_types(tmp_path: Path) -> None:
+    # ``opts: { headers: Headers; build(): Foo; make: () => Foo }``: each member as declared;
+    # the members themselves have no node (the compiler names them after the function)
+    edges = build(
+        tmp_path,
+        {
+            "types.ts": TYPES,
+            "app.ts": """
+                import { Headers, Foo } from './types';
+                export function send(opts: { headers: Headers; build(): Foo; make: () => Foo }) {
+                  opts.headers.get();
+                  opts.build().run();
+                  opts.make().run();
+                  opts.other.run();
+                }
+            """,
+        },
+    )
+    assert calls_in(edges, "app.ts") == [
+        (3, "app.ts::send", "types.ts::Headers.get"),
+        (4, "app.ts::send", "types.ts::Foo.run"),
+        (4, "app.ts::send", "unresolved::?.build"),
+        (5, "app.ts::send", "types.ts::Foo.run"),
+        (5, "app.ts::send", "unresolved::?.make"),
+        (6, "app.ts::send", "unresolved::?.run"),
+    ]

@@ -9,6 +9,8 @@ side is ``graph/inference.py``):
   function type, is bound to the member's or type's parameter (``(p:j)``), a destructured one
   to members of its declared or contextual type; a returned function or object literal reads
   the declared return type of the function returning it as that declared type;
+* a parameter typed by an object type written inline records its members' types
+  (``({:N}.name)``);
 * a type alias of a function type and an interface's call signatures record their parameter
   types (``(p:j)``) and the callbacks their parameters take (``(k:j)``, ``(k:fn)``);
 * a function returning an object type records its members' types (``(r:name)``), a type guard
@@ -26,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from tree_sitter import Node
 
-from astrag.graph.facts import Binding, Chain, DefKind
+from astrag.graph.facts import FUNCTION_KINDS, Binding, Chain, DefKind
 from astrag.lang.typescript import generics
 from astrag.lang.typescript.nodes import (
     FUNCTION_NODES,
@@ -161,6 +163,35 @@ class ContextualTypes:
         else:
             return None
         return outer.child_by_field_name("return_type") if outer is not None else None
+
+    def object_shape(self: _Extractor, scope: str, annotation: Node | None) -> Chain | None:
+        """``opts: { headers: Headers; build(): Foo }``, an object type written in a
+        parameter's annotation: its members' declared types as the pseudo-bindings
+        ``({:N}.headers)`` of the parameter's scope (N the type's offset in the file), and
+        ``("{:N}",)`` as the parameter's type (facts.py), or None when no member has one."""
+        node = first_named(annotation) if annotation is not None else None
+        if node is None or node.type != "object_type":
+            return None
+        if scope and self.kinds.get(scope) not in FUNCTION_KINDS:
+            return None  # where ``bind`` records no binding either
+        key = f"{{:{node.start_byte}}}"
+        found = False
+        for member in node.named_children:
+            name = member.child_by_field_name("name")
+            if name is None:
+                continue
+            if member.type == "property_signature":
+                type_ = self.principal_type(member.child_by_field_name("type"))
+            elif member.type == "method_signature":
+                returned = self.principal_type(member.child_by_field_name("return_type"), True)
+                type_ = ("=>", *returned) if returned is not None else None
+            else:
+                continue
+            if type_ is not None:
+                line = member.start_point[0] + 1
+                self.bindings.append(Binding(scope, f"({key}.{self.text(name)})", line, type_))
+                found = True
+        return (key,) if found else None
 
     def function_params(self: _Extractor, fn_type: Node) -> list[Node | None]:
         """The type annotations of a function type's parameters, by position (no ``this``)."""

@@ -1966,7 +1966,10 @@ class _Extractor(ContextualTypes):
                 if own_scope is not None and pattern is not None:
                     self.callback_param_types(own_scope, position, param)
                 if pattern is not None and pattern.type == "identifier":
-                    type_ = self.principal_type(param.child_by_field_name("type"))
+                    annotation = param.child_by_field_name("type")
+                    type_ = self.principal_type(annotation)
+                    if type_ is None and annotation is not None:
+                        type_ = self.object_shape(scope, annotation)
                     if type_ is None and position < len(declared_params):
                         type_ = self.principal_type(declared_params[position])
                     value = element if i == 0 and not type_ else None
