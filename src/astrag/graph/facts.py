@@ -179,7 +179,8 @@ class Binding:
     object type it returns (TS ``f(): { ctx: Context }``: ``f().ctx`` is a Context). A
     parameter typed by an object type written inline (TS ``opts: { headers: Headers }``) has
     the type ``("{:N}",)`` (N its offset in the file), whose member ``name`` is the
-    pseudo-binding ``({:N}.name)`` of the same scope.
+    pseudo-binding ``({:N}.name)`` of the same scope. ``(x<j>)`` is the declared type
+    argument j of local x (``b: Box<Foo>`` gives ``(b<0>)`` typed Foo).
     """
 
     scope: str

@@ -229,13 +229,28 @@ class Inference:
             return None
         owner_qual, index = type_parameter(declared[0])
         owner, cls = (denot[1], owner_qual), (receiver[1], receiver[2])
-        if owner == cls:
-            return None
+        if owner == cls:  # the receiver's own type argument, when it carries one
+            return _with_suffix(receiver[3][index], declared[1:]) if len(receiver) > 3 else None
         arg = self._type_argument(cls, owner, index)
         if arg is None:
             return None
         path, scope, line, chain = arg
         return self.eval_type(Site(self.table(path), scope, line), chain + declared[1:])
+
+    def with_arguments(self: Resolver, site: Site, name: str, typed: Value) -> Value:
+        """An instance of a generic class declared with type arguments (``b: Box<Foo>``: the
+        pseudo-bindings ``(b<j>)`` of its scope, facts.py) carries their values as a fourth
+        item, ``("inst", path, qualname, (Foo instance,))``; else it is as it was."""
+        if typed[0] != "inst":
+            return typed
+        bound = site.t.bindings.get(site.scope, {})
+        args: list[Value | None] = []
+        while (arg := bound.get(f"({name}<{len(args)}>)")) is not None:
+            own = next((b for b in arg if b.line == site.line), None)
+            args.append(self.eval_type(site, own.type) if own is not None else None)
+        if not any(args):
+            return typed
+        return (*typed[:3], tuple(args))
 
     def _type_argument(self: Resolver, cls: ClassKey, owner: ClassKey, index: int) -> tuple | None:
         """What class ``cls`` passes, through its bases, for type parameter ``index`` of its
@@ -296,6 +311,16 @@ class Inference:
                 return self._aliased(("sym", denot[1], f"{denot[2]}#{n}"), d)
             n += 1
         return None
+
+
+def _with_suffix(value: Value | None, suffix: Chain) -> Value | None:
+    """A type argument's value as a member's type uses it: ``T`` itself, ``T[]`` a
+    collection of it, ``Record<string, T>`` a mapping to it (facts.py)."""
+    if value is None or not suffix:
+        return value
+    if suffix == ("[]",):
+        return ("elems", value)
+    return ("map", value) if suffix == ("{}",) else None
 
 
 def union(values: Iterable[Value | None]) -> Value | None:

@@ -421,7 +421,7 @@ class Resolver(Inference):
             if b.type is not None:
                 typed = self.eval_type(site, b.type)
                 if typed is not None:
-                    return typed
+                    return self.with_arguments(site, b.name, typed)
             return self.eval_chain(site, b.value) if b.value else None
 
         return self.memoised(("bind", t.path, scope, b.name, b.line), compute)  # type: ignore[return-value]

@@ -3,7 +3,8 @@
 A value is a tuple whose first item says what it is:
 
   ("sym", path, qualname)    a definition: class object, function, variable...
-  ("inst", path, qualname)   an instance of a class or interface
+  ("inst", path, qualname)   an instance of a class or interface; a fourth item, when there
+                             is one, holds the values of its type arguments (``Box<Foo>``)
   ("super", path, qualname)  ``super`` inside that class
   ("mod", path)              a module in the repository (one file)
   ("ns", dotted, language)   a package that is no one file (a Python namespace package: a

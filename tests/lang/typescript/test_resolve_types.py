@@ -234,3 +234,40 @@ def test_a_parameter_typed_by_an_object_type_has_its_members_types(tmp_path: Pat
         (5, "app.ts::send", "unresolved::?.make"),
         (6, "app.ts::send", "unresolved::?.run"),
     ]
+
+
+def test_an_instance_declared_with_type_arguments_carries_them(tmp_path: Path) -> None:
+    # ``b: Box<Foo>``: a member typed by Box's parameter T is a Foo (``T[]`` a collection of
+    # Foo); without arguments it stays the parameter's constraint
+    edges = build(
+        tmp_path,
+        {
+            "types.ts": """
+                export class Base { base() {} }
+                export class Foo extends Base { run() {} }
+                export class Box<T extends Base> {
+                  item!: T;
+                  all!: T[];
+                  get(): T { return this.item; }
+                }
+            """,
+            "app.ts": """
+                import { Box, Foo } from './types';
+                export function use(b: Box<Foo>, plain: Box) {
+                  const local: Box<Foo> = b;
+                  b.item.run();
+                  b.get().run();
+                  local.all[0].run();
+                  plain.item.base();
+                  plain.item.run();
+                }
+            """,
+        },
+    )
+    assert [c for c in calls_in(edges, "app.ts") if not c[2].endswith("Box.get")] == [
+        (4, "app.ts::use", "types.ts::Foo.run"),
+        (5, "app.ts::use", "types.ts::Foo.run"),
+        (6, "app.ts::use", "types.ts::Foo.run"),
+        (7, "app.ts::use", "types.ts::Base.base"),
+        (8, "app.ts::use", "unresolved::Base.run"),
+    ]

@@ -10,7 +10,8 @@ side is ``graph/inference.py``):
   to members of its declared or contextual type; a returned function or object literal reads
   the declared return type of the function returning it as that declared type;
 * a parameter typed by an object type written inline records its members' types
-  (``({:N}.name)``);
+  (``({:N}.name)``), a local or parameter of a generic class type its type arguments
+  (``(x<j>)``);
 * a type alias of a function type and an interface's call signatures record their parameter
   types (``(p:j)``) and the callbacks their parameters take (``(k:j)``, ``(k:fn)``);
 * a function returning an object type records its members' types (``(r:name)``), a type guard
@@ -192,6 +193,23 @@ class ContextualTypes:
                 self.bindings.append(Binding(scope, f"({key}.{self.text(name)})", line, type_))
                 found = True
         return (key,) if found else None
+
+    def instance_arguments(
+        self: _Extractor, scope: str, name: Node, annotation: Node | None, type_: Chain
+    ) -> None:
+        """``b: Box<Foo>``: the type arguments of a local's or parameter's generic class type
+        as the pseudo-bindings ``(b<j>)`` of its scope (facts.py), so that its instance
+        carries them (``b.item`` of ``item: T`` is a Foo)."""
+        node = first_named(annotation) if annotation is not None else None
+        if node is None or node.type != "generic_type" or self.type_chain(node) != type_:
+            return  # not a plain generic class (``Promise<T>``, ``Foo[]`` are read otherwise)
+        if scope and self.kinds.get(scope) not in FUNCTION_KINDS:
+            return  # where ``bind`` records no binding either
+        line, text = name.start_point[0] + 1, self.text(name)
+        for j, arg in enumerate(generics.type_arguments(node)):
+            typed = self.principal_type(arg)
+            if typed is not None:
+                self.bindings.append(Binding(scope, f"({text}<{j}>)", line, typed))
 
     def function_params(self: _Extractor, fn_type: Node) -> list[Node | None]:
         """The type annotations of a function type's parameters, by position (no ``this``)."""

@@ -1488,7 +1488,10 @@ class _Extractor(ContextualTypes):
             self.locals.setdefault(scope, set()).add(self.text(name))
             return
         if name.type == "identifier":
-            type_ = self.principal_type(node.child_by_field_name("type")) or self.cast_type(value)
+            annotation = node.child_by_field_name("type")
+            type_ = self.principal_type(annotation) or self.cast_type(value)
+            if type_ is not None and annotation is not None:
+                self.instance_arguments(scope, name, annotation, type_)
             self.bind(scope, name, type_, self.value_chain(value))
         elif name.type == "object_pattern" and (source := self.value_chain(value)):
             self.bind_destructured(scope, name, source)
@@ -1970,6 +1973,8 @@ class _Extractor(ContextualTypes):
                     type_ = self.principal_type(annotation)
                     if type_ is None and annotation is not None:
                         type_ = self.object_shape(scope, annotation)
+                    elif type_ is not None:
+                        self.instance_arguments(scope, pattern, annotation, type_)
                     if type_ is None and position < len(declared_params):
                         type_ = self.principal_type(declared_params[position])
                     value = element if i == 0 and not type_ else None
