@@ -422,7 +422,17 @@ class Resolver(Inference):
                 typed = self.eval_type(site, b.type)
                 if typed is not None:
                     return self.with_arguments(site, b.name, typed)
-            return self.eval_chain(site, b.value) if b.value else None
+            if not b.value:
+                return None
+            value = self.eval_chain(site, b.value)
+            if value is None and not b.value[-1].endswith("()"):
+                # ``var fn = this.handle; fn()``: a field or variable whose value is unknown
+                # is what the local holds, so calling the local calls it
+                denot, _ = self.walk(site, b.value)
+                d = self.definition(denot) if denot is not None and denot[0] == "sym" else None
+                if d is not None and d.kind in (DefKind.FIELD, DefKind.VARIABLE):
+                    return denot
+            return value
 
         return self.memoised(("bind", t.path, scope, b.name, b.line), compute)  # type: ignore[return-value]
 
@@ -608,7 +618,11 @@ class Resolver(Inference):
         qual = t.children.get(value[2], {}).get(name)
         if qual is not None:
             child = t.defs[qual]
-            if d.kind not in FUNCTION_KINDS or not d.start_byte <= child.start_byte < d.end_byte:
+            if (
+                d.kind not in FUNCTION_KINDS
+                or child.kind == DefKind.FIELD  # ``this.x = …`` in a constructor function
+                or not d.start_byte <= child.start_byte < d.end_byte
+            ):
                 return ("sym", value[1], qual)
         return self._value_member(value, d, name) if variable and d.type is None else None
 

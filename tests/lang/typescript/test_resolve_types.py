@@ -271,3 +271,36 @@ def test_an_instance_declared_with_type_arguments_carries_them(tmp_path: Path) -
         (7, "app.ts::use", "types.ts::Base.base"),
         (8, "app.ts::use", "unresolved::Base.run"),
     ]
+
+
+def test_this_fields_of_a_constructor_function_and_locals_holding_a_field(
+    tmp_path: Path,
+) -> None:
+    # JavaScript: ``this.engine = …`` in ``function View()`` (which has prototype members)
+    # declares ``View.engine``; ``var fn = this.handle; fn()`` calls the field it holds
+    edges = build(
+        tmp_path,
+        {
+            "view.js": """
+                function View(name, opts) {
+                  this.engine = opts.engines[name];
+                  this.handle = opts.handle;
+                }
+                View.prototype.render = function render(options) {
+                  this.engine(options);
+                  var fn = this.handle;
+                  fn(options);
+                };
+                function plain() { this.x = 1; this.x(); }
+                module.exports = View;
+            """,
+        },
+    )
+    assert {
+        e.target for e in edges if str(e.kind) == "contains" and e.source == "view.js::View"
+    } == {"view.js::View.engine", "view.js::View.handle", "view.js::View.render"}
+    assert calls_in(edges, "view.js") == [
+        (6, "view.js::View.render", "view.js::View.engine"),
+        (8, "view.js::View.render", "view.js::View.handle"),
+        (10, "view.js::plain", "unresolved::?.x"),
+    ]

@@ -1890,10 +1890,15 @@ class _Extractor(ContextualTypes):
             )
 
     def add_this_fields(self) -> None:
-        """``this.x = ...`` in a method declares field ``x`` unless the class already has it."""
+        """``this.x = ...`` in a method declares field ``x`` unless the class already has it;
+        so does it in a constructor function (``function View() { this.engine = … }``, one
+        with prototype members): ``View.engine``, as the compiler's JavaScript names it."""
         for node, scope in self.this_assignments:
             cls = self.parents.get(scope, "")
-            if self.kinds.get(scope) != DefKind.METHOD or self.kinds.get(cls) != DefKind.CLASS:
+            kind = self.kinds.get(scope)
+            if kind == DefKind.FUNCTION and scope in self.constructor_functions:
+                cls = scope
+            elif kind != DefKind.METHOD or self.kinds.get(cls) != DefKind.CLASS:
                 continue
             left = node.child_by_field_name("left")
             prop = left.child_by_field_name("property") if left is not None else None
