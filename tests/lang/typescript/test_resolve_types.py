@@ -304,3 +304,36 @@ def test_this_fields_of_a_constructor_function_and_locals_holding_a_field(
         (8, "view.js::View.render", "view.js::View.handle"),
         (10, "view.js::plain", "unresolved::?.x"),
     ]
+
+
+def test_a_function_returned_by_a_function_bound_to_a_function_type_takes_its_return_type(
+    tmp_path: Path,
+) -> None:
+    # ``const _parse: (e: Err) => Parse = (e) => (schema) => …``: the returned function is
+    # typed by the return type of the function type the outer one is bound to
+    edges = build(
+        tmp_path,
+        {
+            "types.ts": """
+                export class Schema { run() {} }
+                export class Err {}
+                export type Parse = <T extends Schema>(schema: T, value: unknown) => void;
+                export type Handler = (s: Schema) => void;
+            """,
+            "app.ts": """
+                import { Parse, Err, Schema, Handler } from './types';
+                export const _parse: (e: Err) => Parse = (e) => (schema, v) => { schema.run(); };
+                export const inline: (e: Err) => (s: Schema) => void = (e) => (s) => { s.run(); };
+                export const curried: (e: Err) => (x: Err) => Handler = (e) => (x) => (s) => {
+                  s.run();
+                };
+                export const untyped = (e: Err) => (s) => { s.run(); };
+            """,
+        },
+    )
+    assert calls_in(edges, "app.ts") == [
+        (2, "app.ts::_parse", "types.ts::Schema.run"),
+        (3, "app.ts::inline", "types.ts::Schema.run"),
+        (5, "app.ts::curried", "types.ts::Schema.run"),
+        (7, "app.ts::untyped", "unresolved::?.run"),
+    ]

@@ -141,6 +141,8 @@ class ContextualTypes:
             annotation = declarator.child_by_field_name("type")
         else:  # ``(mw): MiddlewareHandler => async (c, next) => …``
             annotation = self.returned_annotation(node)
+        if annotation is not None and annotation.type == "function_type":
+            return annotation  # a function type's own return type, not wrapped
         fn_type = self.function_type(annotation)
         if fn_type is not None:
             return fn_type
@@ -163,7 +165,16 @@ class ContextualTypes:
                 outer = outer.parent
         else:
             return None
-        return outer.child_by_field_name("return_type") if outer is not None else None
+        if outer is None:
+            return None
+        declared = outer.child_by_field_name("return_type")
+        if declared is None and outer.type in ("arrow_function", "function_expression"):
+            # ``const f: (e: E) => Parse = (e) => (schema) => …``: the return type of the
+            # function type the returning function is itself bound to
+            signature = self.declared_signature(outer)
+            if signature is not None and not isinstance(signature, tuple):
+                declared = signature.child_by_field_name("return_type")
+        return declared
 
     def object_shape(self: _Extractor, scope: str, annotation: Node | None) -> Chain | None:
         """``opts: { headers: Headers; build(): Foo }``, an object type written in a
