@@ -4,7 +4,8 @@
 rules that give a value a more precise type than its declaration names, each one a compiler's
 inference the frontends make visible as plain facts (``graph/facts.py``):
 
-* narrowing elements in a chain: ``(is:C)``, ``(is:guard:k)``, ``(in:key)``, and ``(new:k:C)``
+* narrowing elements in a chain: ``(is:C)``, ``(is:guard:k)``, ``(in:key)``, ``(eq:key:v)``
+  (a discriminant: the union members whose ``key`` may hold ``v``), and ``(new:k:C)``
   after a call of a function returning an instance of its class argument k;
 * generic classes: a member typed by a type parameter takes the type argument the receiver's
   class passes through its bases (``<Q:i>``, ``<k:j>``), else the parameter's constraint;
@@ -49,7 +50,23 @@ class Inference:
                 key = element[4:-1]
                 return union(v for v in value[1] if self.member(v, key) is not None)
             return value
+        if element.startswith("(eq:"):  # a discriminant: the members whose key may hold it
+            if value is not None and value[0] == "union":
+                key, _, literal = element[4:-1].partition(":")
+                return union(v for v in value[1] if self._may_hold(v, key, literal))
+            return value
         return self._constructed(site, denot, value, element)
+
+    def _may_hold(self: Resolver, value: Value, key: str, literal: str) -> bool:
+        """Whether member ``key`` of ``value`` may hold ``literal``: not when it is declared
+        with literal types that do not include it (the pseudo-binding ``(lit:key)`` of the
+        declaring class, facts.py)."""
+        found = self.member(value, key)
+        d = self.definition(found) if found is not None and found[0] == "sym" else None
+        if d is None:
+            return True
+        bound = self.table(found[1]).bindings.get(d.parent, {}).get(f"(lit:{key})")
+        return not bound or literal in (bound[0].type or ())
 
     def _callback_param(self: Resolver, value: Value, name: str) -> Value | None:
         """``(k:j)``: the declared type of parameter j of the function that ``value`` (a

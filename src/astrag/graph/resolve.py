@@ -198,7 +198,7 @@ class Resolver(Inference):
         receiver: Value | None = None
         last = len(chain) - 1
         for i, element in enumerate(chain):
-            if i and element.startswith(("(is:", "(in:", "(new:")):  # see facts.py
+            if i and element.startswith(("(is:", "(in:", "(eq:", "(new:")):  # see facts.py
                 value = self.refined(site, denot, value, element)
                 denot = ("local", value)
                 continue

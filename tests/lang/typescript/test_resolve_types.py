@@ -337,3 +337,41 @@ def test_a_function_returned_by_a_function_bound_to_a_function_type_takes_its_re
         (5, "app.ts::curried", "types.ts::Schema.run"),
         (7, "app.ts::untyped", "unresolved::?.run"),
     ]
+
+
+def test_a_discriminant_test_narrows_a_union_to_the_members_whose_field_may_hold_it(
+    tmp_path: Path,
+) -> None:
+    # ``if (effect.type === "preprocess") effect.transform()``: the union members whose
+    # ``type`` is declared with literal types that include the value (or not literal at all)
+    edges = build(
+        tmp_path,
+        {
+            "types.ts": """
+                export type Pre = { type: "preprocess"; transform(x: number): void };
+                export type Tr = { type: 'transform' | 'map'; transform(x: number): void };
+                export type Ref = { type: "refinement"; refinement(x: number): void };
+                export interface Loose { type: string; refinement(): void }
+                export type Effect = Pre | Tr | Ref;
+            """,
+            "app.ts": """
+                import { Effect, Loose, Ref } from './types';
+                export function run(effect: Effect, e2: Effect, l: Loose | Ref) {
+                  if (effect.type === "preprocess") {
+                    effect.transform(1);
+                  }
+                  e2.type === 'map' && e2.transform(2);
+                  l.type == "refinement" ? l.refinement() : null;
+                  if (effect.type !== "refinement") return;
+                  effect.refinement(3);
+                }
+            """,
+        },
+    )
+    assert calls_in(edges, "app.ts") == [
+        (4, "app.ts::run", "types.ts::Pre.transform"),
+        (6, "app.ts::run", "types.ts::Tr.transform"),
+        (7, "app.ts::run", "types.ts::Loose.refinement"),
+        (7, "app.ts::run", "types.ts::Ref.refinement"),
+        (9, "app.ts::run", "types.ts::Ref.refinement"),
+    ]

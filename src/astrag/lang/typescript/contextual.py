@@ -9,6 +9,8 @@ side is ``graph/inference.py``):
   function type, is bound to the member's or type's parameter (``(p:j)``), a destructured one
   to members of its declared or contextual type; a returned function or object literal reads
   the declared return type of the function returning it as that declared type;
+* a field declared with literal types records them (``(lit:kind)``), what a discriminant
+  test narrows a union by;
 * a parameter typed by an object type written inline records its members' types
   (``({:N}.name)``), a local or parameter of a generic class type its type arguments
   (``(x<j>)``);
@@ -221,6 +223,22 @@ class ContextualTypes:
             typed = self.principal_type(arg)
             if typed is not None:
                 self.bindings.append(Binding(scope, f"({text}<{j}>)", line, typed))
+
+    def literal_field(self: _Extractor, owner: str, name: str, annotation: Node) -> None:
+        """``kind: 'a' | 'b'``: a field declared with literal types, the values a discriminant
+        test may find in it, as the pseudo-binding ``(lit:kind)`` of its owner (facts.py)."""
+        node = first_named(annotation)
+        if node is None or node.type not in ("literal_type", "union_type"):
+            return
+        values: list[str] = []
+        for member in [node] if node.type == "literal_type" else self.union_members(node):
+            literal = first_named(member) if member.type == "literal_type" else None
+            if literal is None:
+                return  # ``'a' | string``: any string, no discriminant
+            text = self.text(literal)
+            values.append(text[1:-1] if literal.type == "string" else text)
+        line = annotation.start_point[0] + 1
+        self.bindings.append(Binding(owner, f"(lit:{name})", line, tuple(values)))
 
     def function_params(self: _Extractor, fn_type: Node) -> list[Node | None]:
         """The type annotations of a function type's parameters, by position (no ``this``)."""

@@ -1439,6 +1439,8 @@ class _Extractor(ContextualTypes):
                 **fields,
             )
         else:
+            if type_node is not None:
+                self.literal_field(owner_name, name, type_node)
             self.emit(
                 DefKind.FIELD,
                 name,
@@ -2107,7 +2109,8 @@ class _Extractor(ContextualTypes):
         tests = self.caps.get("narrowing.instanceof", ())
         calls = self.caps.get("reference.call", ())
         ins = self.caps.get("narrowing.in", ())
-        found = narrowing.narrowings(tests, calls, self.src, self.position, ins)
+        eqs = self.caps.get("narrowing.eq", ())
+        found = narrowing.narrowings(tests, calls, self.src, self.position, ins, eqs)
         if found:
             self.refs = narrowing.narrow(self.refs, found)
             self.bindings = narrowing.narrow_bindings(self.bindings, found)

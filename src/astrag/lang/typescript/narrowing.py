@@ -6,18 +6,20 @@ with the tested subject (``node.getChildren``, ``this.parent.m``) is recorded wi
 element after the subject, ``("node", "(is:C)", "getChildren")`` for ``instanceof C``,
 ``("node", "(is:$isElementNode:0)", "getChildren")`` for a call that passes ``node`` as
 argument 0, and ``("x", "(in:next)", "next")`` for ``'next' in x`` (the members of a union
-that have ``next``). The resolver evaluates the element (``graph/resolve.py``): an instance
-of C; the type the guard's ``node is T`` predicate declares for that parameter (the
-pseudo-binding ``(is:0)`` of the guard, recorded where the guard is declared), or, when the
-function declares none, the subject's own value. So is the value of a binding made in the
-region, by line.
+that have ``next``), ``("x", "(eq:kind:a)", "m")`` for ``x.kind === 'a'`` (the members of
+a union whose ``kind`` may be ``'a'``: a discriminant). The resolver evaluates the element
+(``graph/resolve.py``): an instance of C; the type the guard's ``node is T`` predicate
+declares for that parameter (the pseudo-binding ``(is:0)`` of the guard, recorded where the
+guard is declared), or, when the function declares none, the subject's own value. So is the
+value of a binding made in the region, by line.
 
 Regions, as the compiler reads them (``positive``: the test holds where the expression is
 truthy):
 
 - ``if (T) A else B``: A; ``if (!T) A else B``: B, and the rest of the enclosing block when A
   always leaves it (``return``, ``throw``, ``break``, ``continue``);
-- ``T && U``: U; ``!T || U``: U; ``c ? A : B`` with T as c: A (B for ``!T``);
+- ``T && U``: U; ``!T || U``: U; ``c ? A : B`` with T as c: A (B for ``!T``); a test
+  written negated (``x.kind !== 'a'``) is ``!T``;
 - through parentheses, ``!``, and the operands of ``&&`` (``||`` when negated) around T.
 
 Only what is certain is narrowed: the subject is a name or a chain of names (``this.x``), the
@@ -45,6 +47,7 @@ _ASSIGNED = re.compile(
 )
 _KEY = re.compile(rb"[A-Za-z_$][\w$]*", re.ASCII)
 _PLAIN = re.compile(rb"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$#][\w$]*)*", re.ASCII)
+_LITERAL = re.compile(rb"[\w$-]+", re.ASCII)  # a discriminant's value an element can hold
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,9 +64,24 @@ def narrowings(
     source: bytes,
     point: Callable[[tuple[int, int]], Position],
     ins: Iterable[Node] = (),
+    eqs: Iterable[Node] = (),
 ) -> list[Narrowing]:
     """``point`` turns a tree-sitter point (row, byte column) into a reference position."""
     found: list[Narrowing] = []
+    for test in eqs:  # ``x.kind === 'a'``: the union members of x whose ``kind`` may be 'a'
+        left, right = test.child_by_field_name("left"), test.child_by_field_name("right")
+        operator = test.child_by_field_name("operator")
+        if left is None or right is None or operator is None:
+            continue
+        tested = _plain(left, source)
+        literal = source[right.start_byte : right.end_byte]
+        if right.type == "string":
+            literal = literal[1:-1]
+        if not tested or len(tested) < 2 or not _LITERAL.fullmatch(literal):
+            continue
+        element = f"(eq:{tested[-1]}:{literal.decode()})"
+        regions = _regions(test, positive=operator.type in ("===", "=="))
+        _add(found, regions, tested[:-1], element, source, point)
     for test in instanceofs:
         left, right = test.child_by_field_name("left"), test.child_by_field_name("right")
         if left is None or right is None:
@@ -181,11 +199,11 @@ def _add(
             )
 
 
-def _regions(test: Node) -> list[tuple[Node, Node]]:
+def _regions(test: Node, positive: bool = True) -> list[tuple[Node, Node]]:
     """Where ``test`` holds (see the module docstring): from the start of one node to the end
-    of another."""
+    of another; where it fails, for a test written negated (``x.kind !== 'a'``)."""
     regions: list[tuple[Node, Node]] = []
-    node, positive = test, True
+    node = test
     while (parent := node.parent) is not None:
         kind = parent.type
         if kind == "parenthesized_expression":

@@ -48,6 +48,11 @@
 ; the tests that narrow (narrowing.py; guard calls are @reference.call)
 (binary_expression operator: "instanceof") @narrowing.instanceof
 (binary_expression left: (string) operator: "in") @narrowing.in
+; a discriminant test: `x.kind === 'a'` (and `!==`, `==`, `!=`)
+(binary_expression
+  left: (member_expression)
+  operator: ["===" "==" "!==" "!="]
+  right: [(string) (number) (true) (false)]) @narrowing.eq
 
 ; ---------------------------------------------------------------- references
 (call_expression) @reference.call

@@ -75,6 +75,11 @@
 (function_expression return_type: (type_annotation (object_type))) @binding.shape
 (binary_expression operator: "instanceof") @narrowing.instanceof
 (binary_expression left: (string) operator: "in") @narrowing.in
+; a discriminant test: `x.kind === 'a'` (and `!==`, `==`, `!=`)
+(binary_expression
+  left: (member_expression)
+  operator: ["===" "==" "!==" "!="]
+  right: [(string) (number) (true) (false)]) @narrowing.eq
 (infer_type (type_identifier) @binding.type_parameter)
 (mapped_type_clause name: (type_identifier) @binding.type_parameter)
 
