@@ -375,3 +375,41 @@ def test_a_discriminant_test_narrows_a_union_to_the_members_whose_field_may_hold
         (7, "app.ts::run", "types.ts::Ref.refinement"),
         (9, "app.ts::run", "types.ts::Ref.refinement"),
     ]
+
+
+def test_a_switch_on_a_discriminant_narrows_each_case(tmp_path: Path) -> None:
+    # ``switch (effect.type) { case "preprocess": … }``: the case's statements; a case the one
+    # before falls into (``case "map": case "transform":``) holds no one value, so none
+    edges = build(
+        tmp_path,
+        {
+            "types.ts": """
+                export type Pre = { type: "preprocess"; transform(x: number): void };
+                export type Tr = { type: 'transform' | 'map'; transform(x: number): void };
+                export type Ref = { type: "refinement"; refinement(x: number): void };
+                export type Effect = Pre | Tr | Ref;
+            """,
+            "app.ts": """
+                import { Effect } from './types';
+                export function run(effect: Effect) {
+                  switch (effect.type) {
+                    case "preprocess":
+                      effect.transform(1);
+                      break;
+                    case "map":
+                    case "transform": {
+                      effect.transform(2);
+                      return;
+                    }
+                    case 'refinement':
+                      effect.refinement(3);
+                  }
+                }
+            """,
+        },
+    )
+    assert calls_in(edges, "app.ts") == [
+        (5, "app.ts::run", "types.ts::Pre.transform"),
+        (9, "app.ts::run", "unresolved::?.transform"),
+        (13, "app.ts::run", "types.ts::Ref.refinement"),
+    ]

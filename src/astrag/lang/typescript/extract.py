@@ -2110,7 +2110,8 @@ class _Extractor(ContextualTypes):
         calls = self.caps.get("reference.call", ())
         ins = self.caps.get("narrowing.in", ())
         eqs = self.caps.get("narrowing.eq", ())
-        found = narrowing.narrowings(tests, calls, self.src, self.position, ins, eqs)
+        switches = self.caps.get("narrowing.switch", ())
+        found = narrowing.narrowings(tests, calls, self.src, self.position, ins, eqs, switches)
         if found:
             self.refs = narrowing.narrow(self.refs, found)
             self.bindings = narrowing.narrow_bindings(self.bindings, found)

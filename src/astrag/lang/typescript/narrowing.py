@@ -20,6 +20,7 @@ truthy):
   always leaves it (``return``, ``throw``, ``break``, ``continue``);
 - ``T && U``: U; ``!T || U``: U; ``c ? A : B`` with T as c: A (B for ``!T``); a test
   written negated (``x.kind !== 'a'``) is ``!T``;
+- ``switch (x.kind) { case 'a': A }``: A, unless the case before falls through into it;
 - through parentheses, ``!``, and the operands of ``&&`` (``||`` when negated) around T.
 
 Only what is certain is narrowed: the subject is a name or a chain of names (``this.x``), the
@@ -65,6 +66,7 @@ def narrowings(
     point: Callable[[tuple[int, int]], Position],
     ins: Iterable[Node] = (),
     eqs: Iterable[Node] = (),
+    switches: Iterable[Node] = (),
 ) -> list[Narrowing]:
     """``point`` turns a tree-sitter point (row, byte column) into a reference position."""
     found: list[Narrowing] = []
@@ -73,15 +75,27 @@ def narrowings(
         operator = test.child_by_field_name("operator")
         if left is None or right is None or operator is None:
             continue
-        tested = _plain(left, source)
-        literal = source[right.start_byte : right.end_byte]
-        if right.type == "string":
-            literal = literal[1:-1]
-        if not tested or len(tested) < 2 or not _LITERAL.fullmatch(literal):
+        tested, element = _plain(left, source), _discriminant(right, source)
+        if tested and len(tested) > 1 and element:
+            element = f"(eq:{tested[-1]}:{element}"
+            regions = _regions(test, positive=operator.type in ("===", "=="))
+            _add(found, regions, tested[:-1], element, source, point)
+    for switch in switches:  # ``switch (x.kind) { case 'a': … }``: the statements of the case
+        value, body = switch.child_by_field_name("value"), switch.child_by_field_name("body")
+        inner = value.named_child(0) if value is not None and value.named_child_count else None
+        tested = _plain(inner, source) if inner is not None else None
+        if not tested or len(tested) < 2 or body is None:
             continue
-        element = f"(eq:{tested[-1]}:{literal.decode()})"
-        regions = _regions(test, positive=operator.type in ("===", "=="))
-        _add(found, regions, tested[:-1], element, source, point)
+        falls_in = False  # the case before falls through into this one: no one value holds
+        for case in body.named_children:
+            statements = case.children_by_field_name("body")
+            label = case.child_by_field_name("value")
+            element = _discriminant(label, source) if label is not None else None
+            if case.type == "switch_case" and statements and element and not falls_in:
+                element = f"(eq:{tested[-1]}:{element}"
+                regions = [(statements[0], statements[-1])]
+                _add(found, regions, tested[:-1], element, source, point)
+            falls_in = not statements or not _exits(statements[-1])
     for test in instanceofs:
         left, right = test.child_by_field_name("left"), test.child_by_field_name("right")
         if left is None or right is None:
@@ -169,6 +183,17 @@ def _narrowed(
         if n.start[0] <= at[0] <= n.end[0] if by_line else n.start <= at <= n.end:
             return (*n.subject, n.element, *chain[size:])
     return None
+
+
+def _discriminant(node: Node, source: bytes) -> str | None:
+    """A literal a discriminant is compared with (``'a'``, ``1``, ``true``), as an element's
+    tail ``a)``, or None."""
+    if node.type not in ("string", "number", "true", "false"):
+        return None
+    literal = source[node.start_byte : node.end_byte]
+    if node.type == "string":
+        literal = literal[1:-1]
+    return literal.decode() + ")" if _LITERAL.fullmatch(literal) else None
 
 
 def _plain(node: Node, source: bytes) -> Chain | None:

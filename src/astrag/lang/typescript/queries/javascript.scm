@@ -53,6 +53,8 @@
   left: (member_expression)
   operator: ["===" "==" "!==" "!="]
   right: [(string) (number) (true) (false)]) @narrowing.eq
+; ... and each `case 'a':` of a `switch (x.kind)`
+(switch_statement value: (parenthesized_expression (member_expression))) @narrowing.switch
 
 ; ---------------------------------------------------------------- references
 (call_expression) @reference.call

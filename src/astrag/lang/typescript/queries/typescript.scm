@@ -80,6 +80,8 @@
   left: (member_expression)
   operator: ["===" "==" "!==" "!="]
   right: [(string) (number) (true) (false)]) @narrowing.eq
+; ... and each `case 'a':` of a `switch (x.kind)`
+(switch_statement value: (parenthesized_expression (member_expression))) @narrowing.switch
 (infer_type (type_identifier) @binding.type_parameter)
 (mapped_type_clause name: (type_identifier) @binding.type_parameter)
 
