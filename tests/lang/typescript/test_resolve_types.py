@@ -413,3 +413,34 @@ def test_a_switch_on_a_discriminant_narrows_each_case(tmp_path: Path) -> None:
         (9, "app.ts::run", "unresolved::?.transform"),
         (13, "app.ts::run", "types.ts::Ref.refinement"),
     ]
+
+
+def test_a_built_in_collection_constructed_with_type_arguments_has_their_types(
+    tmp_path: Path,
+) -> None:
+    # ``handlers = new Map<string, Array<Opt>>()``: a mapping to arrays of Opt (collections
+    # nest), ``new Set<Opt>()`` a collection of Opt, as the compiler reads the initialiser
+    edges = build(
+        tmp_path,
+        {
+            "app.ts": """
+                export class Opt { handler() {} }
+                export class Bus {
+                  private handlers = new Map<string, Array<Opt>>();
+                  private seen = new Set<Opt>();
+                  run(k: string) {
+                    const hs = this.handlers.get(k);
+                    for (const o of hs || []) { o.handler(); }
+                    for (const s of this.seen) { s.handler(); }
+                    const local = new Map<string, Opt>();
+                    local.get(k)!.handler();
+                  }
+                }
+            """,
+        },
+    )
+    assert [c for c in calls_in(edges, "app.ts") if not c[2].startswith("external::")] == [
+        (7, "app.ts::Bus.run", "app.ts::Opt.handler"),
+        (8, "app.ts::Bus.run", "app.ts::Opt.handler"),
+        (10, "app.ts::Bus.run", "app.ts::Opt.handler"),
+    ]

@@ -836,7 +836,7 @@ class _Extractor(ContextualTypes):
         """``Map<K, Foo>`` / ``Record<K, Foo>`` values: the principal type marked ``{}``
         (not of functions: ``("=>", "Foo", "{}")`` reads as a function returning a mapping)."""
         value = self.principal_type(node)
-        if value is None or value[-1] in ("[]", "{}") or value[0] == "=>":
+        if value is None or value[0] == "=>":
             return None
         return (*value, "{}")
 
@@ -844,7 +844,7 @@ class _Extractor(ContextualTypes):
         """``Foo[]`` / ``Array<Foo>``: the element's principal type marked ``[]`` (not of
         functions, as for ``mapped_type``)."""
         element = self.principal_type(node)
-        if element is None or element[-1] == "[]" or element[0] == "=>":
+        if element is None or element[0] == "=>":
             return None
         return (*element, "[]")
 
@@ -1452,7 +1452,7 @@ class _Extractor(ContextualTypes):
                     header, value.start_byte if value else node.end_byte
                 ).rstrip(" ="),
                 modifiers=_sorted_modifiers(mods),
-                type=self.principal_type(type_node),
+                type=self.principal_type(type_node) or self.cast_type(value),
                 value=self.value_chain(value),
                 **fields,
             )
@@ -1502,13 +1502,28 @@ class _Extractor(ContextualTypes):
                 self.bind(scope, bound)
 
     def cast_type(self, value: Node | None) -> Chain | None:
-        """``expr as Foo`` (through ``await``/parentheses): the type the cast claims."""
+        """``expr as Foo`` (through ``await``/parentheses): the type the cast claims; ``new
+        Map<K, Foo>()`` / ``new Set<Foo>()``: the collection its type arguments make."""
         while value is not None and value.type in ("await_expression", "parenthesized_expression"):
             value = _first_named(value)
+        if value is not None and value.type == "new_expression":
+            return self.collection_type(value)
         if value is None or value.type not in ("as_expression", "satisfies_expression"):
             return None
         count = value.named_child_count
         return self.principal_type(value.named_child(count - 1)) if count else None
+
+    def collection_type(self, new: Node) -> Chain | None:
+        """``new Map<K, Foo>()`` is a ``("Foo", "{}")``, ``new Set<Foo>()`` a ``("Foo", "[]")``:
+        what the compiler reads from a built-in collection's type arguments."""
+        constructor = new.child_by_field_name("constructor")
+        name = self.text(constructor) if constructor is not None else ""
+        if name not in _MAPPING_GENERICS and name not in _ELEMENT_GENERICS:
+            return None
+        args = generics.type_arguments(new)
+        if name in _MAPPING_GENERICS:
+            return self.mapped_type(args[1]) if len(args) == 2 else None
+        return self.element_type(args[0]) if len(args) == 1 else None
 
     def bind_destructured(self, scope: str, pattern: Node, source: Chain) -> None:
         """``const { a, b: c } = expr`` binds a to ``expr.a`` and c to ``expr.b``."""
