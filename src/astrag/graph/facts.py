@@ -182,7 +182,8 @@ class Binding:
     parameter typed by an object type written inline (TS ``opts: { headers: Headers }``) has
     the type ``("{:N}",)`` (N its offset in the file), whose member ``name`` is the
     pseudo-binding ``({:N}.name)`` of the same scope. ``(x<j>)`` is the declared type
-    argument j of local x (``b: Box<Foo>`` gives ``(b<0>)`` typed Foo).
+    argument j of local x (``b: Box<Foo>`` gives ``(b<0>)`` typed Foo), or of field x when
+    the scope is its class.
     """
 
     scope: str

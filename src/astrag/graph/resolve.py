@@ -498,9 +498,10 @@ class Resolver(Inference):
         t = self.table(denot[1])
         scope = d.parent
         if d.type is not None:
-            typed = self.eval_type(Site(t, scope, d.start_line), d.type)
+            site = Site(t, scope, d.start_line)
+            typed = self.eval_type(site, d.type)
             if typed is not None:
-                return typed
+                return self.with_arguments(site, d.name, typed)
         if d.value is None:
             return None
         if d.kind == DefKind.FIELD:

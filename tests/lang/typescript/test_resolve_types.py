@@ -237,8 +237,8 @@ def test_a_parameter_typed_by_an_object_type_has_its_members_types(tmp_path: Pat
 
 
 def test_an_instance_declared_with_type_arguments_carries_them(tmp_path: Path) -> None:
-    # ``b: Box<Foo>``: a member typed by Box's parameter T is a Foo (``T[]`` a collection of
-    # Foo); without arguments it stays the parameter's constraint
+    # ``b: Box<Foo>`` (a parameter, a local, a field): a member typed by Box's parameter T is
+    # a Foo (``T[]`` a collection of Foo); without arguments it stays the constraint
     edges = build(
         tmp_path,
         {
@@ -261,6 +261,11 @@ def test_an_instance_declared_with_type_arguments_carries_them(tmp_path: Path) -
                   plain.item.base();
                   plain.item.run();
                 }
+                export class Holder {
+                  box: Box<Foo>;
+                  constructor(private readonly injected: Box<Foo>) { this.box = injected; }
+                  run() { this.box.item.run(); this.injected.get().run(); }
+                }
             """,
         },
     )
@@ -270,6 +275,8 @@ def test_an_instance_declared_with_type_arguments_carries_them(tmp_path: Path) -
         (6, "app.ts::use", "types.ts::Foo.run"),
         (7, "app.ts::use", "types.ts::Base.base"),
         (8, "app.ts::use", "unresolved::Base.run"),
+        (13, "app.ts::Holder.run", "types.ts::Foo.run"),  # a field's, a parameter property's
+        (13, "app.ts::Holder.run", "types.ts::Foo.run"),
     ]
 
 

@@ -210,13 +210,15 @@ class ContextualTypes:
     def instance_arguments(
         self: _Extractor, scope: str, name: Node, annotation: Node | None, type_: Chain
     ) -> None:
-        """``b: Box<Foo>``: the type arguments of a local's or parameter's generic class type
-        as the pseudo-bindings ``(b<j>)`` of its scope (facts.py), so that its instance
-        carries them (``b.item`` of ``item: T`` is a Foo)."""
+        """``b: Box<Foo>``: the type arguments of a local's, parameter's or field's generic
+        class type as the pseudo-bindings ``(b<j>)`` of its scope (a field's: its class), on
+        the line of its name (facts.py), so that its instance carries them (``b.item`` of
+        ``item: T`` is a Foo)."""
         node = first_named(annotation) if annotation is not None else None
         if node is None or node.type != "generic_type" or self.type_chain(node) != type_:
             return  # not a plain generic class (``Promise<T>``, ``Foo[]`` are read otherwise)
-        if scope and self.kinds.get(scope) not in FUNCTION_KINDS:
+        kind = self.kinds.get(scope)
+        if scope and kind not in FUNCTION_KINDS and kind not in (DefKind.CLASS, DefKind.INTERFACE):
             return  # where ``bind`` records no binding either
         line, text = name.start_point[0] + 1, self.text(name)
         for j, arg in enumerate(generics.type_arguments(node)):

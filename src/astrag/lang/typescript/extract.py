@@ -1374,6 +1374,10 @@ class _Extractor(ContextualTypes):
             if pattern is None or pattern.type != "identifier":
                 continue
             mods, visibility, header, decorators = self.scan(param)
+            annotation = param.child_by_field_name("type")
+            type_ = self.principal_type(annotation)
+            if type_ is not None and annotation is not None:
+                self.instance_arguments(cls, pattern, annotation, type_)
             self.emit(
                 DefKind.FIELD,
                 self.text(pattern),
@@ -1385,7 +1389,7 @@ class _Extractor(ContextualTypes):
                 exported=visibility != "private",
                 visibility=visibility,
                 modifiers=_sorted_modifiers(mods),
-                type=self.principal_type(param.child_by_field_name("type")),
+                type=type_,
                 value=self.value_chain(param.child_by_field_name("value")),
             )
 
@@ -1439,8 +1443,11 @@ class _Extractor(ContextualTypes):
                 **fields,
             )
         else:
+            type_ = self.principal_type(type_node) or self.cast_type(value)
             if type_node is not None:
                 self.literal_field(owner_name, name, type_node)
+                if type_ is not None:
+                    self.instance_arguments(owner_name, name_node, type_node, type_)
             self.emit(
                 DefKind.FIELD,
                 name,
@@ -1452,7 +1459,7 @@ class _Extractor(ContextualTypes):
                     header, value.start_byte if value else node.end_byte
                 ).rstrip(" ="),
                 modifiers=_sorted_modifiers(mods),
-                type=self.principal_type(type_node) or self.cast_type(value),
+                type=type_,
                 value=self.value_chain(value),
                 **fields,
             )
