@@ -214,7 +214,12 @@ class ContextualTypes:
         class type as the pseudo-bindings ``(b<j>)`` of its scope (a field's: its class), on
         the line of its name (facts.py), so that its instance carries them (``b.item`` of
         ``item: T`` is a Foo)."""
-        node = first_named(annotation) if annotation is not None else None
+        if (
+            annotation is None
+            or self.src.find(b"<", annotation.start_byte, annotation.end_byte) < 0
+        ):
+            return  # no type arguments (most annotations): no node to visit
+        node = first_named(annotation)
         if node is None or node.type != "generic_type" or self.type_chain(node) != type_:
             return  # not a plain generic class (``Promise<T>``, ``Foo[]`` are read otherwise)
         kind = self.kinds.get(scope)
