@@ -176,11 +176,13 @@ def _narrowed(
 ) -> Chain | None:
     if chain is None:
         return None
+    length = len(chain) - (not by_line)
     for n in found:
-        size = len(n.subject)
-        if len(chain) < size + (not by_line) or chain[:size] != n.subject:
+        # the region first: most narrowings of a root (``this``) are elsewhere in the file
+        if not (n.start[0] <= at[0] <= n.end[0] if by_line else n.start <= at <= n.end):
             continue
-        if n.start[0] <= at[0] <= n.end[0] if by_line else n.start <= at <= n.end:
+        size = len(n.subject)
+        if length >= size and chain[:size] == n.subject:
             return (*n.subject, n.element, *chain[size:])
     return None
 
