@@ -63,9 +63,13 @@ class Inference:
         declaring class, facts.py)."""
         found = self.member(value, key)
         d = self.definition(found) if found is not None and found[0] == "sym" else None
-        if d is None:
+        if d is not None:
+            path, owner = found[1], d.parent
+        elif value[0] == "inst":  # a literal-typed member that is no definition (an alias's)
+            path, owner = value[1], value[2]
+        else:
             return True
-        bound = self.table(found[1]).bindings.get(d.parent, {}).get(f"(lit:{key})")
+        bound = self.table(path).bindings.get(owner, {}).get(f"(lit:{key})")
         return not bound or literal in (bound[0].type or ())
 
     def _callback_param(self: Resolver, value: Value, name: str) -> Value | None:

@@ -129,7 +129,8 @@ def test_a_union_with_members_no_repository_type_is_narrows_to_the_others(
 def test_members_of_a_type_alias_of_an_object_type_are_definitions_and_call_targets(
     tmp_path: Path,
 ) -> None:
-    # ``type Options = { handler: (e) => void }``: the compiler's ``Options.handler``
+    # ``type Options = { handler: (e) => void }``: the compiler's ``Options.handler``; a data
+    # member holding no named type (``id: string``) is left out (no call reaches through it)
     edges = build(
         tmp_path,
         {
@@ -137,6 +138,7 @@ def test_members_of_a_type_alias_of_an_object_type_are_definitions_and_call_targ
                 import { Foo } from './foo';
                 export type Options = {
                   id: string;
+                  foo: Foo;
                   handler: (event: Foo) => void;
                   make(): Foo;
                 };
@@ -149,6 +151,7 @@ def test_members_of_a_type_alias_of_an_object_type_are_definitions_and_call_targ
                   options.handler(options.make());
                   options.make().run();
                   m.a();
+                  options.foo.run();
                 }
             """,
         },
@@ -156,13 +159,14 @@ def test_members_of_a_type_alias_of_an_object_type_are_definitions_and_call_targ
     members = {
         e.target for e in edges if str(e.kind) == "contains" and e.source == "types.ts::Options"
     }
-    assert members == {f"types.ts::Options.{m}" for m in ("id", "handler", "make")}
+    assert members == {f"types.ts::Options.{m}" for m in ("foo", "handler", "make")}
     assert calls_in(edges, "app.ts") == [
         (3, "app.ts::fire", "types.ts::Options.handler"),
         (3, "app.ts::fire", "types.ts::Options.make"),
         (4, "app.ts::fire", "foo.ts::Foo.run"),
         (4, "app.ts::fire", "types.ts::Options.make"),
         (5, "app.ts::fire", "unresolved::?.a"),  # an intersection declares no members here
+        (6, "app.ts::fire", "foo.ts::Foo.run"),
     ]
 
 
@@ -360,10 +364,11 @@ def test_a_discriminant_test_narrows_a_union_to_the_members_whose_field_may_hold
                 export type Ref = { type: "refinement"; refinement(x: number): void };
                 export interface Loose { type: string; refinement(): void }
                 export type Effect = Pre | Tr | Ref;
+                export type Done = { type: "done"; at: number };
             """,
             "app.ts": """
-                import { Effect, Loose, Ref } from './types';
-                export function run(effect: Effect, e2: Effect, l: Loose | Ref) {
+                import { Effect, Loose, Ref, Done } from './types';
+                export function run(effect: Effect, e2: Effect, l: Loose | Ref | Done) {
                   if (effect.type === "preprocess") {
                     effect.transform(1);
                   }

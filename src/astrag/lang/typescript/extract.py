@@ -1448,6 +1448,11 @@ class _Extractor(ContextualTypes):
                 self.literal_field(owner_name, name, type_node)
                 if type_ is not None:
                     self.instance_arguments(owner_name, name_node, type_node, type_)
+            if type_ is None and owner_kind == DefKind.TYPE_ALIAS:
+                # a data member of an object type alias that holds no named type (``id:
+                # string``; generated API types have thousands): no call reaches through it,
+                # and as nodes they crowded retrieval (angular-cdk, 2,000 tokens)
+                return
             self.emit(
                 DefKind.FIELD,
                 name,
