@@ -557,9 +557,12 @@ class Resolver(Inference):
     def _shape(self, alias: Value) -> Value | None:
         """An alias of an object type declares members (``type Options = { … }``): its values
         are instances of it, as of an interface; so does one whose members are known only by
-        pseudo-bindings (``{ kind: 'a'; id: string }``: ``(lit:kind)``, facts.py)."""
+        their literal types (``{ kind: 'a'; id: string }``: ``(lit:kind)``, facts.py). Not an
+        alias of a function type: its pseudo-bindings ``(p:j)`` are no members."""
         t = self.table(alias[1])
-        has_members = bool(t.children.get(alias[2]) or t.bindings.get(alias[2]))
+        has_members = bool(t.children.get(alias[2])) or any(
+            name.startswith("(lit:") for name in t.bindings.get(alias[2], ())
+        )
         return ("inst", alias[1], alias[2]) if has_members else None
 
     def member(self, value: Value, name: str) -> Value | None:

@@ -129,8 +129,9 @@ def test_a_union_with_members_no_repository_type_is_narrows_to_the_others(
 def test_members_of_a_type_alias_of_an_object_type_are_definitions_and_call_targets(
     tmp_path: Path,
 ) -> None:
-    # ``type Options = { handler: (e) => void }``: the compiler's ``Options.handler``; a data
-    # member holding no named type (``id: string``) is left out (no call reaches through it)
+    # ``type Options = { handler: (e) => void }``: the compiler's ``Options.handler``; a member
+    # holding only primitives or literals (``id: string``) is left out (no call reaches it), a
+    # function-valued one of no named type (``check: ((x: string) => boolean) | undefined``) not
     edges = build(
         tmp_path,
         {
@@ -138,6 +139,7 @@ def test_members_of_a_type_alias_of_an_object_type_are_definitions_and_call_targ
                 import { Foo } from './foo';
                 export type Options = {
                   id: string;
+                  check: ((x: string) => boolean) | undefined;
                   foo: Foo;
                   handler: (event: Foo) => void;
                   make(): Foo;
@@ -152,6 +154,8 @@ def test_members_of_a_type_alias_of_an_object_type_are_definitions_and_call_targ
                   options.make().run();
                   m.a();
                   options.foo.run();
+                  const check = options.check;
+                  check!('x');
                 }
             """,
         },
@@ -159,7 +163,7 @@ def test_members_of_a_type_alias_of_an_object_type_are_definitions_and_call_targ
     members = {
         e.target for e in edges if str(e.kind) == "contains" and e.source == "types.ts::Options"
     }
-    assert members == {f"types.ts::Options.{m}" for m in ("foo", "handler", "make")}
+    assert members == {f"types.ts::Options.{m}" for m in ("check", "foo", "handler", "make")}
     assert calls_in(edges, "app.ts") == [
         (3, "app.ts::fire", "types.ts::Options.handler"),
         (3, "app.ts::fire", "types.ts::Options.make"),
@@ -167,6 +171,7 @@ def test_members_of_a_type_alias_of_an_object_type_are_definitions_and_call_targ
         (4, "app.ts::fire", "types.ts::Options.make"),
         (5, "app.ts::fire", "unresolved::?.a"),  # an intersection declares no members here
         (6, "app.ts::fire", "foo.ts::Foo.run"),
+        (8, "app.ts::fire", "types.ts::Options.check"),
     ]
 
 

@@ -1448,10 +1448,10 @@ class _Extractor(ContextualTypes):
                 self.literal_field(owner_name, name, type_node)
                 if type_ is not None:
                     self.instance_arguments(owner_name, name_node, type_node, type_)
-            if type_ is None and owner_kind == DefKind.TYPE_ALIAS:
-                # a data member of an object type alias that holds no named type (``id:
-                # string``; generated API types have thousands): no call reaches through it,
-                # and as nodes they crowded retrieval (angular-cdk, 2,000 tokens)
+            if owner_kind == DefKind.TYPE_ALIAS and type_ is None and self.plain_data(type_node):
+                # a member of an object type alias holding only primitives or literals (``id:
+                # string``, ``__typename?: 'Address'``; generated API types have thousands):
+                # no call reaches through it, and as nodes they crowded retrieval
                 return
             self.emit(
                 DefKind.FIELD,
@@ -1468,6 +1468,24 @@ class _Extractor(ContextualTypes):
                 value=self.value_chain(value),
                 **fields,
             )
+
+    def plain_data(self, annotation: Node | None) -> bool:
+        """Whether a type annotation admits only primitives and literals (``string``, ``'a' |
+        'b'``, ``number[] | null``): nothing with members or a call of its own."""
+        stack = [_first_named(annotation)] if annotation is not None else []
+        while stack:
+            node = stack.pop()
+            if node is None:
+                return False
+            kind = node.type
+            if kind in ("union_type", "parenthesized_type", "array_type"):
+                stack.extend(node.named_children)
+            elif kind == "predefined_type":
+                if self.text(node) in _OPAQUE:
+                    return False
+            elif kind not in ("literal_type", "template_literal_type", "comment"):
+                return False
+        return annotation is not None
 
     def single_param(self, fn: Node) -> tuple[Param, ...]:
         single = fn.child_by_field_name("parameter")
