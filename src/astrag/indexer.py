@@ -29,12 +29,14 @@ from astrag.graph.edges import placeholders_for
 from astrag.graph.facts import FileFacts
 from astrag.graph.interface import interface_of
 from astrag.graph.modules import ProjectLayout
-from astrag.graph.run import start_resolution
+from astrag.graph.run import edges_of, start_resolution
+from astrag.graph.symbols import file_symbols
 from astrag.graph.tables import TableCache
 from astrag.lang import extract_facts, extractor_fingerprint
 from astrag.project_layout import layout_fingerprint, layout_unchanged, read_layout_noting
 from astrag.redact import note as redaction_note
 from astrag.redact import redact
+from astrag.resolver_process import ResolverProcess
 from astrag.search.documents import (
     decode_documents,
     documents,
@@ -48,7 +50,14 @@ from astrag.store.base import (
     IndexIncompatible,
     IndexUpdate,
 )
-from astrag.store.codec import LazyFacts, decode_facts, encode_facts, gc_paused
+from astrag.store.codec import (
+    LazyFacts,
+    decode_facts,
+    decode_symbols,
+    encode_facts,
+    encode_symbols,
+    gc_paused,
+)
 from astrag.store.open import make_store, mark_indexed
 
 ProgressFn = Callable[[str, int, int], None]  # (stage, done, total)
@@ -69,6 +78,7 @@ class _Parsed:
     record: FileRecord | None
     blob: bytes | None  # the facts, codec-encoded: cheap to ship between processes and to store
     docs: bytes | None = None  # the file's search documents, encoded the same way
+    symbols: bytes | None = None  # the file's symbols, encoded the same way
     skipped: Skipped | None = None
     unchanged: bool = False  # content hash equals the known one: nothing to re-parse
 
@@ -133,7 +143,13 @@ def _parse_one(root: str, sf: SourceFile, known_hash: str | None, max_bytes: int
         errors=facts.errors,
         note="; ".join(filter(None, (result.note, redaction_note(secrets)))),
     )
-    return _Parsed(sf.path, record, encode_facts(facts), encode_documents(documents(facts, source)))
+    return _Parsed(
+        sf.path,
+        record,
+        encode_facts(facts),
+        encode_documents(documents(facts, source)),
+        symbols=encode_symbols(file_symbols(facts)[0]),
+    )
 
 
 def _parse_chunk(
@@ -266,6 +282,10 @@ def _run(
         or (records[sf.path].size, records[sf.path].mtime_ns) != (sf.size, sf.mtime_ns)
     ]
     clock.lap("discover")
+    if not records and jobs > 1 and len(to_read) >= _PARALLEL_MIN_FILES:
+        cold = _Cold(stored, current, to_read, scanned_at)
+        _run_cold(root, config, store, jobs, progress, summary, clock, cold)
+        return
     keep = [p for p in records if p not in removed]
     facts = store.lazy_facts(keep) if keep else LazyFacts({})
     tables = TableCache(facts)
@@ -370,6 +390,111 @@ def _run(
     clock.lap("write")
     if progress:
         progress("write", 1, 1)
+
+
+@dataclass(frozen=True, slots=True)
+class _Cold:
+    """What discovery found for a run that parses and resolves every file again."""
+
+    stored: dict[str, FileRecord]  # the index's records before the run
+    current: dict[str, SourceFile]  # the files found now
+    to_read: list[tuple[SourceFile, str | None]]
+    scanned_at: str  # meta SCANNED_AT: when the listing began
+
+
+def _run_cold(
+    root: Path,
+    config: Config,
+    store: GraphStore,
+    jobs: int,
+    progress: ProgressFn | None,
+    summary: IndexSummary,
+    clock: _Clock,
+    cold: _Cold,
+) -> None:
+    """Every file parsed and resolved again (a first index, a rebuild, new parsers), as one
+    pipeline: the parser processes send each file's facts, symbols and documents encoded; this
+    process writes them a few hundred files at a time and passes the facts on, undecoded, to
+    a resolver process (``resolver_process.py``) that builds the tables meanwhile; once all
+    are parsed it resolves them and sends the edges back, batch by batch, to be written."""
+    stored, current = cold.stored, cold.current
+    layout, inputs = read_layout_noting(root, current)  # the file list is all it reads
+    clock.lap("layout")
+    resolver = ResolverProcess(layout, max(1, jobs - 1))  # this process writes on another core
+    total = 0
+
+    def updates() -> Iterator[IndexUpdate]:
+        nonlocal total
+        removed = sorted(p for p in stored if p not in current)
+        if removed:
+            yield IndexUpdate(removed=tuple(removed))
+        chunk: list[_Parsed] = []
+        gone: list[str] = []
+        errors: list[str] = []
+        for p in parse_files(root, cold.to_read, jobs, progress, config.max_file_bytes):
+            if p.skipped is not None:
+                summary.skipped.append(p.skipped)
+                if p.path in stored:
+                    gone.append(p.path)
+            elif p.record is not None and p.blob is not None:
+                resolver.add(p.path, p.blob)
+                chunk.append(p)
+                if p.record.errors:
+                    errors.append(p.path)
+                if len(chunk) == _DOCS_CHUNK:
+                    yield _parsed_update(chunk)
+                    chunk = []
+        if chunk:
+            yield _parsed_update(chunk)
+        if gone:
+            yield IndexUpdate(removed=tuple(sorted(gone)))
+        summary.parsed = summary.resolved_files = total = resolver.files
+        summary.removed = len(removed) + len(gone)
+        summary.error_files = sorted(errors)
+        clock.lap("parse")
+        targets: set[str] = set()
+        done = 0
+        for shard in resolver.shards():
+            edges = tuple(e for _, rows, _ in shard for e in edges_of(rows))
+            targets.update(e.target for e in edges)
+            yield IndexUpdate(
+                edges_for=tuple(path for path, _, _ in shard),
+                edges=edges,
+                depends={path: frozenset(deps) for path, _, deps in shard},
+            )
+            done += len(shard)
+            if progress:
+                progress("resolve", done, total)
+        clock.lap("resolve+write")
+        meta = {
+            "layout": layout_fingerprint(layout),
+            LAYOUT_INPUTS: inputs,
+            "extractor": _parse_fingerprint(),
+            "resolver": resolver_fingerprint(),
+            "indexed_at": str(time.time()),
+            SCANNED_AT: cold.scanned_at,
+            "root": str(root),
+            "skipped": skipped_meta(summary.skipped),
+        }
+        yield IndexUpdate(placeholders=tuple(placeholders_for(targets)), meta=meta)
+
+    try:
+        store.apply(IndexUpdate(), then=updates)
+    finally:
+        resolver.close()
+    clock.lap("write")
+
+
+def _parsed_update(parsed: list[_Parsed]) -> IndexUpdate:
+    """Parsed files written whole: records, facts, symbols, search documents."""
+    paths = tuple(p.path for p in parsed)
+    return IndexUpdate(
+        files=tuple((p.record, p.blob) for p in parsed if p.record and p.blob),
+        symbols_for=paths,
+        symbols=tuple(s for p in parsed if p.symbols for s in decode_symbols(p.symbols)),
+        docs_for=paths,
+        docs=tuple(d for p in parsed if p.docs for d in decode_documents(p.docs)),
+    )
 
 
 SKIPPED_LISTED = 2000  # skipped files named in the index's meta; the counts are of all
