@@ -32,7 +32,7 @@ from astrag.graph.modules import ProjectLayout
 from astrag.graph.run import edges_of, start_resolution
 from astrag.graph.symbols import file_symbols
 from astrag.graph.tables import TableCache
-from astrag.lang import extract_facts, extractor_fingerprint
+from astrag.lang import extract_facts, extractor_fingerprint, prepare_grammars
 from astrag.project_layout import layout_fingerprint, layout_unchanged, read_layout_noting
 from astrag.redact import note as redaction_note
 from astrag.redact import redact
@@ -177,6 +177,7 @@ def parse_files(
     chunks = [items[i : i + _CHUNK] for i in range(0, total, _CHUNK)]
     done = 0
     # fork: workers inherit the loaded grammars and compiled queries instead of rebuilding them
+    prepare_grammars(sf.path for sf, _ in items)
     with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("fork")) as pool:
         roots, limits = [str(root)] * len(chunks), [max_bytes] * len(chunks)
         for parsed in pool.map(_parse_chunk, roots, limits, chunks):
