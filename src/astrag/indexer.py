@@ -64,7 +64,7 @@ ProgressFn = Callable[[str, int, int], None]  # (stage, done, total)
 
 _PARALLEL_MIN_FILES = 48
 _CHUNK = 16
-_DOCS_CHUNK = 256  # files whose search documents are decoded and written together
+_WRITE_CHUNK = 256  # files written together (their search documents decoded together)
 # A directory changed this little before the scan may carry an mtime from before it (coarse
 # file-system clocks): record the scan as starting earlier, so such a change still counts.
 _SCAN_MARGIN_NS = 50_000_000
@@ -363,8 +363,8 @@ def _run(
         facts.forget_blobs(changed)
         written = sorted(changed)
         changed.clear()
-        for i in range(0, len(written), _DOCS_CHUNK):
-            chunk = written[i : i + _DOCS_CHUNK]
+        for i in range(0, len(written), _WRITE_CHUNK):
+            chunk = written[i : i + _WRITE_CHUNK]
             yield IndexUpdate(
                 docs_for=tuple(chunk),
                 docs=tuple(d for p in chunk if p in docs for d in decode_documents(docs.pop(p))),
@@ -422,10 +422,8 @@ def _run_cold(
     layout, inputs = read_layout_noting(root, current)  # the file list is all it reads
     clock.lap("layout")
     resolver = ResolverProcess(layout, max(1, jobs - 1))  # this process writes on another core
-    total = 0
 
     def updates() -> Iterator[IndexUpdate]:
-        nonlocal total
         removed = sorted(p for p in stored if p not in current)
         if removed:
             yield IndexUpdate(removed=tuple(removed))
@@ -442,7 +440,7 @@ def _run_cold(
                 chunk.append(p)
                 if p.record.errors:
                     errors.append(p.path)
-                if len(chunk) == _DOCS_CHUNK:
+                if len(chunk) == _WRITE_CHUNK:
                     yield _parsed_update(chunk)
                     chunk = []
         if chunk:
