@@ -59,6 +59,9 @@ CORPORA: tuple[Corpus, ...] = (
     _acc("httpx", "heldout", "Python, typed library", ts=False),
     _acc("pytest", "heldout", "Python, plugin hooks", ts=False),
     _acc("networkx", "heldout", "Python, scientific", ts=False),
+    # fresh held-out corpora, added before astrag was ever run on them (BENCHMARKS section 1)
+    _acc("h3", "heldout", "TS, functional HTTP framework", ts=True),
+    _acc("query-core", "heldout", "TS, generic-heavy classes", ts=True),
     _java("commons-io", "tune", "Java, static utilities, overloads"),
     _java("gson", "tune", "Java, object model, anonymous classes"),
     _java("algorithms", "tune", "Java 21, many small classes, records"),

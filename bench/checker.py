@@ -4,15 +4,17 @@ flags correct code, and how long a check takes.
     python3 bench/checker.py [--corpus python:DIR --corpus typescript:DIR ...]
         [--per-category 30] [--seed 0] [--examples 10] [--json out.json] [--applied]
         [--fresh 40] [--speed bench/data/ts-speed/typeorm] [--dump-cases cases.jsonl]
+        [--only FAMILY ...] [--no-families]
 
 Cases come from ``checker_cases.py`` (one-line mutations of real functions as unified diffs,
 plus correct code: unmodified files as snippets and refactoring diffs) and
 ``checker_families.py`` (attribute reads, syntax slips, incomplete refactors whose finding is
-in a file the diff leaves alone). Each case goes through ``astrag.api.check`` in this
-process. With ``--applied`` every diff case is also run *applied*: the diff is written to the
-files first (``git apply``) and checked against the index built before it (stale), and for
-``--fresh N`` of them per corpus also after ``astrag index`` has caught up (fresh); the files
-are restored after each case. Scoring, per case:
+in a file the diff leaves alone, and ``self-check``: every file of the corpus checked whole as
+it stands, where every finding is a false alarm). Each case goes through ``astrag.api.check``
+in this process. With ``--applied`` every diff case is also run *applied*: the diff is written
+to the files first (``git apply``) and checked against the index built before it (stale), and
+for ``--fresh N`` of them per corpus also after ``astrag index`` has caught up (fresh); the
+files are restored after each case. Scoring, per case:
 
 * a positive is caught (TP) when a finding with the expected rule is on the expected line of
   the expected file; findings on *other* lines are false positives (FP). A finding on the
@@ -33,9 +35,14 @@ import dataclasses
 import functools
 import importlib
 import json
+import os
 import re
+import resource
+import shutil
+import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable
@@ -46,7 +53,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # checker_cases beside this file
 
 from checker_cases import Case, build_cases, build_speed_diff, load_corpus
-from checker_families import family_cases
+from checker_families import family_cases, self_check_cases
 from percentiles import percentile
 
 CheckFn = Callable[..., Any]  # astrag.api.check(root, text, *, path, lang, diff) -> CheckReport
@@ -306,10 +313,12 @@ def render_speed(speed: dict[str, Any]) -> str:
         f"Speed on {speed['corpus']}: a {speed['diff_lines']}-line diff over {speed['files']} "
         f"file(s), {speed['mutations']} mutations: {speed['one_shot_ms']:.0f} ms without a "
         f"session, with one: cold {speed['cold_ms']:.0f} ms (load + first check), "
-        f"warm {speed['warm_ms']:.0f} ms (median of 5; parsing the touched files alone: "
-        f"{speed['floor_ms']:.0f} ms, so warm = {speed['warm_ms'] / speed['floor_ms']:.1f}x "
-        f"that floor); {speed['findings']} findings, "
-        f"{speed['caught']}/{speed['mutations']} mutations caught."
+        f"warm {speed['warm_ms']:.0f} ms wall / {speed['warm_cpu_ms']:.0f} ms CPU (median of "
+        f"5; parsing the touched files alone: {speed['floor_ms']:.0f} ms wall / "
+        f"{speed['floor_cpu_ms']:.0f} ms CPU, so warm = "
+        f"{speed['warm_cpu_ms'] / speed['floor_cpu_ms']:.1f}x that floor in CPU); "
+        f"{speed['findings']} findings, {speed['caught']}/{speed['mutations']} mutations "
+        f"caught; load average {speed['load']}."
     )
 
 
@@ -429,22 +438,24 @@ def applied_runs(
 def speed_run(root: Path, check: CheckFn, *, seed: int, target_lines: int = 200) -> dict[str, Any]:
     """Check one ~``target_lines``-line diff of renames in the largest source files of
     ``root``: once without a session (the index opened by the call, as the CLI does), then
-    with one session: cold (the session's load + first check) and warm (a second check)."""
+    with one session: cold (the session's load + first check) and warm (a check again; the
+    median of five is quoted), in wall and CPU (this process) time; the parse floor (reading
+    and extracting the touched files once) is measured the same way in the same run."""
     diff, mutations, files = build_speed_diff(root, seed=seed, target_lines=target_lines)
     started = time.perf_counter()
     check(root, diff, diff=True)
     one_shot = time.perf_counter() - started
-    started = time.perf_counter()
     bound, _load, close = with_session(check, root)
-    timings = []
+    timings, cpu = [], []
     try:
         for _ in range(6):  # cold, then five warm checks: the median is quoted
+            started, cpu_started = time.perf_counter(), time.process_time()
             findings = list(bound(root, diff, diff=True).findings)
             timings.append(time.perf_counter() - started)
-            started = time.perf_counter()
+            cpu.append(time.process_time() - cpu_started)
     finally:
         close()
-    floor = _parse_floor(root, {m.path for m in mutations})
+    floor, floor_cpu = _parse_floor(root, {m.path for m in mutations})
     expected = {(m.path, m.expected_line) for m in mutations}
     caught = {(norm_path(f.path), f.line) for f in findings} & expected
     return {
@@ -454,56 +465,107 @@ def speed_run(root: Path, check: CheckFn, *, seed: int, target_lines: int = 200)
         "mutations": len(mutations),
         "one_shot_ms": one_shot * 1000,
         "cold_ms": timings[0] * 1000,
-        "warm_ms": percentile(sorted(timings[1:]), 0.5) * 1000,
+        "warm_ms": statistics.median(timings[1:]) * 1000,
+        "warm_cpu_ms": statistics.median(cpu[1:]) * 1000,
         "floor_ms": floor * 1000,
+        "floor_cpu_ms": floor_cpu * 1000,
         "findings": len(findings),
         "caught": len(caught),
+        "load": round(os.getloadavg()[0], 2),
     }
 
 
-def _parse_floor(root: Path, paths: set[str]) -> float:
-    """Seconds to read and extract the facts of the files a diff touches, once each: the
-    least any check of them must do (median of three)."""
+def _parse_floor(root: Path, paths: set[str]) -> tuple[float, float]:
+    """Wall and CPU seconds to read and extract the facts of the files a diff touches, once
+    each: the least any check of them must do (median of five)."""
     from astrag.lang import extract_facts
 
-    runs = []
-    for _ in range(3):
-        started = time.perf_counter()
+    runs, cpu = [], []
+    for _ in range(5):
+        started, cpu_started = time.perf_counter(), time.process_time()
         for path in sorted(paths):
             extract_facts(path, (root / path).read_bytes())
         runs.append(time.perf_counter() - started)
-    return sorted(runs)[1]
+        cpu.append(time.process_time() - cpu_started)
+    return statistics.median(runs), statistics.median(cpu)
 
 
-def changed_speed(root: Path, *, seed: int, files: int = 10, runs: int = 5) -> dict[str, Any]:
-    """``astrag check --changed`` as a whole process on a git work tree where ``files``
-    files were just edited (one rename each, written with ``git apply``, undone after)."""
+def changed_speed(
+    root: Path,
+    *,
+    seed: int,
+    files: int = 10,
+    runs: int = 5,
+    baseline: Path | None = None,
+) -> dict[str, Any]:
+    """``astrag check --changed`` as a whole process (started as the console script is) on a
+    git work tree where ``files`` files were just edited (one rename each, written with ``git
+    apply``, undone after), in CPU seconds (user + sys of the child), median of ``runs``
+    rounds after a warm-up round. Each round times, interleaved: the *first* check after the
+    edit (the index at ``HEAD`` and nothing kept: it refreshes the index and finds the old
+    versions), a check *again*, and ``astrag stats`` without refreshing (start and index
+    open: the floor). ``baseline``: a source tree of other code (``src/``) timed
+    the same way in the same rounds."""
     diff, mutations, count = build_speed_diff(
         root, seed=seed, target_lines=10**9, per_file=1, max_files=files
     )
-    if not _git_apply(root, diff, reverse=False):
-        raise SystemExit(f"the speed diff does not apply to {root}")
-    command = [sys.executable, "-m", "astrag.cli", "check", "--changed", "--repo", str(root)]
-    timings, out = [], ""
-    try:
-        for _ in range(runs + 1):  # the first run warms the disk cache and is not counted
-            started = time.perf_counter()
-            done = subprocess.run(command, capture_output=True, text=True, check=False)
-            timings.append((time.perf_counter() - started) * 1000)
-            out = done.stdout
-    finally:
-        _git_apply(root, diff, reverse=True)
-    counted = sorted(timings[1:])
+    codes = {"branch": None, **({"baseline": baseline} if baseline else {})}
+    times: dict[str, dict[str, list[float]]] = {c: defaultdict(list) for c in codes}
+    loads, out = [], ""
+    for round_ in range(runs + 1):  # the first round warms the disk cache and is not counted
+        for code, src in codes.items():
+            _reset_to_head(root, src)
+            if not _git_apply(root, diff, reverse=False):
+                raise SystemExit(f"the speed diff does not apply to {root}")
+            try:
+                for mode in ("first", "again"):
+                    seconds, out = _cli_cpu(src, "check", "--changed", "--repo", str(root))
+                    if round_:
+                        times[code][mode].append(seconds)
+                # the index is stale here: stats must not re-index (start + open only)
+                seconds, _ = _cli_cpu(src, "stats", "--repo", str(root), ASTRAG_NO_REFRESH="1")
+                if round_:
+                    times[code]["floor"].append(seconds)
+            finally:
+                _git_apply(root, diff, reverse=True)
+        loads.append(os.getloadavg()[0])
+    _reset_to_head(root, None)
     return {
         "corpus": str(root),
         "files": count,
         "diff_lines": len(diff.splitlines()),
         "mutations": len(mutations),
         "findings": len(out.splitlines()),
-        "min_ms": counted[0],
-        "median_ms": percentile(counted, 0.5),
-        "max_ms": counted[-1],
+        "cpu_s": {
+            code: {mode: statistics.median(v) for mode, v in modes.items()}
+            for code, modes in times.items()
+        },
+        "load": [round(x, 2) for x in loads],
     }
+
+
+# byte-compiled modules, as ``pip install`` leaves them, but outside the source tree
+_BYTECODE = {"PYTHONPYCACHEPREFIX": str(Path(tempfile.gettempdir()) / "astrag-bench-pycache")}
+
+
+def _cli_cpu(src: Path | None, *args: str, **extra: str) -> tuple[float, str]:
+    """CPU seconds (user + sys) of one ``astrag ARGS`` process (modules byte-compiled, as
+    installed), and its stdout."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(_BYTECODE, **extra, **({"PYTHONPATH": str(src)} if src else {}))
+    command = [sys.executable, "-c", "from astrag.entry import main; main()", *args]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    used = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return used, done.stdout
+
+
+def _reset_to_head(root: Path, src: Path | None) -> None:
+    """The index at the tree as committed, nothing kept from earlier checks."""
+    _cli_cpu(src, "index", str(root), "--embedder", "none")
+    for kept in root.glob(".astrag/check-old-facts"):
+        shutil.rmtree(kept, ignore_errors=True)
 
 
 # ---------------------------------------------------------------------------- main
@@ -528,7 +590,16 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--fresh", type=int, default=40, help="applied cases re-indexed per corpus")
     ap.add_argument("--no-families", action="store_true", help="only the original categories")
     ap.add_argument(
+        "--only", action="append", metavar="FAMILY", help="run only these families (repeat)"
+    )
+    ap.add_argument(
         "--changed-speed", type=Path, help="time `check --changed` on this git work tree"
+    )
+    ap.add_argument(
+        "--changed-speed-baseline",
+        type=Path,
+        metavar="SRC",
+        help="also time other code (a src/ directory put first on PYTHONPATH), interleaved",
     )
     return ap.parse_args(argv)
 
@@ -538,8 +609,8 @@ def corpus_specs(args: argparse.Namespace) -> list[tuple[str, Path]]:
         specs = []
         for spec in args.corpus:
             lang, _, root = spec.partition(":")
-            if lang not in ("python", "typescript") or not root:
-                raise SystemExit(f"--corpus {spec!r}: use python:DIR or typescript:DIR")
+            if lang not in ("python", "typescript", "java") or not root:
+                raise SystemExit(f"--corpus {spec!r}: use python:DIR, typescript:DIR or java:DIR")
             specs.append((lang, Path(root)))
         return specs
     return [(lang, Path(getattr(args, lang))) for lang in args.lang or ["python", "typescript"]]
@@ -561,21 +632,26 @@ def result_record(result: CaseResult) -> dict[str, Any]:
     }
 
 
+def corpus_cases(corpus: Any, args: argparse.Namespace) -> list[Case]:
+    """The corpus's cases: the original categories, the families unless ``--no-families``
+    (self-check among them), only the ``--only`` families when given."""
+    only = set(args.only or ())
+    if only == {"self-check"}:  # the one family that needs no mutation drawn
+        return self_check_cases(corpus)
+    cases = build_cases(corpus, seed=args.seed, per_category=args.per_category)
+    if not args.no_families:
+        cases += family_cases(corpus, seed=args.seed, per_category=args.per_category)
+        cases += self_check_cases(corpus)
+    return [c for c in cases if c.category in only] if only else cases
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     corpora = [(root.name, load_corpus(root, lang)) for lang, root in corpus_specs(args)]
-    cases = {
-        name: build_cases(c, seed=args.seed, per_category=args.per_category)
-        + (
-            []
-            if args.no_families
-            else family_cases(c, seed=args.seed, per_category=args.per_category)
-        )
-        for name, c in corpora
-    }
+    cases = {name: corpus_cases(c, args) for name, c in corpora}
     if args.dump_cases:
         with args.dump_cases.open("w") as out:
-            for case in (c for corpus_cases in cases.values() for c in corpus_cases):
+            for case in (c for listed in cases.values() for c in listed):
                 out.write(json.dumps(case_record(case)) + "\n")
         print(f"{sum(map(len, cases.values()))} cases -> {args.dump_cases}")
         return 0
@@ -596,7 +672,8 @@ def main(argv: list[str] | None = None) -> int:
         results += corpus_results
     speed = speed_run(args.speed, check, seed=args.seed) if args.speed else None
     if args.changed_speed:
-        changed = changed_speed(args.changed_speed, seed=args.seed)
+        baseline = args.changed_speed_baseline
+        changed = changed_speed(args.changed_speed, seed=args.seed, baseline=baseline)
         print(json.dumps(changed))
     data = report_data(results, speed)
     data["session_load_seconds"] = session_seconds

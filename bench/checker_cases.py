@@ -43,6 +43,9 @@ MEMBERLESS_BASES = frozenset(
         "external::typing.Generic",
         "external::typing.Protocol",
         "external::typing_extensions.Protocol",
+        "external::java.lang.Object",
+        "external::java.io.Serializable",
+        "external::java.lang.Cloneable",
     }
 )
 # Members every object has, which a rename must not land on.
@@ -82,7 +85,7 @@ Expected = tuple[str, int]  # (rule, line in the new file)
 @dataclass(frozen=True, slots=True)
 class Case:
     id: str
-    lang: str  # python | typescript
+    lang: str  # python | typescript | java
     category: str  # a rule id for positives; "negative-snippet" / "negative-refactor"
     variant: str  # how it was made: "self", "this-field", "verb", "drop", "rename-local", ...
     path: str  # the file the case is about, repository-relative
@@ -237,7 +240,8 @@ class StaleIndex(RuntimeError):
 
 
 def load_corpus(root: Path, lang: str, *, refresh: bool = False) -> Corpus:
-    """Read the index of ``root`` (run ``astrag index`` first). ``lang``: python | typescript.
+    """Read the index of ``root`` (run ``astrag index`` first). ``lang``: python | typescript
+    | java.
 
     The mutations are drawn from the index's symbols and call edges, so an index that does
     not match the files gives other cases for the same seed: a ``check --changed`` run on a
@@ -386,8 +390,9 @@ def call_node(sf: SourceFile, ref: Reference) -> Node | None:
     node: Node | None = sf.node_at(ref.line, ref.column)
     name_end = node.end_byte if node else -1
     while node is not None:
-        if node.type in ("call", "call_expression"):
-            callee = node.child_by_field_name("function")
+        if node.type in CALL_TYPES:
+            # Java's ``a.b(x)`` names its callee ``name``; the others, ``function``
+            callee = node.child_by_field_name("function") or node.child_by_field_name("name")
             return node if callee is not None and callee.end_byte == name_end else None
         node = node.parent
     return None
@@ -434,13 +439,24 @@ def _member_variant(corpus: Corpus, sf: SourceFile, ref: Reference, target: Symb
     the checker can prove (open class hierarchy, dynamic members)."""
     root = ref.chain[0]
     if target.kind == "function":
-        is_module = any(i.alias == root and i.name in (None, "*") for i in sf.facts.imports)
-        return "module" if is_module and len(ref.chain) == 2 else ""
+        modules = [i for i in sf.facts.imports if i.alias == root and i.name in (None, "*")]
+        if any(_answers_any_name(corpus, sf, i.line) for i in modules):
+            return ""  # PEP 562 ``__getattr__``: a missing name is no provable error
+        return "module" if modules and len(ref.chain) == 2 else ""
     if target.kind != "method" or target.parent not in corpus.closed_classes:
         return ""
     if root in SELF_ROOTS:
         return "self" if len(ref.chain) == 2 else f"{root}-field"
     return "" if root.startswith("super") or root == "?" else "typed"
+
+
+def _answers_any_name(corpus: Corpus, sf: SourceFile, line: int) -> bool:
+    """The module an import line of ``sf`` binds defines ``__getattr__`` at its top level."""
+    for target in corpus.imports.get((sf.path, line), []):
+        symbol = corpus.symbols.get(target)
+        if symbol is not None and f"{symbol.path}::__getattr__" in corpus.symbols:
+            return True
+    return False
 
 
 def member_edits(corpus: Corpus, rng: random.Random) -> Iterator[tuple[str, Edit]]:
@@ -457,10 +473,17 @@ def member_edits(corpus: Corpus, rng: random.Random) -> Iterator[tuple[str, Edit
 
 def function_edits(corpus: Corpus, rng: random.Random) -> Iterator[tuple[str, Edit]]:
     """``get_console()`` -> ``fetch_console()``: a bare call of a module-level repository
-    function, imported ("imported") or defined in the same file ("local-helper")."""
+    function, imported ("imported") or defined in the same file ("local-helper"); in Java,
+    of a method of the classes around the call, all closed ("own-method")."""
     for sf in corpus.files():
         for ref in _call_refs(sf):
             target = _single_target(corpus, sf, ref) if len(ref.chain) == 1 else None
+            if target is not None and corpus.lang == "java" and target.kind == "method":
+                if _around_closed(corpus, sf, ref.scope, target):
+                    edit = _rename_edit(corpus, sf, ref, rng, "method")
+                    if edit:
+                        yield "own-method", edit
+                continue
             if target is None or target.kind != "function":
                 continue
             parent = corpus.symbols.get(target.parent)
@@ -471,7 +494,35 @@ def function_edits(corpus: Corpus, rng: random.Random) -> Iterator[tuple[str, Ed
                 yield ("local-helper" if target.path == sf.path else "imported"), edit
 
 
-IMPORT_NODE_TYPES = ("import_statement", "import_from_statement", "future_import_statement")
+def _around_closed(corpus: Corpus, sf: SourceFile, scope: str, target: Symbol) -> bool:
+    """Java: the method is a member of a class around ``scope`` (or of its bases), and
+    every class around ``scope`` is closed, so a bare name none of them has is unbound."""
+    classes = [
+        f"{sf.path}::{q}"
+        for q, found in sf.definitions.items()
+        if scope == q or scope.startswith(q + ".")
+        if any(d.kind in ("class", "enum", "interface") for d in found)
+    ]
+    return (
+        bool(classes)
+        and all(c in corpus.closed_classes for c in classes)
+        and target.parent in corpus.closed_classes
+        and not _overloaded(corpus, target)
+    )
+
+
+def _overloaded(corpus: Corpus, target: Symbol) -> bool:
+    """Java: another method of the same name in the class (``m``, ``m#2``)."""
+    base = target.id.split("#", 1)[0]
+    return base != target.id or f"{base}#2" in corpus.symbols
+
+
+IMPORT_NODE_TYPES = (
+    "import_statement",
+    "import_from_statement",
+    "future_import_statement",
+    "import_declaration",  # Java
+)
 
 
 def after_imports_line(sf: SourceFile) -> int | None:
@@ -483,6 +534,8 @@ def after_imports_line(sf: SourceFile) -> int | None:
 def module_file(corpus: Corpus, sf: SourceFile, module: str, level: int) -> str | None:
     """The repository file an import's module denotes, or None (external, unresolvable)."""
     known = set(corpus.paths)
+    if corpus.lang == "java":  # ``import a.b.C``: module ``a.b``, the class file ``a/b/C.java``
+        return None
     if corpus.lang == "python":
         base = PurePosixPath(sf.path).parent if level else PurePosixPath()
         for _ in range(max(level - 1, 0)):
@@ -525,6 +578,8 @@ def module_top_names(corpus: Corpus, path: str) -> dict[str, Definition]:
 def import_line(sf: SourceFile, module: str, level: int, name: str) -> str:
     if grammar_of(sf.path) == "python":
         return f"from {'.' * level}{module} import {name}\n"
+    if grammar_of(sf.path) == "java":
+        return f"import {module}.{name};\n"
     quote = "'" if "from '" in sf.text else '"'
     semi = ";" if re.search(r"^import .*;\s*$", sf.text, re.M) else ""
     return f"import {{ {name} }} from {quote}{module}{quote}{semi}\n"
@@ -537,11 +592,21 @@ def _repo_imports(corpus: Corpus, sf: SourceFile) -> Iterator[tuple[str, int, st
     for imp in sf.facts.imports:
         if imp.scope or imp.reexport or imp.name in (None, "*", "default"):
             continue
-        target = module_file(corpus, sf, imp.module, imp.level)
+        if corpus.lang == "java":
+            target = _java_class_file(corpus, imp.module, imp.name or "")
+        else:
+            target = module_file(corpus, sf, imp.module, imp.level)
         if target is None or (imp.module, imp.level) in seen:
             continue
         seen.add((imp.module, imp.level))
         yield imp.module, imp.level, imp.name or "", target
+
+
+def _java_class_file(corpus: Corpus, package: str, name: str) -> str | None:
+    """The repository file of class ``package.name`` (the path ends in its parts)."""
+    suffix = "/".join([*package.split("."), name]) + ".java"
+    found = [p for p in corpus.paths if p == suffix or p.endswith("/" + suffix)]
+    return found[0] if len(found) == 1 else None
 
 
 def _insert_after_imports(sf: SourceFile, text: str, note: str) -> Edit | None:
@@ -577,6 +642,8 @@ def positional_params(corpus: Corpus, sf: SourceFile, ref: Reference, target: Sy
     if corpus.lang == "python" and definition.decorators:
         return None  # a decorator may change the signature
     params = list(definition.params)
+    if target.kind == "method" and corpus.lang == "java" and _overloaded(corpus, target):
+        return None  # one argument more or fewer may be another overload's
     if target.kind == "method":
         root = ref.chain[0]
         bound = root in SELF_ROOTS or any(
@@ -649,7 +716,9 @@ def _argument_variant(params: list, arg_count: int, rng: random.Random) -> str |
 def argument_edits(corpus: Corpus, rng: random.Random) -> Iterator[tuple[str, Edit]]:
     """One positional argument too many or too few for a repository callee whose parameters
     at that position are required and plain."""
-    extras = ("True", "None", "0") if corpus.lang == "python" else ("true", "undefined", "{}")
+    extras = {"python": ("True", "None", "0"), "java": ("true", "null", "0")}.get(
+        corpus.lang, ("true", "undefined", "{}")
+    )
     for sf in corpus.files():
         for ref in _call_refs(sf):
             target = _single_target(corpus, sf, ref)
@@ -700,9 +769,10 @@ FUNCTION_KINDS = ("function", "method")
 BLOCK_TYPES = ("block", "statement_block")
 NESTED_SCOPE_TYPES = frozenset(
     "function_definition class_definition lambda function_declaration function_expression "
-    "arrow_function method_definition class_declaration class".split()
+    "arrow_function method_definition class_declaration class lambda_expression "
+    "method_declaration constructor_declaration class_body".split()
 )
-CALL_TYPES = ("call", "call_expression")
+CALL_TYPES = ("call", "call_expression", "method_invocation")
 
 
 def function_bodies(sf: SourceFile) -> Iterator[tuple[Definition, Node]]:
@@ -771,6 +841,7 @@ def _indent(line: str) -> str:
 DEBUG_LINES = {
     "python": 'print("debug: {qualname}")',
     "typescript": 'console.debug("{qualname}");',
+    "java": 'System.out.println("{qualname}");',
 }
 COMMENTS = (
     "NOTE: keep this in sync with the docs",
@@ -843,6 +914,10 @@ def _renamable_occurrences(sf: SourceFile, fn: Node, name: str) -> list[Node] | 
 
 KEY_FIELDS = (
     ("attribute", "attribute"),
+    ("field_access", "field"),  # Java
+    ("method_invocation", "name"),
+    ("method_declaration", "name"),
+    ("class_declaration", "name"),
     ("keyword_argument", "name"),
     ("function_definition", "name"),
     ("class_definition", "name"),
@@ -946,7 +1021,7 @@ REFACTOR_GENERATORS: tuple[RefactorGenerator, ...] = (
 )
 # The headline hallucination (a method that does not exist) gets twice the cases.
 QUOTA_WEIGHTS = {"unknown-member": 2}
-LANG_TAGS = {"python": "py", "typescript": "ts"}
+LANG_TAGS = {"python": "py", "typescript": "ts", "java": "java"}
 
 
 def choose(candidates: list[tuple[str, list[Edit]]], quota: int, rng: random.Random):

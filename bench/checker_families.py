@@ -11,6 +11,9 @@ incomplete refactors whose finding lies in a file the diff does not touch.
 * ``incomplete-refactor``: a module-level function imported by name in at least two other
   files is renamed at its definition and in every importing file but one, which the diff
   leaves alone; expect ``unknown-import`` at that file's import line.
+* ``self-check``: every source file of the corpus checked whole, as it stands. The
+  repository is correct code, so every finding is a false alarm: the checker's noise on
+  clean code measured at scale, without a mutation in the way.
 
 Same conventions as ``checker_cases.py``: deterministic for a seed, mutations only where the
 index says the original is right, new names free everywhere in the repository.
@@ -236,8 +239,21 @@ def _importers(corpus: Corpus) -> dict[str, list[tuple[str, int]]]:
     return out
 
 
+# a module specifier (``from "./errors/HTTPError.js"``): a file's name, which a rename of the
+# class it holds does not change
+_SPECIFIER = re.compile(
+    r"""(?:\bfrom\s*|\b(?:require|import)\s*\(\s*|^\s*import\s+)(['"])[^'"\n]*\1""", re.M
+)
+
+
 def _renamed(text: str, old: str, new: str) -> str:
-    return re.sub(rf"(?<![\w$.]){re.escape(old)}(?![\w$])", new, text)
+    """``old`` renamed to ``new`` as a whole word, except inside module specifiers."""
+    word = re.compile(rf"(?<![\w$.]){re.escape(old)}(?![\w$])")
+    out, last = [], 0
+    for match in _SPECIFIER.finditer(text):
+        out += [word.sub(new, text[last : match.start()]), match.group(0)]
+        last = match.end()
+    return "".join(out) + word.sub(new, text[last:])
 
 
 def incomplete_refactor_cases(corpus: Corpus, rng: random.Random, quota: int) -> list[Case]:
@@ -334,26 +350,49 @@ def _left_through_attributes(
         if line <= len(found) and attribute.search(found[line - 1]):
             left.add((path, line))
     aliases: dict[str, set[str]] = defaultdict(set)
+    # ``import attr as _attr`` then ``_attr.filters.include``: the module through a package
+    # above it, by the rest of its dotted name
+    through = {module: "", **_packages_above(module)}
     for (path, line), targets in corpus.imports.items():
-        if module in targets and path in corpus.paths:
+        for package, rest in through.items():
+            if package not in targets or path not in corpus.paths:
+                continue
             text = corpus.file(path).lines[line - 1]
-            aliases[path].update(re.findall(r"\bas\s+([A-Za-z_$][\w$]*)", text))
-            if re.search(rf"(?<![\w$]){re.escape(stem)}(?![\w$])", text):
-                aliases[path].add(stem)
+            named = set(re.findall(r"\bas\s+([A-Za-z_$][\w$]*)", text))
+            own = PurePosixPath(package).parent.name if rest else stem
+            if re.search(rf"(?<![\w$]){re.escape(own)}(?![\w$])", text):
+                named.add(own)
+            aliases[path].update(f"{name}.{rest}" if rest else name for name in named)
     for path, names in aliases.items():
-        use = re.compile(
-            rf"(?<![\w$.])(?:{'|'.join(map(re.escape, sorted(names)))})"
-            rf"\s*\.\s*{re.escape(old)}(?![\w$])"
-        )
+        spelled = (r"\s*\.\s*".join(map(re.escape, n.split("."))) for n in sorted(names))
+        use = re.compile(rf"(?<![\w$.])(?:{'|'.join(spelled)})\s*\.\s*{re.escape(old)}(?![\w$])")
         for number, text in enumerate(lines_of(path), 1):
             if use.search(text):
                 left.add((path, number))
     return tuple(sorted(left))
 
 
+def _packages_above(module: str) -> dict[str, str]:
+    """The ``__init__.py`` of each package above a Python module, with the rest of the
+    module's dotted name from there (``src/attr/filters.py``: ``src/attr/__init__.py`` ->
+    ``filters``)."""
+    parts = list(PurePosixPath(module).with_suffix("").parts)
+    if parts and parts[-1] == "__init__":
+        parts.pop()
+    return {
+        "/".join([*parts[:k], "__init__.py"]): ".".join(parts[k:]) for k in range(1, len(parts))
+    }
+
+
 def _imported_module(corpus: Corpus, sf: SourceFile, module: str, level: int) -> str | None:
     """The repository file an import's module denotes; ``from . import x`` (no module
-    name) denotes the package's own ``__init__.py``."""
+    name) denotes the package's own ``__init__.py``; an absolute import in a ``src/``
+    layout, the one file whose path ends in the module's."""
+    if module and not level and corpus.lang == "python":
+        found = module_file(corpus, sf, module, level)
+        stem = module.replace(".", "/")
+        ends = [p for p in corpus.paths if p.endswith((f"/{stem}.py", f"/{stem}/__init__.py"))]
+        return found or (ends[0] if len(ends) == 1 else None)
     if module or not level or corpus.lang != "python":
         return module_file(corpus, sf, module, level)
     base = PurePosixPath(sf.path).parent
@@ -471,6 +510,28 @@ def method_refactor_cases(corpus: Corpus, rng: random.Random, quota: int) -> lis
     return cases
 
 
+# ---------------------------------------------------------------------------- self-check
+
+
+def self_check_cases(corpus: Corpus) -> list[Case]:
+    """One negative per source file of the corpus: the whole file, unmodified."""
+    tag = LANG_TAGS[corpus.lang]
+    return [
+        Case(
+            id=f"{tag}/self-check/file/{sf.path}",
+            lang=corpus.lang,
+            category="self-check",
+            variant="file",
+            path=sf.path,
+            text=sf.text,
+            diff=False,
+            note=f"unmodified {sf.path}",
+        )
+        for sf in corpus.files()
+        if sf.text.strip()
+    ]
+
+
 # ---------------------------------------------------------------------------- all of them
 
 FAMILIES = {
@@ -485,11 +546,15 @@ def family_cases(corpus: Corpus, *, seed: int = 0, per_category: int = 30) -> li
     rng = random.Random(f"{seed}:{corpus.lang}:families")
     cases: list[Case] = []
     for family, (rule, generate) in FAMILIES.items():
+        if family == "attribute-read" and corpus.lang == "java":
+            continue  # Java field reads are not judged
         candidates = [(variant, [edit]) for variant, edit in generate(corpus, rng)]
         for variant, edits in choose(candidates, per_category, rng):
             case = _diff_case(corpus, family, variant, edits, rule)
             if case is not None:
                 cases.append(case)
-    half = (per_category + 1) // 2
+    half = (per_category + 1) // 2 if corpus.lang != "java" else per_category
     methods = method_refactor_cases(corpus, rng, half)
+    if corpus.lang == "java":  # a class renamed without its file is another mistake
+        return cases + methods
     return cases + methods + incomplete_refactor_cases(corpus, rng, per_category - len(methods))

@@ -36,7 +36,7 @@ from pathlib import Path
 from astrag import api
 from astrag.verify.findings import Finding
 
-SOURCE_EXTS = (".ts", ".tsx", ".py")
+SOURCE_EXTS = (".ts", ".tsx", ".py", ".java")
 MAX_CHANGED_LINES = 400  # bigger commits are mostly moves/rewrites; slow and unrepresentative
 
 

@@ -11,6 +11,8 @@
 #   LEXICAL_SRC     github.com/facebook/lexical           @ 5d5102235132888d15789bf76cf214ede2a98d62
 #   MEDUSA_SRC      github.com/medusajs/medusa            @ 59e6747800133e091d20c2c167f600981abc5c0d
 #   ESLINT_SRC      github.com/eslint/eslint              @ c27bc926e496985eb7911c09eb60914b2e4b5d0f
+#   H3_SRC          github.com/unjs/h3                    @ ac609aae8fa93947b564de55e2d1a6bec5ad18ad
+#   QUERY_SRC       github.com/TanStack/query             @ 40321a0b1b3bdd0afa11f0e439642ab84cdf6afe
 #
 # e.g. `git clone --bare https://github.com/honojs/hono.git /tmp/hono.git && HONO_SRC=/tmp/hono.git`.
 # Each TypeScript corpus gets a flattened tsconfig.json (upstream's options, one file, only the
@@ -31,6 +33,8 @@ HEADLESSUI_COMMIT=eea57cf46fd6767ed1059012f7073b88eb159fba
 LEXICAL_COMMIT=5d5102235132888d15789bf76cf214ede2a98d62
 MEDUSA_COMMIT=59e6747800133e091d20c2c167f600981abc5c0d
 ESLINT_COMMIT=c27bc926e496985eb7911c09eb60914b2e4b5d0f
+H3_COMMIT=ac609aae8fa93947b564de55e2d1a6bec5ad18ad
+QUERY_COMMIT=40321a0b1b3bdd0afa11f0e439642ab84cdf6afe
 
 # --- TypeScript / JavaScript -----------------------------------------------------------------
 
@@ -260,6 +264,89 @@ EOF
     stamp "$dest" "npm zod@4.1.12 src (no tests, no benchmarks)"
 }
 
+# Two held-out corpora added at issue 12's last stop, before astrag was run on them, so that
+# one held-out scoring stays blind (docs/BENCHMARKS.md section 1): a second functional
+# middleware framework and a generic-heavy class library.
+
+# Functional HTTP framework: event handlers, middleware, composable utilities (h3 v2 beta).
+fetch_h3() {
+    local dest=$DATA/acc/h3
+    done_already "$dest" && return 0
+    export_github_paths H3_SRC unjs/h3 "$H3_COMMIT" "$dest" src || return 0
+    # upstream's root tsconfig.json, flattened to the sources (it also covers tests, examples)
+    cat > "$dest/tsconfig.json" <<'EOF'
+{
+  "compilerOptions": {
+    "target": "ESNext",
+    "module": "preserve",
+    "moduleResolution": "bundler",
+    "moduleDetection": "force",
+    "esModuleInterop": true,
+    "allowSyntheticDefaultImports": true,
+    "resolveJsonModule": true,
+    "strict": true,
+    "isolatedModules": true,
+    "verbatimModuleSyntax": true,
+    "noImplicitOverride": true,
+    "noEmit": true,
+    "skipLibCheck": true,
+    "lib": ["ESNext", "WebWorker", "DOM", "DOM.Iterable"],
+    "types": ["node"]
+  },
+  "include": ["src"]
+}
+EOF
+    cat > "$dest/package.json" <<'EOF'
+{
+  "name": "h3-bench-corpus",
+  "private": true,
+  "dependencies": {
+    "@types/node": "24.13.3",
+    "cookie-es": "2.0.0",
+    "rou3": "0.6.3",
+    "srvx": "0.4.0"
+  }
+}
+EOF
+    npm_types "$dest"
+    stamp "$dest" "github unjs/h3@$H3_COMMIT src"
+}
+
+# Generic-heavy class library: TanStack Query's core (QueryObserver<TQueryFnData, TError,
+# TData, ...>, caches, managers, subscribables).
+fetch_query_core() {
+    local dest=$DATA/acc/query-core
+    done_already "$dest" && return 0
+    export_github_paths QUERY_SRC TanStack/query "$QUERY_COMMIT" "$dest" \
+        packages/query-core/src || return 0
+    mv "$dest/packages/query-core/src" "$dest/src"
+    rm -rf "$dest/packages"
+    prune "$dest" '*/__tests__/*'
+    # the root tsconfig.json's checking options (not its composite, declaration-only build)
+    cat > "$dest/tsconfig.json" <<'EOF'
+{
+  "compilerOptions": {
+    "allowSyntheticDefaultImports": true,
+    "esModuleInterop": true,
+    "isolatedModules": true,
+    "lib": ["DOM", "DOM.Iterable", "ES2022"],
+    "module": "ESNext",
+    "moduleResolution": "Bundler",
+    "noImplicitReturns": true,
+    "noUncheckedIndexedAccess": true,
+    "resolveJsonModule": true,
+    "skipLibCheck": true,
+    "strict": true,
+    "target": "ES2020",
+    "noEmit": true,
+    "types": []
+  },
+  "include": ["src"]
+}
+EOF
+    stamp "$dest" "github TanStack/query@$QUERY_COMMIT packages/query-core/src (no __tests__)"
+}
+
 # --- Python -----------------------------------------------------------------------------------
 
 fetch_python_corpora() {
@@ -303,6 +390,8 @@ main() {
     fetch_express
     fetch_lexical
     fetch_zod
+    fetch_h3
+    fetch_query_core
     fetch_python_corpora
     fetch_sdist sympy 1.13.3 "$DATA/speed/sympy" sympy  # >= 700k lines of Python
     fetch_medusa
@@ -310,7 +399,8 @@ main() {
 
     echo "accuracy and speed corpora in $DATA:"
     local d
-    for d in acc/hono acc/vendure acc/headlessui acc/lexical acc/zod speed/medusa; do
+    for d in acc/hono acc/vendure acc/headlessui acc/lexical acc/zod acc/h3 acc/query-core \
+        speed/medusa; do
         [[ -d "$DATA/$d" ]] && count_lines "$DATA/$d" ts tsx
     done
     for d in acc/express speed/eslint; do

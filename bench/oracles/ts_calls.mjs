@@ -217,7 +217,10 @@ function isLocalDeclaration(decl) {
 // holding an object literal. Anything else declared inside a definition (a variable, a field,
 // a parameter) is `<definition id>.<name>`; `module.exports = function () {}` is the module.
 // A qualname declared twice in one file gets `#2`, `#3`... in document order; overload
-// signatures (no body) share their implementation's id.
+// signatures (no body) share their implementation's id, and so do declarations the compiler
+// merges into one symbol (declaration merging: `interface X {}` + `class X {}`, two
+// `interface X`, a namespace with a class, function, enum or namespace of its name): the
+// checker has one symbol for them, so they are one definition and their members one set.
 // A decorator's call comes from the member it decorates, a plain field (`@Field() name`, source
 // `C.name`) included, as astrag attributes decorators.
 
@@ -396,6 +399,20 @@ function memberName(obj, name) {
   return inner ? `${inner}.${name}` : name;
 }
 
+// Declarations that merge with another of the same name into one symbol (two functions or
+// two classes do not: a JS redefinition is a second definition, as is an accessor pair).
+const isMergeable = (node) =>
+  ts.isInterfaceDeclaration(node) || ts.isModuleDeclaration(node) || ts.isEnumDeclaration(node) ||
+  ts.isClassDeclaration(node) || ts.isFunctionDeclaration(node);
+const isAugmenting = (node) =>
+  ts.isInterfaceDeclaration(node) || ts.isModuleDeclaration(node) || ts.isEnumDeclaration(node);
+function mergesWith(earlier, node, checker) {
+  if (!isMergeable(earlier) || !isMergeable(node)) return false;
+  if (!isAugmenting(earlier) && !isAugmenting(node)) return false;
+  const a = earlier.name && checker.getSymbolAtLocation(earlier.name);
+  return !!a && a === (node.name && checker.getSymbolAtLocation(node.name));
+}
+
 const isOverloadSignature = (node) =>
   (ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isConstructorDeclaration(node)) &&
   !node.body &&
@@ -404,10 +421,11 @@ const isOverloadSignature = (node) =>
 
 // One file's named definitions: ids by node (the definition node, and for bound functions the
 // declaration the checker names: the variable, property assignment or `a.b` target).
-function definitionTable(sf, relPath) {
+function definitionTable(sf, relPath, checker) {
   const byNode = new Map();
   const list = [];
   const seen = new Map();
+  const first = new Map(); // qual -> {node, id}: the declaration a later one may merge with
   const visit = (node, prefix) => {
     let childPrefix = prefix;
     const def = definitionOf(node);
@@ -417,9 +435,15 @@ function definitionTable(sf, relPath) {
       if (isOverloadSignature(node)) {
         id = `${relPath}::${qual}`;
       } else {
-        const n = (seen.get(qual) ?? 0) + 1;
-        seen.set(qual, n);
-        id = `${relPath}::${qual}${n > 1 ? `#${n}` : ""}`;
+        const earlier = first.get(qual);
+        if (earlier && mergesWith(earlier.node, node, checker)) {
+          id = earlier.id;
+        } else {
+          const n = (seen.get(qual) ?? 0) + 1;
+          seen.set(qual, n);
+          id = `${relPath}::${qual}${n > 1 ? `#${n}` : ""}`;
+          if (!earlier) first.set(qual, { node, id });
+        }
         const start = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
         const end = sf.getLineAndCharacterOfPosition(node.getEnd()).line + 1;
         list.push({ kind: "definition", id, path: relPath, name: def.name.split(".").pop(), line: start, end_line: end, source: def.source });
@@ -448,7 +472,7 @@ function makeResolver(root, checker) {
   const tables = new Map(); // SourceFile -> definitionTable
   const tableOf = (sf) => {
     let table = tables.get(sf);
-    if (!table) tables.set(sf, (table = definitionTable(sf, relPath(sf.fileName))));
+    if (!table) tables.set(sf, (table = definitionTable(sf, relPath(sf.fileName), checker)));
     return table;
   };
 

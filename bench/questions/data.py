@@ -1,8 +1,8 @@
 """The natural-question benchmark's data: pinned repositories and, per repository, questions
 written from its own documentation with the definitions that answer them.
 
-``repos.json`` pins each repository at a commit and puts it in the ``tune``, ``held-out`` or
-``fresh`` split (each fixed before anything was measured on its repositories).
+``repos.json`` pins each repository at a commit and puts it in the ``tune``, ``held-out``,
+``fresh`` or ``blind`` split (each fixed before anything was measured on its repositories).
 ``questions/<repo>.json`` is a list of
 ``{"query", "source", "category", "relevant": [ids], "secondary": [ids]}``: ``source`` is the
 documentation page the question was written from, ids are astrag symbol ids
@@ -18,8 +18,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 DATA_DIR = HERE.parents[0] / "data" / "questions"
-# "fresh" is a second held-out half, added once the first had been looked at (section 7)
-SPLITS = ("tune", "held-out", "fresh")
+# "fresh" is a second held-out half, added once the first had been looked at, and "blind" a
+# third, added once both had been looked at several times (section 7)
+SPLITS = ("tune", "held-out", "fresh", "blind")
 CATEGORIES = ("how", "where", "api", "tests", "examples")
 
 

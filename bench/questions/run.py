@@ -1,12 +1,12 @@
 """Score astrag's search and context on questions people write (docs/BENCHMARKS.md section 7).
 
-    python3 bench/questions/run.py [--split tune|held-out|fresh|all] [--repo NAME ...]
+    python3 bench/questions/run.py [--split tune|held-out|fresh|blind|all] [--repo NAME ...]
         [--systems search,seeds,context,bm25-files,bm25-symbols] [--budget 8000]
         [--data DIR] [--no-index] [--examples N] [--json FILE] [--label NAME]
 
-The default split is ``tune``: the held-out repositories (``held-out``, and ``fresh``, the
-second held-out half) are scored only when asked for by name or with ``--split`` (once, at the
-end of a piece of work). Each repository under
+The default split is ``tune``: the held-out repositories (``held-out``, and ``fresh`` and
+``blind``, the second and third held-out halves) are scored only when asked for by name or
+with ``--split`` (once, at the end of a piece of work). Each repository under
 ``--data`` (default bench/data/questions, filled by prepare.py) is indexed incrementally with
 the astrag on ``PYTHONPATH``, so the same command with another checkout's ``src`` scores that
 version (use a separate ``--data`` copy for it: the two versions' indexes must not mix).

@@ -40,11 +40,13 @@ from astrag.suggest import close_symbols
 from astrag.verify.findings import CheckReport
 from astrag.verify.inputs import (
     ChangedFile,
+    ChangeSet,
     change_from_snippet,
     changes_from_diff,
     looks_like_diff,
     safe_path,
 )
+from astrag.verify.refresh import fresh_for
 from astrag.verify.session import CheckSession
 from astrag.verify.sources import read_regular_file
 from astrag.verify.worktree import working_tree_changes
@@ -539,6 +541,7 @@ _LANG_EXTENSIONS = {
     "javascript": ".js",
     "tsx": ".tsx",
     "go": ".go",
+    "java": ".java",
 }
 
 
@@ -552,6 +555,7 @@ def check(
     changed: bool = False,
     base: str | None = None,
     session: CheckSession | None = None,
+    refresh: bool = False,
 ) -> CheckReport:
     """Check code an LLM wrote against the index of ``root``.
 
@@ -562,19 +566,32 @@ def check(
     ``text`` already starts like that file; without ``path``, a standalone snippet in language
     ``lang``. ``changed=True`` ignores ``text`` and checks what the git working tree changed
     against ``base`` (default ``HEAD``). Pass a ``session`` (:func:`open_check_session`) to
-    check many times against one loaded index.
+    check many times against one loaded index. ``refresh``: first bring the index up to date
+    where it lacks files the change does not cover (``verify/refresh.py``); what stays stale
+    is in the report's ``warning``.
     """
     root = root.resolve()
+    read = partial(_read, root)
+    if changed:
+        found = working_tree_changes(root, base, read)
+    elif diff if diff is not None else looks_like_diff(text):
+        found = changes_from_diff(text, read)
+    else:
+        found = ChangeSet([_code_change(root, text, path, lang)])
+    warning = ""
     own = session is None
-    session = session or open_check_session(root)
+    if session is None:
+        store = _open_store(root)
+        try:  # brought up to date before the session reads anything from it
+            warning = fresh_for(root, store, found).warning() if refresh else ""
+            session = CheckSession(root, store)  # type: ignore[arg-type]
+        except BaseException:
+            store.close()
+            raise
     try:
-        if changed or (diff if diff is not None else looks_like_diff(text)):
-            read = partial(_read, root)
-            found = (
-                working_tree_changes(root, base, read) if changed else changes_from_diff(text, read)
-            )
-            return session.check(found.changed, found.deleted, found.deleted_texts)
-        return session.check([_code_change(root, text, path, lang)])
+        report = session.check(found.changed, found.deleted, found.deleted_texts)
+        report.warning = warning
+        return report
     finally:
         if own:
             session.store.close()
@@ -593,7 +610,7 @@ def _code_change(root: Path, text: str, path: str | None, lang: str | None) -> C
             raise AstragError(
                 "cannot tell the language of the code to check",
                 "pass --path FILE (the file it goes into) or --lang "
-                "python|typescript|javascript|go",
+                "python|typescript|javascript|go|java",
             )
         return ChangedFile(f"<snippet>{ext}", text, None)
     target = safe_path(path)

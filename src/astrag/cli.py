@@ -394,7 +394,7 @@ def check(
         str | None, typer.Option("--path", help="The repository file a snippet goes into.")
     ] = None,
     lang: Annotated[
-        str | None, typer.Option("--lang", help="python|typescript|javascript|go")
+        str | None, typer.Option("--lang", help="python|typescript|javascript|go|java")
     ] = None,
     diff: Annotated[bool | None, typer.Option("--diff/--no-diff", help="Force diff mode.")] = None,
     changed: Annotated[
@@ -416,10 +416,18 @@ def check(
         if base is not None and not changed:
             raise AstragError("--base only applies with --changed", "add --changed")
         text, target = ("", None) if changed else _read_check_input(source, root)
-        open_index(repo).close()  # checked against a fresh index (or told it is stale)
-        report = api.check(
-            root, text, path=path or target, lang=lang, diff=diff, changed=changed, base=base
+        report = api.check(  # against an index that reflects every file the change does not
+            root,
+            text,
+            path=path or target,
+            lang=lang,
+            diff=diff,
+            changed=changed,
+            base=base,
+            refresh=True,
         )
+        if report.warning:
+            err.print(f"[yellow]warning:[/] {escape(report.warning)}")
         if fmt == CheckFmt.json:
             _emit_json(present.check_json(report))
         elif fmt == CheckFmt.sarif:

@@ -12,6 +12,7 @@ paths it does not reflect.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -62,17 +63,30 @@ def stale_paths(root: Path, store: GraphStore, index_dir: str) -> list[str]:
     return sorted({*drift.modified, *drift.deleted, *(d or "." for d in drift.dirs)})
 
 
+# what a caller does with the index's versions of the stale paths before they are replaced
+BeforeUpdate = Callable[[GraphStore, list[str]], None]
+
+
 def bring_up_to_date(
-    root: Path, store: GraphStore, *, refresh: bool | None = None, store_url: str | None = None
+    root: Path,
+    store: GraphStore,
+    *,
+    refresh: bool | None = None,
+    store_url: str | None = None,
+    before_update: BeforeUpdate | None = None,
 ) -> Freshness:
     """Check ``store`` (open, read-only) against the disk; re-index what changed unless
-    refreshing is off. The caller reopens its index afterwards when ``updated`` is set (a
-    rebuild may have replaced the generation it reads; ``reopen_if_replaced`` follows it)."""
+    refreshing is off (``before_update`` sees the stale paths first, while the index still
+    holds their old versions). The caller reopens its index afterwards when ``updated`` is
+    set (a rebuild may have replaced the generation it reads; ``reopen_if_replaced`` follows
+    it)."""
     stale = stale_paths(root, store, load_config(root).index_dir)
     if not stale:
         return Freshness()
     if not refresh_wanted(refresh):
         return Freshness(stale, note="refreshing is off: run `astrag index` to update it")
+    if before_update is not None:
+        before_update(store, stale)
     from astrag.indexer import index_repository  # heavy (numpy, embedders): only to re-index
 
     try:

@@ -578,3 +578,147 @@ def test_load_corpus_refuses_a_stale_index(tmp_path: Path) -> None:
         cc.load_corpus(tmp_path, "typescript")
     fresh = cc.load_corpus(tmp_path, "typescript", refresh=True)
     assert "findMany" in {s.name for s in fresh.symbols.values()}
+
+
+def test_self_check_cases_are_every_file_whole_and_every_finding_counts(
+    py_corpus: cc.Corpus,
+) -> None:
+    import checker_families as cf
+
+    cases = cf.self_check_cases(py_corpus)
+    # pkg/__init__.py is empty: nothing to check
+    assert [(c.id, c.category, c.diff, c.lines, c.expected) for c in cases] == [
+        ("py/self-check/file/pkg/app.py", "self-check", False, None, None),
+        ("py/self-check/file/pkg/svc.py", "self-check", False, None, None),
+    ]
+    assert cases[1].text == SVC_PY
+    anywhere = SimpleNamespace(path="pkg/svc.py", line=30, rule="unknown-member", message="")
+    assert cb.judge(cases[1], [anywhere]).false_positives == [anywhere]
+    only = cb.parse_args(["--only", "self-check"])
+    assert cb.corpus_cases(py_corpus, only) == cases
+
+
+HTTP_ERROR_TS = """\
+export class HTTPError extends Error {
+  code = 500;
+}
+"""
+HTTP_USER_TS = """\
+import {{HTTPError}} from './errors/HTTPError.js';
+
+export function {name}(): HTTPError {{
+  return new HTTPError();
+}}
+"""
+
+
+def test_incomplete_rename_leaves_module_specifiers_alone(tmp_path: Path) -> None:
+    write(tmp_path, "src/errors/HTTPError.ts", HTTP_ERROR_TS)
+    write(tmp_path, "src/a.ts", HTTP_USER_TS.format(name="one"))
+    write(tmp_path, "src/b.ts", HTTP_USER_TS.format(name="two"))
+    api.index(tmp_path, embedder="none")
+    import checker_families as cf
+
+    corpus = cc.load_corpus(tmp_path, "typescript")
+    cases = cf.incomplete_refactor_cases(corpus, random.Random(0), 10)
+    assert [c.variant for c in cases] == ["rename-import"]
+    new = cases[0].note.split(" -> ")[1].split()[0]
+    added = [line for line in cases[0].text.splitlines() if line.startswith("+import")]
+    # the class is renamed, the file that holds it is not
+    assert added == [f"+import {{{new}}} from './errors/HTTPError.js';"]
+
+
+SRC_INIT_PY = """\
+from .core import convert
+"""
+SRC_TOOLS_PY = """\
+from pkg import convert
+import pkg as _pkg
+
+
+def run():
+    return convert("x") + _pkg.core.convert("y")
+"""
+
+
+def test_incomplete_rename_in_a_src_layout_counts_what_it_leaves_broken(tmp_path: Path) -> None:
+    write(tmp_path, "src/pkg/__init__.py", SRC_INIT_PY)
+    write(tmp_path, "src/pkg/core.py", CORE_PY)
+    write(tmp_path, "src/pkg/tools.py", SRC_TOOLS_PY)
+    write(tmp_path, "src/pkg/direct.py", DIRECT_PY)
+    api.index(tmp_path, embedder="none")
+    by_forgotten = incomplete_renames_by_forgotten_file(tmp_path, lambda c: True)
+    # forgetting the package: tools.py's renamed `from pkg import convert` asks the package
+    # for a name it lacks; `_pkg.core.convert` (through the package, by the module's dotted
+    # rest) keeps the old name whichever file is forgotten
+    assert by_forgotten["src/pkg/__init__.py"].elsewhere == (
+        ("src/pkg/tools.py", 1),
+        ("src/pkg/tools.py", 6),
+    )
+    assert by_forgotten["src/pkg/direct.py"].elsewhere == (("src/pkg/tools.py", 6),)
+
+
+SHAPE_JAVA = """\
+package com.ex;
+
+import com.ex.util.Strings;
+
+public class Shape {
+    private int size;
+
+    public int area(int a) {
+        return helper(a) * size;
+    }
+
+    int helper(int a) {
+        return Strings.twice(a);
+    }
+
+    int use(Shape other) {
+        return other.area(1);
+    }
+}
+"""
+STRINGS_JAVA = """\
+package com.ex.util;
+
+public final class Strings {
+    public static int twice(int a) {
+        return 2 * a;
+    }
+}
+"""
+
+
+def test_java_mutations_are_made_in_java(tmp_path: Path) -> None:
+    write(tmp_path, "src/main/java/com/ex/Shape.java", SHAPE_JAVA)
+    write(tmp_path, "src/main/java/com/ex/util/Strings.java", STRINGS_JAVA)
+    api.index(tmp_path, embedder="none")
+    corpus = cc.load_corpus(tmp_path, "java")
+    own = [e for v, e in cc.function_edits(corpus, rng()) if v == "own-method"]
+    assert [(e.line, e.note.split(" -> ")[0]) for e in own] == [(9, "method helper")]
+    imports = [e for _v, e in cc.import_edits(corpus, rng())]
+    assert [e.new[1] for e in imports] == [f"import com.ex.util.{imports[0].note.split()[1]};\n"]
+    assert imports[0].new[1] != "import com.ex.util.Strings;\n"
+    args = [e for _v, e in cc.argument_edits(corpus, rng())]
+    assert [e.line for e in args] == [17]
+    assert {c.id.split("/")[0] for c in cb.corpus_cases(corpus, cb.parse_args([]))} == {"java"}
+
+
+def test_module_renames_skip_modules_that_answer_any_name(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        "dyn/__init__.py",
+        "def helper(a):\n    return a\n\n\n"
+        "def __getattr__(name):\n    raise AttributeError(name)\n",
+    )
+    write(tmp_path, "plain/__init__.py", "def helper(a):\n    return a\n")
+    write(
+        tmp_path,
+        "use.py",
+        "import dyn\nimport plain\n\n\ndef run():\n    return dyn.helper(1) + plain.helper(2)\n",
+    )
+    api.index(tmp_path, embedder="none")
+    corpus = cc.load_corpus(tmp_path, "python")
+    edits = [(v, e.note) for v, e in cc.member_edits(corpus, rng())]
+    assert [(v, note.split(" -> ")[0]) for v, note in edits] == [("module", "member plain.helper")]

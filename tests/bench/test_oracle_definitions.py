@@ -318,6 +318,53 @@ def test_ts_decorator_on_a_field_is_called_by_the_field(tmp_path: Path) -> None:
     ]
 
 
+def test_ts_merged_declarations_are_one_definition(tmp_path: Path) -> None:
+    # The compiler merges `interface X` + `class X` (and a namespace with a function of its
+    # name) into one symbol: one id for both, members under it; a JS-style redefinition and
+    # an accessor pair stay two definitions.
+    if shutil.which("node") is None or not (BENCH / "node_modules" / "typescript").is_dir():
+        pytest.skip("needs node and `npm install --prefix bench` (the TypeScript oracle)")
+    _write(
+        tmp_path,
+        {
+            "m.ts": """
+                export interface Node { extra(): void; }
+                export class Node {
+                  run() { this.extra(); }
+                  get v() { return 1; }
+                  set v(x: number) { this.run(); }
+                }
+                export function build() { return new Node().run(); }
+                export namespace build { export function inner() { build(); } }
+            """
+        },
+    )
+    done = subprocess.run(
+        ["node", str(TS_CALLS), str(tmp_path), "--include-new"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    sites, definitions = _records(done.stdout)
+    assert [(d["id"], d["line"]) for d in definitions] == [
+        ("m.ts::Node", 1),  # the interface: a container
+        ("m.ts::Node", 2),
+        ("m.ts::Node.run", 3),
+        ("m.ts::Node.v", 4),
+        ("m.ts::Node.v#2", 5),
+        ("m.ts::build", 7),
+        ("m.ts::build", 8),
+        ("m.ts::build.inner", 8),
+    ]
+    assert _edges(sites) == [
+        ("m.ts:3 extra", "m.ts::Node.run", ["m.ts::Node.extra"]),
+        ("m.ts:5 run", "m.ts::Node.v#2", ["m.ts::Node.run"]),
+        ("m.ts:7 Node", "m.ts::build", ["m.ts::Node", "m.ts::Node"]),
+        ("m.ts:7 run", "m.ts::build", ["m.ts::Node.run"]),
+        ("m.ts:8 build", "m.ts::build.inner", ["m.ts::build", "m.ts::build"]),
+    ]
+
+
 def test_python_submodule_named_like_a_builtin_resolves_in_the_corpus(tmp_path: Path) -> None:
     # pytest's `_pytest._io` shares its last name with the builtin `_io`: jedi must find it in
     # the package's directory, not import it from the interpreter (the installed copy, if any).

@@ -36,6 +36,8 @@ class ToySemantics:
     receiver_types = frozenset({("Me",)})
     receiver_values = frozenset({("me",)})
     constructor = "init"
+    builtin_collections: ClassVar[dict] = {"map": ("table", {"fetch": "value"})}
+    element_methods: ClassVar[dict[str, str]] = {}
 
     def global_name(self, r, t, name: str) -> Value | None:
         return ("ext", f"toy.{name}") if name == "print" else None

@@ -321,16 +321,16 @@ def test_exact_text() -> None:
             return self.provider.issue(user)
         ```
 
-        src/auth/service.py:26-28  method AuthService.logout — member of AuthService
-        ```python
-        def logout(self, token: str) -> None:
-            """Revoke a token."""
-        ```
-
         src/auth/service.py:35-41  function verify_signature — seed: matches 'signature'
         ```python
         def verify_signature(payload: bytes, signature: str, secret: str) -> bool:
             """Validate a webhook signature with HMAC-SHA256."""
+        ```
+
+        src/auth/service.py:26-28  method AuthService.logout — member of AuthService
+        ```python
+        def logout(self, token: str) -> None:
+            """Revoke a token."""
         ```
 
         src/users/controller.ts:8-14  method UserController.updateUser — calls AuthService.login
@@ -384,7 +384,8 @@ def test_a_full_class_replaces_members_already_shown() -> None:
         Candidate(AUTH, 0.7, "class of AuthService.login"),
     )
     ctx = _run(candidates, budget=4000, full_share=1.0)
-    assert _shown(ctx) == [(AUTH.id, True), (VERIFY.id, True)]
+    # two members of the file, shown whole: the more relevant first
+    assert _shown(ctx) == [(VERIFY.id, True), (AUTH.id, True)]
     assert ctx.text.count("def login(") == 1
 
 
@@ -465,21 +466,28 @@ def test_deterministic_whatever_the_input_order() -> None:
     assert _run(budget=700) == expected
 
 
-def test_files_by_best_score_members_by_line() -> None:
+def test_files_by_best_score_their_headers_then_members_by_relevance() -> None:
     candidates = (
         Candidate(VERIFY, 0.9, "seed"),
         Candidate(UPDATE, 1.0, "seed"),
         Candidate(LOGIN, 0.3, "called"),
         Candidate(MODULE, 0.2, "module"),
+        Candidate(AUTH, 0.1, "class of AuthService.login"),
     )
-    ctx = _run(candidates, budget=4000)
-    assert [item.id for item in ctx.items] == [UPDATE.id, MODULE.id, LOGIN.id, VERIFY.id]
+    ctx = _run(candidates, budget=4000, full_share=0.0)
+    # service.py's frame (its module, AuthService by its header) in line order, then its
+    # members most relevant first: verify_signature (0.9) before login (0.3), which comes
+    # first in the file
+    assert [item.id for item in ctx.items] == [
+        UPDATE.id, MODULE.id, AUTH.id, VERIFY.id, LOGIN.id
+    ]  # fmt: skip
     assert ctx.text.index("- src/users/controller.ts") < ctx.text.index("- src/auth/service.py")
     assert [ln for ln in ctx.text.splitlines() if ln.startswith("src/")] == [
         "src/users/controller.ts:8-14  method UserController.updateUser — seed",
         "src/auth/service.py:1-41  module service.py — module",
-        "src/auth/service.py:18-24  method AuthService.login — called",
+        "src/auth/service.py:9-32  class AuthService — class of AuthService.login",
         "src/auth/service.py:35-41  function verify_signature — seed",
+        "src/auth/service.py:18-24  method AuthService.login — called",
     ]
 
 
@@ -531,6 +539,25 @@ def test_a_variable_or_field_does_not_lead() -> None:
     ctx = _run(candidates, budget=4000, full_share=0.6, lead=3)
     assert [item.id for item in ctx.items] == [VERIFY.id, PROVIDER.id, TOKEN.id]
     assert all(item.full for item in ctx.items)
+
+
+def test_a_lead_boost_reorders_the_lead_and_nothing_else() -> None:
+    candidates = (
+        Candidate(VERIFY, 0.9, "seed"),
+        Candidate(UPDATE, 0.8, "seed"),
+        Candidate(LOGIN, 0.6, "seed"),
+    )
+    plain = assemble("q", "search", candidates, 4000, source=source, lead=2)
+    # updateUser at 0.8 x 1.5 = 1.2 leads verify at 0.9; login, third, stays out of the lead
+    boosted = assemble(
+        "q", "search", candidates, 4000, source=source, lead=2,
+        lead_boost=lambda s: 1.5 if s.id == UPDATE.id else 1.0,
+    )  # fmt: skip
+    assert [item.id for item in plain.items][:2] == [VERIFY.id, UPDATE.id]
+    assert [item.id for item in boosted.items] == [UPDATE.id, VERIFY.id, LOGIN.id]
+    # the same items in the same forms, each still carrying its own relevance
+    assert sorted(_shown(boosted)) == sorted(_shown(plain))
+    assert {i.id: i.score for i in boosted.items} == {i.id: i.score for i in plain.items}
 
 
 def test_ties_are_broken_by_id() -> None:

@@ -198,3 +198,14 @@ def test_a_fifo_named_as_the_target_is_refused_before_it_is_opened(app: Path) ->
     diff = "--- a/app/pipe.py\n+++ b/app/pipe.py\n@@ -1 +1 @@\n-x\n+y\n"
     with pytest.raises(InputError, match="not a regular file"):
         api.check(app, diff)
+
+
+def test_an_applied_diff_is_found_where_its_headers_say_though_its_old_side_repeats() -> None:
+    block = "    finally:\n        w.set_a(a)\n        w.set_b(b)\n        w.set_c(c)\n"
+    old = "def one(w, a, b, c):\n" + block + "\n\ndef two(w, a, b, c):\n" + block
+    new = old[::-1].replace("c_tes.w", "c_yfidom.w", 1)[::-1]  # the second block's set_c
+    assert new.count("w.modify_c(c)") == 1 and new.index("modify_c") > old.index("def two")
+    diff = _unified("m.py", old, new)
+    for current in (old, new):  # not applied yet, and applied: the same change
+        (changed,) = changes_from_diff(diff, lambda _p, text=current: text).changed
+        assert (changed.text, changed.old, sorted(changed.lines or ())) == (new, old, [12])

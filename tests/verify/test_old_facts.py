@@ -9,8 +9,9 @@ import subprocess
 from pathlib import Path
 
 from astrag import api
+from astrag.fresh import bring_up_to_date
 from astrag.graph.facts import FileFacts
-from astrag.verify.old_facts import FOLDER, OldFacts
+from astrag.verify.old_facts import FOLDER, OldFacts, keep_indexed_versions
 
 SHOP = "def total(items):\n    return sum(items)\n"
 MAIN = "from shop import total\n\nprint(total([1, 2]))\n"
@@ -74,3 +75,30 @@ def test_without_an_index_directory_nothing_is_kept(tmp_path: Path) -> None:
     facts = OldFacts(None).facts("shop.py", SHOP)
     assert [d.name for d in facts.definitions] == ["total"]
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_refresh_keeps_the_versions_it_replaces_for_the_first_check(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "shop.py").write_text(SHOP)
+    (root / "main.py").write_text(MAIN)
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "init")
+    api.index(root, embedder="none")  # the index holds HEAD's shop.py
+    (root / "shop.py").write_text(SHOP.replace("total", "grand_total"))
+    store = api.open_check_session(root).store
+    try:
+        status = bring_up_to_date(root, store, before_update=keep_indexed_versions)
+    finally:
+        store.close()
+    assert status.updated == ["shop.py"]
+    (entry,) = [p for p in (root / ".astrag" / FOLDER).rglob("*") if p.is_file()]
+    # the check finds HEAD's shop.py kept, so it extracts nothing: the entry stays as kept
+    mtime = entry.stat().st_mtime_ns
+    report = api.check(root, "", changed=True)
+    assert _lines(report) == [("main.py", 1, "unknown-import")]
+    assert entry.stat().st_mtime_ns == mtime
+    assert [d.name for d in OldFacts(root / ".astrag").facts("shop.py", SHOP).definitions] == [
+        "total"
+    ]

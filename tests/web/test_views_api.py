@@ -65,15 +65,18 @@ def test_report_counts_resolution_by_language_and_folder(shop: Path) -> None:
         r = idx.report()
     assert (r.files, r.lines) == (7, 76)
     assert [(s.name, s.files, s.lines, s.calls) for s in r.languages] == [
-        ("python", 6, 63, {"external": 2, "resolved": 6, "unresolved": 2}),
-        ("typescript", 1, 13, {"unresolved": 2}),
+        # external: the two sum() calls and self.items.append (a list[Item] field);
+        # unresolved: t.price() on an untyped t
+        ("python", 6, 63, {"external": 3, "resolved": 6, "unresolved": 1}),
+        # external: things.reduce (an Array method); unresolved: t.price() in its callback
+        ("typescript", 1, 13, {"external": 1, "unresolved": 1}),
     ]
     assert r.folder_root == ""
     assert [(s.name, s.files, round(s.rate, 3)) for s in r.folders] == [
-        ("shop/", 6, 0.8),
-        ("web/", 1, 0.0),
+        ("shop/", 6, 0.9),
+        ("web/", 1, 0.5),
     ]
-    assert r.calls == {"external": 2, "resolved": 6, "unresolved": 4}
+    assert r.calls == {"external": 4, "resolved": 6, "unresolved": 2}
 
 
 def test_report_names_damaged_and_skipped_files(shop: Path) -> None:

@@ -109,6 +109,8 @@ class EdgeEmitter:
                 return denot[1]
             if kind == "ext":
                 return f"external::{denot[1]}"
+            if kind == "builtin" and denot[1]:  # ``d.get``: the mapping class's own method
+                return f"external::{denot[1]}"
             if kind == "ns":
                 return f"unresolved::{denot[1]}"  # a directory, not a symbol
         return f"unresolved::{fallback}"
@@ -118,10 +120,10 @@ class EdgeEmitter:
         for sym in t.symbols[1:]:
             self._add(sym.parent or self.path, sym.id, EdgeKind.CONTAINS, sym.start_line)
         for qual, d in t.defs.items():
-            if qual != d.qualname:
-                continue  # a second definition of a qualname (``f#2``): structure once
             if d.kind in CLASS_KINDS:
-                self._emit_heritage(qual, d)
+                self._emit_heritage(qual, d)  # each declaration its own (``X#2``'s too)
+            elif qual != d.qualname:
+                continue  # a second definition of a qualname (``f#2``): structure once
             elif d.kind == DefKind.METHOD:
                 self._emit_override(qual, d)
 
@@ -181,7 +183,6 @@ class EdgeEmitter:
             receiver = None
         else:
             denot, receiver = self.r.walk(site, ref.chain)
-        kind = _REF_EDGE[ref.kind]
         if ref.kind == RefKind.READ and (denot is None or denot[0] in ("local", "ext", "ns")):
             return  # unresolved reads are mostly untyped locals: not worth a placeholder
         if ref.kind == RefKind.READ and self._own_field(ref.chain, denot):
@@ -191,6 +192,14 @@ class EdgeEmitter:
             denot = inner if inner is not None and inner[0] == "sym" else None
             if denot is None and ref.kind != RefKind.CALL:
                 return
+        if denot is not None and denot[0] == "union":
+            # a member every member of a union has: a use of each of them, one edge each
+            for member in denot[1]:
+                self._emit_denotation(ref, member, receiver)
+            return
+        self._emit_denotation(ref, denot, receiver)
+
+    def _emit_denotation(self, ref: Reference, denot: Value | None, receiver: Value | None) -> None:
         if denot is not None and denot[0] == "super":
             denot = self._super_constructor(denot)
         elif denot is not None and denot[0] == "inst":
@@ -199,7 +208,7 @@ class EdgeEmitter:
             denot = self.t.sem.call_target(self.r, self.t, ref, denot)
         source = self._source(ref.scope, ref.line)
         target = self._target_id(denot, _unresolved_name(ref.chain, receiver))
-        self._add(source, target, kind, ref.line, ref.column)
+        self._add(source, target, _REF_EDGE[ref.kind], ref.line, ref.column)
         if ref.kind == RefKind.NEW and denot is not None and denot[0] == "sym":
             self._emit_constructor_call(ref, denot, source)
 
@@ -218,7 +227,9 @@ class EdgeEmitter:
         C's field initialisers, and a caller of C is what ``callers C`` should list."""
         if not self.r.is_class(cls):
             d = self.r.definition(cls)
-            if d is not None and d.kind in FUNCTION_KINDS:  # a constructor function (JS)
+            # a constructor function (JS), or a variable holding a constructor (zod's ``const
+            # ZodEnum: $constructor<ZodEnum>`` beside ``interface ZodEnum``): what runs is it
+            if d is not None and (d.kind in FUNCTION_KINDS or d.kind == DefKind.VARIABLE):
                 self._add(
                     source, self.r.tables[cls[1]].ids[cls[2]], EdgeKind.CALLS, ref.line, ref.column
                 )

@@ -16,11 +16,20 @@ Conventions shared by every stage:
   ``make_app().run``; ``new Foo()`` is written ``("Foo()",)``). The roots ``self``, ``cls``,
   ``this``, ``super()`` (Python ``super()``) and ``super`` (TS ``super.m``) keep their names; a
   receiver the frontend cannot express (a subscript, a literal, a parenthesised expression) is
-  the root ``"?"``. The element ``[i]`` is "an element of" what precedes it (``for x in xs``
-  binds x to ``("xs", "[i]")``; ``xs[0]`` is ``("xs", "[i]")``).
+  the root ``"?"``. The element ``[i]`` is "an element of" what precedes it, as iterating it
+  gives (``for x in xs`` binds x to ``("xs", "[i]")``), ``[k]`` what indexing it gives
+  (``xs[0]``, ``d[key]`` are ``("xs", "[k]")``, ``("d", "[k]")``: for a mapping, a value).
+  The element ``(is:C)`` narrows what precedes it to an instance of C, ``(is:g:k)`` to the
+  type function g's type predicate declares for its parameter k (the pseudo-binding ``(is:k)``
+  of g), else leaves it as it is: ``if (isC(x)) x.m()`` is ``("x", "(is:isC:0)", "m")``;
+  ``(in:m)`` to the members of a union that have m (``if ('m' in x)``). The
+  element ``<Q:i>`` names type parameter i of class Q of the same file (its constraint is the
+  pseudo-binding ``<i>`` of Q; what Q passes to its k-th base as argument j, ``<k:j>``).
 * a *principal type* is the one named type an annotation is about, as a chain
   (``Optional[Foo]`` -> ``("Foo",)``); a homogeneous collection ends in ``[]``
-  (``List[Foo]``, ``Foo[]`` -> ``("Foo", "[]")``).
+  (``List[Foo]``, ``Foo[]`` -> ``("Foo", "[]")``), a mapping to Foo values in ``{}``
+  (``Dict[str, Foo]``, ``Map<string, Foo>``, ``Record<string, Foo>`` -> ``("Foo", "{}")``);
+  a union of named types joins theirs with ``|`` (``A | ns.B`` -> ``("A", "|", "ns", "B")``).
 """
 
 from __future__ import annotations
@@ -161,7 +170,13 @@ class Binding:
     function the function ``scope`` takes as its argument k (TS ``init: (source: Observable<T>,
     subscriber: Subscriber<R>) => void`` as argument 0 gives ``(0:1)`` typed ``Subscriber``);
     the chain element ``(k:j)`` after a callee reads it, so a callback's untyped parameter
-    ``operate((source, subscriber) => …)`` is bound to ``("operate", "(0:1)")``.
+    ``operate((source, subscriber) => …)`` is bound to ``("operate", "(0:1)")``. The element
+    ``(p:j)`` after a function reads the declared type of its own parameter j: an untyped
+    parameter of a member of an object literal read as a declared type (``const p: Process =
+    { init(injector) {…} }``) is bound to ``("p", "init", "(p:0)")``. The pseudo-binding
+    ``(r:j)`` of a function is the declared type of member j of its ``tuple[...]`` return:
+    ``a, b = f()`` binds b to ``("f", "(r:1)")``; ``(r:name)`` that of member ``name`` of an
+    object type it returns (TS ``f(): { ctx: Context }``: ``f().ctx`` is a Context).
     """
 
     scope: str

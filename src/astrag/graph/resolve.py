@@ -49,6 +49,7 @@ from astrag.graph.facts import (
     ResolvedFile,
     Symbol,
 )
+from astrag.graph.inference import COLLECTIONS, Inference, type_parameter, union, union_parts
 from astrag.graph.modules import Modules, ProjectLayout, build_modules
 from astrag.graph.semantics import Receiver
 from astrag.graph.tables import FileTables, Site, TableCache
@@ -60,7 +61,7 @@ Mro = tuple[list[ClassKey], list[Value]]  # linearised in-repo classes, bases th
 _INSTANCE, _CLASS, _SUPER = Receiver.INSTANCE, Receiver.CLASS, Receiver.SUPER
 
 
-class Resolver:
+class Resolver(Inference):
     """Resolves all files of a repository; one instance per index run (it memoises)."""
 
     def __init__(
@@ -152,6 +153,31 @@ class Resolver:
             self._forget_provisional()
         return value
 
+    def cached(self, key: tuple, compute: Callable[[], object]) -> object:
+        """``compute()`` once per key, for a lookup repeated for reference after reference (a
+        bare name through a file's star imports, an overload choice). Unlike
+        :meth:`memoised` it marks nothing active, so it neither cuts a cycle nor deepens an
+        evaluation (an extra key on the way would change where a cycle or the depth limit cuts
+        one); and it keeps a value only when nothing cut short went into it (a cycle, the depth
+        limit, a provisional memo entry), so a hit gives what computing again would."""
+        hit = self._memo.get(key)
+        if hit is not None:
+            value, deps = hit
+            if self._deps:
+                self._deps[-1].update(deps)
+            return value
+        cuts = self._cuts
+        self._deps.append(set())
+        try:
+            value = compute()
+        finally:
+            deps = self._deps.pop()
+        if self._deps:
+            self._deps[-1].update(deps)
+        if self._cuts == cuts:
+            self._memo[key] = (value, frozenset(deps))
+        return value
+
     def _forget_provisional(self) -> None:
         for key in self._provisional:
             self._memo.pop(key, None)
@@ -172,17 +198,39 @@ class Resolver:
         receiver: Value | None = None
         last = len(chain) - 1
         for i, element in enumerate(chain):
+            if i and element.startswith(("(is:", "(in:", "(new:")):  # see facts.py
+                value = self.refined(site, denot, value, element)
+                denot = ("local", value)
+                continue
+            if i and value is not None and value[0] in COLLECTIONS and element[0] != "[":
+                # ``d.get(k)``, ``xs.shift()``: a method of a built-in collection (the room's)
+                denot = self._collection_member(site, value, element)
+                if denot is None:
+                    return None, None
+                receiver = value
+                if i < last:
+                    called = element.endswith("()")
+                    value = self._call(denot) if called else None
+                continue
             called = element.endswith("()")
             name = element[:-2] if called else element
             if i == 0:
                 denot = self._root(site, name, element)
             elif value is None:
-                return None, None
+                # ``f().status``: a member of an object type f declares it returns
+                denot = self._returned_member(denot, chain[i - 1], name)
+                if denot is None:
+                    return None, None
             else:
                 receiver = value
                 denot = self.member(value, name)
             if i < last:
                 before = value
+                if before is not None and before[0] == "inst" and denot is not None:
+                    generic = self._generic_member(before, denot, called)
+                    if generic is not None:
+                        value = generic
+                        continue
                 value = self.value_of(denot)
                 if called and value is not None:
                     fluent = (
@@ -208,6 +256,10 @@ class Resolver:
     def eval_chain(self, site: Site, chain: Chain) -> Value | None:
         """The value of a whole chain (its last element called if it ends in ``()``)."""
         denot, receiver = self.walk(site, chain)
+        if receiver is not None and receiver[0] == "inst" and denot is not None:
+            generic = self._generic_member(receiver, denot, chain[-1].endswith("()"))
+            if generic is not None:
+                return generic
         value = self.value_of(denot)
         if value is not None and chain[-1].endswith("()"):
             fluent = receiver is not None and receiver[0] == "inst"
@@ -222,14 +274,30 @@ class Resolver:
         if chain[-1] == "[]":
             element = self.eval_type(site, chain[:-1])
             return ("elems", element) if element is not None else None
+        if chain[-1] == "{}":
+            mapped = self.eval_type(site, chain[:-1])
+            return ("map", mapped) if mapped is not None else None
+        if "|" in chain:  # a union: each member's type, or unknown when one is
+            return union(self.eval_type(site, part) for part in union_parts(chain))
+        if chain[0][:1] == "<":  # a type parameter of a generic class: its constraint
+            owner, index = type_parameter(chain[0])
+            bound = site.t.bindings.get(owner, {}).get(f"<{index}>")
+            d = site.t.defs.get(owner)
+            if not bound or d is None:
+                return None
+            return self.eval_type(Site(site.t, d.parent, d.start_line), bound[0].type)
         denot, _ = self.walk(site, chain)
         if denot is None:
             return None
         if denot[0] == "sym":
             d = self._def(denot)
-            if d is not None and d.kind in CLASS_KINDS:
+            if d is None:
+                return None
+            if d.kind in CLASS_KINDS:
                 return ("inst", denot[1], denot[2])
-            return None
+            if d.kind == DefKind.TYPE_ALIAS:
+                return self._aliased(denot, d) if d.type is not None else None
+            return self._type_meaning(denot)
         if denot[0] == "ext":
             return denot
         return None
@@ -277,12 +345,15 @@ class Resolver:
         """Whether a function outside any class binds a receiver name itself: the frontend
         records what ``this`` is in a function attached to an object (``res.json =
         function () { this.send() }``) as a binding of that name."""
-        while scope:
+        while True:  # the module's own scope too: an anonymous function at its top level
             if written in t.bindings.get(scope, {}):
                 return True
+            if not scope:
+                return False
             d = t.defs.get(scope)
+            if d is not None and d.kind in FUNCTION_KINDS and "arrow" not in d.modifiers:
+                return False  # a function's receiver is its own; only an arrow sees outside
             scope = d.parent if d is not None else ""
-        return False
 
     def _in_scope(self, site: Site, scope: str, name: str) -> Value | None:
         t = site.t
@@ -305,14 +376,22 @@ class Resolver:
         imp = t.imports.get("", {}).get(name)
         if imp is not None:
             return self.import_target(t, imp)
-        for star in t.star_imports.get("", ()):
-            found = t.sem.star_member(self, t, star, name)
+        stars = t.star_imports.get("")
+        if stars:
+            found = self.cached(("star", t.path, name), lambda: self._star_member(t, stars, name))
             if found is not None:
-                return found
+                return found  # type: ignore[return-value]
         bound = t.bindings.get("", {}).get(name)
         if bound:  # declared inside an anonymous callback at module level (TS test suites)
             return ("local", self._local_value(t, "", bound, line))
         return t.sem.global_name(self, t, name)
+
+    def _star_member(self, t: FileTables, stars: list[Import], name: str) -> Value | None:
+        for star in stars:
+            found = t.sem.star_member(self, t, star, name)
+            if found is not None:
+                return found
+        return None
 
     def _local_value(
         self, t: FileTables, scope: str, bound: list[Binding], line: int
@@ -380,6 +459,8 @@ class Resolver:
         kind = denot[0]
         if kind == "local":
             return denot[1]
+        if kind == "union":
+            return union(self.value_of(d) for d in denot[1])
         if kind != "sym":
             return denot
         d = self._def(denot)
@@ -434,6 +515,10 @@ class Resolver:
         kind = value[0]
         if kind == "super":  # ``super()`` is written as a call but is the proxy
             return value
+        if kind == "builtin":
+            return value[2]
+        if kind == "union":
+            return union(self._call(v) for v in value[1])
         if kind == "ext":
             # what an external callable returns is unknown: a class gives an instance, a
             # function anything; the name says it was called (``os.environ.get().isdigit``)
@@ -452,9 +537,15 @@ class Resolver:
     def member(self, value: Value, name: str) -> Value | None:
         """``name`` looked up on a value: a module's export, a class member, an element."""
         kind = value[0]
-        if name == "[i]":  # an element of a collection (iteration, subscript)
+        if name == "[i]":  # an element of a collection (iteration); a mapping's are its keys
+            if kind == "inst":
+                return self._element_of(value, name)
             return ("local", value[1]) if kind == "elems" else None
-        if kind == "elems":
+        if name == "[k]":  # ``xs[0]``, ``d[key]``: an element, a mapped value
+            if kind == "inst":
+                return self._element_of(value, name)
+            return ("local", value[1]) if kind in ("elems", "map") else None
+        if kind in ("elems", "map", "builtin"):
             return None
         if kind == "mod":
             return self.module_member(value[1], name)
@@ -462,8 +553,12 @@ class Resolver:
             return lang.semantics_for(value[2]).namespace_member(self, value[1], name)
         if kind == "ext":
             return ("ext", f"{value[1]}.{name}")
+        if kind == "inst" and name[0] == "(":  # a callable instance's ``(p:j)``: its type's
+            return self._callback_param(("sym", value[1], value[2]), name)
         if kind in ("inst", "super"):
             return self.class_member(value[1], value[2], name, skip_self=kind == "super")
+        if kind == "union":  # a member every member of the union has (a union of them)
+            return union(self.member(v, name) for v in value[1])
         if kind == "sym" and name.startswith("("):
             return self._callback_param(value, name)
         if kind == "sym" and self.is_class(value):
@@ -471,23 +566,6 @@ class Resolver:
         if kind == "sym":
             return self._object_member(value, name)
         return None
-
-    def _callback_param(self, value: Value, name: str) -> Value | None:
-        """``(k:j)``: the declared type of parameter j of the function that ``value`` (a
-        function, or a class through its constructor) takes as its argument k; see facts.py."""
-        if self.is_class(value):
-            ctor_name = self.table(value[1]).sem.constructor
-            constructor = self.class_member(value[1], value[2], ctor_name)
-            if constructor is None or constructor[0] != "sym":
-                return None
-            value = constructor
-        d = self._def(value)
-        if d is None or d.kind not in FUNCTION_KINDS:
-            return None
-        t = self.table(value[1])
-        bound = t.bindings.get(value[2], {}).get(name, ())
-        typed = self._binding_value(t, value[2], bound[0]) if bound else None
-        return ("local", typed) if typed is not None else None
 
     def _object_member(self, value: Value, name: str) -> Value | None:
         """A member of a definition that is no class: what is defined onto it (a namespace's
@@ -530,19 +608,6 @@ class Resolver:
         t = self.tables[path]
         return t.sem.module_is_dynamic(self, t)
 
-    # ``verify/check.py``'s Python import rule asks these two; they belong to the Python room
-    # and go there with that rule
-
-    def python_module(self, dotted: str) -> Value | None:
-        from astrag.lang.python.semantics import module_value
-
-        return module_value(self, dotted)
-
-    def in_repository_package(self, dotted: str) -> bool:
-        from astrag.lang.python.modules import in_repository_package
-
-        return in_repository_package(self.modules, dotted)
-
     def member_names(self, value: Value | None) -> set[str]:
         """Names reachable as members of a value: for did-you-mean suggestions."""
         if value is None:
@@ -578,7 +643,7 @@ class Resolver:
             d = t.defs.get(scope)
             scope = d.parent if d is not None else ""
         names.discard("return")
-        return {n for n in names if not n.startswith("(")}  # pseudo-bindings ``(k:j)``
+        return {n for n in names if n[0] not in "(<"}  # pseudo-bindings ``(k:j)``, ``<k:j>``
 
     # ------------------------------------------------------------------ classes
 
@@ -629,7 +694,7 @@ class Resolver:
         site = Site(t, d.parent, d.start_line)
         bases: list[ClassKey] = []
         external: list[Value] = []
-        for chain in (*d.bases, *d.implements):
+        for chain in (*d.bases, *d.implements, *_merged_bases(t, qual)):
             denot, _ = self.walk(site, chain)
             if denot is not None and denot[0] == "sym" and self.is_class(denot):
                 bases.append((denot[1], denot[2]))
@@ -640,6 +705,19 @@ class Resolver:
             external.extend(ext)
         linear = t.sem.linearise(self, (path, qual), bases, [m for m, _ in base_mros])
         return linear, external
+
+
+def _merged_bases(t: FileTables, qual: str) -> list[Chain]:
+    """What the interfaces declared under a class's own qualname extend: declarations of one
+    name that make one type (TS ``interface X extends M {}`` + ``class X extends B``) give it
+    the bases of each. Other same-named definitions (``if``/``else`` alternatives) do not."""
+    out: list[Chain] = []
+    n = 2
+    while (d := t.defs.get(f"{qual}#{n}")) is not None:
+        if d.kind == DefKind.INTERFACE:
+            out.extend(d.bases)
+        n += 1
+    return out
 
 
 def _pick_binding(bound: list[Binding], line: int) -> Binding:

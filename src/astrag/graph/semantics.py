@@ -58,6 +58,14 @@ class LanguageSemantics(Protocol):
     # The member name of a class's constructor: what ``new C()`` also calls, what ``super(...)``
     # calls in a subclass, and a method name that never overrides.
     constructor: str
+    # The language's built-in collections by the value that stands for them (``"elems"``: a
+    # list or array, ``"map"``: a mapping): the class their own methods are named after as
+    # externals (``dict``, ``Array``), and which of those give an element or mapped value
+    # (``"value"``: ``d.get(k)``, ``xs.pop()``) or a collection of them (``"values"``).
+    builtin_collections: Mapping[str, tuple[str, Mapping[str, str]]]
+    # The methods of a class that give what iterating (``[i]``) or indexing (``[k]``) an
+    # instance of it gives (Python: ``__iter__`` returning ``Iterator[Foo]``, ``__getitem__``).
+    element_methods: Mapping[str, str]
 
     def global_name(self, r: Resolver, t: FileTables, name: str) -> Value | None:
         """What a name means that nothing in the file binds: a builtin or runtime global

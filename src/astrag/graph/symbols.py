@@ -31,22 +31,37 @@ def module_symbol(facts: FileFacts) -> Symbol:
     )
 
 
+# what a later definition takes the plain id from: a variable bound first yields to code (a
+# function or class); a type declared first (TS ``interface X`` / ``type X``) to code or a
+# variable, the value the name also means (``interface X {}`` + ``class X`` or ``const X``)
 _VALUES = frozenset({DefKind.VARIABLE, DefKind.FIELD})
+_TYPES = frozenset({DefKind.INTERFACE, DefKind.TYPE_ALIAS})
 _CODE = frozenset({DefKind.FUNCTION, DefKind.METHOD, DefKind.CLASS})
+
+
+def yields(current: DefKind, later: DefKind) -> bool:
+    """Whether a definition of kind ``current`` gives its qualname's plain id to a later one
+    of kind ``later`` (see ``primary_definitions``)."""
+    if current in _VALUES:
+        return later in _CODE
+    return current in _TYPES and (later in _CODE or later == DefKind.VARIABLE)
 
 
 def primary_definitions(facts: FileFacts) -> dict[str, Definition]:
     """The definition each qualname stands for: the first one, except that an implementation
-    wins over ``@overload`` stubs and TS overload signatures (it is what a call runs), and a
+    wins over ``@overload`` stubs and TS overload signatures (it is what a call runs), a
     function or class over a variable bound first (``get_buffer = None`` as a fallback, then
-    ``def get_buffer``: the function is what the name is for)."""
+    ``def get_buffer``: the function is what the name is for), and a value over a type
+    declared first (TS: ``interface X`` + ``class X`` are one type whose code is the class;
+    ``interface X`` + ``const X`` are a type and a value, and a name in code means the value;
+    where it is used as a type the resolver finds the type, ``Resolver.eval_type``)."""
     primary: dict[str, Definition] = {}
     for d in facts.definitions:
         current = primary.get(d.qualname)
         if (
             current is None
             or ("overload" in current.modifiers and "overload" not in d.modifiers)
-            or (current.kind in _VALUES and d.kind in _CODE)
+            or yields(current.kind, d.kind)
         ):
             primary[d.qualname] = d
     return primary

@@ -35,12 +35,6 @@ class FileTables:
     def path(self) -> str:
         return self.facts.path
 
-    @property
-    def python(self) -> bool:
-        """For ``verify/check.py``, which still branches on it (its Python rules are to move
-        into the Python room); the resolver itself asks ``sem``."""
-        return self.sem.language == "python"
-
 
 def build_tables(facts: FileFacts) -> FileTables:
     symbols, ids = file_symbols(facts)

@@ -12,6 +12,10 @@ A value is a tuple whose first item says what it is:
   ("ext", dotted)            something outside the repository (a ``()`` at the end of the
                              dotted name: the result of calling it)
   ("elems", value)           a collection whose elements are ``value`` (``List[Foo]``)
+  ("map", value)             a mapping whose values are ``value`` (``Dict[str, Foo]``,
+                             ``Map<string, Foo>``): ``d[k]`` and ``d.get(k)`` give one
+  ("builtin", dotted, value) a method of the language's mapping class (``dict.get``): its
+                             call gives ``value``
   ("local", value)           a local variable or collection element (as a denotation)
   ("unknown",)               a base class that could not be resolved (in an MRO's externals)
 

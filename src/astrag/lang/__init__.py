@@ -66,6 +66,7 @@ _BY_EXTENSION: dict[str, tuple[Room, Dialect]] = {
 _SEMANTICS: dict[str, LanguageSemantics] = {
     language: semantics for room in ROOMS for language, semantics in room.semantics.items()
 }
+_LANGUAGE_ROOM: dict[str, Room] = {language: room for room in ROOMS for language in room.semantics}
 _GRAMMAR_ROOM: dict[str, Room] = {name: room for room in ROOMS for name in room.grammars.names}
 
 _RESOLUTION: dict[str, Resolution] = {
@@ -126,6 +127,12 @@ def damaged_spans(path: str, source: bytes) -> list[tuple[int, int]] | None:
     if found is None or found[0].damaged_spans is None:
         return None
     return found[0].damaged_spans(source, found[1].grammar)
+
+
+def room_package(language: str) -> str | None:
+    """The package of the room that reads ``language`` (``"astrag.lang.python"``)."""
+    room = _LANGUAGE_ROOM.get(language)
+    return room.package if room is not None else None
 
 
 def semantics_for(language: str) -> LanguageSemantics:

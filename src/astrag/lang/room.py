@@ -3,8 +3,10 @@
 Each room is a package under ``astrag/lang/`` holding the language's tree-sitter queries
 (``queries/*.scm``), its frontend (``extract.py``: ``(path, bytes) -> FileFacts``), its module
 system (``modules.py``), its project configuration reader when it has one (``layout.py``) and
-its semantics for the resolver (``semantics.py``, one :class:`LanguageSemantics` per language).
-Its ``__init__.py`` describes it with one :class:`Room`, which ``astrag.lang`` registers.
+its semantics for the resolver (``semantics.py``, one :class:`LanguageSemantics` per language)
+and, for a language ``astrag check`` serves, the checker's rules (``check.py``, with helpers in
+``check_*.py``; see ``verify/rules.py``). Its ``__init__.py`` describes it with one
+:class:`Room`, which ``astrag.lang`` registers.
 """
 
 from __future__ import annotations
@@ -21,8 +23,13 @@ from astrag.graph.modules import ModuleIndexer
 from astrag.graph.semantics import LanguageSemantics
 from astrag.lang.treesitter import Grammars
 
-# the room's files the resolver's fingerprint covers; every other file is the frontend's
+# the room's files the resolver's fingerprint covers; every other file is the frontend's,
+# except the checker's rules, which decide neither what is extracted nor how it resolves
 RESOLUTION_FILES = frozenset({"semantics.py", "modules.py", "layout.py"})
+
+
+def _checker_file(name: str) -> bool:
+    return name == "check.py" or name.startswith("check_")
 
 
 @dataclass(frozen=True)
@@ -65,8 +72,10 @@ class Room:
         package = resources.files(self.package)
         for entry in sorted(package.iterdir(), key=lambda e: e.name):
             name = entry.name
-            if name.endswith(".py") and (
-                name == "__init__.py" or (name in RESOLUTION_FILES) == resolution
+            if (
+                name.endswith(".py")
+                and not _checker_file(name)
+                and (name == "__init__.py" or (name in RESOLUTION_FILES) == resolution)
             ):
                 yield entry
         if not resolution:

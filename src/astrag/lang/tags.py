@@ -74,6 +74,9 @@ _DOC_TAGS = re.compile(r"</?(?:summary|remarks|returns)>")  # C# XML doc comment
 _DOC_END = re.compile(r"\s*\*+/\s*$")
 _NAME_PART = re.compile(r"[A-Za-z_$][\w$]*[!?]?")
 _PATH = re.compile(r"[A-Za-z_$][\w$]*(?:(?:::|\.|->|\\)[A-Za-z_$][\w$]*)*")
+_GENERICS = re.compile(r"[<\[(]")  # where a name's type arguments start
+_SEPARATORS = re.compile(r"::|\.|\\|->")
+_WORD = re.compile(r"\w+")
 _VISIBILITY = ("private", "protected", "internal", "fileprivate")
 
 
@@ -114,7 +117,7 @@ def extract(
     root = tree.root_node
     matches = QueryCursor(_query(spec, grammar)).matches(root)
     # document order, outer before inner, whatever order the cursor reports matches in
-    matches.sort(key=lambda m: (_anchor(m[1]).start_byte, -_anchor(m[1]).end_byte))
+    matches.sort(key=_match_order)
     builder = _Builder(spec, source)
     for _, captures in matches:
         builder.add(captures)
@@ -127,6 +130,11 @@ def extract(
         references=tuple(builder.references()),
         imports=tuple(builder.imports),
     )
+
+
+def _match_order(match: tuple[int, dict[str, list[Node]]]) -> tuple[int, int]:
+    anchor = _anchor(match[1])
+    return anchor.start_byte, -anchor.end_byte
 
 
 def _anchor(captures: dict[str, list[Node]]) -> Node:
@@ -206,7 +214,7 @@ class _Builder:
             name = path[-1]
         qualname = f"{parent}.{name}" if parent else name
         signature = self._signature(node)
-        words = set(re.findall(r"\w+", signature.split(name, 1)[0]))
+        words = set(_WORD.findall(signature.split(name, 1)[0]))
         visibility = next((v for v in _VISIBILITY if v in words), "public")
         if visibility in ("internal", "fileprivate"):
             visibility = "private" if visibility == "fileprivate" else "public"
@@ -372,8 +380,8 @@ def _enclosing_class(scope: str, kinds: dict[str, DefKind]) -> str | None:
 
 def _chain(text: str) -> Chain:
     """``a::b::C<T>`` / ``A.B`` / ``\\App\\User`` -> ``("a", "b", "C")``; generics dropped."""
-    head = re.split(r"[<\[(]", text, maxsplit=1)[0]
-    parts = re.split(r"::|\.|\\|->", head.strip())
+    head = _GENERICS.split(text, maxsplit=1)[0]
+    parts = _SEPARATORS.split(head.strip())
     chain = tuple(p.strip() for p in parts if p.strip())
     return chain if all(_NAME_PART.fullmatch(p) for p in chain) else ()
 

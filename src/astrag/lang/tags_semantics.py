@@ -81,6 +81,9 @@ class TagsSemantics:
     members_in_scope = False  # a member is reached through its receiver, never by bare name
     receiver_types: frozenset[Chain] = frozenset()
     receiver_values: frozenset[Chain] = frozenset()
+    # name-level: no types, so no collections
+    builtin_collections: Mapping[str, tuple[str, Mapping[str, str]]] = field(default_factory=dict)
+    element_methods: Mapping[str, str] = field(default_factory=dict)
 
     # ------------------------------------------------------------------ names
 

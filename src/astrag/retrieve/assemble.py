@@ -3,7 +3,8 @@
 Input: candidates ranked by graph expansion (symbol, score, reason). Output: a
 :class:`Context` whose ``text`` is markdown for an LLM — a map of the files touched, then the
 items shown in full, most relevant first (what answers the question), then the signatures of
-the rest grouped by file — and never more than ``budget`` tokens, counted on the final text.
+the rest grouped by file (each file's headers first, then its members by relevance) — and
+never more than ``budget`` tokens, counted on the final text.
 
 Selection is greedy in relevance order (score, then id, so equal input gives equal output):
 
@@ -160,11 +161,21 @@ def _fenced(content: str, language: str) -> str:
     return f"{fence}{language}\n{content}\n{fence}"
 
 
-def _grouped(entries: Sequence[_Entry], lead: int = 0) -> list[_Entry]:
-    """Entries in text order: the ``lead`` most relevant items shown in full first, most
-    relevant first (what answers the question), then the rest grouped: files by their best
-    item, then by position in the file."""
-    first = sorted((e for e in entries if _answers(e)), key=lambda e: e.rank)[:lead]
+def _level(symbol: Symbol) -> float:
+    """No item leads for anything but its relevance."""
+    return 1.0
+
+
+def _grouped(
+    entries: Sequence[_Entry], lead: int = 0, lead_boost: Callable[[Symbol], float] = _level
+) -> list[_Entry]:
+    """Entries in text order: the ``lead`` items that answer best first, by relevance times
+    ``lead_boost`` (what answers the question), then the rest grouped: files by their best
+    item, and in each file its frame then its members (:func:`_in_file`)."""
+    first = sorted(
+        (e for e in entries if _answers(e)),
+        key=lambda e: (-e.candidate.score * lead_boost(e.symbol), e.rank),
+    )[:lead]
     entries = [e for e in entries if e not in first]
     best: dict[str, tuple[float, int]] = {}
     for e in entries:
@@ -175,11 +186,22 @@ def _grouped(entries: Sequence[_Entry], lead: int = 0) -> list[_Entry]:
         key=lambda e: (
             best[e.symbol.path],
             e.symbol.path,
+            _in_file(e),
             e.symbol.start_line,
             -e.symbol.end_line,
             e.symbol.id,
         ),
     )
+
+
+def _in_file(entry: _Entry) -> tuple[bool, int]:
+    """Where an item stands in its file's group: the file's frame first, in line order (its
+    module's and classes' headers: where the rest lives), then its members most relevant
+    first. The group is an excerpt, not the file, so a reader who stops early (or an LLM,
+    whose attention fades with position) has met what the question is about before what the
+    graph only reached."""
+    frame = entry.symbol.kind in _CONTAINERS and not entry.full
+    return (not frame, 0 if frame else entry.rank)
 
 
 def _answers(entry: _Entry) -> bool:
@@ -207,11 +229,14 @@ def _render(entries: Sequence[_Entry], with_map: bool = True) -> tuple[list[_Ent
 
 
 def _pieces(
-    entries: Sequence[_Entry], with_map: bool = True, lead: int = 0
+    entries: Sequence[_Entry],
+    with_map: bool = True,
+    lead: int = 0,
+    lead_boost: Callable[[Symbol], float] = _level,
 ) -> tuple[list[_Entry], list[str]]:
     """The text in pieces that join to it, cut after line breaks (see ``_block_pieces``), so
     ``count_joined`` finds most of them counted already."""
-    ordered = _grouped(entries, lead)
+    ordered = _grouped(entries, lead, lead_boost)
     pieces: list[str] = []
     if with_map and ordered:
         pieces.append(_file_map(ordered) + "\n\n")
@@ -336,8 +361,12 @@ def assemble(
     count: Callable[[str], int] = count_tokens,
     full_share: float = 0.6,
     lead: int | None = None,
+    lead_boost: Callable[[Symbol], float] = _level,
 ) -> Context:
     """The best context for ``candidates`` within ``budget`` tokens of ``count``.
+
+    ``lead_boost(symbol)`` multiplies an item's relevance when the lead is chosen (which
+    items are shown, and in what form, follows relevance alone).
 
     ``source(symbol)`` gives a symbol's full source (its lines, 1-based inclusive), or ``""``
     when it is unavailable (then the symbol gets its signature form). Raises ``ValueError`` for
@@ -430,7 +459,9 @@ def assemble(
             break  # nothing more fits: stop instead of trying every remaining candidate
 
     def rendered(entries: list[_Entry]) -> tuple[list[_Entry], str, int]:
-        ordered, pieces = _pieces(entries, lead=LEAD if lead is None else lead)
+        ordered, pieces = _pieces(
+            entries, lead=LEAD if lead is None else lead, lead_boost=lead_boost
+        )
         return ordered, "".join(pieces), _counted(pieces, count)
 
     ordered, text, tokens = rendered(selected)

@@ -31,6 +31,7 @@ from astrag.search.text import (
     query_words,
 )
 from astrag.search.vectors import DenseIndex, query_embedder
+from astrag.search.within import within_files
 from astrag.store.base import GraphStore
 
 MODES = ("hybrid", "lexical", "dense", "exact")
@@ -144,6 +145,7 @@ class Searcher:
         )
         best = sorted(kept, key=lambda sid: (-scores[sid], sid))
         if diversify:
+            best, scores = within_files(best, scores, fused, symbols, words)
             best = self._implementations(best, scores, symbols, rankers)
             best = self._variables_as_owners(best, scores, symbols, rankers, exact)
         best = best[:limit]

@@ -146,6 +146,21 @@ def _prefixed(a: str, b: str) -> bool:
     return len(short) >= _MIN_PREFIX and long.startswith(short)
 
 
+_STEM = 5  # letters two words share at least to be one stem when neither is a prefix
+_ENDING = 3  # ... and at most this many letters of the shorter left over (-ize, -ion, -ing)
+
+
+def same_stem(a: str, b: str) -> bool:
+    """``a`` and ``b`` are one word in two forms: equal, one a prefix of the other
+    (``valid`` ~ ``validators``), or the same but for their endings (``serialize`` ~
+    ``serialization``, ``validate`` ~ ``validation``)."""
+    if a == b or _prefixed(a, b):
+        return True
+    shorter = min(len(a), len(b))
+    common = next((i for i in range(shorter) if a[i] != b[i]), shorter)
+    return common >= _STEM and common >= shorter - _ENDING
+
+
 def looks_like_path(token: str) -> bool:
     """``token`` names a file: it has a directory, or ends in an extension some room indexes."""
     if "/" in token:

@@ -54,3 +54,4 @@ class CheckReport:
     findings: list[Finding] = field(default_factory=list)
     files: list[str] = field(default_factory=list)  # the files checked (new versions)
     seconds: float = 0.0
+    warning: str = ""  # the index did not reflect files outside the change (stale, kept)

@@ -101,17 +101,25 @@ def _place(
             "diff against the repository's current files",
         )
     failure: NoMatch | None = None
+    forward: Placed | None = None
     if before is not None:
         try:
-            return apply_forward(before, steps), before
+            forward = apply_forward(before, steps)
         except NoMatch as e:
             failure = e
+    if forward is not None and forward.shift == 0:
+        return forward, before  # the old side sits where the headers say: not applied yet
     if after is not None:
         try:
             old = apply_reverse(after, steps)
-            return Placed(after, old.added), old.text
         except NoMatch as e:
             failure = failure or e
+        else:
+            # both sides match somewhere (repeated code): the one nearer the headers decides
+            if forward is None or old.shift < forward.shift:
+                return Placed(after, old.added), old.text
+    if forward is not None:
+        return forward, before
     assert failure is not None
     raise failure
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from astrag.errors import AstragError
 from astrag.graph.facts import CLASS_KINDS, FUNCTION_KINDS, DefKind, FileFacts
@@ -32,13 +32,11 @@ from astrag.verify.attributes import (
 )
 from astrag.verify.sources import read_regular_file
 
+if TYPE_CHECKING:
+    from astrag.graph.tables import FileTables
+    from astrag.verify.rules import LanguageRules
+
 T = TypeVar("T")
-_PY_OBJECT = frozenset(dir(object)) | frozenset(dir(type))
-_JS_OBJECT = frozenset(
-    {"constructor", "prototype", "name", "length", "call", "apply", "bind", "toString",
-     "valueOf", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toLocaleString",
-     "then", "catch", "finally", "caller", "arguments"}
-)  # fmt: skip
 
 
 class ClassBodies:
@@ -141,40 +139,45 @@ def same_kind_mro(r: Resolver, receiver: Value) -> list[tuple[str, str]]:
 
 class AttributeRule:
     """Judges one access; ``closed`` says whether a class's methods can all be seen (the
-    method rule's own test), this adds what attributes need on top."""
+    method rule's own test), this adds what attributes need on top; ``rules``: a file's
+    language rules (what its class bodies add, whether its writes create members)."""
 
     def __init__(
         self,
         resolver: Resolver,
         bodies: ClassBodies,
         closed: Callable[[Value, str, bool], bool],
+        rules: Callable[[FileTables], LanguageRules],
     ) -> None:
         self.r = resolver
         self.bodies = bodies
         self.closed = closed
+        self.rules = rules
 
     def missing(self, site: Site, access: Access) -> tuple[str, Value] | None:
         """(the receiver's type name, the receiver) when the access names no member."""
-        python = site.t.python
+        rules = self.rules(site.t)
         name = access.chain[-1]
         if name.startswith("__") and name.endswith("__"):
             return None
-        if python and access.write:
+        if rules.writes_create_attributes and access.write:
             return None  # assigning creates the attribute
         denot, receiver = self.r.walk(site, access.chain)
         if receiver is None or not self._class_valued(receiver):
             return None
-        if name in (_PY_OBJECT if python else _JS_OBJECT):
+        if name in rules.attribute_members:
             return None
         inherited = denot is not None and denot[0] == "ext"  # perhaps, from a standard base
-        if denot is not None and not inherited and not (access.write and not python):
+        resolved = denot is not None and not inherited
+        if resolved and not access.write:
             return None
         if not self._closed(receiver, name):
             return None
-        if python and self._python_assigns(receiver, name):
-            return None
-        if denot is not None and not inherited and self._ts_declares(receiver, name):
-            return None
+        for path, qual in same_kind_mro(self.r, receiver):
+            if self.rules(self.r.tables[path]).body_declares(
+                self.bodies, path, qual, name, resolved
+            ):
+                return None
         return receiver[2], receiver
 
     def _class_valued(self, receiver: Value) -> bool:
@@ -185,35 +188,7 @@ class AttributeRule:
     def _closed(self, receiver: Value, name: str) -> bool:
         if not self.closed(receiver, name, True):
             return False
-        for path, qual in self._classes(receiver):
-            if self.r.tables[path].python:
-                body = self.bodies.python(path, qual)
-                if body is None or body.dynamic:
-                    return False
-            elif self.bodies.ts_declared(path, qual) is None:
-                return False  # an index signature
-            elif self.r.tables[path].defs[qual].kind == DefKind.CLASS and self._merged(path, qual):
-                return False  # an interface of the same name merged into the class
-        return True
-
-    def _classes(self, receiver: Value) -> list[tuple[str, str]]:
-        return same_kind_mro(self.r, receiver)
-
-    def _merged(self, path: str, qual: str) -> bool:
-        """A TS class with an interface of the same name in its file gets its members too."""
-        facts = self.r.tables[path].facts
-        return any(d.qualname == qual and d.kind == DefKind.INTERFACE for d in facts.definitions)
-
-    def _python_assigns(self, receiver: Value, name: str) -> bool:
-        for path, qual in self._classes(receiver):
-            body = self.bodies.python(path, qual)
-            if body is None or name in body.assigned or name in body.slots:
-                return True
-        return False
-
-    def _ts_declares(self, receiver: Value, name: str) -> bool:
-        for path, qual in self._classes(receiver):
-            declared = self.bodies.ts_declared(path, qual)
-            if declared is None or name in declared:
-                return True
-        return False
+        return not any(
+            self.rules(self.r.tables[path]).open_class_body(self.bodies, path, qual)
+            for path, qual in same_kind_mro(self.r, receiver)
+        )

@@ -12,7 +12,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-_TESTS = (
+# the tests and casts of every language the checker reads; a language's rules may name its
+# own (``LanguageRules.narrowing``): in Java only ``instanceof`` and a cast narrow a type
+TESTS = (
     r"{r}\s*instanceof\b",  # TS/JS
     r"\bis[A-Z_]\w*\s*\(\s*{r}\s*[,)]",  # a type guard: isComputedValue(obj)
     r"""['"][\w$]+['"]\s+in\s+{r}\b""",  # 'key' in obj
@@ -27,15 +29,31 @@ _TESTS = (
 )
 
 
-def narrowed(text: str, first_line: int, line: int, receiver: str) -> bool:
-    """Whether lines ``first_line``..``line`` of ``text`` test or cast ``receiver``."""
+def narrowed(
+    text: str,
+    first_line: int,
+    line: int,
+    receiver: str,
+    member: str = "",
+    tests: tuple[str, ...] = TESTS,
+) -> bool:
+    """Whether lines ``first_line``..``line`` of ``text`` test or cast ``receiver`` (by one
+    of ``tests``), or look ``member`` up on it by name (``getattr(cls, "hook", None)``)."""
     if not receiver or "(" in receiver:
         return False
-    lines = text.split("\n")[max(first_line - 1, 0) : line]
-    return _pattern(receiver).search("\n".join(lines)) is not None
+    lines = "\n".join(text.split("\n")[max(first_line - 1, 0) : line])
+    if _pattern(receiver, tests).search(lines) is not None:
+        return True
+    return bool(member) and _lookup(receiver, member).search(lines) is not None
 
 
 @lru_cache(maxsize=512)
-def _pattern(receiver: str) -> re.Pattern[str]:
+def _lookup(receiver: str, member: str) -> re.Pattern[str]:
     r = rf"(?<![\w$.]){re.escape(receiver)}(?![\w$])"
-    return re.compile("|".join(t.format(r=r) for t in _TESTS))
+    return re.compile(rf"""\bgetattr\s*\(\s*{r}\s*,\s*['"]{re.escape(member)}['"]""")
+
+
+@lru_cache(maxsize=512)
+def _pattern(receiver: str, tests: tuple[str, ...]) -> re.Pattern[str]:
+    r = rf"(?<![\w$.]){re.escape(receiver)}(?![\w$])"
+    return re.compile("|".join(t.format(r=r) for t in tests))

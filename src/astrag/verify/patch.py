@@ -18,6 +18,7 @@ class Placed:
 
     text: str
     added: frozenset[int]  # 1-based lines in the new version
+    shift: int = 0  # lines the hunks sat away from where their headers said, all told
 
 
 class NoMatch(InputError):
@@ -29,10 +30,12 @@ def apply_forward(old: str, steps: list[FilePatch]) -> Placed:
     numbered in it."""
     lines = split_lines(old)
     added: set[int] = set()
+    shift = 0
     for patch in steps:
-        lines, added = _splice(lines, patch, reverse=False)
+        lines, added, moved = _splice(lines, patch, reverse=False)
+        shift += moved
     new = _join(lines)
-    return Placed(new, frozenset(added) if len(steps) == 1 else _written(old, new))
+    return Placed(new, frozenset(added) if len(steps) == 1 else _written(old, new), shift)
 
 
 def apply_reverse(new: str, steps: list[FilePatch]) -> Placed:
@@ -40,10 +43,12 @@ def apply_reverse(new: str, steps: list[FilePatch]) -> Placed:
     lines numbered in ``new``."""
     lines = split_lines(new)
     added: set[int] = set()
+    shift = 0
     for patch in reversed(steps):
-        lines, added = _splice(lines, patch, reverse=True)
+        lines, added, moved = _splice(lines, patch, reverse=True)
+        shift += moved
     old = _join(lines)
-    return Placed(old, frozenset(added) if len(steps) == 1 else _written(old, new))
+    return Placed(old, frozenset(added) if len(steps) == 1 else _written(old, new), shift)
 
 
 def _written(old: str, new: str) -> frozenset[int]:
@@ -62,11 +67,14 @@ def _join(lines: list[str]) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def _splice(source: list[str], patch: FilePatch, *, reverse: bool) -> tuple[list[str], set[int]]:
+def _splice(
+    source: list[str], patch: FilePatch, *, reverse: bool
+) -> tuple[list[str], set[int], int]:
     out: list[str] = []
     added: set[int] = set()  # new-side line numbers of "+" lines
     cursor = 0  # next unconsumed line of source
     drift = 0  # how far the previous hunk sat from where its header said
+    shift = 0  # the drifts added up
     for number, hunk in enumerate(patch.hunks, 1):
         wanted = hunk.new_lines() if reverse else hunk.old_lines()
         position = _locate(source, wanted, _expected(hunk, reverse) + drift, cursor)
@@ -77,6 +85,7 @@ def _splice(source: list[str], patch: FilePatch, *, reverse: bool) -> tuple[list
                 "regenerate the diff against the current files",
             )
         drift = position - _expected(hunk, reverse)
+        shift += abs(drift)
         out.extend(source[cursor:position])
         cursor = position
         for body in hunk.lines:
@@ -93,7 +102,7 @@ def _splice(source: list[str], patch: FilePatch, *, reverse: bool) -> tuple[list
                 if not reverse:
                     added.add(len(out))
     out.extend(source[cursor:])
-    return out, added
+    return out, added, shift
 
 
 def _expected(hunk: Hunk, reverse: bool) -> int:

@@ -21,7 +21,7 @@ from astrag.graph.tables import FileTables, TableCache
 from astrag.lang import extract_facts, language_of, parse_file
 from astrag.project_layout import read_layout
 from astrag.store.base import FileRecord, GraphStore
-from astrag.verify.check import CHECKED_LANGUAGES, Checker
+from astrag.verify.check import Checker
 from astrag.verify.findings import CheckReport, Finding
 from astrag.verify.inputs import ChangedFile
 from astrag.verify.old_facts import OldFacts
@@ -32,6 +32,7 @@ from astrag.verify.ripple import (
     renamed_on_line,
     with_rename,
 )
+from astrag.verify.rules import checked
 from astrag.verify.sources import read_regular_file
 
 
@@ -91,6 +92,7 @@ class CheckSession:
         self.layout = read_layout(root, self.facts)
         self._ambient: frozenset[str] | None = None
         self._declared: dict[str, int] = {}
+        self._subclassed: dict[tuple[str, str], list[tuple[str, str]]] = {}
         self._records: dict[str, FileRecord] | None = None
         self._bodies: dict[tuple[str, str, str], object] = {}  # class facts of unchanged files
         self._old: OldFacts | None = None  # old versions' facts, kept in the index directory
@@ -125,7 +127,7 @@ class CheckSession:
         for change in changes:
             if language_of(change.path) is None:
                 raise UnknownLanguage(
-                    f"{change.path}: astrag checks Python, TypeScript and JavaScript",
+                    f"{change.path}: astrag checks Python, TypeScript, JavaScript, Go and Java",
                     "name the file with its extension, or pass --lang",
                 )
             new[change.path], trees[change.path] = self._parsed(change.path, change.text)
@@ -143,7 +145,15 @@ class CheckSession:
 
     def _checker(self, overlay: _Overlay, texts: Mapping[str, str]) -> Checker:
         resolver = Resolver(overlay, self.layout, _OverlayTables(overlay, self.tables))
-        return Checker(resolver, self.root, texts, self.ambient, self._declarations, self._bodies)
+        return Checker(
+            resolver,
+            self.root,
+            texts,
+            self.ambient,
+            self._declarations,
+            self._bodies,
+            self._subclasses,
+        )
 
     def _declarations(self, name: str) -> int:
         """How many classes and interfaces named ``name`` the index holds (a TS interface
@@ -153,6 +163,15 @@ class CheckSession:
             found = self.store.symbols_named(name)
             self._declared[name] = sum(1 for s in found if s.kind in kinds)
         return self._declared[name]
+
+    def _subclasses(self, path: str, qual: str) -> list[tuple[str, str]]:
+        """The classes of the index that extend ``path``'s class ``qual`` directly."""
+        key = (path, qual)
+        if key not in self._subclassed:
+            edges = self.store.edges_to([f"{path}::{qual}"], ["inherits"])
+            found = (e.source.partition("::") for e in edges)
+            self._subclassed[key] = sorted({(p, q) for p, _, q in found if q})
+        return self._subclassed[key]
 
     def _broken_elsewhere(
         self,
@@ -164,7 +183,15 @@ class CheckSession:
     ) -> list[Finding]:
         """Sites in untouched files that the change broke (see ``verify/ripple.py``)."""
         old = self._old_facts(changes, deleted, deleted_texts)
-        pairs = [(old.get(c.old_path or c.path), new[c.path]) for c in changes if c.old is not None]
+        # a new version the parser could not read (where the old one was read) says what the
+        # parser lost, not what the change removed: its definitions are not compared
+        pairs = [
+            (before, new[c.path])
+            for c in changes
+            if c.old is not None
+            and (before := old.get(c.old_path or c.path)) is not None
+            and not (new[c.path].errors and not before.errors)
+        ]
         pairs += [(old[d], None) for d in deleted if d in old]
         affected = affected_names(pairs)
         pattern = affected.pattern()
@@ -211,14 +238,24 @@ class CheckSession:
 
     def _parsed(self, path: str, text: str) -> tuple[FileFacts, Tree | None]:
         """The facts of ``text`` as ``path`` and its parse: the index's own facts when it
-        indexed these very bytes (no parse: None), else extracted from a parse the caller
-        may reuse."""
+        indexed these very bytes, or those an earlier check kept (no parse: None), else
+        extracted from a parse the caller may reuse (and kept)."""
         source = text.encode("utf-8")
         indexed = self._indexed_facts(path, source)
         if indexed is not None:
             return indexed, None
+        kept = self._kept().lookup(path, source)
+        if kept is not None:
+            return kept, None
         tree = parse_file(path, source)
-        return extract_facts(path, source, tree), tree
+        facts = extract_facts(path, source, tree)
+        self._kept().keep(path, content_hash(source), facts)
+        return facts, tree
+
+    def _kept(self) -> OldFacts:
+        if self._old is None:
+            self._old = OldFacts(getattr(self.store, "index_dir", None))
+        return self._old
 
     def _indexed_facts(self, path: str, source: bytes) -> FileFacts | None:
         """The index's facts of ``path`` when it indexed these very bytes."""
@@ -236,9 +273,7 @@ class CheckSession:
         indexed = self._indexed_facts(path, text.encode("utf-8"))
         if indexed is not None:
             return indexed
-        if self._old is None:
-            self._old = OldFacts(getattr(self.store, "index_dir", None))
-        return self._old.facts(path, text)
+        return self._kept().facts(path, text)
 
     def _old_facts(
         self, changes: list[ChangedFile], deleted: Sequence[str], texts: Mapping[str, str]
@@ -263,7 +298,7 @@ def _checkable(changes: list[ChangedFile]) -> list[ChangedFile]:
     """The changed files in a language the checker has rules for. A change made only of
     files it cannot check is refused (never answered "no problems"); in a mixed change they
     are left out of the report's files."""
-    kept = [c for c in changes if language_of(c.path) in CHECKED_LANGUAGES or _unknown(c)]
+    kept = [c for c in changes if checked(language_of(c.path)) or _unknown(c)]
     if changes and not kept:
         language = language_of(changes[0].path) or ""
         raise AstragError(

@@ -38,12 +38,19 @@ def syntax_errors(
     old: str | None,
     written: frozenset[int] | None,
     tree: Tree | None = None,
+    grammar_complete: bool = False,
 ) -> tuple[list[SyntaxSpot], list[SyntaxSpot]]:
     """(the syntax errors on the written lines of ``text`` — every line when ``written`` is
     None — that ``old`` did not have; every damaged region of ``text``). ``tree``: the
-    parse of ``text``, when the caller has it."""
+    parse of ``text``, when the caller has it. ``grammar_complete``: the grammar reads the
+    whole language, so where ``old`` parsed cleanly a region the parser could not read
+    around a written line is the change's, wherever the parser noticed it began (an
+    unclosed Java string makes it give up on the whole class)."""
     every = list(_spots(path, text, written, tree))
-    spots = [s for s in every if (written is None or s.line in written) and s.reportable]
+    blamed = grammar_complete and old is not None and not _damaged(path, old)
+    spots = [
+        s for s in every if (written is None or s.line in written) and (s.reportable or blamed)
+    ]
     if spots and grammar_of(path) == "python" and _python_accepts(text):
         return [], every  # tree-sitter's grammar lags the language; CPython's parser decides
     if not spots or not old:
@@ -88,6 +95,11 @@ def _spots(
             began_elsewhere = written is not None and line > first
         reportable = grammar == "python" or not began_elsewhere
         yield SyntaxSpot(line, column, message, last, reportable)
+
+
+def _damaged(path: str, text: str) -> bool:
+    grammar = grammar_of(path)
+    return grammar is not None and parser(grammar).parse(text.encode("utf-8")).root_node.has_error
 
 
 def _python_accepts(text: str) -> bool:

@@ -337,7 +337,7 @@ def test_dunder_all_static_list() -> None:
         ('Optional["Foo"]', ("Foo",)),
         ("Foo[int]", ("Foo",)),
         ("list[Foo]", ("Foo", "[]")),
-        ("Dict[str, Foo]", None),
+        ("Dict[str, Foo]", ("Foo", "{}")),  # a mapping to Foo values
         ("Iterable[Foo]", ("Foo", "[]")),
         ("Sequence[Optional[Foo]]", ("Foo", "[]")),
         ("list[list[Foo]]", None),
@@ -397,7 +397,7 @@ def test_call_chains_positions_and_arguments() -> None:
         (("a", "b", "c"), 2, 5, -1, ()),
         (("make_app",), 3, 1, 0, ()),
         (("make_app()", "run"), 3, 12, -1, ()),
-        (("x", "[i]", "append"), 4, 6, 1, ()),
+        (("x", "[k]", "append"), 4, 6, 1, ()),
         (("super",), 5, 1, 0, ()),
         (("super()", "m"), 5, 9, 0, ()),
         (("?", "c"), 6, 10, 0, ()),

@@ -665,3 +665,132 @@ def test_a_function_takes_the_plain_id_over_a_fallback_variable(tmp_path: Path) 
         ("win.py::use", "calls", "win.py::get_buffer"),
     }
     assert targets(edges, "contains", "win.py") >= {"win.py::get_buffer", "win.py::get_buffer#2"}
+
+
+def test_unpacking_a_call_binds_the_declared_tuple_members_by_position(tmp_path: Path) -> None:
+    # starlette: `self.path_regex, self.path_format, self.param_convertors = compile_path(p)`
+    edges = build(
+        tmp_path,
+        {
+            "routing.py": """
+                class Convertor:
+                    def convert(self, value): ...
+
+                class Pattern:
+                    def match(self, s): ...
+
+                def compile_path(path: str) -> tuple[Pattern, str, Convertor]:
+                    return Pattern(), path, Convertor()
+
+                def many() -> tuple[Pattern, ...]:
+                    return (Pattern(),)
+
+                class Route:
+                    def __init__(self, path: str) -> None:
+                        self.regex, self.format, self.convertor = compile_path(path)
+
+                    def matches(self, s):
+                        self.regex.match(s)
+                        self.convertor.convert(s)
+                        pattern, _, conv = compile_path(s)
+                        pattern.match(s)
+                        conv.convert(s)
+                        first, *rest = many()
+                        first.match(s)
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.target)
+        for e in edges
+        if str(e.kind) == "calls" and e.source == "routing.py::Route.matches"
+    ) == [
+        (18, "routing.py::Pattern.match"),
+        (19, "routing.py::Convertor.convert"),
+        (20, "routing.py::compile_path"),
+        (21, "routing.py::Pattern.match"),
+        (22, "routing.py::Convertor.convert"),
+        (23, "routing.py::many"),
+        (24, "unresolved::?.match"),  # `tuple[Pattern, ...]` has no positions
+    ]
+
+
+def test_mapping_values_by_key_get_and_values_but_not_by_iteration(tmp_path: Path) -> None:
+    # click's `self._long_opt: t.Dict[str, Option]`, `option = self._long_opt[opt]`
+    edges = build(
+        tmp_path,
+        {
+            "parser.py": """
+                import typing as t
+
+                class Option:
+                    def process(self, value): ...
+
+                class Parser:
+                    def __init__(self) -> None:
+                        self._long_opt: t.Dict[str, Option] = {}
+
+                    def match(self, opt: str):
+                        option = self._long_opt[opt]
+                        option.process(1)
+                        self._long_opt.get(opt).process(2)
+                        for o in self._long_opt.values():
+                            o.process(3)
+                        for key in self._long_opt:
+                            key.process(4)
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.target)
+        for e in edges
+        if str(e.kind) == "calls" and e.source == "parser.py::Parser.match"
+    ) == [
+        (12, "parser.py::Option.process"),
+        (13, "external::dict.get"),
+        (13, "parser.py::Option.process"),
+        (14, "external::dict.values"),
+        (15, "parser.py::Option.process"),
+        (17, "unresolved::?.process"),  # iterating a mapping gives its keys
+    ]
+
+
+def test_typevar_bounds_and_the_iteration_protocol_of_repository_classes(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "seg.py": """
+                from typing import Generic, Iterator, TypeVar
+
+                class Segment:
+                    def render(self): ...
+
+                S = TypeVar("S", bound="Segment")
+                U = TypeVar("U")
+
+                class Segments:
+                    def __iter__(self) -> Iterator[Segment]: ...
+                    def __getitem__(self, i: int) -> Segment: ...
+
+                def first(item: S, other: U) -> S:
+                    item.render()
+                    other.render()
+                    return item
+
+                def draw(segments: Segments):
+                    for segment in segments:
+                        segment.render()
+                    segments[0].render()
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.source, e.target)
+        for e in edges
+        if str(e.kind) == "calls" and e.source.startswith(("seg.py::first", "seg.py::draw"))
+    ) == [
+        (14, "seg.py::first", "seg.py::Segment.render"),  # S's bound
+        (15, "seg.py::first", "unresolved::?.render"),  # U has none
+        (20, "seg.py::draw", "seg.py::Segment.render"),  # __iter__ -> Iterator[Segment]
+        (21, "seg.py::draw", "seg.py::Segment.render"),  # __getitem__ -> Segment
+    ]

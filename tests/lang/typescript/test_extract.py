@@ -525,7 +525,7 @@ def test_ts_principal_types() -> None:
     assert types == {
         "a": ("Foo",), "b": ("ns", "Foo"), "c": ("Foo",), "d": ("Foo",), "e": ("Foo",),
         "f": ("Promise",), "g": ("Foo", "[]"), "h": None, "i": None, "j": None, "k": None,
-        "l": None, "m": None, "n": None, "o": ("Foo",),
+        "l": ("Foo", "|", "Bar"), "m": None, "n": None, "o": ("Foo",),
     }  # fmt: skip
     returns = {d.name: d.returns for d in facts.definitions if d.kind == "function"}
     # a Promise is what ``await`` unwraps (the chain drops the await); an Observable is not
@@ -562,7 +562,7 @@ def test_ts_calls() -> None:
         (("a", "b", "c"), "K.m", 6, 10, 0),
         (("make",), "K.m", 7, 5, 0),
         (("make()", "run"), "K.m", 7, 12, 0),
-        (("items", "[i]", "go"), "K.m", 8, 14, 0),
+        (("items", "[k]", "go"), "K.m", 8, 14, 0),
         (("foo",), "", 13, 1, 0),
     ]
 
@@ -776,7 +776,7 @@ def test_ts_bindings() -> None:
     )
     assert facts.bindings == (
         Binding("f", "a", 2, ("Foo",)),
-        Binding("f", "b", 2),
+        Binding("f", "b", 2, None, ("Opts()", "b")),  # a member of an Opts
         Binding("f", "c", 2, ("Bar",)),
         Binding("f", "d", 3, ("Baz",), ("make()",)),
         Binding("f", "e", 4, None, ("Thing()",)),

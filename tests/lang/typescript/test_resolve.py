@@ -728,3 +728,865 @@ def test_export_star_chains_find_first_declarer_and_depend_on_every_module_asked
     # a name no module of a.ts's chain declares: both were asked, nothing else
     assert targets(edges, "calls", "other.ts") == {"unresolved::missing"}
     assert resolved["other.ts"].depends_on == {"lib/a.ts", "lib/deep.ts"}
+
+
+def test_an_interface_merged_with_a_class_is_one_type_with_both_bases(tmp_path: Path) -> None:
+    # `interface X` + `class X` are one symbol to the compiler: the class (the code) holds the
+    # plain id, inherits from its own base and from what the interface extends, and calls
+    # reach members of both declarations and of both bases
+    edges = build(
+        tmp_path,
+        {
+            "base.ts": """
+                export class Base { key() {} }
+                export interface Mixin { mixed(): void }
+            """,
+            "node.ts": """
+                import { Base, Mixin } from './base';
+                export interface Node extends Mixin { extra(): void; }
+                export class Node extends Base {
+                  run() { this.extra(); this.key(); this.mixed(); }
+                }
+                export function build() { return new Node().run(); }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "node.ts::Node.run") == {
+        "node.ts::Node.extra",
+        "base.ts::Base.key",
+        "base.ts::Mixin.mixed",
+    }
+    assert targets(edges, "calls", "node.ts::build") == {"node.ts::Node", "node.ts::Node.run"}
+    assert triples(edges, "inherits") == {
+        ("node.ts::Node", "inherits", "base.ts::Base"),
+        ("node.ts::Node#2", "inherits", "base.ts::Mixin"),
+    }
+
+
+def test_a_function_merged_with_an_interface_keeps_the_plain_id_for_its_scope(
+    tmp_path: Path,
+) -> None:
+    # `interface make {}` + `function make() {}` (a factory and its type): what the function
+    # defines inside is `make.inner`, and calls there come from it
+    edges = build(
+        tmp_path,
+        {
+            "f.ts": """
+                export interface make { init(): void }
+                export function make() {
+                  function inner() { helper(); }
+                  inner();
+                }
+                function helper() {}
+            """,
+        },
+    )
+    assert triples(edges, "calls") == {
+        ("f.ts::make.inner", "calls", "f.ts::helper"),
+        ("f.ts::make", "calls", "f.ts::make.inner"),
+    }
+
+
+def test_an_annotation_naming_a_function_merged_with_an_interface_means_the_interface(
+    tmp_path: Path,
+) -> None:
+    # zod's `$constructor`: the interface types what the factory makes; `init` is declared by
+    # the interface (what the compiler names for `made.init`) and implemented by the
+    # factory's local `init`, a second definition of the qualname (no overload of it)
+    edges = build(
+        tmp_path,
+        {
+            "core.ts": """
+                export interface $ctor { init(x: number): void }
+                export function $ctor(): $ctor {
+                  function init(x: number) { helper(); }
+                  return { init } as any;
+                }
+                function helper() {}
+            """,
+            "use.ts": """
+                import * as core from './core';
+                export const made: core.$ctor = core.$ctor();
+                export function go() { made.init(1); }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "use.ts::go") == {"core.ts::$ctor.init"}
+    assert targets(edges, "calls", "core.ts::$ctor.init#2") == {"core.ts::helper"}
+
+
+def test_mapped_utility_types_keep_their_arguments_members(tmp_path: Path) -> None:
+    # vendure's `get orderOptions(): Required<OrderOptions>`: a member read through Required,
+    # Partial, Readonly, NonNullable, Omit or Pick is the argument type's own
+    edges = build(
+        tmp_path,
+        {
+            "opts.ts": """
+                export interface Strategy { run(): void; stop(): void; }
+                export interface Options { strategy?: Strategy; other: number; }
+                export class Config {
+                  get options(): Required<Options> { return {} as any; }
+                  partial: Partial<Options> = {};
+                  picked?: Pick<Options, 'strategy'>;
+                  omitted!: NonNullable<Omit<Options, 'other'>>;
+                }
+                export function go(c: Config) {
+                  const { strategy } = c.options;
+                  strategy.run();
+                  c.partial.strategy!.stop();
+                  c.picked!.strategy!.run();
+                  c.omitted.strategy!.stop();
+                }
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.target) for e in edges if str(e.kind) == "calls" and e.source == "opts.ts::go"
+    ) == [
+        (11, "opts.ts::Strategy.run"),
+        (12, "opts.ts::Strategy.stop"),
+        (13, "opts.ts::Strategy.run"),
+        (14, "opts.ts::Strategy.stop"),
+    ]
+
+
+def test_a_type_alias_of_one_named_type_is_that_type(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "types.ts": """
+                export class ZodType<T = any> { parse(): T { return null as any; } }
+                export type ZodTypeAny = ZodType<any>;
+                export type Schema = ZodTypeAny;
+                export type Loop = Loop2;
+                export type Loop2 = Loop;
+            """,
+            "use.ts": """
+                import { Schema, ZodTypeAny, Loop } from './types';
+                export function check(s: Schema, t: ZodTypeAny, l: Loop) {
+                  s.parse();
+                  t.parse();
+                  l.parse();
+                }
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.target) for e in edges if str(e.kind) == "calls" and e.source == "use.ts::check"
+    ) == [
+        (3, "types.ts::ZodType.parse"),
+        (4, "types.ts::ZodType.parse"),
+        (5, "unresolved::?.parse"),
+    ]
+
+
+def test_members_typed_by_a_class_type_parameter_take_the_subclass_argument(
+    tmp_path: Path,
+) -> None:
+    # zod's shape: ZodType<Def> declares `_def: Def`; ZodArray passes ZodArrayDef<T> for Def,
+    # whose `type: T` is constrained to ZodTypeAny (an alias of ZodType<any>)
+    edges = build(
+        tmp_path,
+        {
+            "types.ts": """
+                export interface ZodTypeDef { errorMap?: string }
+                export abstract class ZodType<Output = any, Def extends ZodTypeDef = ZodTypeDef> {
+                  readonly _def!: Def;
+                  _parse(): Output { return null as any; }
+                  get def(): Def { return this._def; }
+                  parse() { return this._parse(); }
+                }
+                export type ZodTypeAny = ZodType<any, any>;
+                export interface ZodArrayDef<T extends ZodTypeAny = ZodTypeAny> extends ZodTypeDef {
+                  type: T;
+                  check(): void;
+                }
+                export class ZodArray<T extends ZodTypeAny> extends ZodType<T[], ZodArrayDef<T>> {
+                  _parse(): any {
+                    this._def.check();
+                    this.def.type._parse();
+                    const def = this._def;
+                    return def.type.parse();
+                  }
+                }
+                export class Middle<D extends ZodTypeDef> extends ZodType<string, D> {}
+                export class Leaf extends Middle<ZodArrayDef> {
+                  run() { this._def.check(); }
+                }
+            """,
+        },
+    )
+    assert triples(edges, "calls", "types.ts::ZodArray._parse") == {
+        ("types.ts::ZodArray._parse", "calls", "types.ts::ZodArrayDef.check"),
+        ("types.ts::ZodArray._parse", "calls", "types.ts::ZodType._parse"),
+        ("types.ts::ZodArray._parse", "calls", "types.ts::ZodType.parse"),
+    }
+    # through a middle class that passes its own parameter on
+    assert targets(edges, "calls", "types.ts::Leaf.run") == {"types.ts::ZodArrayDef.check"}
+
+
+def test_instanceof_and_type_guards_narrow_the_subject_where_they_hold(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "nodes.ts": """
+                export class LexicalNode { getKey() {} remove() {} }
+                export class ElementNode extends LexicalNode { getChildren() {} }
+                export class TextNode extends LexicalNode { getTextContent() {} }
+                export function $isElementNode(
+                  node: LexicalNode | null | undefined,
+                ): node is ElementNode {
+                  return node instanceof ElementNode;
+                }
+                export function isReady(node: LexicalNode): boolean { return true; }
+            """,
+            "use.ts": """
+                import { $isElementNode, isReady, LexicalNode, TextNode } from './nodes';
+                export function visit(node: LexicalNode, other: any, third: LexicalNode) {
+                  if ($isElementNode(node)) {
+                    node.getChildren();
+                  }
+                  if (other instanceof TextNode && other.getTextContent()) {}
+                  const text = other instanceof TextNode ? other : null;
+                  if (isReady(third)) {
+                    third.getKey();
+                  }
+                  if (!$isElementNode(third)) {
+                    third.remove();
+                    return;
+                  }
+                  third.getChildren();
+                  const kids = third;
+                  kids.getChildren();
+                }
+                export function reassigned(node: LexicalNode) {
+                  if ($isElementNode(node)) {
+                    node = node.getParent();
+                    node.getChildren();
+                  }
+                }
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.target) for e in edges if str(e.kind) == "calls" and e.source == "use.ts::visit"
+    ) == [
+        (3, "nodes.ts::$isElementNode"),
+        (4, "nodes.ts::ElementNode.getChildren"),  # the guard's `node is ElementNode`
+        (6, "nodes.ts::TextNode.getTextContent"),  # the right side of `&&`
+        (8, "nodes.ts::isReady"),
+        (9, "nodes.ts::LexicalNode.getKey"),  # no predicate: the subject's own type
+        (11, "nodes.ts::$isElementNode"),
+        (12, "nodes.ts::LexicalNode.remove"),  # `!guard`: the consequence is not narrowed
+        (15, "nodes.ts::ElementNode.getChildren"),  # after `if (!guard) return`
+        (17, "nodes.ts::ElementNode.getChildren"),  # a binding made there
+    ]
+    # a subject assigned in the region is not narrowed there
+    assert targets(edges, "calls", "use.ts::reassigned") == {
+        "nodes.ts::$isElementNode",
+        "unresolved::LexicalNode.getParent",
+        "unresolved::LexicalNode.getChildren",
+    }
+
+
+def test_object_literal_members_in_parentheses_or_a_cast_are_definitions(tmp_path: Path) -> None:
+    # zod's `coerce = { string: ((arg) => ZodString.create(arg)) as Create }`
+    edges = build(
+        tmp_path,
+        {
+            "coerce.ts": """
+                export class ZodString { static create(a: any) { return new ZodString(); } }
+                type Create = (typeof ZodString)["create"];
+                export const coerce = {
+                  string: ((arg: any) => ZodString.create(arg)) as Create,
+                  plain: (function (arg: any) { return ZodString.create(arg); }),
+                  value: (1 + 2) as number,
+                };
+            """,
+        },
+    )
+    assert triples(edges, "calls") == {
+        ("coerce.ts::ZodString.create", "calls", "coerce.ts::ZodString"),
+        ("coerce.ts::coerce.string", "calls", "coerce.ts::ZodString.create"),
+        ("coerce.ts::coerce.plain", "calls", "coerce.ts::ZodString.create"),
+    }
+
+
+def test_untyped_parameters_of_object_literal_members_take_the_declared_types(
+    tmp_path: Path,
+) -> None:
+    # vendure's `const process: FulfillmentProcess = { init(injector) { injector.get(...) } }`,
+    # and a literal passed as an argument (`defineHandler({ handler(event) { ... } })`)
+    edges = build(
+        tmp_path,
+        {
+            "types.ts": """
+                export class Injector { get(t: any): any { return null; } }
+                export class H3Event { respond() {} }
+                export interface Strategy { init?: (injector: Injector) => void }
+                export interface Process extends Strategy { onEnd(event: H3Event): void }
+                export interface HandlerObject { handler(event: H3Event): void; nested: Process }
+                export function defineHandler(options: HandlerObject) {}
+            """,
+            "use.ts": """
+                import { Process, defineHandler } from './types';
+                export const process: Process = {
+                  init(injector) { injector.get(1); },
+                  onEnd: (event) => { event.respond(); },
+                };
+                export function setup() {
+                  defineHandler({
+                    handler(event) { event.respond(); },
+                    nested: { init: injector => injector.get(2), onEnd(e) {} },
+                  });
+                  const untyped = { init(inj) { inj.get(3); } };
+                }
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.target) for e in edges if str(e.kind) == "calls" and e.path == "use.ts"
+    ) == [
+        (3, "types.ts::Injector.get"),
+        (4, "types.ts::H3Event.respond"),
+        (7, "types.ts::defineHandler"),
+        (8, "types.ts::H3Event.respond"),
+        (9, "types.ts::Injector.get"),
+        (11, "unresolved::?.get"),  # no declared type: nothing to read the parameter's from
+    ]
+
+
+def test_a_call_returning_an_instance_of_its_class_argument_gives_that_class(
+    tmp_path: Path,
+) -> None:
+    # vendure's `injector.get(TransactionalConnection)`: get<T, R = T>(type: Type<T>): R
+    edges = build(
+        tmp_path,
+        {
+            "di.ts": """
+                export interface Type<T> extends Function { new (...args: any[]): T }
+                export class Injector {
+                  get<T, R = T>(typeOrToken: Type<T> | string): R { return null as any; }
+                  async resolve<T>(ctor: new () => T): Promise<T> { return null as any; }
+                  find<T>(name: string, fallback: Type<T>): T { return null as any; }
+                  other<T>(value: T): T { return value; }
+                }
+                export class Connection { query() {} }
+                export class Service { run() {} }
+            """,
+            "use.ts": """
+                import { Injector, Connection, Service } from './di';
+                export async function boot(injector: Injector) {
+                  const connection = injector.get(Connection);
+                  connection.query();
+                  injector.get(Service).run();
+                  (await injector.resolve(Service)).run();
+                  const found = await injector.resolve(Connection);
+                  found.query();
+                  injector.find('x', Service).run();
+                  injector.other(Service).run();
+                }
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.target)
+        for e in edges
+        if str(e.kind) == "calls" and e.source == "use.ts::boot" and "Injector" not in e.target
+    ) == [
+        (4, "di.ts::Connection.query"),
+        (5, "di.ts::Service.run"),
+        (6, "di.ts::Service.run"),  # through `(await ...)`
+        (8, "di.ts::Connection.query"),
+        (9, "di.ts::Service.run"),
+        (10, "unresolved::?.run"),  # `other<T>(value: T)`: T is the class object, not an instance
+    ]
+
+
+def test_destructured_parameters_take_members_of_their_declared_or_contextual_type(
+    tmp_path: Path,
+) -> None:
+    # vendure's `new ScheduledTask({ execute: async ({ injector }) => ... })`
+    edges = build(
+        tmp_path,
+        {
+            "task.ts": """
+                export class Injector { get(t: any): any { return null; } }
+                export class Logger { log() {} }
+                export interface TaskContext { injector: Injector; logger: Logger }
+                export interface TaskConfig { execute(ctx: TaskContext): void }
+                export class ScheduledTask { constructor(config: TaskConfig) {} }
+                export function run(cb: (ctx: TaskContext) => void) {}
+            """,
+            "use.ts": """
+                import { ScheduledTask, TaskContext, run } from './task';
+                export const task = new ScheduledTask({
+                  execute: async ({ injector }) => { injector.get(1); },
+                });
+                export function typed({ logger: log }: TaskContext) { log.log(); }
+                export function passed() { run(({ logger }) => logger.log()); }
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.target) for e in edges if str(e.kind) == "calls" and e.path == "use.ts"
+    ) == [
+        (2, "task.ts::ScheduledTask.constructor"),
+        (3, "task.ts::Injector.get"),
+        (5, "task.ts::Logger.log"),
+        (6, "task.ts::Logger.log"),
+        (6, "task.ts::run"),
+    ]
+
+
+def test_this_in_anonymous_methods_and_constructor_functions(tmp_path: Path) -> None:
+    # express: `methods.forEach(function (method) { app[method] = function () {
+    # this.lazyrouter() } })`, and `function View() { this.lookup() }` with
+    # `View.prototype.lookup = function`
+    edges = build(
+        tmp_path,
+        {
+            "app.js": """
+                var app = module.exports = {};
+                app.lazyrouter = function lazyrouter() {};
+                ['get', 'post'].forEach(function (method) {
+                  app[method] = function (path) {
+                    this.lazyrouter();
+                  };
+                });
+                function View(name) {
+                  this.lookup(name);
+                }
+                View.prototype.lookup = function lookup(name) {};
+                function plain() { this.lookup(); }
+            """,
+        },
+    )
+    assert sorted((e.line, e.source, e.target) for e in edges if str(e.kind) == "calls") == [
+        (3, "app.js", "unresolved::?.forEach"),
+        (5, "app.js", "app.js::app.lazyrouter"),
+        (9, "app.js::View", "app.js::View.lookup"),
+        (12, "app.js::plain", "unresolved::?.lookup"),
+    ]
+
+
+def test_a_name_declared_as_a_type_and_a_value_means_the_value_in_code(tmp_path: Path) -> None:
+    # zod v4: `export interface $ZodType {...}` + `export const $ZodType: $constructor<$ZodType>
+    # = $constructor(...)`; `core.$ZodType.init(...)` calls the value's `init`, and an
+    # annotation `$ZodType` means the interface (also for `type X` + `const X`)
+    edges = build(
+        tmp_path,
+        {
+            "core.ts": """
+                export interface $constructor<T> { init(inst: T): void }
+                export interface $ZodType { parse(): void }
+                export const $ZodType: $constructor<$ZodType> = null as any;
+                export type Shape = { size(): number };
+                export interface Sized { size(): number }
+                export type Box = Sized;
+                export const Box = { make() {} };
+                export interface Failure extends Error {}
+                export const Failure: new () => Failure = null as any;
+            """,
+            "use.ts": """
+                import * as core from './core';
+                export function go(t: core.$ZodType, b: core.Box) {
+                  core.$ZodType.init(t);
+                  t.parse();
+                  core.Box.make();
+                  b.size();
+                  throw new core.Failure();
+                }
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.target) for e in edges if str(e.kind) == "calls" and e.source == "use.ts::go"
+    ) == [
+        (3, "core.ts::$constructor.init"),
+        (4, "core.ts::$ZodType.parse"),
+        (5, "core.ts::Box.make"),
+        (6, "core.ts::Sized.size"),
+        (7, "core.ts::Failure"),  # `new` of a variable holding a constructor (rxjs's errors)
+    ]
+
+
+def test_mapping_values_by_key_get_and_values_but_not_by_iteration(tmp_path: Path) -> None:
+    # vendure's `this.allActions[action.code].execute()`; zod's `this.optionsMap.get(key)`
+    edges = build(
+        tmp_path,
+        {
+            "promo.ts": """
+                export class Action { execute() {} }
+                export class Promotion {
+                  allActions: { [code: string]: Action } = {};
+                  byName: Record<string, Action> = {};
+                  optionsMap!: Map<string, Action>;
+                  apply(code: string) {
+                    this.allActions[code].execute();
+                    this.byName[code].execute();
+                    const option = this.optionsMap.get(code);
+                    option.execute();
+                    for (const a of this.optionsMap.values()) { a.execute(); }
+                    for (const entry of this.optionsMap) { entry.execute(); }
+                  }
+                }
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.target)
+        for e in edges
+        if str(e.kind) == "calls" and e.source == "promo.ts::Promotion.apply"
+    ) == [
+        (7, "promo.ts::Action.execute"),
+        (8, "promo.ts::Action.execute"),
+        (9, "external::Map.get"),
+        (10, "promo.ts::Action.execute"),
+        (11, "external::Map.values"),
+        (11, "promo.ts::Action.execute"),
+        (12, "unresolved::?.execute"),  # iterating a Map gives its entries
+    ]
+
+
+def test_a_member_every_member_of_a_union_has_is_a_call_of_each(tmp_path: Path) -> None:
+    # rxjs's `destination: Subscriber<any> | Observer<any>`: `destination.next(v)` calls
+    # whichever it is; a member one of them lacks is no member of the union
+    edges = build(
+        tmp_path,
+        {
+            "sub.ts": """
+                export class Subscriber { next(v: any) {} unsubscribe() {} }
+                export interface Observer { next(v: any): void }
+                export class Base { close() {} }
+                export class A extends Base {}
+                export class B extends Base {}
+                export function emit(d: Subscriber | Observer | null, ab: A | B) {
+                  d.next(1);
+                  d.unsubscribe();
+                  ab.close();
+                }
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.target) for e in edges if str(e.kind) == "calls" and e.source == "sub.ts::emit"
+    ) == [
+        (7, "sub.ts::Observer.next"),
+        (7, "sub.ts::Subscriber.next"),
+        (8, "unresolved::?.unsubscribe"),
+        (9, "sub.ts::Base.close"),  # both inherit it: one edge
+    ]
+
+
+def test_in_narrows_a_union_to_the_members_that_have_the_key(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "sub.ts": """
+                export class Subscriber { next(v: any) {} closed = false; }
+                export class Observer { next(v: any) {} }
+                export function emit(d: Subscriber | Observer) {
+                  if ('closed' in d) {
+                    d.next(1);
+                  }
+                  d.next(2);
+                }
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.target) for e in edges if str(e.kind) == "calls" and e.source == "sub.ts::emit"
+    ) == [
+        (5, "sub.ts::Subscriber.next"),
+        (7, "sub.ts::Observer.next"),
+        (7, "sub.ts::Subscriber.next"),
+    ]
+
+
+def test_members_of_an_object_type_a_function_returns(tmp_path: Path) -> None:
+    # zod's `const { status, ctx } = this._processInputParams(input)`
+    edges = build(
+        tmp_path,
+        {
+            "types.ts": """
+                export class ParseStatus { dirty() {} }
+                export class Context { addIssue() {} }
+                export class ZodType {
+                  _processInputParams(input: any): { status: ParseStatus; ctx: Context } {
+                    return null as any;
+                  }
+                  _parse(input: any) {
+                    const { status, ctx } = this._processInputParams(input);
+                    status.dirty();
+                    ctx.addIssue();
+                    this._processInputParams(input).ctx.addIssue();
+                    this._processInputParams(input).other.addIssue();
+                  }
+                }
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.target)
+        for e in edges
+        if str(e.kind) == "calls" and e.source == "types.ts::ZodType._parse"
+    ) == [
+        (8, "types.ts::ZodType._processInputParams"),
+        (9, "types.ts::ParseStatus.dirty"),
+        (10, "types.ts::Context.addIssue"),
+        (11, "types.ts::Context.addIssue"),
+        (11, "types.ts::ZodType._processInputParams"),
+        (12, "types.ts::ZodType._processInputParams"),
+        (12, "unresolved::?.addIssue"),
+    ]
+
+
+def test_an_import_type_names_the_exported_type(tmp_path: Path) -> None:
+    # vendure: `let connection: import('../connection/transactional-connection').Connection;`
+    edges = build(
+        tmp_path,
+        {
+            "conn.ts": "export class Connection { query() {} }\n",
+            "process.ts": """
+                let connection: import('./conn').Connection;
+                export function init(c: import('./conn').Connection) { connection = c; }
+                export function run() {
+                  connection.query();
+                }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "process.ts::run") == {"conn.ts::Connection.query"}
+
+
+def test_a_this_parameter_types_this_in_its_function(tmp_path: Path) -> None:
+    # rxjs: `scheduler.schedule(function (this: SchedulerAction<T>, state) { this.schedule() })`
+    edges = build(
+        tmp_path,
+        {
+            "sched.ts": """
+                export class SchedulerAction<T> { schedule(state?: T) {} }
+                export function run(s: any) {
+                  s.schedule(function (this: SchedulerAction<number>, state: number) {
+                    this.schedule(state);
+                  });
+                }
+                export function named(this: SchedulerAction<string>) { this.schedule(); }
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.source, e.target)
+        for e in edges
+        if str(e.kind) == "calls" and e.target.startswith("sched.ts")
+    ) == [
+        (4, "sched.ts::run", "sched.ts::SchedulerAction.schedule"),
+        (7, "sched.ts::named", "sched.ts::SchedulerAction.schedule"),
+    ]
+
+
+def test_array_methods_give_elements_or_the_array(tmp_path: Path) -> None:
+    # rxjs: `observers.shift()!.error(err)`
+    edges = build(
+        tmp_path,
+        {
+            "subj.ts": """
+                export class Observer { error(e: any) {} }
+                export class Subject {
+                  observers: Observer[] = [];
+                  fail(err: any) {
+                    const { observers } = this;
+                    observers.shift()!.error(err);
+                    observers.filter(Boolean).at(0)!.error(err);
+                    observers.push(new Observer());
+                  }
+                }
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.target)
+        for e in edges
+        if str(e.kind) == "calls" and e.source == "subj.ts::Subject.fail"
+    ) == [
+        (6, "external::Array.shift"),
+        (6, "subj.ts::Observer.error"),
+        (7, "external::Array.at"),
+        (7, "external::Array.filter"),
+        (7, "subj.ts::Observer.error"),
+        (8, "external::Array.push"),
+        (8, "subj.ts::Observer"),
+    ]
+
+
+def test_this_in_a_function_callback_is_what_the_callee_declares(tmp_path: Path) -> None:
+    # rxjs `scheduler.schedule(function () { this.schedule() })` where
+    # `schedule(work: (this: SchedulerAction<T>, state?: T) => void)`
+    edges = build(
+        tmp_path,
+        {
+            "sched.ts": """
+                export class SchedulerAction<T> { schedule(state?: T) {} }
+                export class Scheduler {
+                  schedule<T>(work: (this: SchedulerAction<T>, state?: T) => void) {}
+                }
+                export function range(scheduler: Scheduler) {
+                  scheduler.schedule(function () {
+                    this.schedule();
+                  });
+                }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "sched.ts::range") == {
+        "sched.ts::Scheduler.schedule",
+        "sched.ts::SchedulerAction.schedule",
+    }
+
+
+def test_callbacks_passed_to_interface_methods_take_their_declared_types(tmp_path: Path) -> None:
+    # rxjs's `SchedulerLike.schedule(work: (this: SchedulerAction<T>, state?: T) => void)`,
+    # declared by body-less (overloaded) signatures
+    edges = build(
+        tmp_path,
+        {
+            "sched.ts": """
+                export class SchedulerAction<T> { schedule(state?: T) {} }
+                export class Subscriber { next(v: any) {} }
+                export interface SchedulerLike {
+                  schedule<T>(work: (this: SchedulerAction<T>, state: T) => void, d: number): void;
+                  schedule<T>(work: (this: SchedulerAction<T>, state?: T) => void): void;
+                  each(f: (s: Subscriber) => void): void;
+                }
+                export function range(scheduler: SchedulerLike) {
+                  scheduler.schedule(function () {
+                    this.schedule();
+                  });
+                  scheduler.each((s) => s.next(1));
+                }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "sched.ts::range") == {
+        "sched.ts::SchedulerLike.schedule",
+        "sched.ts::SchedulerLike.each",
+        "sched.ts::SchedulerAction.schedule",
+        "sched.ts::Subscriber.next",
+    }
+
+
+def test_a_function_bound_to_a_declared_function_type_takes_its_parameter_types(
+    tmp_path: Path,
+) -> None:
+    # `const middleware: MiddlewareHandler = async (c, next) => { c.json() }` (hono/h3 style),
+    # an inline function type, an interface with a call signature, and a typed field's value
+    edges = build(
+        tmp_path,
+        {
+            "types.ts": """
+                export class Context { json() {} }
+                export class Next { go() {} }
+                export type MiddlewareHandler = (c: Context, next: Next) => Promise<void>;
+                export type Alias = MiddlewareHandler;
+                export interface Handler { (c: Context): void }
+                export interface Options { onRequest: Handler }
+            """,
+            "app.ts": """
+                import { MiddlewareHandler, Alias, Handler, Options, Context } from './types';
+                export const middleware: MiddlewareHandler = async (c, next) => {
+                  c.json();
+                  next.go();
+                };
+                export const aliased: Alias = (c) => { c.json(); };
+                export const inline: (c: Context) => void = (c) => { c.json(); };
+                export const called: Handler = function (c) { c.json(); };
+                export const options: Options = { onRequest: (c) => { c.json(); } };
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.source, e.target) for e in edges if str(e.kind) == "calls" and e.path == "app.ts"
+    ) == [
+        (3, "app.ts::middleware", "types.ts::Context.json"),
+        (4, "app.ts::middleware", "types.ts::Next.go"),
+        (6, "app.ts::aliased", "types.ts::Context.json"),
+        (7, "app.ts::inline", "types.ts::Context.json"),
+        (8, "app.ts::called", "types.ts::Context.json"),
+        (9, "app.ts::options.onRequest", "types.ts::Context.json"),
+    ]
+
+
+def test_callbacks_take_the_parameter_types_of_a_named_function_type(tmp_path: Path) -> None:
+    # hono's shape: `app.get(path, (c) => c.json())` where `get` is a field typed by an
+    # interface whose call signatures take `...handlers: H[]`, `H extends Handler`
+    edges = build(
+        tmp_path,
+        {
+            "types.ts": """
+                export class Context { json() {} }
+                export type Handler = (c: Context) => void;
+                export interface HandlerInterface {
+                  <H extends Handler>(...handlers: H[]): void;
+                  <H extends Handler>(path: string, ...handlers: H[]): void;
+                }
+                export class App {
+                  get!: HandlerInterface;
+                  use(mw: Handler) {}
+                  on(name: string, ...handlers: Handler[]) {}
+                }
+            """,
+            "main.ts": """
+                import { App } from './types';
+                export function setup(app: App) {
+                  app.get('/', (c) => { c.json(); });
+                  app.use((ctx) => ctx.json());
+                  app.on('x', (a) => a.json(), (b) => b.json());
+                }
+            """,
+        },
+    )
+    assert sorted(
+        (e.line, e.target) for e in edges if str(e.kind) == "calls" and e.path == "main.ts"
+    ) == [
+        (3, "types.ts::App.get"),
+        (3, "types.ts::Context.json"),
+        (4, "types.ts::App.use"),
+        (4, "types.ts::Context.json"),
+        (5, "types.ts::App.on"),
+        (5, "types.ts::Context.json"),  # a.json()
+        (5, "types.ts::Context.json"),  # b.json(): both rest arguments
+    ]
+
+
+def test_members_of_a_class_declared_again_belong_to_that_declaration(tmp_path: Path) -> None:
+    # test files declare `class TestArgs` in several callbacks: the second one's field is
+    # `TestArgs#2.query`, and its decorator's call comes from there
+    edges = build(
+        tmp_path,
+        {
+            "spec.ts": """
+                function Field() { return (t: any, k: string) => {}; }
+                it('a', () => {
+                  class TestArgs {
+                    @Field() query!: string;
+                  }
+                });
+                it('b', () => {
+                  class TestArgs {
+                    @Field() query!: string;
+                    run() { Field(); }
+                  }
+                });
+            """,
+        },
+    )
+    assert {
+        (e.source, e.target)
+        for e in edges
+        if str(e.kind) == "calls" and e.target != "unresolved::it"
+    } == {
+        ("spec.ts::TestArgs.query", "spec.ts::Field"),
+        ("spec.ts::TestArgs#2.query", "spec.ts::Field"),
+        ("spec.ts::TestArgs#2.run", "spec.ts::Field"),
+    }

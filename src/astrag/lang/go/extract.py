@@ -64,7 +64,9 @@ def extract(path: str, source: bytes, grammar: str = "go", tree: Tree | None = N
     tree = tree or GRAMMARS.parser(grammar).parse(source)
     root = tree.root_node
     f = _File(path=path, source=source)
-    captures = in_document_order(QueryCursor(_query()).captures(root))
+    cursor = QueryCursor(_query())
+    cursor.set_max_start_depth(0)  # package-level declarations only (see queries/go.scm)
+    captures = in_document_order(cursor.captures(root))
     for node in captures.get("import.spec", ()):
         f.add_import(node)
     for kind, read in (

@@ -95,9 +95,7 @@ class Scopes:
             name = self.f.text(node)
             return (self.lookup(name) or name,)
         if kind == "selector_expression":
-            operand = self.chain(node.child_by_field_name("operand"))
-            fld = node.child_by_field_name("field")
-            return (*operand, self.f.text(fld)) if operand and fld is not None else None
+            return self._selector(node)[0]
         if kind == "call_expression":
             return self._call_chain(node)
         if kind in ("type_conversion_expression", "composite_literal", "type_assertion_expression"):
@@ -123,6 +121,23 @@ class Scopes:
             if op == "<-" and operand:
                 return (*operand, "[i]")
         return None
+
+    def _selector(self, node: Node) -> tuple[Chain | None, Node | None]:
+        """A selector's chain and its innermost operand (``a.b.c``: ``("a", "b", "c")`` and
+        ``a``), in one pass down the operands: a chain is read once per use, not once per dot."""
+        fields = []
+        while node.type == "selector_expression":
+            fld = node.child_by_field_name("field")
+            operand = node.child_by_field_name("operand")
+            if fld is None or operand is None:
+                return None, operand
+            fields.append(fld)
+            node = operand
+        base = self.chain(node)
+        if not base:
+            return None, node
+        text = self.f.text
+        return (*base, *[text(f) for f in reversed(fields)]), node
 
     def instantiated(self, node: Node) -> Node | None:
         """The generic function of ``F[T]`` when an index expression instantiates one rather
@@ -170,42 +185,40 @@ class Scopes:
     # ------------------------------------------------------------------ the walk
 
     def visit(self, node: Node) -> None:
-        kind = node.type
-        handler = _HANDLERS.get(kind)
+        handler = _DISPATCH.get(node.type, Scopes.visit_children)
         if handler is not None:
             handler(self, node)
-        elif kind in _BLOCKS:
-            self.push()
-            self.visit_children(node)
-            self.pop()
-        elif kind in ("type_identifier", "qualified_type", "generic_type", "pointer_type"):
-            self.f.walk_types(node, self.scope, self.type_params)
-        elif kind in ("identifier", "selector_expression"):
-            self.read(node)
-        else:
-            self.visit_children(node)
 
     def visit_children(self, node: Node) -> None:
+        # one dispatch per child, none for the many that hold no name (literals, comments)
         for child in node.named_children:
-            self.visit(child)
+            handler = _DISPATCH.get(child.type, Scopes.visit_children)
+            if handler is not None:
+                handler(self, child)
 
-    def read(self, node: Node) -> None:
-        """A name or selector used as a value (a function value, a field read)."""
-        chain = self.chain(node)
-        if chain is None:
-            return
-        if node.type == "identifier" and (
-            self.lookup(self.f.text(node)) or chain[0] in PREDECLARED or chain[0] == "_"
-        ):
+    def block(self, node: Node) -> None:
+        self.push()
+        self.visit_children(node)
+        self.pop()
+
+    def types(self, node: Node) -> None:
+        self.f.walk_types(node, self.scope, self.type_params)
+
+    def read_name(self, node: Node) -> None:
+        """A name used as a value (a function value, a package-level variable)."""
+        name = self.f.text(node)
+        if self.lookup(name) or name in PREDECLARED or name == "_":
             return  # a local or a predeclared name: never a graph node
-        at = node.child_by_field_name("field") if node.type == "selector_expression" else node
-        self.f.refer(RefKind.READ, chain, self.scope, at)
-        if node.type == "selector_expression":
-            operand = node.child_by_field_name("operand")
-            while operand is not None and operand.type == "selector_expression":
-                operand = operand.child_by_field_name("operand")
-            if operand is not None and operand.type != "identifier":
-                self.visit(operand)
+        self.f.refer(RefKind.READ, (name,), self.scope, node)
+
+    def read_selector(self, node: Node) -> None:
+        """A selector used as a value (a field read, a method value, ``pkg.Name``)."""
+        chain, innermost = self._selector(node)
+        if chain is None or innermost is None:
+            return
+        self.f.refer(RefKind.READ, chain, self.scope, node.child_by_field_name("field"))
+        if innermost.type != "identifier":
+            self.visit(innermost)  # ``f(x).y``: the call is a use of its own
 
     def call(self, node: Node) -> None:
         fn = node.child_by_field_name("function")
@@ -214,27 +227,33 @@ class Scopes:
         if fn is not None:
             target, at = self._callee(fn)
             if target is not None and at is not None:
-                variadic = any(a.type == "variadic_argument" for a in arg_nodes)
-                count = -1 if variadic else len(arg_nodes)
+                count = len(arg_nodes)
+                for a in arg_nodes:
+                    if a.type == "variadic_argument":
+                        count = -1
+                        break
                 self.f.refer(RefKind.CALL, target, self.scope, at, arg_count=count)
             self._visit_callee(fn)
-        for type_args in node.children_by_field_name("type_arguments"):
+        type_args = node.child_by_field_name("type_arguments")  # at most one
+        if type_args is not None:
             self.f.walk_types(type_args, self.scope, self.type_params)
         for arg in arg_nodes:
             self.visit(arg)
 
     def _callee(self, fn: Node) -> tuple[Chain | None, Node | None]:
         """The chain a call's callee is written as, and its name node (the call's site)."""
-        if fn.type == "identifier":
+        kind = fn.type
+        if kind == "identifier":
             name = self.f.text(fn)
-            if name in PREDECLARED_TYPES and self.lookup(name) is None:
+            local = self.lookup(name)
+            if local is None and name in PREDECLARED_TYPES:
                 return None, None  # ``string(b)``: a conversion, never a call
-            return self.chain(fn), fn
-        if fn.type == "selector_expression":
-            return self.chain(fn), fn.child_by_field_name("field")
-        if fn.type == "parenthesized_expression" and len(fn.named_children) == 1:
+            return (local or name,), fn
+        if kind == "selector_expression":
+            return self._selector(fn)[0], fn.child_by_field_name("field")
+        if kind == "parenthesized_expression" and len(fn.named_children) == 1:
             return self._callee(fn.named_children[0])
-        if fn.type == "index_expression":
+        if kind == "index_expression":
             generic = self.instantiated(fn)
             if generic is not None and generic.type in ("identifier", "selector_expression"):
                 return self._callee(generic)
@@ -419,7 +438,23 @@ _HANDLERS = {
     "type_switch_statement": Scopes.type_switch,
     "func_literal": Scopes.func_literal,
     "type_declaration": Scopes.local_type,
-    "field_identifier": lambda self, node: None,
-    "label_name": lambda self, node: None,
-    "package_identifier": lambda self, node: None,
+}
+# what the walk does with a node of each kind: its handler, a block scope, the names of a type,
+# a name read; None for kinds that name nothing, in themselves or below (the rest are searched)
+_INERT = (
+    "field_identifier label_name package_identifier blank_identifier dot comment nil true false"
+    " iota int_literal float_literal imaginary_literal rune_literal escape_sequence"
+    " interpreted_string_literal interpreted_string_literal_content raw_string_literal"
+    " raw_string_literal_content break_statement continue_statement goto_statement"
+    " fallthrough_statement empty_statement"
+).split()
+_DISPATCH = {
+    **dict.fromkeys(_INERT),
+    **dict.fromkeys(_BLOCKS, Scopes.block),
+    **dict.fromkeys(
+        ("type_identifier", "qualified_type", "generic_type", "pointer_type"), Scopes.types
+    ),
+    "identifier": Scopes.read_name,
+    "selector_expression": Scopes.read_selector,
+    **_HANDLERS,
 }

@@ -47,6 +47,8 @@ class GoSemantics:
     receiver_types = frozenset()
     receiver_values = frozenset()
     constructor = ""  # Go has none: no name is one, so none is kept from overriding
+    builtin_collections: ClassVar[Mapping[str, tuple[str, Mapping[str, str]]]] = {}  # none read
+    element_methods: ClassVar[Mapping[str, str]] = {}  # no iteration protocol read
 
     def global_name(self, r: Resolver, t: FileTables, name: str) -> Value | None:
         found = package_member(r, posixpath.dirname(t.path), name, is_test_file(t.path))

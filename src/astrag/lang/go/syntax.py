@@ -149,23 +149,25 @@ class Recorder:
     references: list[Reference] = field(default_factory=list)
     imports: list[Import] = field(default_factory=list)
     bindings: list[Binding] = field(default_factory=list)
+    ascii: bool = field(init=False, default=False)  # then a byte column is a character column
 
     def text(self, node: Node) -> str:
         """A node's text, sliced from the source (several times faster than ``node.text``)."""
         return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
-    def refer(self, kind: RefKind, chain: Chain, scope: str, at: Node, arg_count: int = -1):
-        """A reference whose site is node ``at`` (the callee's or type's name)."""
-        self.references.append(
-            Reference(kind, chain, scope, at.start_point[0] + 1, self.column(at), arg_count)
-        )
+    def __post_init__(self) -> None:
+        self.ascii = self.source.isascii()
 
-    def column(self, node: Node) -> int:
-        """1-based column in characters (tree-sitter counts bytes)."""
-        col = node.start_point[1]
-        start = node.start_byte - col
-        prefix = self.source[start : node.start_byte]
-        return (len(prefix.decode("utf-8", "replace")) if not prefix.isascii() else col) + 1
+    def refer(self, kind: RefKind, chain: Chain, scope: str, at: Node, arg_count: int = -1):
+        """A reference whose site is node ``at`` (the callee's or type's name), its column in
+        characters (tree-sitter counts bytes)."""
+        row, col = at.start_point
+        if not self.ascii:
+            start = at.start_byte
+            prefix = self.source[start - col : start]
+            if not prefix.isascii():
+                col = len(prefix.decode("utf-8", "replace"))
+        self.references.append(Reference(kind, chain, scope, row + 1, col + 1, arg_count))
 
     def header(self, node: Node, body: Node | None) -> str:
         end = body.start_byte if body is not None else node.end_byte
@@ -191,6 +193,11 @@ class Recorder:
     def walk_types(self, node: Node | None, scope: str, params: frozenset[str]) -> None:
         """TYPE references for every named type inside a type expression."""
         if node is None:
+            return
+        if node.type == "type_identifier":  # most are one name: no walk
+            name = self.text(node)
+            if name not in params:
+                self.refer(RefKind.TYPE, (name,), scope, node)
             return
         stack = [node]
         while stack:

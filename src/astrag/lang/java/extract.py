@@ -168,13 +168,14 @@ class _Extractor:
     def text(self, node: Node) -> str:
         return self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
-    def column(self, node: Node) -> int:
+    def position(self, node: Node) -> tuple[int, int]:
+        """1-based line and column (in characters; tree-sitter counts bytes) of a node."""
         row, byte_column = node.start_point
         if self.ascii:
-            return byte_column + 1
+            return row + 1, byte_column + 1
         if self._lines is None:
             self._lines = self.src.split(b"\n")
-        return len(self._lines[row][:byte_column].decode("utf-8", "replace")) + 1
+        return row + 1, len(self._lines[row][:byte_column].decode("utf-8", "replace")) + 1
 
     def scope_of(self, node: Node) -> str:
         """The qualname of the innermost class or method around ``node`` ("" at the top).
@@ -549,12 +550,9 @@ class _Extractor:
 
     def collect_bindings(self) -> None:
         c = self.captures
+        components = {n.id for n in c.get("skip.parameter", ())}
         for node in c.get("binding.parameter", ()):
-            if (
-                node.parent is not None
-                and node.parent.parent is not None
-                and (node.parent.parent.type == "record_declaration")
-            ):
+            if node.id in components:
                 continue  # a record component is a field, not a local
             scope = self.scope_of(node)
             if node.type == "spread_parameter":
@@ -747,11 +745,8 @@ class _Extractor:
         count: int | None = None,
     ) -> None:
         n, chains = self.argument_chains(args) if count is None else (count, ())
-        self.references.append(
-            Reference(
-                kind, chain, scope, at.start_point[0] + 1, self.column(at), arg_count=n, args=chains
-            )
-        )
+        line, column = self.position(at)
+        self.references.append(Reference(kind, chain, scope, line, column, n, (), chains))
 
     def collect_references(self) -> None:
         c = self.captures
@@ -839,25 +834,20 @@ class _Extractor:
         self.add_ref(RefKind.CALL, (*(base or ("?",)), self.text(target)), target, scope, count=-1)
 
     def collect_types(self) -> None:
+        # part of a longer name (which is the reference), or a type parameter's declaration
+        skip = {n.id for n in self.captures.get("skip.type", ())}
         for node in self.captures.get("reference.type", ()):
-            parent = node.parent
-            if parent is not None and parent.type == "scoped_type_identifier":
-                continue  # part of a longer name, which is the reference
-            if (
-                parent is not None
-                and parent.type == "type_parameter"
-                and parent.named_children[0] == node
-            ):
-                continue  # a type parameter's declaration
+            if node.id in skip:
+                continue
             scope = self.scope_of(node)
             chain = self.type_chain(node, scope)
             if chain and chain[0] not in ("var",):
                 self.add_ref(RefKind.TYPE, chain, _last_identifier(node), scope, count=-1)
         for node in self.captures.get("reference.annotation", ()):
             parts = tuple(self.text(node).replace(" ", "").split("."))
-            self.add_ref(
-                RefKind.TYPE, parts, _last_identifier(node), self.scope_of(node.parent), count=-1
-            )
+            # the name's scope is its annotation's: no scope starts between ``@`` and the name
+            scope = self.scope_of(node)
+            self.add_ref(RefKind.TYPE, parts, _last_identifier(node), scope, count=-1)
 
 
 def _first_type_name(x: _Extractor, node: Node) -> str:

@@ -102,6 +102,8 @@ class JavaSemantics:
     receiver_types: frozenset[Chain] = frozenset({("this",)})  # a self-type parameter
     receiver_values: frozenset[Chain] = frozenset()
     constructor = "constructor"
+    builtin_collections: ClassVar[Mapping[str, tuple[str, Mapping[str, str]]]] = {}  # none read
+    element_methods: ClassVar[Mapping[str, str]] = {}  # no iteration protocol read
 
     def global_name(self, r: Resolver, t: FileTables, name: str) -> Value | None:
         sibling = sibling_class_file(r.modules, t.path, name)
@@ -197,16 +199,13 @@ class JavaSemantics:
         if d.kind in CLASS_KINDS:
             return self._constructor(r, t, ref, denot, d)
         if d.name == self.constructor:  # super(...): the base's own constructors
+            key: tuple = ("java-declared", denot[1], d.parent, d.name)
             candidates = _members(r, denot[1], d.parent, d.name)
         else:
-            mro = r.mro(denot[1], d.parent)[0]
-            candidates = [
-                c
-                for i, (cpath, cqual) in enumerate(mro)
-                for c in _members(r, cpath, cqual, d.name)
-                if i == 0 or c[2].visibility != "private"  # a base's private is not inherited
-            ]
-        return choose(r, Site(t, ref.scope, ref.line), ref, _unoverridden(candidates))
+            # the same method is called from many sites: its candidates are gathered once
+            key = ("java-candidates", denot[1], d.parent, d.name)
+            candidates = r.cached(key, lambda: _inherited(r, denot[1], d.parent, d.name))  # type: ignore[assignment]
+        return choose(r, Site(t, ref.scope, ref.line), ref, candidates, key)
 
     def _constructor(
         self, r: Resolver, t: FileTables, ref: Reference, cls: Value, d: Definition
@@ -217,7 +216,8 @@ class JavaSemantics:
         ctors = _members(r, cls[1], cls[2], self.constructor)
         if not ctors:
             return cls  # the implicit default constructor is the class itself
-        chosen = choose(r, Site(t, ref.scope, ref.line), ref, ctors)
+        key = ("java-declared", cls[1], cls[2], self.constructor)
+        chosen = choose(r, Site(t, ref.scope, ref.line), ref, ctors, key)
         if chosen is None and "record" in d.modifiers and _fits_count(d, ref.arg_count)[0]:
             return cls  # a record's implicit canonical constructor is the record itself
         return chosen
@@ -231,16 +231,33 @@ Candidate = tuple[str, str, Definition]  # (path, qualname, definition)
 
 def _members(r: Resolver, path: str, cls: str, name: str) -> list[Candidate]:
     """The methods named ``name`` that class ``cls`` of ``path`` declares, in source order."""
+    methods: dict[tuple[str, str], list[Candidate]] = r.memoised(
+        ("java-methods", path), lambda: _methods(r, path)
+    )  # type: ignore[assignment]
+    return methods.get((cls, name), [])
 
-    def compute() -> list[Candidate]:
-        t = r.table(path)
-        return [
-            (path, d.qualname, d)
-            for d in t.facts.definitions
-            if d.parent == cls and d.name == name and d.kind in FUNCTION_KINDS
+
+def _methods(r: Resolver, path: str) -> dict[tuple[str, str], list[Candidate]]:
+    """Every method of a file by (class, name), in source order: a file's definitions are read
+    once, not once for each name called on one of its classes."""
+    methods: dict[tuple[str, str], list[Candidate]] = {}
+    for d in r.table(path).facts.definitions:
+        if d.kind in FUNCTION_KINDS:
+            methods.setdefault((d.parent, d.name), []).append((path, d.qualname, d))
+    return methods
+
+
+def _inherited(r: Resolver, path: str, cls: str, name: str) -> list[Candidate]:
+    """The methods named ``name`` of class ``cls`` and its bases, each signature once."""
+    mro = r.mro(path, cls)[0]
+    return _unoverridden(
+        [
+            c
+            for i, (cpath, cqual) in enumerate(mro)
+            for c in _members(r, cpath, cqual, name)
+            if i == 0 or c[2].visibility != "private"  # a base's private is not inherited
         ]
-
-    return r.memoised(("java-members", path, cls, name), compute)  # type: ignore[return-value]
+    )
 
 
 def _unoverridden(candidates: list[Candidate]) -> list[Candidate]:
@@ -263,18 +280,45 @@ def _fits_count(d: Definition, n: int) -> tuple[bool, bool]:
     return len(params) == n, varargs and n >= len(params) - 1
 
 
-def choose(r: Resolver, site: Site, ref: Reference, candidates: list[Candidate]) -> Value | None:
-    """The candidate javac's overload resolution picks, or None when astrag cannot tell."""
+def choose(
+    r: Resolver, site: Site, ref: Reference, candidates: list[Candidate], key: tuple
+) -> Value | None:
+    """The candidate javac's overload resolution picks, or None when astrag cannot tell.
+    ``key`` names the candidate list: the choice depends on it, the argument count and the
+    arguments' types only, so it is made once for each combination of them."""
     if not candidates:
         return None
     n = ref.arg_count
     if n < 0:  # a method reference: the arity is the functional interface's, unknown here
         return _sym(candidates[0]) if len(candidates) == 1 else None
-    fixed = [c for c in candidates if _fits_count(c[2], n)[0]]
-    varargs = [c for c in candidates if not _fits_count(c[2], n)[0] and _fits_count(c[2], n)[1]]
+    fixed, varargs = _by_arity(candidates, n)
     if len(fixed) + len(varargs) <= 1:
         return _sym((fixed or varargs)[0]) if fixed or varargs else None
     args = [_arg_value(r, site, a) for a in ref.args] if len(ref.args) == n else [None] * n
+    choice = ("java-choice", key, n, tuple(args))
+    return r.cached(choice, lambda: _choose(r, args, fixed, varargs, n))  # type: ignore[return-value]
+
+
+def _by_arity(candidates: list[Candidate], n: int) -> tuple[list[Candidate], list[Candidate]]:
+    """The candidates that take ``n`` arguments with fixed arity, and those only as varargs."""
+    fixed = []
+    varargs = []
+    for c in candidates:
+        fits, spread = _fits_count(c[2], n)
+        if fits:
+            fixed.append(c)
+        elif spread:
+            varargs.append(c)
+    return fixed, varargs
+
+
+def _choose(
+    r: Resolver,
+    args: list[Value | None],
+    fixed: list[Candidate],
+    varargs: list[Candidate],
+    n: int,
+) -> Value | None:
     # javac's phases: fixed arity without boxing, with boxing, then varargs; the first phase
     # with an applicable candidate decides. One that only *may* apply (an argument astrag
     # cannot type) leaves open whether a later phase decides, unless no later one can.

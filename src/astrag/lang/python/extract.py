@@ -69,6 +69,11 @@ _ELEMENT_CONTAINERS = frozenset(
         "AbstractSet", "MutableSet", "Reversible",
     }
 )  # fmt: skip
+# Mappings: their principal type is the value's, marked "{}" (``Dict[str, Foo]`` -> ("Foo",
+# "{}")), so that ``d[k]`` and ``d.get(k)`` give a Foo (iterating one gives its keys).
+_MAPPINGS = frozenset(
+    {"dict", "Dict", "Mapping", "MutableMapping", "defaultdict", "DefaultDict", "OrderedDict"}
+)
 # Containers and typing constructs: an annotation headed by one of them has no principal type.
 _NO_PRINCIPAL = frozenset(
     {
@@ -397,8 +402,8 @@ def _chain(node: Node, text: _Text) -> Chain:
         if kind == "await":
             current = current.named_child(0) if current.named_child_count else None
             continue
-        if kind == "subscript":  # ``xs[0].m``: m of an element of xs
-            parts.append("[i]" + suffix)
+        if kind == "subscript":  # ``xs[0].m``, ``d[k].m``: m of an element, a mapped value
+            parts.append("[k]" + suffix)
             suffix = ""
             current = current.child_by_field_name("value")
             continue
@@ -428,7 +433,7 @@ def _value_chain(node: Node | None, text: _Text) -> Chain | None:
         index = node.child_by_field_name("subscript")
         if inner is None or index is None or node.named_child_count != 2:
             return None  # ``grid[i, j]`` / ``xs[a][b:c]`` forms beyond one index: unknown
-        return inner if index.type == "slice" else (*inner, "[i]")
+        return inner if index.type == "slice" else (*inner, "[k]")
     if kind == "conditional_expression" or (
         kind == "boolean_operator" and node.child_by_field_name("operator").type == "or"
     ):
@@ -578,7 +583,71 @@ def _principal_generic(head: Node | None, members: list[Node], text: _Text) -> C
     if typing_like and name in _ELEMENT_CONTAINERS and len(members) == 1:
         element = _principal(members[0], text)
         return (*element, "[]") if element is not None and element[-1] != "[]" else None
+    if typing_like and name in _MAPPINGS and len(members) == 2:
+        value = _principal(members[1], text)
+        return (*value, "{}") if value is not None and value[-1] not in ("[]", "{}") else None
     return None if _is_typing_construct(chain) else chain
+
+
+def _typevar_bound(value: Node | None, text: _Text) -> Chain | None:
+    """The principal type of ``bound=`` in ``TypeVar("T", bound=Foo)`` (or ``"Foo"``)."""
+    if value is None or value.type != "call":
+        return None
+    function = value.child_by_field_name("function")
+    chain = text.dotted(function) if function is not None and function.type in _CHAINABLE else None
+    if (
+        chain is None
+        or chain[-1] != "TypeVar"
+        or (len(chain) > 1 and chain[0] not in _TYPING_ROOTS)
+    ):
+        return None
+    arguments = value.child_by_field_name("arguments")
+    for argument in arguments.named_children if arguments is not None else ():
+        name = argument.child_by_field_name("name") if argument.type == "keyword_argument" else None
+        if name is not None and text.of(name) == "bound":
+            return _principal(argument.child_by_field_name("value"), text)
+    return None
+
+
+def _unpacked(target: Node, value: Chain | None) -> dict[int, Chain]:
+    """``a, self.b = f(x)``: each target element's value by its start byte, the declared
+    type of the element of f's ``tuple[...]`` return at its position (``(r:j)``, facts.py)."""
+    if value is None or not value[-1].endswith("()"):
+        return {}
+    if target.type not in ("pattern_list", "tuple_pattern", "list_pattern"):
+        return {}
+    callee = (*value[:-1], value[-1][:-2])
+    out: dict[int, Chain] = {}
+    for j, element in enumerate(target.named_children):
+        if element.type in ("list_splat_pattern", "list_splat"):
+            break  # positions after a star are unknown
+        if element.type in _CHAINABLE:
+            out[element.start_byte] = (*callee, f"(r:{j})")
+    return out
+
+
+def _tuple_members(node: Node | None, text: _Text) -> list[Node]:
+    """The member annotations of a fixed-size ``tuple[A, B]`` / ``Tuple[A, B]`` (not
+    ``tuple[A, ...]``), else none."""
+    while node is not None and node.type in ("type", "parenthesized_expression"):
+        node = node.named_child(0) if node.named_child_count else None
+    if node is None:
+        return []
+    if node.type == "generic_type":
+        arguments = node.named_child(1)
+        head, members = node.named_child(0), arguments.named_children if arguments else []
+    elif node.type == "subscript":
+        head, members = node.child_by_field_name("value"), node.children_by_field_name("subscript")
+    else:
+        return []
+    chain = text.dotted(head) if head is not None and head.type in _CHAINABLE else None
+    if chain is None or chain[-1] not in ("tuple", "Tuple"):
+        return []
+    if len(chain) > 1 and chain[0] not in _TYPING_ROOTS:
+        return []
+    if any(text.of(m) == "..." or m.type == "ellipsis" for m in members):
+        return []
+    return members
 
 
 def _principal_union(members: list[Node], text: _Text) -> Chain | None:
@@ -1039,6 +1108,12 @@ class _FileExtractor:
             params=params,
             returns=_annotation_principal(returns, self.text),
         )
+        for j, member in enumerate(_tuple_members(returns, self.text)):
+            # ``-> tuple[Pattern, str, dict]``: what unpacking a call of it binds, by position
+            principal = _annotation_principal(member, self.text)
+            if principal is not None:
+                line = returns.start_point[0] + 1 if returns is not None else 0
+                self.bindings.append(Binding(scope.qualname, f"(r:{j})", line, principal))
 
     def _add_definition(self, scope: _Scope, **details: Any) -> None:
         node = scope.node
@@ -1118,11 +1193,12 @@ class _FileExtractor:
             for target in targets:
                 simple = target.type in _CHAINABLE
                 details = (type_, value_chain) if simple else _NO_DETAILS
+                unpacked = {} if simple else _unpacked(target, value_chain)
                 if scope in functions:
-                    self._local_assignment(scope, node, target, details, self_fields)
+                    self._local_assignment(scope, node, target, details, self_fields, unpacked)
                 else:
                     fields = body_fields.setdefault(scope, set()) if scope else seen_variables
-                    self._member_assignment(scope, node, target, details, fields)
+                    self._member_assignment(scope, node, target, details, fields, unpacked)
             if not scope and len(targets) == 1:
                 self._dunder_all(targets[0], value, augmented=False)
         for node in self.captures.get("binding.augmented", ()):
@@ -1135,15 +1211,26 @@ class _FileExtractor:
         self._self_fields(self_fields, body_fields)
 
     def _member_assignment(
-        self, scope: str, node: Node, target: Node, details: _Details, seen: set[str]
+        self,
+        scope: str,
+        node: Node,
+        target: Node,
+        details: _Details,
+        seen: set[str],
+        unpacked: dict[int, Chain] | None = None,
     ) -> None:
-        """Module-level VARIABLEs and class-body FIELDs: one Definition per name."""
+        """Module-level VARIABLEs and class-body FIELDs: one Definition per name; a
+        ``T = TypeVar("T", bound=Foo)`` is a TYPE_ALIAS of its bound (what a ``T`` is)."""
         kind = DefKind.FIELD if scope else DefKind.VARIABLE
+        bound = _typevar_bound(_assignment_targets(node)[1], self.text)
+        if bound is not None and target.type == "identifier":
+            kind, details = DefKind.TYPE_ALIAS, (bound, None)
         for name_node in _target_names(target):
             name = self.text.of(name_node)
             if name not in seen:
                 seen.add(name)
-                self._variable(kind, name, scope, node, details)
+                value = unpacked.get(name_node.start_byte) if unpacked else None
+                self._variable(kind, name, scope, node, (None, value) if value else details)
 
     def _variable(
         self, kind: DefKind, name: str, parent: str, node: Node, details: _Details
@@ -1175,6 +1262,7 @@ class _FileExtractor:
         target: Node,
         details: _Details,
         self_fields: list[_SelfField],
+        unpacked: dict[int, Chain] | None = None,
     ) -> None:
         kind = target.type
         if kind == "identifier":
@@ -1186,11 +1274,14 @@ class _FileExtractor:
             if is_method and chain is not None and len(chain) == 2 and chain[0] in _SELF_ROOTS:
                 self_fields.append((scope.rpartition(".")[0], chain[1], node, details))
             return
+        unpacked = unpacked or {}
         for name_node in _target_names(target):
-            self._bind(scope, name_node)
+            self._bind(scope, name_node, None, unpacked.get(name_node.start_byte))
         for element in target.named_children:  # self.a, self.b = ...
             if element.type == "attribute":
-                self._local_assignment(scope, node, element, _NO_DETAILS, self_fields)
+                value = unpacked.get(element.start_byte)
+                details = (None, value) if value else _NO_DETAILS
+                self._local_assignment(scope, node, element, details, self_fields)
 
     def _self_fields(self, found: list[_SelfField], body_fields: dict[str, set[str]]) -> None:
         """``self.x = ...`` in methods: one field per name per class unless the body declares x,

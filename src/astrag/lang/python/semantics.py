@@ -48,6 +48,14 @@ class PythonSemantics:
     receiver_types: frozenset[Chain] = frozenset({("Self",), ("this",)})
     receiver_values: frozenset[Chain] = frozenset({("self",), ("this",)})
     constructor = "constructor"
+    element_methods: ClassVar[Mapping[str, str]] = {"[i]": "__iter__", "[k]": "__getitem__"}
+    builtin_collections: ClassVar[Mapping[str, tuple[str, Mapping[str, str]]]] = {
+        "map": (
+            "dict",
+            {"get": "value", "setdefault": "value", "pop": "value", "values": "values"},
+        ),
+        "elems": ("list", {"pop": "value", "copy": "values"}),
+    }
 
     def global_name(self, r: Resolver, t: FileTables, name: str) -> Value | None:
         return ("ext", f"builtins.{name}") if name in PY_BUILTINS else None

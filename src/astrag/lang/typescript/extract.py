@@ -48,6 +48,12 @@ from astrag.graph.facts import (
     RefKind,
 )
 from astrag.lang.treesitter import Grammars, count_errors, in_document_order, query_source
+from astrag.lang.typescript import generics, narrowing
+from astrag.lang.typescript.contextual import ContextualTypes
+from astrag.lang.typescript.nodes import SIMPLE_CHAIN as _SIMPLE_CHAIN
+from astrag.lang.typescript.nodes import WRAPPERS as _WRAPPERS
+from astrag.lang.typescript.nodes import first_named as _first_named
+from astrag.lang.typescript.nodes import unwrap as _unwrap
 from astrag.lang.typescript.recover import recover
 
 
@@ -100,7 +106,13 @@ _SCOPE_KINDS = frozenset(
     }
 )
 _BODY_KINDS = frozenset({DefKind.FUNCTION, DefKind.METHOD})  # scopes that own local bindings
+# scopes a second definition of their qualname names ``qualname#N`` (see scope_key)
+_NUMBERED = _BODY_KINDS | {DefKind.CLASS}
 _MEMBER_OWNERS = frozenset({DefKind.CLASS, DefKind.INTERFACE})
+# definitions that give their qualname's plain id to a later function or class: the rule of
+# graph/symbols.py's primary_definitions, kept here too so that the room's fingerprint (what
+# makes stored facts re-extract) covers the scope names it gives
+_YIELDING = frozenset({DefKind.VARIABLE, DefKind.FIELD, DefKind.INTERFACE, DefKind.TYPE_ALIAS})
 
 # Anonymous tokens that are modifiers, and the modifier each one means.
 _MODIFIER_TOKENS = {
@@ -155,7 +167,9 @@ _TYPE_SKIP = frozenset(
 )  # fmt: skip
 _HERITAGE_TYPES = frozenset({"implements_clause", "extends_type_clause"})
 _NULLISH = frozenset({"null", "undefined", "void"})
-_UNWRAP_ALWAYS = frozenset({"Readonly"})
+# mapped types over their first argument that keep its members' declarations: a member of
+# ``Required<Options>`` is ``Options``'s (the compiler's go-to-definition lands there too)
+_UNWRAP_ALWAYS = frozenset({"Readonly", "Partial", "Required", "NonNullable", "Omit", "Pick"})
 _FUNCTION_NODES = frozenset(
     {"function_declaration", "generator_function_declaration", "function_expression",
      "generator_function", "arrow_function", "method_definition", "function"}
@@ -175,14 +189,13 @@ _ELEMENT_GENERICS = frozenset(
     {"Array", "ReadonlyArray", "Set", "ReadonlySet", "Iterable", "IterableIterator", "Iterator",
      "AsyncIterable", "AsyncIterableIterator"}
 )  # fmt: skip
+# generic mappings, whose second type argument is the mapped values' type
+_MAPPING_GENERICS = frozenset({"Map", "ReadonlyMap", "WeakMap", "Record"})
 # return types that stand for their type argument: what ``await f()`` gives (the value chain
 # drops the ``await``). Not ``Observable<T>``: calling ``from(x)`` gives an Observable, whose
 # ``subscribe``/``pipe`` are what ``from(x).subscribe()`` calls.
 _UNWRAP_RETURNS = frozenset({"Promise"})
 
-# A member chain written plainly on one line (``this.repo.find``, ``a?.b``): split as text,
-# which is much cheaper than walking its nodes.
-_SIMPLE_CHAIN = re.compile(rb"[A-Za-z_$][\w$]*(?:\??\.#?[A-Za-z_$][\w$]*)*", re.ASCII)
 _JSDOC_GUTTER = re.compile(r"^[ \t]*(?:\* ?)?", re.MULTILINE)
 _JSDOC_TRAILING = re.compile(r"[ \t\r]+$", re.MULTILINE)
 _SPACE_BYTES = frozenset(b" \t\r\n")
@@ -372,7 +385,6 @@ def _is_module_level(statement: Node) -> bool:
     )
 
 
-_WRAPPERS = frozenset({"parenthesized_expression", "as_expression", "satisfies_expression"})
 _CHAINED_ASSIGNMENT = frozenset({"assignment_expression", "variable_declarator"})
 # where a function expression is named by what holds it: its own name is a local alias
 _NAMING_PARENTS = frozenset(
@@ -385,19 +397,6 @@ _NAMING_PARENTS = frozenset(
         "export_statement",
     }
 )
-
-
-def _first_named(node: Node) -> Node | None:
-    """The first named child, or None: py-tree-sitter raises IndexError where older versions
-    gave None, and damaged trees have nodes without the children their type usually has
-    (``require()``, an empty ``( )``)."""
-    return node.named_child(0) if node.named_child_count else None
-
-
-def _unwrap(value: Node | None) -> Node | None:
-    while value is not None and value.type in _WRAPPERS:
-        value = _first_named(value)
-    return value
 
 
 def _owner_chain(owner: str) -> Chain:
@@ -497,7 +496,7 @@ _READ_RULES: dict[str, Callable[[Node, Node], bool]] = {
 # ---------------------------------------------------------------------------------- extractor
 
 
-class _Extractor:
+class _Extractor(ContextualTypes):
     """One file's facts; see the module docstring for the passes."""
 
     def __init__(self, source: bytes, captures: dict[str, list[Node]]) -> None:
@@ -519,26 +518,38 @@ class _Extractor:
         self.type_params: dict[str, set[str]] = {}
         self.import_calls: set[int] = set()  # start bytes of require()/import() already imports
         self.this_assignments: list[tuple[Node, str]] = []
+        self.anonymous_methods: list[tuple[Node, str]] = []  # (function, owner): see there
+        self.import_types: set[str] = set()  # aliases of ``import('x').Y`` types recorded
+        self.constructor_functions: set[str] = set()  # ``F`` of ``F.prototype.m = ...``
         self.overload_candidates: list[int] = []
-        # definitions of a qualname so far, and whether its primary (a function, method or
-        # class that is no overload signature) is among them
-        self.qualnames: dict[str, tuple[int, bool]] = {}
+        # definitions of a qualname so far, whether its primary (a function, method or class
+        # that is no overload signature) is among them, and the kind of a signature among them
+        self.qualnames: dict[str, tuple[int, bool, DefKind | None]] = {}
         # start byte of a module-level declarator holding an object literal -> its qualname
         self.object_variables: dict[int, str] = {}
         # enclosing scope definitions: (end byte, qualname, (scope node start, end))
         self.stack: list[tuple[int, str, tuple[int, int]]] = []
         self.scopes: _Scopes
+        # type parameters (generics.py): the names the file declares, the constraints noted
+        self.generic_names = generics.type_parameters(captures, source)
+        self.constraints_noted: set[tuple[str, int]] = set()
+        self.constraint_depth = 0
 
     def run(self) -> dict[str, object]:
         self.collect_definitions()
         self.scopes = _Scopes(self.intervals)
         self.collect_bindings()
+        self.bind_anonymous_this()
+        self.collect_predicates()
+        self.collect_constructed_arguments()
+        self.collect_shapes()
         self.collect_local_assignments()
         self.collect_returns()
         self.collect_imports()
         self.collect_calls()
         self.collect_types()
         self.collect_reads()
+        self.narrow()
         self.refs.sort(key=attrgetter("line", "column"))
         self.defs.sort(key=attrgetter("start_byte"))
         self.imports.sort(key=attrgetter("line"))
@@ -580,8 +591,10 @@ class _Extractor:
             return ""  # a plain ``/* */`` comment, or no comment at all
         return _clean_jsdoc(src[start:end].decode("utf-8", "replace"))
 
-    def chain(self, node: Node) -> list[str]:
-        """The access path of an expression, root "?" when the receiver is not expressible."""
+    def chain(self, node: Node, values: bool = True) -> list[str]:
+        """The access path of an expression, root "?" when the receiver is not expressible;
+        with ``values``, a call's class arguments too (``class_arguments``: not for a base
+        class expression, which names a definition rather than a value)."""
         raw = self.src[node.start_byte : node.end_byte]
         if _SIMPLE_CHAIN.fullmatch(raw):
             return raw.decode("ascii").replace("?.", ".").split(".")
@@ -596,6 +609,8 @@ class _Extractor:
                 suffix = ""
                 current = current.child_by_field_name("object")
             elif kind == "call_expression":
+                if values and not suffix:  # ``get(Foo).m``: what the call returns may be a Foo
+                    parts.extend(self.class_arguments(current.child_by_field_name("arguments")))
                 suffix += "()"
                 current = current.child_by_field_name("function")
             elif kind == "new_expression":
@@ -603,8 +618,10 @@ class _Extractor:
                 current = current.child_by_field_name("constructor")
             elif kind == "non_null_expression":
                 current = _first_named(current)
-            elif kind == "subscript_expression":  # ``xs[0].m``: m of an element of xs
-                parts.append("[i]" + suffix)
+            elif kind in ("parenthesized_expression", "await_expression") and not suffix:
+                current = _first_named(current)  # ``(await load(Foo)).m``: what load gives
+            elif kind == "subscript_expression":  # ``xs[0].m``, ``byCode[c].m``: an element
+                parts.append("[k]" + suffix)  # or a mapped value
                 suffix = ""
                 current = current.child_by_field_name("object")
             elif kind in ("identifier", "this", "super"):
@@ -633,7 +650,7 @@ class _Extractor:
             return None
         if node.type == "subscript_expression":
             inner = self.value_chain(node.child_by_field_name("object"))
-            return (*inner, "[i]") if inner is not None else None
+            return (*inner, "[k]") if inner is not None else None
         if node.type == "ternary_expression" or (
             node.type == "binary_expression"
             and self.text(node.child_by_field_name("operator")) in ("||", "??")
@@ -680,7 +697,8 @@ class _Extractor:
                 return None
             kind = node.type
             if kind == "type_identifier":
-                return (self.text(node),)
+                text = self.text(node)
+                return self.type_parameter(node, text) if text in self.generic_names else (text,)
             if kind in ("type_annotation", "parenthesized_type"):
                 node = _first_named(node)
                 if node is not None and node.type == "comment":
@@ -694,17 +712,111 @@ class _Extractor:
                     args = node.child_by_field_name("type_arguments")
                     inner = [c for c in args.named_children if c.type != "comment"] if args else []
                     return self.element_type(inner[0]) if len(inner) == 1 else None
+                if text in _MAPPING_GENERICS:
+                    args = generics.type_arguments(node)
+                    return self.mapped_type(args[1]) if len(args) == 2 else None
                 if text not in _UNWRAP_ALWAYS and not (returns and text in _UNWRAP_RETURNS):
                     return self.type_chain(node)
                 args = node.child_by_field_name("type_arguments")
                 inner = [c for c in args.named_children if c.type != "comment"] if args else []
-                node = inner[0] if len(inner) == 1 else None
+                node = inner[0] if len(inner) == 1 or (inner and text in _UNWRAP_ALWAYS) else None
             elif kind == "union_type":
                 members = self.union_members(node)
-                node = members[0] if len(members) == 1 else None
+                if len(members) != 1:
+                    return self.union_type(members)
+                node = members[0]
+            elif kind == "member_expression":  # ``import('./a').Foo``: an import type
+                return self.import_type(node)
+            elif kind == "object_type":  # ``{ [code: string]: Action }``: a mapping
+                members = [c for c in node.named_children if c.type != "comment"]
+                if len(members) != 1 or members[0].type != "index_signature":
+                    return None
+                return self.mapped_type(members[0].child_by_field_name("type"))
             else:
                 return self.type_chain(node)
         return None
+
+    def type_parameter(self, node: Node, name: str) -> Chain:
+        """A type named like a type parameter (generics.py): ``<Q:i>`` for parameter i of the
+        class or interface Q around it, the constraint for one of a function, else the name."""
+        found = generics.declaring_parameter(node, self.generic_names[name])
+        if found is None:
+            return (name,)
+        declaration, index, param = found
+        if generics.is_generic_owner(declaration):
+            owner = self.scope_nodes.get((declaration.start_byte, declaration.end_byte))
+            if owner is not None:
+                self.note_constraint(owner, index, param)
+                return (generics.marker(owner, index),)
+            return (name,)
+        return self.constraint_type(param) or (name,)
+
+    def constraint_type(self, param: Node) -> Chain | None:
+        constraint = generics.constraint_of(param)
+        if constraint is None or self.constraint_depth > 8:
+            return None  # bounded: ``T extends U, U extends T`` is an error, not a loop
+        self.constraint_depth += 1
+        try:
+            return self.principal_type(constraint)
+        finally:
+            self.constraint_depth -= 1
+
+    def note_constraint(self, owner: str, index: int, param: Node) -> None:
+        """The pseudo-binding ``<index>`` of ``owner``: its parameter's constraint, once."""
+        if (owner, index) in self.constraints_noted:
+            return
+        self.constraints_noted.add((owner, index))
+        type_ = self.constraint_type(param)
+        if type_ is not None:
+            line = param.start_point[0] + 1
+            self.bindings.append(Binding(owner, f"<{index}>", line, type_))
+
+    def note_type_arguments(self, owner: str, per_base: list[list[Node]]) -> None:
+        """The pseudo-bindings ``<k:j>`` of ``owner``: what it passes to its bases."""
+        for k, args in enumerate(per_base):
+            for j, arg in enumerate(args):
+                type_ = self.principal_type(arg)
+                if type_ is not None:
+                    line = arg.start_point[0] + 1
+                    self.bindings.append(Binding(owner, f"<{k}:{j}>", line, type_))
+
+    def import_type(self, node: Node) -> Chain | None:
+        """``import('../connection').Connection`` in a type: the import it is, recorded once
+        under a name no code can write (``(import:../connection).Connection``), as its chain."""
+        call, prop = node.child_by_field_name("object"), node.child_by_field_name("property")
+        fn = call.child_by_field_name("function") if call is not None else None
+        if fn is None or fn.type != "import" or prop is None:
+            return None
+        module = self.call_module(call)
+        name = self.text(prop)
+        alias = f"(import:{module}).{name}"
+        if alias not in self.import_types:
+            self.import_types.add(alias)
+            line = node.start_point[0] + 1
+            self.imports.append(Import(module, name, alias, line, type_only=True))
+        return (alias,)
+
+    def union_type(self, members: list[Node]) -> Chain | None:
+        """``A | B``: the members' principal types joined by ``|`` (facts.py), when each
+        member has one (``Foo | string`` has none); at most eight."""
+        if not 1 < len(members) <= 8:
+            return None
+        parts: list[Chain] = []
+        for member in members:
+            chain = self.principal_type(member)
+            if chain is None:
+                return None
+            if chain not in parts:
+                parts.append(chain)
+        out: list[str] = []
+        for chain in parts:
+            out.extend((*(("|",) if out else ()), *chain))
+        return tuple(out)
+
+    def mapped_type(self, node: Node | None) -> Chain | None:
+        """``Map<K, Foo>`` / ``Record<K, Foo>`` values: the principal type marked ``{}``."""
+        value = self.principal_type(node)
+        return (*value, "{}") if value is not None and value[-1] not in ("[]", "{}") else None
 
     def element_type(self, node: Node | None) -> Chain | None:
         """``Foo[]`` / ``Array<Foo>``: the element's principal type marked ``[]``."""
@@ -799,19 +911,35 @@ class _Extractor:
         return definition
 
     def scope_key(self, qualname: str, kind: DefKind, scope_node: Node | None) -> str:
-        """The scope name of a function or method: its qualname, or ``qualname#N`` when an
-        earlier definition of that qualname is not an overload signature (a static and an
-        instance method of one name, a getter and its setter, ``if`` / ``else``
-        redefinitions), so that what happens inside it comes from it (the numbering of
-        ``graph.symbols.definition_keys``)."""
-        count, primary = self.qualnames.get(qualname, (0, False))
+        """The scope name of a function, method or class: its qualname, or ``qualname#N``
+        when an earlier definition of that qualname is not an overload signature (a static
+        and an instance method of one name, a getter and its setter, ``if`` / ``else``
+        redefinitions, a class declared again in another test callback), so that what happens
+        inside it comes from it and what it declares is ``qualname#N.member`` (the numbering
+        of ``graph.symbols.definition_keys``)."""
+        key = self.peek_key(qualname, kind, scope_node)
+        count, primary, signed = self.qualnames.get(qualname, (0, False, None))
         signature = bool(self.overload_candidates) and self.overload_candidates[-1] == len(
             self.defs
         )
-        # a variable or field bound first yields to a later function or class (symbols.py)
-        value = kind in (DefKind.VARIABLE, DefKind.FIELD)
-        self.qualnames[qualname] = (count + 1, primary or not (signature or value))
-        if primary and scope_node is not None and kind in _BODY_KINDS:
+        # a variable, field or type declared first yields to a later function or class
+        # (symbols.py: ``interface X`` + ``function X`` are one merged symbol)
+        value = kind in _YIELDING
+        self.qualnames[qualname] = (
+            count + 1,
+            primary or (signed is not None and signed != kind) or not (signature or value),
+            kind if signature and signed is None else signed,
+        )
+        return key
+
+    def peek_key(self, qualname: str, kind: DefKind, scope_node: Node | None) -> str:
+        """What ``scope_key`` will name the next definition of ``qualname``, without
+        counting it (a class's heritage is read before the class is recorded)."""
+        count, primary, signed = self.qualnames.get(qualname, (0, False, None))
+        # a signature overloads only its own kind: an interface's ``init(): void`` and a
+        # function-local ``function init()`` are two definitions (see mark_overloads)
+        primary = primary or (signed is not None and signed != kind)
+        if primary and scope_node is not None and kind in _NUMBERED:
             return f"{qualname}#{count + 1}"
         return qualname
 
@@ -888,7 +1016,10 @@ class _Extractor:
             decorators = [c for c in outer.children if c.type == "decorator"] + decorators
         mods = ["abstract"] if cls.type == "abstract_class_declaration" else []
         mods += ["default_export"] * default + ["declare"] * declare
-        bases, implements = self.heritage(cls, qualname)
+        # heritage type arguments may name the class's own type parameters (generics.py)
+        key = self.peek_key(qualname, DefKind.CLASS, cls)
+        self.scope_nodes[(cls.start_byte, cls.end_byte)] = key
+        bases, implements = self.heritage(cls, key)
         body = cls.child_by_field_name("body")
         header_start = span[0].start_byte if span[0] is not cls else _header_start(cls)
         self.emit(
@@ -910,6 +1041,8 @@ class _Extractor:
         """``extends`` / ``implements`` chains of a class, also reported as references."""
         bases: list[Chain] = []
         implements: list[Chain] = []
+        base_args: list[list[Node]] = []  # each base's type arguments, bases then implements
+        implement_args: list[list[Node]] = []
         inherit, implement = RefKind.INHERIT, RefKind.IMPLEMENT
         for clause in cls.children:
             if clause.type != "class_heritage":
@@ -917,14 +1050,21 @@ class _Extractor:
             for part in clause.named_children:
                 if part.type == "extends_clause":
                     for value in part.children_by_field_name("value"):
-                        self.heritage_ref(value, tuple(self.chain(value)), qualname, bases, inherit)
+                        chain = tuple(self.chain(value, values=False))
+                        self.heritage_ref(value, chain, qualname, bases, inherit)
+                        base_args.append(generics.type_arguments(part))
                 elif part.type == "implements_clause":
                     for typ in part.named_children:
                         chain = self.type_chain(typ)
                         if chain is not None:
                             self.heritage_ref(typ, chain, qualname, implements, implement)
+                            implement_args.append(generics.type_arguments(typ))
                 elif part.type != "comment":  # JavaScript: the base expression itself
-                    self.heritage_ref(part, tuple(self.chain(part)), qualname, bases, inherit)
+                    chain = tuple(self.chain(part, values=False))
+                    self.heritage_ref(part, chain, qualname, bases, inherit)
+                    base_args.append([])
+        if any(base_args) or any(implement_args):
+            self.note_type_arguments(qualname, base_args + implement_args)
         return tuple(bases), tuple(implements)
 
     def heritage_ref(
@@ -940,13 +1080,18 @@ class _Extractor:
         outer, exported, _, declare = _outer(node)
         parent = self.parent()
         qualname = f"{parent}.{self.text(name)}" if parent else self.text(name)
+        self.scope_nodes[(node.start_byte, node.end_byte)] = qualname  # see class_def
         bases: list[Chain] = []
+        base_args: list[list[Node]] = []
         for clause in node.children:
             if clause.type == "extends_type_clause":
                 for typ in clause.children_by_field_name("type"):
                     chain = self.type_chain(typ)
                     if chain is not None:
                         self.heritage_ref(typ, chain, qualname, bases, RefKind.INHERIT)
+                        base_args.append(generics.type_arguments(typ))
+        if any(base_args):
+            self.note_type_arguments(qualname, base_args)
         body = node.child_by_field_name("body")
         self.emit(
             DefKind.INTERFACE,
@@ -960,14 +1105,29 @@ class _Extractor:
             modifiers=("declare",) if declare else (),
             bases=tuple(bases),
         )
+        for member in body.named_children if body is not None else ():
+            if member.type == "call_signature":  # ``interface Handler { (c: Context): void }``
+                self.signature_param_types(self.stack[-1][1], member)
+                self.signature_callbacks(self.stack[-1][1], member)
 
     def on_enum(self, node: Node) -> None:
         self.simple_def(node, DefKind.ENUM, node.child_by_field_name("body"))
 
     def on_type_alias(self, node: Node) -> None:
-        self.simple_def(node, DefKind.TYPE_ALIAS, None)
+        # ``type ZodTypeAny = ZodType<any>``: the one named type it stands for, if any
+        value = node.child_by_field_name("value")
+        aliased = self.principal_type(value)
+        self.simple_def(node, DefKind.TYPE_ALIAS, None, aliased)
+        # ``type Handler = (c: Context, next: Next) => void``: its parameters' types, ``(p:j)``
+        fn_type = self.function_type(value) if value is not None else None
+        if fn_type is None and value is not None and value.type == "function_type":
+            fn_type = value
+        if fn_type is not None:
+            self.signature_param_types(self.stack[-1][1], fn_type)
 
-    def simple_def(self, node: Node, kind: DefKind, body: Node | None) -> None:
+    def simple_def(
+        self, node: Node, kind: DefKind, body: Node | None, type_: Chain | None = None
+    ) -> None:
         name = node.child_by_field_name("name")
         if name is None:
             return
@@ -982,6 +1142,7 @@ class _Extractor:
             docstring=self.docstring(outer.start_byte),
             exported=exported,
             modifiers=("declare",) if declare else (),
+            type=type_,
         )
 
     def on_namespace(self, node: Node) -> None:
@@ -1442,9 +1603,12 @@ class _Extractor:
         to a module-level name: a function ``owner.key`` (a nested literal a variable that
         only qualifies its members)."""
         value, key = pair.child_by_field_name("value"), pair.child_by_field_name("key")
+        value = _unwrap(value)  # ``key: ((arg) => ...) as T`` is the function all the same
+        if value is None or (value.type not in _FUNCTION_VALUES and value.type != "object"):
+            return
         owner = self.object_owner(pair.parent) if pair.parent is not None else None
         name = self.member_name(key)
-        if value is None or owner is None or name is None:
+        if owner is None or name is None:
             return
         if value.type == "object":
             self.emit(
@@ -1625,6 +1789,10 @@ class _Extractor:
         if statement is None or statement.type != "expression_statement":
             return
         if statement.parent is None or statement.parent.type != "program":
+            self.anonymous_method(target, right)
+            return
+        if left.type != "member_expression":  # ``app[method] = function`` at the top level
+            self.anonymous_method(target, right)
             return
         chain = self.chain(left)
         if chain == ["module", "exports"]:
@@ -1650,6 +1818,9 @@ class _Extractor:
         outer_info = (statement, True, False, False)
         self.function_value_def(fn, name, (node, node), outer_info, owner=owner)
         self.bind_this(fn, (owner,))
+        left = node.child_by_field_name("left")
+        if left is not None and b".prototype." in self.src[left.start_byte : left.end_byte]:
+            self.constructor_functions.add(owner)
 
     def module_exports(self, node: Node, right: Node, statement: Node) -> None:
         """``module.exports = X`` / ``= { a, b: c }`` / ``= class Foo {}``."""
@@ -1717,14 +1888,16 @@ class _Extractor:
 
     def mark_overloads(self) -> None:
         """A body-less signature is an overload when its qualname is declared more than once
-        (a lone ``declare function f(): void`` in a .d.ts is not)."""
-        counts: dict[str, int] = {}
+        as the same kind (a lone ``declare function f(): void`` in a .d.ts is not, nor an
+        interface method beside a function-local function of its qualname)."""
+        counts: dict[tuple[str, DefKind], int] = {}
         for d in self.defs:
             if d.kind in (DefKind.FUNCTION, DefKind.METHOD):
-                counts[d.qualname] = counts.get(d.qualname, 0) + 1
+                key = (d.qualname, d.kind)
+                counts[key] = counts.get(key, 0) + 1
         for i in self.overload_candidates:
             d = self.defs[i]
-            if counts.get(d.qualname, 0) > 1:
+            if counts.get((d.qualname, d.kind), 0) > 1:
                 self.defs[i] = replace(d, modifiers=_sorted_modifiers([*d.modifiers, "overload"]))
 
     # ---------------------------------------------------------------------------- bindings
@@ -1738,7 +1911,18 @@ class _Extractor:
             scope = at(params.start_byte)
             element = self.callback_element(owner)
             context = self.callback_context(owner) if element is None else None
+            member = self.member_context(owner) if element is context is None else None
+            declared = self.declared_signature(owner) if member is None else None
+            if isinstance(declared, tuple):
+                member, declared = declared, None  # its ``(p:j)`` type the parameters
+            declared_params = self.function_params(declared) if declared is not None else []
             own_scope = self.scope_nodes.get((owner.start_byte, owner.end_byte))
+            if context is not None and owner.type in ("function_expression", "generator_function"):
+                # ``schedule(function () { this.schedule() })``: the callee's ``this:`` type,
+                # unless the function declares its own (read below)
+                this = (*context[0], f"({context[1]}:this)")
+                target = own_scope if own_scope is not None else scope
+                self.bindings.append(Binding(target, "this", owner.start_point[0] + 1, None, this))
             position = 0  # among the arguments: TS ``this: Foo`` is none
             for i, param in enumerate(params.named_children):
                 pattern = (
@@ -1747,18 +1931,45 @@ class _Extractor:
                     else None
                 )
                 if pattern is not None and pattern.type == "this":
+                    # ``function (this: SchedulerAction<T>) { this.schedule() }``
+                    this_type = self.principal_type(param.child_by_field_name("type"))
+                    if this_type is not None:
+                        line = param.start_point[0] + 1
+                        target = own_scope if own_scope is not None else scope
+                        self.bindings.append(Binding(target, "this", line, this_type))
                     continue
                 if own_scope is not None and pattern is not None:
                     self.callback_param_types(own_scope, position, param)
                 if pattern is not None and pattern.type == "identifier":
                     type_ = self.principal_type(param.child_by_field_name("type"))
+                    if type_ is None and position < len(declared_params):
+                        type_ = self.principal_type(declared_params[position])
                     value = element if i == 0 and not type_ else None
                     if context is not None and not type_ and value is None:
                         value = (*context[0], f"({context[1]}:{position})")
+                    elif member is not None and not type_:
+                        value = (*member, f"(p:{position})")
                     self.bind(scope, pattern, type_, value)
+                elif pattern is not None and pattern.type == "object_pattern":
+                    source = self.parameter_source(param, i, position, element, context, member)
+                    if source is not None:
+                        self.bind_destructured(scope, pattern, source)
+                    else:
+                        for name in _pattern_names(param):
+                            self.bind(scope, name)
                 else:
                     for name in _pattern_names(param):
                         self.bind(scope, name)
+                position += 1
+        for params in self.caps.get("binding.signature_parameters", ()):
+            owner = params.parent
+            own_scope = self.scope_nodes.get((owner.start_byte, owner.end_byte)) if owner else None
+            position = 0
+            for param in params.named_children if own_scope is not None else ():
+                pattern = param.child_by_field_name("pattern")
+                if pattern is None or pattern.type == "this":
+                    continue
+                self.callback_param_types(own_scope, position, param)
                 position += 1
         # a named function expression's name is bound where it stands (``return function
         # dfs(n) { dfs(n.next) }``)
@@ -1772,6 +1983,8 @@ class _Extractor:
                     context = self.callback_context(node.parent) if element is None else None
                     if context is not None:
                         element = (*context[0], f"({context[1]}:0)")
+                    elif element is None and (member := self.member_context(node.parent)):
+                        element = (*member, "(p:0)")
                 else:
                     element = None
                 for name in _pattern_names(node):
@@ -1813,18 +2026,27 @@ class _Extractor:
         others = [c for c in args.named_children if c.type != "comment"]
         return callee, next(i for i, c in enumerate(others) if c.id == fn.id)
 
-    def callback_param_types(self, scope: str, position: int, param: Node) -> None:
+    def callback_param_types(
+        self, scope: str, position: int, param: Node, any_scope: bool = False
+    ) -> None:
         """A parameter of ``scope`` typed by a function type (``init: (source: Observable<T>,
         subscriber: Subscriber<R>) => void``): the declared type of each of that function's
-        parameters, as the pseudo-binding ``(position:j)`` of ``scope``."""
+        parameters, as the pseudo-binding ``(position:j)`` of ``scope``, and of its ``this:``
+        parameter as ``(position:this)``."""
         fn_type = self.function_type(param.child_by_field_name("type"))
-        if fn_type is None or self.kinds.get(scope) not in _BODY_KINDS:
+        if fn_type is None or not (any_scope or self.kinds.get(scope) in _BODY_KINDS):
             return
         inner = fn_type.child_by_field_name("parameters")
         j = 0
         for p in inner.named_children if inner is not None else ():
             pattern = p.child_by_field_name("pattern")
-            if pattern is None or pattern.type == "this":
+            if pattern is None:
+                continue
+            if pattern.type == "this":
+                type_ = self.principal_type(p.child_by_field_name("type"))
+                if type_ is not None:
+                    line = p.start_point[0] + 1
+                    self.bindings.append(Binding(scope, f"({position}:this)", line, type_))
                 continue
             type_ = self.principal_type(p.child_by_field_name("type"))
             if type_ is not None:
@@ -1841,6 +2063,21 @@ class _Extractor:
             return None
         iterable = self.value_chain(statement.child_by_field_name("right"))
         return (*iterable, "[i]") if iterable is not None else None
+
+    def narrow(self) -> None:
+        """Chains on a subject an ``instanceof`` test or a guard call narrows (narrowing.py)."""
+        tests = self.caps.get("narrowing.instanceof", ())
+        calls = self.caps.get("reference.call", ())
+        ins = self.caps.get("narrowing.in", ())
+        found = narrowing.narrowings(tests, calls, self.src, self.position, ins)
+        if found:
+            self.refs = narrowing.narrow(self.refs, found)
+            self.bindings = narrowing.narrow_bindings(self.bindings, found)
+
+    def position(self, point: tuple[int, int]) -> tuple[int, int]:
+        """A tree-sitter point as a reference's (line, column)."""
+        row, col = point
+        return row + 1, col + 1 if self.ascii else self.column_at(row, col)
 
     def collect_imports(self) -> None:
         for node in self.caps.get("import.statement", ()):

@@ -56,6 +56,20 @@ class TypeScriptSemantics:
     receiver_types: frozenset[Chain] = frozenset({("Self",), ("this",)})
     receiver_values: frozenset[Chain] = frozenset({("self",), ("this",)})
     constructor = "constructor"
+    builtin_collections: ClassVar[Mapping[str, tuple[str, Mapping[str, str]]]] = {
+        "map": ("Map", {"get": "value", "values": "values"}),
+        "elems": (
+            "Array",
+            {
+                **dict.fromkeys(("shift", "pop", "at", "find", "findLast"), "value"),
+                **dict.fromkeys(
+                    ("filter", "slice", "concat", "reverse", "sort", "splice", "values"), "values"
+                ),
+                **dict.fromkeys(("toReversed", "toSorted", "toSpliced"), "values"),
+            },
+        ),
+    }
+    element_methods: ClassVar[Mapping[str, str]] = {}  # no iteration protocol read
 
     def __init__(self, language: str, top_level_exported: bool) -> None:
         self.language = language

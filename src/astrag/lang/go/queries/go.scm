@@ -9,6 +9,10 @@
 ;   @definition.alias                  type_alias (`type A = B`)
 ;   @definition.variable               var_spec / const_spec at package level
 ;   @import.spec                       one import_spec
+;
+; Every pattern starts at the root, so extract.py runs the query with a maximum start depth of
+; 0: the cursor then never descends into function bodies looking for a match (most of a file's
+; nodes; searching them cost several times what this query finds).
 
 (source_file
   (function_declaration
@@ -37,4 +41,7 @@
   (const_declaration
     (const_spec) @definition.variable))
 
-(import_spec) @import.spec
+(source_file
+  (import_declaration
+    [(import_spec) @import.spec
+     (import_spec_list (import_spec) @import.spec)]))

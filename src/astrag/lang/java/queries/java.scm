@@ -42,3 +42,11 @@
 (scoped_type_identifier) @reference.type
 (marker_annotation name: (_) @reference.annotation)
 (annotation name: (_) @reference.annotation)
+
+; ------------------------------------------- what the captures above include but are not
+; (found here rather than by asking each node for its parent, which tree-sitter answers by a
+; walk down from the root)
+(scoped_type_identifier [(type_identifier) (scoped_type_identifier)] @skip.type)  ; a part
+(type_parameter . (type_identifier) @skip.type)  ; a type parameter's declaration
+(record_declaration
+  (formal_parameters [(formal_parameter) (spread_parameter)] @skip.parameter))  ; a component

@@ -14,6 +14,8 @@
 (pair
   key: (_) @name
   value: [(arrow_function) (function_expression) (generator_function) (object)]) @definition.object_member
+; ... also in parentheses (`get: (function () { ... })`): the frontend unwraps
+(pair key: (_) @name value: (parenthesized_expression)) @definition.object_member
 ; a named function expression anywhere else (``forwardRef(function Inner() {})``)
 (function_expression name: (identifier) @name) @definition.named_function
 (field_definition property: (_) @name) @definition.field
@@ -22,6 +24,7 @@
 (export_statement) @export.statement
 (import_statement) @import.statement
 (expression_statement (assignment_expression left: (member_expression)) @assignment.member)
+(expression_statement (assignment_expression left: (subscript_expression)) @assignment.member)
 
 ; --------------------------------------------------------------- local names
 (variable_declarator) @binding.declarator
@@ -40,6 +43,9 @@
 (for_in_statement left: (_) @binding.loop)
 (catch_clause parameter: (_) @binding.catch)
 (function_expression name: (identifier) @binding.function_name)
+; the tests that narrow (narrowing.py; guard calls are @reference.call)
+(binary_expression operator: "instanceof") @narrowing.instanceof
+(binary_expression left: (string) operator: "in") @narrowing.in
 
 ; ---------------------------------------------------------------- references
 (call_expression) @reference.call

@@ -19,6 +19,10 @@
 (pair
   key: (_) @name
   value: [(arrow_function) (function_expression) (generator_function) (object)]) @definition.object_member
+; ... also in parentheses or a cast (`string: ((arg) => ...) as Create`): the frontend unwraps
+(pair
+  key: (_) @name
+  value: [(parenthesized_expression) (as_expression) (satisfies_expression)]) @definition.object_member
 ; a named function expression anywhere else (``forwardRef(function Inner() {})``)
 (function_expression name: (identifier) @name) @definition.named_function
 (method_signature name: (_) @name) @definition.method
@@ -32,6 +36,7 @@
 (export_statement) @export.statement
 (import_statement) @import.statement
 (expression_statement (assignment_expression left: (member_expression)) @assignment.member)
+(expression_statement (assignment_expression left: (subscript_expression)) @assignment.member)
 
 ; --------------------------------------------------------------- local names
 (variable_declarator) @binding.declarator
@@ -47,10 +52,27 @@
   (method_definition parameters: (_) @binding.parameters)
 ])
 (arrow_function parameter: (identifier) @binding.parameter)
+; parameter lists of body-less signatures: they bind nothing, but a function-typed parameter's
+; own parameter types type the callbacks passed there (interfaces, overloads, declarations)
+([
+  (method_signature parameters: (_) @binding.signature_parameters)
+  (abstract_method_signature parameters: (_) @binding.signature_parameters)
+  (function_signature parameters: (_) @binding.signature_parameters)
+])
 (for_in_statement left: (_) @binding.loop)
 (catch_clause parameter: (_) @binding.catch)
 (function_expression name: (identifier) @binding.function_name)
 (type_parameter name: (_) @binding.type_parameter)
+; a type guard's `x is T`, and the tests that narrow (narrowing.py; guard calls are @reference.call)
+(type_predicate_annotation) @binding.predicate
+; a return type written as an object type (`(): { status: ParseStatus; ctx: Context }`)
+(function_declaration return_type: (type_annotation (object_type))) @binding.shape
+(method_definition return_type: (type_annotation (object_type))) @binding.shape
+(method_signature return_type: (type_annotation (object_type))) @binding.shape
+(arrow_function return_type: (type_annotation (object_type))) @binding.shape
+(function_expression return_type: (type_annotation (object_type))) @binding.shape
+(binary_expression operator: "instanceof") @narrowing.instanceof
+(binary_expression left: (string) operator: "in") @narrowing.in
 (infer_type (type_identifier) @binding.type_parameter)
 (mapped_type_clause name: (type_identifier) @binding.type_parameter)
 

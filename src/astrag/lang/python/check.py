@@ -1,0 +1,401 @@
+"""The checker's Python rules (``verify/rules.py``): builtins, ``self`` bound by a call,
+imports of repository and installed modules, the standard library checked on its real
+modules, classes closed over standard-library bases that lack the name, and what a class
+body adds to its instances (``self.x = ...`` anywhere, slots; ``setattr``/``__dict__`` open it).
+"""
+
+from __future__ import annotations
+
+import re
+import types
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from tree_sitter import Node, Tree
+
+from astrag.graph.facts import (
+    CLASS_KINDS,
+    FUNCTION_KINDS,
+    Chain,
+    Definition,
+    DefKind,
+    Import,
+    Reference,
+)
+from astrag.graph.tables import FileTables, Site
+from astrag.graph.values import Value
+from astrag.lang.python.check_stdlib import (
+    ABSTRACT_MODULES,
+    installed_call,
+    installed_import,
+    stdlib_attributes,
+    stdlib_missing_attribute,
+)
+from astrag.lang.python.modules import in_repository_package, resolve_python_module
+from astrag.lang.python.semantics import PY_BUILTINS, module_value
+from astrag.verify.findings import Finding
+from astrag.verify.inputs import ChangedFile
+from astrag.verify.rules import Guard, LanguageRules
+
+if TYPE_CHECKING:
+    from astrag.verify.check import Checker
+    from astrag.verify.members import ClassBodies
+
+_SUPPRESS = re.compile(r"#\s*(type:\s*ignore|noqa|pyright:\s*ignore)")
+_DYNAMIC_HOOKS = frozenset({"__getattr__", "__getattribute__"})
+_OBJECT_MEMBERS = frozenset(dir(object))
+# what an ``except`` clause catches -> the findings it expects on the lines it guards
+_HANDLED = {
+    "AttributeError": frozenset({"unknown-member"}),
+    "ImportError": frozenset({"unknown-import"}),
+    "ModuleNotFoundError": frozenset({"unknown-import"}),
+    "NameError": frozenset({"undeclared-name", "unknown-function", "unknown-type"}),
+}
+_EVERYTHING = frozenset({"Exception", "BaseException"})
+# what differs between Python versions: members and names of the standard library
+_VERSION_DEPENDENT = frozenset({"unknown-member", "unknown-import"})
+# class decorators that leave a class's constructor as the class declares it
+_PLAIN_CLASS_DECORATORS = frozenset(
+    {"dataclass", "dataclasses.dataclass", "total_ordering", "functools.total_ordering",
+     "final", "typing.final", "runtime_checkable", "typing.runtime_checkable", "unique",
+     "enum.unique", "override", "typing.override"}
+)  # fmt: skip
+# code that tests which Python runs it: what it uses may exist on another version only
+_VERSION_TEST = re.compile(r"\bsys\.version(?:_info)?\b|\bPY_?[23]|\bPY3\d|python_version\(")
+_WRITES_GLOBALS = re.compile(r"\bglobals\(\)\s*(?:\[|\.update\b|\.setdefault\b)")
+
+
+class PythonRules(LanguageRules):
+    language = "python"
+    receivers = frozenset({"self", "cls", "super", "super()"})
+    # ``type``'s too: the receiver may be a class (``C.__subclasses__()``, ``C.mro()``)
+    call_members = _OBJECT_MEMBERS | frozenset(dir(type))
+    attribute_members = frozenset(dir(object)) | frozenset(dir(type))
+    judges_module_reads = True
+    writes_create_attributes = True
+    self_parameter = True
+    constructor = "__init__"
+    receiver_may_be_subclass = True
+    module_members = frozenset(dir(types.ModuleType("m"))) | {
+        "__file__",
+        "__path__",
+        "__cached__",
+        "__builtins__",
+        "__all__",
+    }
+
+    def guarded(self, text: str, tree: Tree | None) -> list[Guard]:
+        """The bodies of ``try:`` statements, for the findings their ``except`` clauses
+        handle: ``try: from x import y except ImportError:``, a method of another Python
+        version tried under ``except AttributeError`` (a bare ``except`` or ``except
+        Exception`` handles imports, and standard-library members some Python lacks). And
+        code that runs on some Pythons only (``if
+        sys.version_info >= (3, 13):``, ``@pytest.mark.skipif(not PY_3_13_PLUS)``): the
+        standard library it uses may be another version's."""
+        if tree is None:
+            return []
+        return _guards(tree.root_node)
+
+    def unknowable(self, checker: Checker, site: Site, chain: Chain) -> bool:
+        return len(chain) > 1 and (
+            _field_of_decorated_class(checker, site, chain)
+            or _class_body_field(site, chain[0])
+            or _built_by_class(site, chain[0])
+        )
+
+    def module_declares(self, checker: Checker, path: str, name: str, importer: str) -> bool:
+        """For a stub (``.pyi``), a module's stub declares what it has, whichever of its
+        stub and source the resolver found (a stub names types its source never defines);
+        code that runs gets the source's names. A module that writes ``globals()`` has
+        names no definition shows."""
+        sibling = _sibling(path)
+        tables = checker.r.tables
+        if importer.endswith(".pyi") and sibling.endswith(".pyi") and sibling in tables.facts:
+            t = tables[sibling]
+            if name in t.children.get("", {}) or name in t.imports.get("", {}):
+                return True
+            if checker.r.module_is_dynamic(sibling):
+                return True
+        return _WRITES_GLOBALS.search(checker.bodies.file_text(path)) is not None
+
+    def signature_known(self, checker: Checker, cls: Definition) -> bool:
+        """A class decorator (``@attr.s``, ``@attrs.define``) may write the constructor."""
+        return all(d.split("(", 1)[0].strip() in _PLAIN_CLASS_DECORATORS for d in cls.decorators)
+
+    def receiver_site(self, site: Site, root: str) -> Site | None:
+        """``self``/``cls`` is the receiver only as the first parameter of a method (in a
+        nested function too), and a class body defined in a method sees that method's
+        (``class Tester: bound = f(self.BOUND)``); where a function binds the name itself
+        (``cls`` as a fixture parameter, ``cls = make_class(...)``) it is no receiver."""
+        if root.startswith("super"):
+            return site
+        t, scope = site.t, site.scope
+        crossed = False  # a class body between the use and the function binding the name
+        while scope:
+            d = t.defs.get(scope)
+            if d is None:
+                return site
+            if d.kind in CLASS_KINDS:
+                crossed = True
+            elif d.kind in FUNCTION_KINDS:
+                params = [p.name for p in d.params]
+                if root in params:
+                    owner = t.defs.get(d.parent)
+                    if owner is None or owner.kind not in CLASS_KINDS or params[0] != root:
+                        return None
+                    return Site(t, scope, site.line) if crossed else site
+                if root in t.bindings.get(scope, {}):
+                    return None  # a local of that name
+            scope = d.parent
+        return None if crossed else site
+
+    def suppressed(self, text: str) -> frozenset[int]:
+        return frozenset(
+            number for number, line in enumerate(text.splitlines(), 1) if _SUPPRESS.search(line)
+        )
+
+    def needs_no_declaration(
+        self, checker: Checker, site: Site, name: str, ref: Reference, text: str
+    ) -> bool:
+        return (
+            name in PY_BUILTINS
+            or (name == "__class__" and bool(site.scope))  # the implicit cell of a method
+            or _class_name_in_header(site.t, site.scope, name, ref.line, text)
+            or _captured_by_a_pattern(site.t, site.scope, name, text)
+            or _WRITES_GLOBALS.search(text) is not None
+        )
+
+    def import_findings(
+        self, checker: Checker, change: ChangedFile, imp: Import, target: Value | None
+    ) -> list[Finding]:
+        r = checker.r
+        dotted = resolve_python_module(r.modules, change.path, imp.module, imp.level)
+        if dotted is None:
+            return []
+        if target is not None or not in_repository_package(r.modules, dotted):
+            return installed_import(change, imp, dotted, checker.finding)
+        what = f"{dotted}.{imp.name}" if imp.name else dotted
+        return checker.missing_import(change, imp, module_value(r, dotted), what)
+
+    def star_sources(self, checker: Checker, t: FileTables) -> list[str]:
+        found = []
+        for imp in t.star_imports.get("", []):
+            module = checker.r.import_target(t, imp)
+            if module is not None and module[0] == "mod":
+                found.append(module[1])
+        return found
+
+    def external_call(
+        self, checker: Checker, change: ChangedFile, ref: Reference, dotted: str,
+        receiver: Value | None,
+    ) -> list[Finding]:  # fmt: skip
+        if receiver is not None and checker.r.definition(receiver) is not None:
+            return _missing_on_repository_class(checker, change, ref, receiver)
+        if any(g.broad and g.covers(ref.line) for g in checker.guards(change)):
+            return []  # tried under ``except Exception``: another Python's API, expected
+        owner, missing = stdlib_missing_attribute(dotted)
+        if owner is not None and missing is not None:
+            message = f"{owner} has no attribute {missing!r}"
+            candidates = stdlib_attributes(owner)
+            line, column = ref.line, ref.column
+            return [
+                checker.finding(
+                    change, line, column, "unknown-member", message, missing, candidates
+                )
+            ]
+        return installed_call(change, ref, dotted, checker.finding)
+
+    def closed_class(
+        self, checker: Checker, receiver: Value, d: Definition, name: str | None, attribute: bool
+    ) -> bool:
+        """Every base is in the repository, or a standard-library class that lacks ``name``
+        too (for an attribute, an abstract one, since a concrete class's instance
+        attributes cannot be seen on the class: ``logging.Handler().formatter``); none has
+        ``__getattr__``/``__getattribute__``. Class decorators are assumed to leave the
+        class's own members alone."""
+        if d.kind == DefKind.INTERFACE:
+            return False
+        r = checker.r
+        mro, external = r.mro(receiver[1], receiver[2])
+        if external and not (name and _standard_bases_lack(external, name, attribute)):
+            return False
+        return not any(_DYNAMIC_HOOKS.intersection(r.tables[p].children.get(q, {})) for p, q in mro)
+
+    def open_class_body(self, bodies: ClassBodies, path: str, qual: str) -> bool:
+        body = bodies.python(path, qual)
+        return body is None or body.dynamic
+
+    def body_declares(
+        self, bodies: ClassBodies, path: str, qual: str, name: str, resolved: bool
+    ) -> bool:
+        body = bodies.python(path, qual)
+        return body is None or name in body.assigned or name in body.slots
+
+
+def _missing_on_repository_class(
+    checker: Checker, change: ChangedFile, ref: Reference, receiver: Value
+) -> list[Finding]:
+    """``request.formdata()`` where Request's repository classes lack the method and its
+    standard-library bases (``Mapping``) do too: named after the receiver's own type."""
+    r = checker.r
+    name = ref.chain[-1]
+    if receiver[0] not in ("inst", "super") and not r.is_class(receiver):
+        return []
+    if name in _OBJECT_MEMBERS or not checker._closed_class(receiver, name):
+        return []
+    site = Site(r.tables[change.path], ref.scope, ref.line)
+    if checker.is_narrowed(change, site, ref.chain):
+        return []
+    message = f"{receiver[2]} has no member {name!r}"
+    candidates = r.member_names(receiver)
+    return [
+        checker.finding(change, ref.line, ref.column, "unknown-member", message, name, candidates)
+    ]
+
+
+def _standard_bases_lack(external: list[Value], name: str, abstract_only: bool) -> bool:
+    """Every base outside the repository is a standard-library class without ``name`` (an
+    abstract one of ``collections.abc``/``abc``/``numbers``, with ``abstract_only``)."""
+    return all(
+        base[0] == "ext"
+        and (not abstract_only or base[1].startswith(ABSTRACT_MODULES))
+        and stdlib_missing_attribute(f"{base[1]}.{name}")[1] == name
+        for base in external
+    )
+
+
+def _class_name_in_header(t: FileTables, scope: str, name: str, line: int, text: str) -> bool:
+    """``def __init__(self, precision=SECONDS)``: a method's defaults and annotations are
+    evaluated in the class body, where the class's own names are bound."""
+    d = t.defs.get(scope)
+    if d is None or d.kind not in FUNCTION_KINDS or name not in t.children.get(d.parent, {}):
+        return False
+    parent = t.defs.get(d.parent)
+    if parent is None or parent.kind not in CLASS_KINDS or line < d.start_line:
+        return False
+    lines = text.split("\n")
+    for number in range(d.start_line, min(d.end_line, len(lines)) + 1):
+        code = lines[number - 1].split("#", 1)[0].rstrip()
+        if code.endswith(":") and not code.lstrip().startswith("@"):
+            return line <= number  # the header ends here
+    return False
+
+
+def _guards(root: Node) -> list[Guard]:
+    guards = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.named_children)
+        if node.type == "try_statement":
+            guards.extend(_try_guard(node))
+        elif node.type == "if_statement":
+            condition = node.child_by_field_name("condition")
+            if condition is not None and _VERSION_TEST.search(_text(condition)):
+                guards.append(_lines(node, _VERSION_DEPENDENT))
+        elif node.type == "decorated_definition":
+            decorators = [c for c in node.named_children if c.type == "decorator"]
+            if any(_VERSION_TEST.search(_text(d)) for d in decorators):
+                guards.append(_lines(node, _VERSION_DEPENDENT))
+    return guards
+
+
+def _try_guard(node: Node) -> list[Guard]:
+    body = node.child_by_field_name("body")
+    if body is None:
+        return []
+    handled: set[str] = set()
+    everything = False
+    for clause in node.named_children:
+        if clause.type != "except_clause":
+            continue
+        caught = [c for c in clause.named_children if c.type != "block"]
+        if not caught:
+            everything = True  # a bare ``except:``
+        for name in _exception_names(caught):
+            everything |= name in _EVERYTHING
+            handled |= _HANDLED.get(name, frozenset())
+    if everything:  # expects any failure: an import probed, another environment's API
+        return [_lines(body, frozenset(handled | {"unknown-import"}), broad=True)]
+    return [_lines(body, frozenset(handled))] if handled else []
+
+
+def _lines(node: Node, rules: frozenset[str], broad: bool = False) -> Guard:
+    return Guard(node.start_point[0] + 1, node.end_point[0] + 1, rules, broad)
+
+
+def _text(node: Node) -> str:
+    return node.text.decode("utf-8", "replace") if node.text else ""
+
+
+def _exception_names(nodes: list[Node]) -> list[str]:
+    """The exception classes an ``except`` clause names (``except (A, b.B) as e``)."""
+    found = []
+    for node in nodes:
+        words = re.findall(r"[A-Za-z_][\w.]*", _text(node))
+        found += [word.rsplit(".", 1)[-1] for word in words]
+    return found
+
+
+def _sibling(path: str) -> str:
+    """``m.py`` <-> ``m.pyi``."""
+    return path[:-1] if path.endswith(".pyi") else path + "i"
+
+
+def _field_of_decorated_class(checker: Checker, site: Site, chain: Chain) -> bool:
+    """``self.msg.format()`` where ``msg = attr.ib()`` in a decorated class: the decorator
+    turns the class-level value into a field; what instances hold is not that value (an
+    annotation, ``node: Node``, still says what they hold)."""
+    r = checker.r
+    for end in range(2, len(chain)):
+        denot, _ = r.walk(site, chain[:end])
+        d = r.definition(denot) if denot is not None and denot[0] == "sym" else None
+        if d is None or d.kind in FUNCTION_KINDS or d.kind in CLASS_KINDS or d.type:
+            continue
+        assert denot is not None
+        owner = r.tables[denot[1]].defs.get(d.parent)
+        if owner is not None and owner.kind in CLASS_KINDS and owner.decorators:
+            return True
+    return False
+
+
+def _class_body_field(site: Site, root: str) -> bool:
+    """``@x.validator`` in a class body where ``x: int = attr.ib()``: inside the body the
+    name holds the assigned value, the annotation describes what instances will hold."""
+    d = site.t.defs.get(site.scope)
+    if d is None or d.kind not in CLASS_KINDS:
+        return False
+    field = site.t.defs.get(f"{site.scope}.{root}")
+    return field is not None and field.type is not None and field.value is not None
+
+
+def _built_by_class(site: Site, root: str) -> bool:
+    """``ret = super().from_frame(frame)`` / ``cls(...)`` in a classmethod: an instance of
+    whichever subclass the call runs for, not of the class that declares the method."""
+    t, scope = site.t, site.scope
+    while scope:
+        bound = t.bindings.get(scope, {}).get(root)
+        if bound:
+            return any(
+                b.value is not None and b.value[0] in ("super()", "cls", "cls()") for b in bound
+            )
+        d = t.defs.get(scope)
+        scope = d.parent if d is not None else ""
+    return False
+
+
+def _captured_by_a_pattern(t: FileTables, scope: str, name: str, text: str) -> bool:
+    """A name a ``case`` pattern binds (``case Point(x, y):``) in the same function."""
+    d = t.defs.get(scope) if scope else None
+    lines = text.split("\n")
+    first, last = (d.start_line, d.end_line) if d is not None else (1, len(lines))
+    pattern = _capture(name)
+    return any(pattern.search(line) for line in lines[first - 1 : last])
+
+
+@lru_cache(maxsize=256)
+def _capture(name: str) -> re.Pattern[str]:
+    return re.compile(rf"^\s*case\b.*(?<![\w.]){re.escape(name)}(?![\w(=])")
+
+
+RULES = {"python": PythonRules()}

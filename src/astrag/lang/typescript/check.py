@@ -1,0 +1,214 @@
+"""The checker's TypeScript and JavaScript rules (``verify/rules.py``): the lib's globals and
+the repository's script ``.d.ts`` declarations, imports of repository modules and of npm
+packages' declarations, classes closed through ``extends`` only (``implements`` adds no
+members), interfaces closed when declared once without an index signature, and the members a
+class body declares (fields, parameter properties; a write must hit one). Plain JavaScript is
+judged on calls only: its classes grow by assignment and its host provides its globals.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from importlib import resources
+from typing import TYPE_CHECKING
+
+from astrag.graph.facts import Definition, DefKind, Import, Reference
+from astrag.graph.tables import FileTables, Site
+from astrag.graph.values import Value
+from astrag.lang.typescript.modules import resolve_ts_module
+from astrag.lang.typescript.semantics import JS_GLOBALS
+from astrag.verify.findings import Finding
+from astrag.verify.inputs import ChangedFile
+from astrag.verify.packages import ts_package_exports
+from astrag.verify.rules import LanguageRules
+
+if TYPE_CHECKING:
+    from astrag.verify.check import Checker
+    from astrag.verify.members import ClassBodies
+
+_SUPPRESS = re.compile(r"//\s*@ts-(ignore|expect-error)")
+# names a TS/JS file may use without declaring them: the TypeScript lib (generated list),
+# test runners and host environments
+_TS_LIB = frozenset(
+    line
+    for line in resources.files(__package__)
+    .joinpath("ts_lib_globals.txt")
+    .read_text("utf-8")
+    .splitlines()
+    if line and not line.startswith("#")
+)
+_AMBIENT = (
+    JS_GLOBALS
+    | _TS_LIB
+    | frozenset(  # test runners, Node.js, framework and tsc-helper globals the lib lacks
+        """BufferEncoding Express HasTaskState NodeJS NodeRequire Zone ZoneDelegate afterAll
+    afterEach arguments beforeAll beforeEach bigint describe expect expectAsync fail
+    fdescribe fit global it jasmine jest never ngDevMode object pending spyOn
+    spyOnAllFunctions spyOnProperty symbol test unknown xdescribe xit __decorate __metadata
+    __param __awaiter __generator __importDefault __importStar __exportStar __assign __rest
+    __spreadArray __extends __values __read __createBinding __setModuleDefault""".split()
+    )
+    # TypeScript's predefined types, where a grammar reads a type argument as a value
+    # (``parse<Record<string, unknown>>(x)``)
+    | frozenset("string number boolean any void undefined null".split())
+)
+# what a specifier may name on disk besides itself (``./x.js`` is ``./x.ts`` before emit)
+_SOURCE_SUFFIXES = (".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+_JS_OBJECT_MEMBERS = frozenset(
+    {"constructor", "toString", "toLocaleString", "valueOf", "hasOwnProperty",
+     "isPrototypeOf", "propertyIsEnumerable"}
+)  # fmt: skip
+
+
+class TypeScriptRules(LanguageRules):
+    language = "typescript"
+    receivers = frozenset({"this", "super"})
+    # and ``then``/``catch``/``finally``: a Promise whose value astrag took for the awaited one
+    call_members = _JS_OBJECT_MEMBERS | {"then", "catch", "finally"}
+    attribute_members = frozenset(
+        {"constructor", "prototype", "name", "length", "call", "apply", "bind", "toString",
+         "valueOf", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toLocaleString",
+         "then", "catch", "finally", "caller", "arguments"}
+    )  # fmt: skip
+
+    def opted_out(self, text: str) -> bool:
+        return "@ts-nocheck" in text[:500]
+
+    def suppressed(self, text: str) -> frozenset[int]:
+        """Lines under ``// @ts-ignore`` / ``// @ts-expect-error``: its own line, and the next
+        one when the comment stands on a line of its own."""
+        lines: set[int] = set()
+        for number, line in enumerate(text.splitlines(), 1):
+            if _SUPPRESS.search(line):
+                lines.add(number)
+                if line.strip().startswith("//"):
+                    lines.add(number + 1)
+        return frozenset(lines)
+
+    def needs_no_declaration(
+        self, checker: Checker, site: Site, name: str, ref: Reference, text: str
+    ) -> bool:
+        # the lib's and the host's globals, and the repository's own script ``.d.ts`` ones
+        return name in _AMBIENT or name in checker.ambient
+
+    def import_findings(
+        self, checker: Checker, change: ChangedFile, imp: Import, target: Value | None
+    ) -> list[Finding]:
+        if target is not None:
+            return _package_import(checker, change, imp)
+        found = resolve_ts_module(checker.r.modules, change.path, imp.module)
+        if found is None and not imp.module.startswith("."):
+            return _package_import(checker, change, imp)
+        escaped = posixpath.normpath(posixpath.join(posixpath.dirname(change.path), imp.module))
+        if found is None and escaped.startswith("../"):
+            return []  # outside the indexed root (one package of a monorepo): not ours
+        if found is None and _on_disk(checker, escaped):
+            return []  # a file the index leaves out (excluded, ignored): not a hallucination
+        if found is not None and imp.name and _declared(checker, found, imp.name, set()):
+            return []  # its text exports the name: the index missed it, the name is there
+        module = ("mod", found) if found else None
+        what = f"{imp.name} from {imp.module!r}" if imp.name else repr(imp.module)
+        return checker.missing_import(change, imp, module, what)
+
+    def star_sources(self, checker: Checker, t: FileTables) -> list[str]:
+        found = (resolve_ts_module(checker.r.modules, t.path, i.module) for i in t.star_reexports)
+        return [path for path in found if path is not None]
+
+    def module_declares(self, checker: Checker, path: str, name: str, importer: str) -> bool:
+        """The module passes on names of a module the index does not hold (``export { a as
+        b } from "../excluded"``, ``export * from "pkg"``): it may have ``name``."""
+        t = checker.r.tables[path]
+        sources = [t.reexports[name]] if name in t.reexports else []
+        sources += t.star_reexports
+        return any(
+            resolve_ts_module(checker.r.modules, path, imp.module) is None for imp in sources
+        )
+
+    def implemented_only(self, checker: Checker, denot: Value, receiver: Value | None) -> bool:
+        """A class member found only in an external interface the class ``implements``
+        (``class ObservableMap implements Map``): implementing adds no members, so a closed
+        class that does not declare it does not have it."""
+        if denot[0] != "ext" or receiver is None or receiver[0] not in ("inst", "super"):
+            return False
+        d = checker.r.definition(receiver)
+        return d is not None and d.kind == DefKind.CLASS and checker._closed_class(receiver)
+
+    def closed_class(
+        self, checker: Checker, receiver: Value, d: Definition, name: str | None, attribute: bool
+    ) -> bool:
+        """Every type it extends is a repository class, or an interface that is the
+        repository's only declaration of its name (no merging or augmentation) without an
+        index signature."""
+
+        def accept(path: str, qual: str, d: Definition) -> bool:
+            if d.kind != DefKind.INTERFACE:
+                return True
+            if checker.declarations(d.name) > 1:
+                return False  # merged with, or augmented by, another declaration of that name
+            return checker.bodies.ts_declared(path, qual) is not None  # None: index signature
+
+        return checker.closed_by_bases(receiver, d, accept)
+
+    def open_class_body(self, bodies: ClassBodies, path: str, qual: str) -> bool:
+        if bodies.ts_declared(path, qual) is None:
+            return True  # an index signature
+        t = bodies.r.tables[path]
+        if t.defs[qual].kind != DefKind.CLASS:
+            return False
+        # an interface of the same name in its file is merged into the class
+        return any(x.qualname == qual and x.kind == DefKind.INTERFACE for x in t.facts.definitions)
+
+    def body_declares(
+        self, bodies: ClassBodies, path: str, qual: str, name: str, resolved: bool
+    ) -> bool:
+        """A write must hit a member the class declares (a field, a parameter property): an
+        assignment in a method declares nothing."""
+        if not resolved:
+            return False
+        declared = bodies.ts_declared(path, qual)
+        return declared is None or name in declared
+
+
+class JavaScriptRules(TypeScriptRules):
+    language = "javascript"
+    judges_attributes = False  # plain JS classes grow by assignment
+    judges_unbound_reads = False  # too many globals come from the host to call a read unbound
+
+
+def _on_disk(checker: Checker, escaped: str) -> bool:
+    """A specifier (relative to the root) that names a source file or directory there."""
+    if checker.root is None:
+        return False
+    stem = re.sub(r"\.[cm]?[jt]sx?$", "", escaped)
+    candidates = [escaped, *(stem + s for s in _SOURCE_SUFFIXES)]
+    candidates += [f"{stem}/index{s}" for s in _SOURCE_SUFFIXES]
+    return any((checker.root / c).is_file() for c in candidates)
+
+
+def _declared(checker: Checker, path: str, name: str, seen: set[str]) -> bool:
+    """The module's text exports a top-level definition ``name`` (or one of the modules it
+    re-exports everything from does), whatever the resolver made of it (a named function
+    expression beside the ``export const`` of the same name hides the export)."""
+    if path in seen or path not in checker.r.tables.facts:
+        return False
+    seen.add(path)
+    t = checker.r.tables[path]
+    if any(d.name == name and not d.parent and d.exported for d in t.facts.definitions):
+        return True
+    return any(_declared(checker, p, name, seen) for p in TYPESCRIPT_RULES.star_sources(checker, t))
+
+
+def _package_import(checker: Checker, change: ChangedFile, imp: Import) -> list[Finding]:
+    """``import { x } from 'pkg'`` where pkg's declarations in node_modules lack x."""
+    if imp.name in (None, "default", "*") or checker.root is None:
+        return []
+    exports = ts_package_exports(checker.root, change.path, imp.module)
+    if exports is None or imp.name in exports:
+        return []
+    message = f"cannot import {imp.name} from {imp.module!r}: the package does not export it"
+    return [checker.finding(change, imp.line, 1, "unknown-import", message, imp.name, exports)]
+
+
+TYPESCRIPT_RULES = TypeScriptRules()
+RULES = {"typescript": TYPESCRIPT_RULES, "javascript": JavaScriptRules()}

@@ -1,0 +1,290 @@
+"""What the TypeScript frontend records for types the compiler reads from context.
+
+A parameter without an annotation, ``this`` in a function, a member of what a call returns:
+the compiler types them from where they stand, not from a declaration, and the frontend writes
+that context down as plain facts the resolver evaluates (``graph/facts.py``; the resolver's
+side is ``graph/inference.py``):
+
+* an untyped parameter of an object-literal member, or of a function bound to a declared
+  function type, is bound to the member's or type's parameter (``(p:j)``), a destructured one
+  to members of its declared or contextual type;
+* a type alias of a function type and an interface's call signatures record their parameter
+  types (``(p:j)``) and the callbacks their parameters take (``(k:j)``, ``(k:fn)``);
+* a function returning an object type records its members' types (``(r:name)``), a type guard
+  its predicate (``(is:k)``), a function returning an instance of its class argument
+  ``(new:k)``, and a call passing a class-like name writes ``(new:k:Name)`` after itself;
+* ``this`` in an anonymous function assigned onto a top-level object, and in a constructor
+  function with prototype members, is that object or an instance of it.
+
+A mixin of the extractor (``extract._Extractor``): ``self`` is the one extracting the file.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tree_sitter import Node
+
+from astrag.graph.facts import Binding, Chain, DefKind
+from astrag.lang.typescript import generics
+from astrag.lang.typescript.nodes import SIMPLE_CHAIN, WRAPPERS, first_named, unwrap
+
+if TYPE_CHECKING:
+    from astrag.lang.typescript.extract import _Extractor
+
+
+class ContextualTypes:
+    """The extractor's contextual-typing facts (see the module docstring)."""
+
+    def member_context(self: _Extractor, fn: Node) -> Chain | None:
+        """``{ init(injector) {...} }`` / ``{ handler: (event) => ... }``: the chain of the
+        member the function is, when its object literal has a contextual type: a variable's
+        (``const p: Process = {...}``: ``("p", "init")``), an argument's (``f({...})``: the
+        declared type of f's parameter, ``("f", "(p:0)", "handler")``), or its outer literal's.
+        Its untyped parameter j is then ``(*chain, "(p:j)")``: the type that member declares for
+        it (facts.py), as the compiler types it from the context."""
+        if fn.type == "method_definition":
+            obj, key = fn.parent, fn.child_by_field_name("name")
+        else:
+            node = fn
+            while node.parent is not None and node.parent.type in WRAPPERS:
+                node = node.parent
+            pair = node.parent
+            if pair is None or pair.type != "pair":
+                return None
+            obj, key = pair.parent, pair.child_by_field_name("key")
+        name = self.member_name(key)
+        if obj is None or obj.type != "object" or name is None:
+            return None
+        outer = self.object_context(obj)
+        return (*outer, name) if outer is not None else None
+
+    def object_context(self: _Extractor, obj: Node) -> Chain | None:
+        """The chain whose type an object literal is read as (see ``member_context``)."""
+        node = obj
+        while node.parent is not None and node.parent.type == "parenthesized_expression":
+            node = node.parent
+        parent = node.parent
+        if parent is None:
+            return None
+        if parent.type == "variable_declarator":
+            name = parent.child_by_field_name("name")
+            return (self.text(name),) if name is not None and name.type == "identifier" else None
+        if parent.type == "pair" and parent.parent is not None and parent.parent.type == "object":
+            key = self.member_name(parent.child_by_field_name("key"))
+            outer = self.object_context(parent.parent) if key is not None else None
+            return (*outer, key) if outer is not None and key is not None else None
+        call = parent.parent if parent.type == "arguments" else None
+        if call is None or call.type not in ("call_expression", "new_expression"):
+            return None
+        field = "function" if call.type == "call_expression" else "constructor"
+        callee = self.value_chain(call.child_by_field_name(field))
+        if callee is None:
+            return None
+        others = [c for c in parent.named_children if c.type != "comment"]
+        position = next(i for i, c in enumerate(others) if c.id == node.id)
+        return (*callee, f"(p:{position})")
+
+    def parameter_source(
+        self: _Extractor,
+        param: Node,
+        index: int,
+        position: int,
+        element: Chain | None,
+        context: tuple[Chain, int] | None,
+        member: Chain | None,
+    ) -> Chain | None:
+        """What a destructured parameter (``({ injector }: Ctx) => ...``) takes its names
+        from: an instance of its declared type, else what its untyped self would be (the
+        array element, the callee's or the member's declared parameter type)."""
+        declared = self.principal_type(param.child_by_field_name("type"))
+        if declared is not None:
+            if declared[0][:1] == "<" or declared[-1] == "[]":
+                return None
+            return (*declared[:-1], declared[-1] + "()")  # ``Ctx()``: an instance of Ctx
+        if element is not None and index == 0:
+            return element
+        if context is not None:
+            return (*context[0], f"({context[1]}:{position})")
+        if member is not None:
+            return (*member, f"(p:{position})")
+        return None
+
+    def declared_signature(self: _Extractor, fn: Node) -> Node | Chain | None:
+        """``const f: (c: Context) => void = (c) => …`` / ``const f: Handler = (c) => …``:
+        the function type its declarator declares (its parameters type f's), or the declared
+        type's chain (``Handler``, whose ``(p:j)`` do)."""
+        node = fn
+        while node.parent is not None and node.parent.type in WRAPPERS:
+            node = node.parent
+        declarator = node.parent
+        if declarator is None or declarator.type != "variable_declarator":
+            return None
+        annotation = declarator.child_by_field_name("type")
+        fn_type = self.function_type(annotation)
+        if fn_type is not None:
+            return fn_type
+        declared = self.principal_type(annotation)
+        if declared is None or declared[0][:1] == "<" or declared[-1] in ("[]", "{}"):
+            return None
+        return declared
+
+    def function_params(self: _Extractor, fn_type: Node) -> list[Node | None]:
+        """The type annotations of a function type's parameters, by position (no ``this``)."""
+        params = fn_type.child_by_field_name("parameters")
+        out: list[Node | None] = []
+        for p in params.named_children if params is not None else ():
+            pattern = p.child_by_field_name("pattern")
+            if pattern is not None and pattern.type != "this":
+                out.append(p.child_by_field_name("type"))
+        return out
+
+    def signature_param_types(self: _Extractor, scope: str, signature: Node) -> None:
+        """The declared type of each parameter j of a function type or call signature, as the
+        pseudo-binding ``(p:j)`` of ``scope`` (a type alias, an interface)."""
+        params = signature.child_by_field_name("parameters")
+        j = 0
+        for p in params.named_children if params is not None else ():
+            pattern = p.child_by_field_name("pattern")
+            if pattern is None or pattern.type == "this":
+                continue
+            type_ = self.principal_type(p.child_by_field_name("type"))
+            if type_ is not None:
+                self.bindings.append(Binding(scope, f"(p:{j})", p.start_point[0] + 1, type_))
+            j += 1
+
+    def signature_callbacks(self: _Extractor, scope: str, signature: Node) -> None:
+        """A call signature's parameters that take callbacks: a function type's parameter
+        types as ``(k:j)`` (``callback_param_types``), a named type as ``(k:fn)``, a rest
+        parameter's element type as ``(*k:fn)`` (the resolver reads that type's ``(p:j)``)."""
+        params = signature.child_by_field_name("parameters")
+        k = 0
+        for p in params.named_children if params is not None else ():
+            pattern = p.child_by_field_name("pattern")
+            if pattern is None or pattern.type == "this":
+                continue
+            if self.function_type(p.child_by_field_name("type")) is not None:
+                self.callback_param_types(scope, k, p, any_scope=True)
+            else:
+                type_ = self.principal_type(p.child_by_field_name("type"))
+                rest = pattern.type == "rest_pattern"
+                if rest and type_ is not None:
+                    type_ = type_[:-1] if type_[-1] == "[]" else None
+                if type_ is not None:
+                    name = f"(*{k}:fn)" if rest else f"({k}:fn)"
+                    self.bindings.append(Binding(scope, name, p.start_point[0] + 1, type_))
+            k += 1
+
+    def collect_shapes(self: _Extractor) -> None:
+        """``f(): { status: ParseStatus; ctx: Context }``: the pseudo-bindings ``(r:status)``
+        and ``(r:ctx)`` of f, what a member of its result is (facts.py)."""
+        for fn in self.caps.get("binding.shape", ()):
+            scope = self.scope_nodes.get((fn.start_byte, fn.end_byte))
+            annotation = fn.child_by_field_name("return_type")
+            shape = first_named(annotation) if annotation is not None else None
+            if scope is None or shape is None or shape.type != "object_type":
+                continue
+            for member in shape.named_children:
+                name = member.child_by_field_name("name")
+                if member.type != "property_signature" or name is None:
+                    continue
+                type_ = self.principal_type(member.child_by_field_name("type"))
+                if type_ is not None:
+                    line = member.start_point[0] + 1
+                    self.bindings.append(Binding(scope, f"(r:{self.text(name)})", line, type_))
+
+    def collect_predicates(self: _Extractor) -> None:
+        """``(node: X): node is ElementNode``: the pseudo-binding ``(is:k)`` of the guard, k
+        the parameter's position (facts.py), typed by the predicate's type."""
+        for node in self.caps.get("binding.predicate", ()):
+            fn, predicate = node.parent, first_named(node)
+            name = predicate.child_by_field_name("name") if predicate is not None else None
+            type_ = predicate.child_by_field_name("type") if predicate is not None else None
+            if fn is None or name is None or type_ is None or name.type != "identifier":
+                continue
+            scope = self.scope_nodes.get((fn.start_byte, fn.end_byte))
+            params = fn.child_by_field_name("parameters")
+            principal = self.principal_type(type_)
+            if scope is None or params is None or principal is None:
+                continue
+            wanted, position = self.text(name), 0
+            for param in params.named_children:
+                pattern = param.child_by_field_name("pattern")
+                if pattern is None:
+                    continue
+                if pattern.type == "this":
+                    continue  # TS ``this: Foo`` is no argument
+                if self.text(pattern) == wanted:
+                    line = node.start_point[0] + 1
+                    self.bindings.append(Binding(scope, f"(is:{position})", line, principal))
+                    break
+                position += 1
+
+    def collect_constructed_arguments(self: _Extractor) -> None:
+        """``get<T, R = T>(type: Type<T>): R``: the pseudo-binding ``(new:k)`` of a function
+        returning an instance of the class passed as its argument k (generics.py)."""
+        seen: set[int] = set()
+        for name in self.caps.get("binding.type_parameter", ()):
+            param = name.parent
+            params = param.parent if param is not None else None
+            declaration = params.parent if params is not None else None
+            if declaration is None or param.type != "type_parameter" or declaration.id in seen:
+                continue
+            seen.add(declaration.id)
+            positions = generics.constructed_arguments(declaration, self.src)
+            owner = declaration
+            if positions and owner.type == "function_type":  # ``get: <T>(t: Type<T>) => T``
+                while owner.parent is not None and owner.type != "property_signature":
+                    owner = owner.parent
+            scope = self.scope_nodes.get((owner.start_byte, owner.end_byte))
+            for k in positions if scope is not None else ():
+                line = declaration.start_point[0] + 1
+                self.bindings.append(Binding(scope, f"(new:{k})", line))
+
+    def class_arguments(self: _Extractor, args: Node | None) -> list[str]:
+        """``(new:k:Foo)`` for each argument k named like a class (a capitalised name or
+        chain): the call's value is an instance of it when the callee returns an instance of
+        its class argument k (``injector.get(Foo)``; the callee's ``(new:k)``, facts.py). In
+        reverse order, as ``chain`` collects its parts."""
+        if args is None or args.type != "arguments" or not args.named_child_count:
+            return []
+        out: list[str] = []
+        position = 0
+        for arg in args.named_children:
+            kind = arg.type
+            if kind == "comment":
+                continue
+            if kind in ("identifier", "member_expression"):
+                raw = self.src[arg.start_byte : arg.end_byte]
+                last = raw.rpartition(b".")[2]
+                if last[:1].isupper() and SIMPLE_CHAIN.fullmatch(raw):
+                    out.append(f"(new:{position}:{raw.decode()})")
+            position += 1
+        out.reverse()
+        return out
+
+    def anonymous_method(self: _Extractor, target: Node, fn: Node) -> None:
+        """``app[method] = function () { this.lazyrouter() }`` (computed, or inside a callback:
+        no definition of its own): ``this`` in it is the object, when that is a top-level name
+        of this file (bound in ``bind_anonymous_this`` once scopes are known)."""
+        fn = unwrap(fn) or fn
+        while target.type in ("member_expression", "subscript_expression"):
+            inner = target.child_by_field_name("object")
+            if inner is None:
+                return
+            target = inner
+        if fn.type in ("function_expression", "generator_function") and target.type == "identifier":
+            root = self.text(target)
+            if self.parents.get(root) == "":
+                self.anonymous_methods.append((fn, root))
+
+    def bind_anonymous_this(self: _Extractor) -> None:
+        """``this`` in the anonymous methods (``anonymous_method``) and in a constructor
+        function, one with members on its prototype (``function View() { this.lookup() }``)."""
+        for fn, owner in self.anonymous_methods:
+            scope = self.scopes.at(fn.start_byte)
+            self.bindings.append(Binding(scope, "this", fn.start_point[0] + 1, None, (owner,)))
+        for owner in self.constructor_functions:
+            d = next((d for d in self.defs if d.qualname == owner), None)
+            if d is not None and d.kind == DefKind.FUNCTION and self.kinds.get(owner):
+                self.bindings.append(Binding(owner, "this", d.start_line, None, (owner,)))

@@ -1,0 +1,26 @@
+"""Small syntax-tree helpers the TypeScript frontend's modules share (extract, contextual)."""
+
+from __future__ import annotations
+
+import re
+
+from tree_sitter import Node
+
+# A member chain written plainly on one line (``this.repo.find``, ``a?.b``): split as text,
+# which is much cheaper than walking its nodes.
+SIMPLE_CHAIN = re.compile(rb"[A-Za-z_$][\w$]*(?:\??\.#?[A-Za-z_$][\w$]*)*", re.ASCII)
+# what an expression may sit in and still be the value its parent sees
+WRAPPERS = frozenset({"parenthesized_expression", "as_expression", "satisfies_expression"})
+
+
+def first_named(node: Node) -> Node | None:
+    """The first named child, or None: py-tree-sitter raises IndexError where older versions
+    gave None, and damaged trees have nodes without the children their type usually has
+    (``require()``, an empty ``( )``)."""
+    return node.named_child(0) if node.named_child_count else None
+
+
+def unwrap(value: Node | None) -> Node | None:
+    while value is not None and value.type in WRAPPERS:
+        value = first_named(value)
+    return value
