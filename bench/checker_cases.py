@@ -264,7 +264,8 @@ def load_corpus(root: Path, lang: str, *, refresh: bool = False) -> Corpus:
             calls[(edge.path, edge.line, edge.column)].append(edge.target)
         elif edge.kind == "imports":
             imports[(edge.path, edge.line)].append(edge.target)
-        elif edge.kind == "inherits":
+        elif edge.kind == "inherits" or (edge.kind == "implements" and lang == "java"):
+            # a Java interface brings members (default methods, constants); a TS one none
             bases[edge.source].append(edge.target)
     paths = sorted(s.path for s in symbols if s.kind == "module" and language_of(s.path) == lang)
     names = frozenset(s.name for s in symbols if s.path)

@@ -55,7 +55,7 @@ _READ_PARENTS = frozenset(
      "conditional_expression", "ternary_expression", "template_substitution", "if_statement",
      "while_statement", "await", "await_expression", "list", "tuple", "array", "interpolation",
      "spread_element", "list_splat", "assignment", "variable_declarator", "keyword_argument",
-     "pair", "expression_statement"}
+     "pair", "expression_statement", "field_access"}
 )  # fmt: skip
 _VALUE_FIELDS = {
     "assignment": "right",
@@ -64,6 +64,7 @@ _VALUE_FIELDS = {
     "pair": "value",
     "attribute": "object",
     "member_expression": "object",
+    "field_access": "object",
     "subscript": "value",
     "subscript_expression": "object",
 }
@@ -95,7 +96,11 @@ def _mro_members(corpus: Corpus, class_id: str, members: dict[str, set[str]]) ->
 def _receiver_read(node: Node, sf: SourceFile) -> tuple[str, Node] | None:
     """(root, name node) for ``self.x`` / ``this.x`` read as a value, else None."""
     obj = node.child_by_field_name("object")
-    name = node.child_by_field_name("attribute") or node.child_by_field_name("property")
+    name = (
+        node.child_by_field_name("attribute")
+        or node.child_by_field_name("property")
+        or node.child_by_field_name("field")  # Java
+    )
     parent = node.parent
     if obj is None or name is None or parent is None or parent.type not in _READ_PARENTS:
         return None
@@ -122,7 +127,9 @@ def _walk(node: Node) -> Iterator[Node]:
 
 def attribute_read_edits(corpus: Corpus, rng: random.Random) -> Iterator[tuple[str, Edit]]:
     members = _class_members(corpus)
-    kinds = ("attribute",) if corpus.lang == "python" else ("member_expression",)
+    kinds = {"python": ("attribute",), "java": ("field_access",)}.get(
+        corpus.lang, ("member_expression",)
+    )
     for sf in corpus.files():
         methods = [d for d in sf.facts.definitions if d.kind == DefKind.METHOD]
         for node in _walk(sf.tree.root_node):
@@ -546,8 +553,6 @@ def family_cases(corpus: Corpus, *, seed: int = 0, per_category: int = 30) -> li
     rng = random.Random(f"{seed}:{corpus.lang}:families")
     cases: list[Case] = []
     for family, (rule, generate) in FAMILIES.items():
-        if family == "attribute-read" and corpus.lang == "java":
-            continue  # Java field reads are not judged
         candidates = [(variant, [edit]) for variant, edit in generate(corpus, rng)]
         for variant, edits in choose(candidates, per_category, rng):
             case = _diff_case(corpus, family, variant, edits, rule)

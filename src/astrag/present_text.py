@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 from astrag.api import Outline, Related, Use
 from astrag.graph.facts import Resolution, Symbol
 from astrag.query.calls import CANDIDATE, DIRECT, DISPATCH, notes
-from astrag.query.repomap import SIGNATURE_CHARS
 from astrag.query.uses import USE_KINDS
 
 if TYPE_CHECKING:  # annotations only: importing them loads the search engine
@@ -23,6 +22,9 @@ NAME_MATCHED = "name-matched"  # an edge found by name only, not resolved
 
 
 def _signature(s: Symbol) -> str:
+    # imported here: the map's module loads the tokenizer, which a CLI start does not need
+    from astrag.query.repomap import SIGNATURE_CHARS
+
     text = " ".join(s.signature.split()) or f"{s.kind} {s.name}"
     return text if len(text) <= SIGNATURE_CHARS else text[: SIGNATURE_CHARS - 1] + "…"
 

@@ -20,6 +20,8 @@ NOT_ON_THE_CHECK_PATH = (
     "astrag.search.engine",
     "astrag.search.vectors",
     "astrag.retrieve.answer",
+    "astrag.query.repomap",
+    "tiktoken",
     "astrag.export",
     "astrag.serve.server",
     "mcp",

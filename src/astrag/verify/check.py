@@ -78,7 +78,7 @@ class Checker:
         self._guards: dict[tuple[str, str], list[Guard]] = {}
         # texts: the changed files' new text; shared: what was read of the others, kept
         self.bodies = ClassBodies(resolver, texts or {}, root, shared)
-        self.attributes = AttributeRule(resolver, self.bodies, self._closed_class, self.rules)
+        self.attributes = AttributeRule(resolver, self.bodies, self.closed_class, self.rules)
 
     def rules(self, t: FileTables) -> LanguageRules:
         return rules_for(t.sem.language) or DEFAULT
@@ -121,7 +121,7 @@ class Checker:
             out = [f for f in out if not _handled(f, guards)]
         if facts.errors:
             tree = tree or _parse(change)
-            out = _with_syntax_errors(change, wanted, out, tree, rules.grammar_complete)
+            out = _with_syntax_errors(change, wanted, out, tree, rules)
         shifted = [_shift(f, change.line_offset) for f in out]
         return sorted(set(shifted), key=lambda f: (f.path, f.line, f.column, f.rule))
 
@@ -247,7 +247,7 @@ class Checker:
         elif receiver[0] in ("inst", "super") or (
             receiver[0] == "sym" and self.r.is_class(receiver)
         ):
-            if ref.kind != RefKind.CALL or not self._closed_class(receiver):
+            if ref.kind != RefKind.CALL or not self.closed_class(receiver):
                 return []
             if name in rules.call_members or (name.startswith("__") and name.endswith("__")):
                 return []  # every object has it (``toString``, ``__eq__``); a hook's name
@@ -336,7 +336,7 @@ class Checker:
                 member = self.r.class_member(path, qual, name)
                 if member is not None and member[0] == "sym":
                     return True  # declared there (or by another repository base of it)
-                if not self._closed_class(("sym", path, qual), name, attribute):
+                if not self.closed_class(("sym", path, qual), name, attribute):
                     return True  # a base outside the repository may have it
                 if self.rules(self.r.tables[path]).body_declares(
                     self.bodies, path, qual, name, False
@@ -355,7 +355,7 @@ class Checker:
 
     # ------------------------------------------------------------------ closed classes
 
-    def _closed_class(
+    def closed_class(
         self, receiver: Value, name: str | None = None, attribute: bool = False
     ) -> bool:
         """A class whose members can all be seen: the language decides which bases it may
@@ -505,7 +505,7 @@ class Checker:
             return None, False
         rules = self.rules(self.r.tables[denot[1]])
         if d.kind in CLASS_KINDS:
-            if d.kind != DefKind.CLASS or not self._closed_class(denot):
+            if d.kind != DefKind.CLASS or not self.closed_class(denot):
                 return None, False
             if not rules.signature_known(self, d):
                 return None, False
@@ -572,13 +572,12 @@ def _with_syntax_errors(
     wanted: frozenset[int] | None,
     found: list[Finding],
     tree: Tree | None,
-    grammar_complete: bool,
+    rules: LanguageRules,
 ) -> list[Finding]:
     """``found`` plus the syntax errors on the wanted lines; other findings inside a damaged
     region are dropped: they describe the parser's recovery, not the code."""
-    spots, every = syntax_errors(
-        change.path, change.text, change.old, wanted, tree, grammar_complete
-    )
+    blame, accepts = rules.damage_begun_elsewhere, rules.parser_accepts
+    spots, every = syntax_errors(change.path, change.text, change.old, wanted, tree, blame, accepts)
     if not every:
         return found
     damaged = [(s.line, s.last_line) for s in every]

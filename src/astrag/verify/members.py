@@ -24,12 +24,7 @@ from astrag.graph.resolve import Resolver
 from astrag.graph.tables import Site
 from astrag.graph.values import Value
 from astrag.lang import grammar_of, parser
-from astrag.verify.attributes import (
-    Access,
-    PythonClassBody,
-    python_class_body,
-    ts_declared_members,
-)
+from astrag.verify.attributes import Access
 from astrag.verify.sources import read_regular_file
 
 if TYPE_CHECKING:
@@ -83,12 +78,15 @@ class ClassBodies:
         body = source[d.start_byte : d.end_byte].decode("utf-8", "replace")
         return body if "class" in body or "interface" in body else None  # else: disk moved on
 
-    def python(self, path: str, qual: str) -> PythonClassBody | None:
-        def compute() -> PythonClassBody | None:
-            body = self.text(path, qual)
-            return python_class_body(body) if body is not None else None
+    def read(self, kind: str, path: str, qual: str, reader: Callable[[str], T]) -> T | None:
+        """What ``reader`` makes of the class's text (None when the text is gone), read once:
+        a room's view of a class body (``kind`` names it in the cache)."""
 
-        return self._cached("python", path, qual, compute)
+        def compute() -> T | None:
+            body = self.text(path, qual)
+            return reader(body) if body is not None else None
+
+        return self._cached(kind, path, qual, compute)
 
     def damaged(self, path: str, qual: str) -> bool:
         """Whether the parser lost part of the class: its own text does not parse cleanly
@@ -105,13 +103,6 @@ class ClassBodies:
             return parser(grammar).parse(body.encode("utf-8")).root_node.has_error
 
         return self._cached("damaged", path, qual, compute)
-
-    def ts_declared(self, path: str, qual: str) -> frozenset[str] | None:
-        def compute() -> frozenset[str] | None:
-            body = self.text(path, qual)
-            return ts_declared_members(path, body) if body is not None else None
-
-        return self._cached("ts", path, qual, compute)
 
 
 def scope_at(facts: FileFacts, byte: int) -> str:

@@ -29,6 +29,7 @@ from astrag.lang import room_package
 from astrag.verify.findings import Finding
 from astrag.verify.inputs import ChangedFile
 from astrag.verify.narrowing import TESTS
+from astrag.verify.syntax import BLAME_NEVER
 
 if TYPE_CHECKING:
     from astrag.verify.check import Checker
@@ -69,13 +70,18 @@ class LanguageRules:
     # the receiver may be an instance of a subclass that adds the member (a Python mixin
     # calls ``self.assertEqual``): a compiler-checked language says no
     receiver_may_be_subclass = False
-    # the grammar reads the whole language: an unreadable region around a written line of a
-    # file that parsed cleanly before is the change's, wherever the parser noticed it began
-    grammar_complete = False
+    # whether an unreadable region around a written line that began on a line the change
+    # did not write is the change's (``verify/syntax.py``'s ``BLAME_*``)
+    damage_begun_elsewhere = BLAME_NEVER
     # how code tests or casts a receiver's type (``verify/narrowing.py``'s templates)
     narrowing: tuple[str, ...] = TESTS
     # attributes every module has (``__file__``)
     module_members: frozenset[str] = frozenset()
+
+    def parser_accepts(self, text: str) -> bool | None:
+        """The language's own parser's verdict on ``text`` where it is at hand (CPython's),
+        which overrules tree-sitter's lagging grammar; None: not at hand."""
+        return None
 
     def opted_out(self, text: str) -> bool:
         """The file asks not to be checked at all (``// @ts-nocheck``)."""

@@ -9,9 +9,8 @@ the same words are the grammar's or the file's own, not the change's, and are no
 
 from __future__ import annotations
 
-import ast
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from tree_sitter import Node, Tree
@@ -32,27 +31,36 @@ class SyntaxSpot:
     reportable: bool = True
 
 
+# a region the parser could not read that began on a line the change did not write is the
+# change's: never (the grammar lags the language: a construct it lacks), when the old
+# version parsed cleanly (the grammar reads the whole language), or always
+BLAME_NEVER, BLAME_IF_CLEAN_BEFORE, BLAME_ALWAYS = "never", "if-clean-before", "always"
+
+
 def syntax_errors(
     path: str,
     text: str,
     old: str | None,
     written: frozenset[int] | None,
     tree: Tree | None = None,
-    grammar_complete: bool = False,
+    begun_elsewhere: str = BLAME_NEVER,
+    accepts: Callable[[str], bool | None] | None = None,
 ) -> tuple[list[SyntaxSpot], list[SyntaxSpot]]:
     """(the syntax errors on the written lines of ``text`` — every line when ``written`` is
     None — that ``old`` did not have; every damaged region of ``text``). ``tree``: the
-    parse of ``text``, when the caller has it. ``grammar_complete``: the grammar reads the
-    whole language, so where ``old`` parsed cleanly a region the parser could not read
-    around a written line is the change's, wherever the parser noticed it began (an
-    unclosed Java string makes it give up on the whole class)."""
+    parse of ``text``, when the caller has it. ``begun_elsewhere``: whether a region that
+    began on a line the change did not write counts (``BLAME_*``; an unclosed Java string
+    makes the parser give up on the whole class from its header on). ``accepts``: the
+    language's own parser, which decides when tree-sitter's grammar lags it."""
     every = list(_spots(path, text, written, tree))
-    blamed = grammar_complete and old is not None and not _damaged(path, old)
+    blamed = begun_elsewhere == BLAME_ALWAYS or (
+        begun_elsewhere == BLAME_IF_CLEAN_BEFORE and old is not None and not _damaged(path, old)
+    )
     spots = [
         s for s in every if (written is None or s.line in written) and (s.reportable or blamed)
     ]
-    if spots and grammar_of(path) == "python" and _python_accepts(text):
-        return [], every  # tree-sitter's grammar lags the language; CPython's parser decides
+    if spots and accepts is not None and accepts(text):
+        return [], every  # tree-sitter's grammar lags the language; its own parser decides
     if not spots or not old:
         return spots, every
     before = Counter(s.message for s in _spots(path, old, None))
@@ -93,21 +101,12 @@ def _spots(
         else:
             message = f"the parser cannot read {_excerpt(source, node)}"
             began_elsewhere = written is not None and line > first
-        reportable = grammar == "python" or not began_elsewhere
-        yield SyntaxSpot(line, column, message, last, reportable)
+        yield SyntaxSpot(line, column, message, last, not began_elsewhere)
 
 
 def _damaged(path: str, text: str) -> bool:
     grammar = grammar_of(path)
     return grammar is not None and parser(grammar).parse(text.encode("utf-8")).root_node.has_error
-
-
-def _python_accepts(text: str) -> bool:
-    try:
-        ast.parse(text)
-    except (SyntaxError, ValueError):
-        return False
-    return True
 
 
 def _written_line(written: frozenset[int], first: int, last: int) -> int:

@@ -171,10 +171,12 @@ def test_unknown_types_and_functions(repo: Path) -> None:
             Shape ok(List<String> names, Shap typo) {
                 helper();
                 String s = String.valueOf(1);
+                org.other.Node n = new java.util.ArrayList<org.other.Leaf>().get(0);
                 return new Shape();
             }
         }
     """
+    # a qualified name says where its class is: not a bare name to look up
     assert findings(repo, code) == [("unknown-type", 7), ("unknown-function", 8)]
 
 
@@ -308,3 +310,33 @@ def test_a_java_change_is_checked_and_a_mixed_one_checks_both(repo: Path) -> Non
     assert report.files == ["src/main/java/com/ex/shapes/Plain.java"]
     assert [(f.line, f.rule) for f in report.findings] == [(5, "wrong-arguments")]
     assert "Plain.twice() takes 1 argument(s), 2 given" in report.findings[0].message
+
+
+def test_field_reads_and_writes(repo: Path) -> None:
+    code = """
+        package com.ex.shapes;
+
+        import java.io.FilterInputStream;
+        import java.io.InputStream;
+
+        class Wrapped extends FilterInputStream {
+            int count;
+            int[] items = new int[3];
+
+            Wrapped(InputStream in) { super(in); }
+
+            int run(Shape s) {
+                this.count = this.items.length + Color.RED.ordinal();
+                Object o = this.in;
+                Class<?> c = Shape.class;
+                java.util.List<String> names = java.util.List.of();
+                this.counts = 1;
+                return this.total + c.hashCode();
+            }
+        }
+    """
+    report = api.check(repo, textwrap.dedent(code), path="src/main/java/com/ex/shapes/Wrapped.java")
+    assert [(f.rule, f.line, f.message) for f in report.findings] == [
+        ("unknown-member", 18, "Wrapped declares no member 'counts' (did you mean count?)"),
+        ("unknown-member", 19, "Wrapped has no attribute 'total'"),
+    ]

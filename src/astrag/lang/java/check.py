@@ -1,11 +1,13 @@
 """The checker's Java rules (``verify/rules.py``): a compiler-checked language over a closed
 repository, with overloads.
 
-* A class is closed when every type it extends or implements is in the repository, or is
-  ``java.lang.Object``, or a JDK interface whose few methods astrag knows (a marker such as
-  ``Serializable``, or ``Comparable``'s ``compareTo``) and which lacks the name asked about:
-  anything else it inherits from outside (``extends AbstractList``) may have any member.
-  Records (implicit accessors), enums and annotation types are left alone.
+* Methods called and fields read or written on a receiver of known type are judged when its
+  class is closed: every type it extends or implements is in the repository, or is a JDK type
+  whose every member astrag knows (``Object``, a marker such as ``Serializable``,
+  ``Comparable``'s ``compareTo``, ``InputStream``'s methods and a filter's ``in``) and which
+  lacks the name asked about; anything else it inherits from outside (``extends
+  AbstractList``) may have any member. Records (implicit accessors), enums and annotation
+  types are left alone.
 * A call is judged against every overload javac would consider (the methods of that name in
   the class where lookup finds it and its bases, a base's private ones excepted; a class's own
   constructors, or the implicit default one): a finding only when no overload takes that many
@@ -30,9 +32,11 @@ from astrag.lang.java.semantics import OBJECT_METHODS
 from astrag.verify.findings import Finding
 from astrag.verify.inputs import ChangedFile
 from astrag.verify.rules import LanguageRules
+from astrag.verify.syntax import BLAME_IF_CLEAN_BEFORE
 
 if TYPE_CHECKING:
     from astrag.verify.check import Checker
+    from astrag.verify.members import ClassBodies
 
 _THROWABLE = frozenset(
     "getMessage getLocalizedMessage getCause initCause toString printStackTrace getStackTrace "
@@ -47,9 +51,9 @@ _READER = frozenset(
     "close mark markSupported nullReader of read ready reset skip transferTo".split()
 )
 _WRITER = frozenset("append close flush nullWriter write".split())
-# JDK supertypes whose every method (default and static ones included, Java 21) is known: a
-# class of the repository that extends or implements only these besides its own types has
-# no member it does not show but these
+# JDK supertypes whose every method (default and static ones included, Java 21) and visible
+# field is known: a class of the repository that extends or implements only these besides
+# its own types has no member it does not show but these
 _KNOWN_JDK = {
     "java.lang.Object": frozenset(),
     "java.io.Serializable": frozenset(),
@@ -86,14 +90,15 @@ _KNOWN_JDK = {
     "java.lang.UnsupportedOperationException": _THROWABLE,
     "java.io.IOException": _THROWABLE,
     "java.io.UncheckedIOException": _THROWABLE,
+    # and their protected fields: the stream a filter wraps, the lock a reader/writer holds
     "java.io.InputStream": _INPUT_STREAM,
-    "java.io.FilterInputStream": _INPUT_STREAM,
+    "java.io.FilterInputStream": _INPUT_STREAM | {"in"},
     "java.io.OutputStream": _OUTPUT_STREAM,
-    "java.io.FilterOutputStream": _OUTPUT_STREAM,
-    "java.io.Reader": _READER,
-    "java.io.FilterReader": _READER,
-    "java.io.Writer": _WRITER,
-    "java.io.FilterWriter": _WRITER,
+    "java.io.FilterOutputStream": _OUTPUT_STREAM | {"out"},
+    "java.io.Reader": _READER | {"lock"},
+    "java.io.FilterReader": _READER | {"lock", "in"},
+    "java.io.Writer": _WRITER | {"lock"},
+    "java.io.FilterWriter": _WRITER | {"lock", "out"},
 }
 _OPEN_KINDS = frozenset({"record", "annotation"})
 # Java narrows a type by ``instanceof`` (with or without a pattern variable) and casts only
@@ -111,19 +116,24 @@ class JavaRules(LanguageRules):
     language = "java"
     receivers = frozenset({"this", "super"})
     call_members = OBJECT_METHODS
-    judges_attributes = False  # field reads are not references yet; methods are judged
+    # members every class has, never judged as a field read (``X.class``, ``a.length``)
+    attribute_members = frozenset({"class", "length"})
     constructor = "constructor"
     overloaded = True
     narrowing = _NARROWING
-    grammar_complete = True  # tree-sitter-java reads the language through Java 21
+    damage_begun_elsewhere = BLAME_IF_CLEAN_BEFORE  # tree-sitter-java reads Java 21
 
     def needs_no_declaration(
         self, checker: Checker, site: Site, name: str, ref: Reference, text: str
     ) -> bool:
         """Inside an enum, what ``java.lang.Enum`` gives it (``values()``, ``name()``); a
         package-private class that a file of the same package declares beside its own
-        public one (``Bag.java`` holding ``class Sink``)."""
+        public one (``Bag.java`` holding ``class Sink``); a name written qualified
+        (``new java.util.ArrayList<>()``, ``org.acme.Node n``): its package says where it is,
+        and the frontend keeps its last part only."""
         if name in _ENUM_METHODS and _in_enum(site):
+            return True
+        if _qualified(text, ref):
             return True
         return _declared_in_package(checker, site.t.path, name)
 
@@ -159,7 +169,7 @@ class JavaRules(LanguageRules):
         name = ref.chain[-1]
         if receiver is None or (receiver[0] not in ("inst", "super") and not r.is_class(receiver)):
             return []
-        if name in OBJECT_METHODS or not checker._closed_class(receiver, name):
+        if name in OBJECT_METHODS or not checker.closed_class(receiver, name):
             return []
         site = Site(r.tables[change.path], ref.scope, ref.line)
         if checker.is_narrowed(change, site, ref.chain):
@@ -171,6 +181,12 @@ class JavaRules(LanguageRules):
                 change, ref.line, ref.column, "unknown-member", message, name, candidates
             )
         ]
+
+    def body_declares(
+        self, bodies: ClassBodies, path: str, qual: str, name: str, resolved: bool
+    ) -> bool:
+        """Fields are declarations: a write to one the resolver found is fine."""
+        return resolved
 
     def external_name(
         self, checker: Checker, change: ChangedFile, ref: Reference, site: Site, dotted: str
@@ -261,6 +277,13 @@ def _closed(checker: Checker, path: str, qual: str, name: str | None, seen: set)
             if known is None or name is None or name in known:
                 return False
     return True
+
+
+def _qualified(text: str, ref: Reference) -> bool:
+    """The name at ``ref`` follows a ``.`` on its line (``pkg.Name``)."""
+    lines = text.split("\n")
+    line = lines[ref.line - 1] if 0 < ref.line <= len(lines) else ""
+    return line[: ref.column - 1].rstrip().endswith(".")
 
 
 def _classes_around(site: Site) -> list[str]:

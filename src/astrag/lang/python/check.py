@@ -6,6 +6,7 @@ body adds to its instances (``self.x = ...`` anywhere, slots; ``setattr``/``__di
 
 from __future__ import annotations
 
+import ast
 import re
 import types
 from functools import lru_cache
@@ -24,6 +25,7 @@ from astrag.graph.facts import (
 )
 from astrag.graph.tables import FileTables, Site
 from astrag.graph.values import Value
+from astrag.lang.python.check_bodies import python_class_body
 from astrag.lang.python.check_stdlib import (
     ABSTRACT_MODULES,
     installed_call,
@@ -36,6 +38,7 @@ from astrag.lang.python.semantics import PY_BUILTINS, module_value
 from astrag.verify.findings import Finding
 from astrag.verify.inputs import ChangedFile
 from astrag.verify.rules import Guard, LanguageRules
+from astrag.verify.syntax import BLAME_ALWAYS
 
 if TYPE_CHECKING:
     from astrag.verify.check import Checker
@@ -76,6 +79,8 @@ class PythonRules(LanguageRules):
     self_parameter = True
     constructor = "__init__"
     receiver_may_be_subclass = True
+    # every region the parser could not read around a written line: CPython has the last word
+    damage_begun_elsewhere = BLAME_ALWAYS
     module_members = frozenset(dir(types.ModuleType("m"))) | {
         "__file__",
         "__path__",
@@ -83,6 +88,13 @@ class PythonRules(LanguageRules):
         "__builtins__",
         "__all__",
     }
+
+    def parser_accepts(self, text: str) -> bool:
+        try:
+            ast.parse(text)
+        except (SyntaxError, ValueError):
+            return False
+        return True
 
     def guarded(self, text: str, tree: Tree | None) -> list[Guard]:
         """The bodies of ``try:`` statements, for the findings their ``except`` clauses
@@ -222,13 +234,13 @@ class PythonRules(LanguageRules):
         return not any(_DYNAMIC_HOOKS.intersection(r.tables[p].children.get(q, {})) for p, q in mro)
 
     def open_class_body(self, bodies: ClassBodies, path: str, qual: str) -> bool:
-        body = bodies.python(path, qual)
+        body = bodies.read("python", path, qual, python_class_body)
         return body is None or body.dynamic
 
     def body_declares(
         self, bodies: ClassBodies, path: str, qual: str, name: str, resolved: bool
     ) -> bool:
-        body = bodies.python(path, qual)
+        body = bodies.read("python", path, qual, python_class_body)
         return body is None or name in body.assigned or name in body.slots
 
 
@@ -241,7 +253,7 @@ def _missing_on_repository_class(
     name = ref.chain[-1]
     if receiver[0] not in ("inst", "super") and not r.is_class(receiver):
         return []
-    if name in _OBJECT_MEMBERS or not checker._closed_class(receiver, name):
+    if name in _OBJECT_MEMBERS or not checker.closed_class(receiver, name):
         return []
     site = Site(r.tables[change.path], ref.scope, ref.line)
     if checker.is_narrowed(change, site, ref.chain):

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from astrag.graph.facts import Definition, DefKind, Import, Reference
 from astrag.graph.tables import FileTables, Site
 from astrag.graph.values import Value
+from astrag.lang.typescript.check_members import ts_declared_members
 from astrag.lang.typescript.modules import resolve_ts_module
 from astrag.lang.typescript.semantics import JS_GLOBALS
 from astrag.verify.findings import Finding
@@ -132,7 +133,7 @@ class TypeScriptRules(LanguageRules):
         if denot[0] != "ext" or receiver is None or receiver[0] not in ("inst", "super"):
             return False
         d = checker.r.definition(receiver)
-        return d is not None and d.kind == DefKind.CLASS and checker._closed_class(receiver)
+        return d is not None and d.kind == DefKind.CLASS and checker.closed_class(receiver)
 
     def closed_class(
         self, checker: Checker, receiver: Value, d: Definition, name: str | None, attribute: bool
@@ -146,12 +147,14 @@ class TypeScriptRules(LanguageRules):
                 return True
             if checker.declarations(d.name) > 1:
                 return False  # merged with, or augmented by, another declaration of that name
-            return checker.bodies.ts_declared(path, qual) is not None  # None: index signature
+            return (
+                _declared_members(checker.bodies, path, qual) is not None
+            )  # None: index signature
 
         return checker.closed_by_bases(receiver, d, accept)
 
     def open_class_body(self, bodies: ClassBodies, path: str, qual: str) -> bool:
-        if bodies.ts_declared(path, qual) is None:
+        if _declared_members(bodies, path, qual) is None:
             return True  # an index signature
         t = bodies.r.tables[path]
         if t.defs[qual].kind != DefKind.CLASS:
@@ -166,7 +169,7 @@ class TypeScriptRules(LanguageRules):
         assignment in a method declares nothing."""
         if not resolved:
             return False
-        declared = bodies.ts_declared(path, qual)
+        declared = _declared_members(bodies, path, qual)
         return declared is None or name in declared
 
 
@@ -174,6 +177,11 @@ class JavaScriptRules(TypeScriptRules):
     language = "javascript"
     judges_attributes = False  # plain JS classes grow by assignment
     judges_unbound_reads = False  # too many globals come from the host to call a read unbound
+
+
+def _declared_members(bodies: ClassBodies, path: str, qual: str) -> frozenset[str] | None:
+    """The names a class or interface declares (None: any name, an index signature)."""
+    return bodies.read("ts", path, qual, lambda body: ts_declared_members(path, body))
 
 
 def _on_disk(checker: Checker, escaped: str) -> bool:
