@@ -18,7 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
-from multiprocessing import get_context
+from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path, PurePosixPath
 
 from astrag import lifeline  # noqa: F401  (forked workers die with this process)
@@ -64,6 +64,7 @@ ProgressFn = Callable[[str, int, int], None]  # (stage, done, total)
 
 _PARALLEL_MIN_FILES = 48
 _CHUNK = 16
+_CAN_FORK = "fork" in get_all_start_methods()  # the cold pipeline's processes inherit state
 _WRITE_CHUNK = 256  # files written together (their search documents decoded together)
 # A directory changed this little before the scan may carry an mtime from before it (coarse
 # file-system clocks): record the scan as starting earlier, so such a change still counts.
@@ -283,7 +284,7 @@ def _run(
         or (records[sf.path].size, records[sf.path].mtime_ns) != (sf.size, sf.mtime_ns)
     ]
     clock.lap("discover")
-    if not records and jobs > 1 and len(to_read) >= _PARALLEL_MIN_FILES:
+    if not records and jobs > 1 and len(to_read) >= _PARALLEL_MIN_FILES and _CAN_FORK:
         cold = _Cold(stored, current, to_read, scanned_at)
         _run_cold(root, config, store, jobs, progress, summary, clock, cold)
         return
