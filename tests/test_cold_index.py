@@ -131,3 +131,23 @@ def test_a_failing_resolver_process_fails_the_run_and_ends(tmp_path: Path) -> No
     finally:
         resolver.close()
     assert not resolver._process.is_alive()
+
+
+def test_a_cold_index_reports_its_stages_as_one_process_does(tmp_path: Path) -> None:
+    one = _project(tmp_path / "one")
+    two = tmp_path / "two"
+    shutil.copytree(one, two)
+    seen: dict[int, list[tuple[str, int, int]]] = {1: [], 2: []}
+    for jobs, root in ((1, one), (2, two)):
+        index_repository(
+            root,
+            config=Config(max_file_bytes=1000),
+            jobs=jobs,
+            embedder="none",
+            progress=lambda stage, done, total, jobs=jobs: seen[jobs].append((stage, done, total)),
+        )
+    for jobs in (1, 2):
+        stages = list(dict.fromkeys(stage for stage, _, _ in seen[jobs]))
+        assert stages == ["parse", "resolve", "write"], jobs
+        ends = {stage: (done, total) for stage, done, total in seen[jobs]}
+        assert ends == {"parse": (70, 70), "resolve": (70, 70), "write": (1, 1)}, jobs

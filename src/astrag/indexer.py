@@ -452,6 +452,8 @@ def _run_cold(
         summary.removed = len(removed) + len(gone)
         summary.error_files = sorted(errors)
         clock.lap("parse")
+        if progress:
+            progress("resolve", 0, total)
         targets: set[str] = set()
         done = 0
         for shard in resolver.shards():
@@ -466,6 +468,8 @@ def _run_cold(
             if progress:
                 progress("resolve", done, total)
         clock.lap("resolve+write")
+        if progress:
+            progress("write", 0, 1)
         meta = {
             "layout": layout_fingerprint(layout),
             LAYOUT_INPUTS: inputs,
@@ -483,6 +487,8 @@ def _run_cold(
     finally:
         resolver.close()
     clock.lap("write")
+    if progress:
+        progress("write", 1, 1)
 
 
 def _parsed_update(parsed: list[_Parsed]) -> IndexUpdate:
