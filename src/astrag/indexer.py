@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -168,24 +169,46 @@ def parse_files(
 ) -> Iterator[_Parsed]:
     """Read and parse files, on ``jobs`` processes when there are enough of them. Results
     stream in order, so the caller can decode them while later files are still parsing."""
+    for parsed in parse_chunks(root, items, jobs, progress, max_bytes):
+        yield from parsed
+
+
+def parse_chunks(
+    root: Path,
+    items: list[tuple[SourceFile, str | None]],
+    jobs: int,
+    progress: ProgressFn | None = None,
+    max_bytes: int = Config.max_file_bytes,
+) -> Iterator[list[_Parsed]]:
+    """:func:`parse_files` a few files at a time, and an empty list each time the next few are
+    not parsed yet: the caller may do other work then, and is waited for otherwise."""
     total = len(items)
     if jobs <= 1 or total < _PARALLEL_MIN_FILES:
         for i, item in enumerate(items, 1):
-            yield _parse_one(str(root), *item, max_bytes)
+            yield [_parse_one(str(root), *item, max_bytes)]
             if progress and (i % 64 == 0 or i == total):
                 progress("parse", i, total)
         return
-    chunks = [items[i : i + _CHUNK] for i in range(0, total, _CHUNK)]
     done = 0
     # fork: workers inherit the loaded grammars and compiled queries instead of rebuilding them
     prepare_grammars(sf.path for sf, _ in items)
     with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("fork")) as pool:
-        roots, limits = [str(root)] * len(chunks), [max_bytes] * len(chunks)
-        for parsed in pool.map(_parse_chunk, roots, limits, chunks):
-            yield from parsed
-            done += len(parsed)
-            if progress:
-                progress("parse", done, total)
+        pending = deque(
+            pool.submit(_parse_chunk, str(root), max_bytes, items[i : i + _CHUNK])
+            for i in range(0, total, _CHUNK)
+        )
+        try:
+            while pending:
+                if not pending[0].done():
+                    yield []
+                parsed = pending.popleft().result()  # let the future go with its results
+                yield parsed
+                done += len(parsed)
+                if progress:
+                    progress("parse", done, total)
+        finally:  # a caller that stops early (an error) does not wait for the rest
+            for future in pending:
+                future.cancel()
 
 
 def _open_store(store: GraphStore, rebuild: bool) -> tuple[str, bool]:
@@ -428,24 +451,31 @@ def _run_cold(
         removed = sorted(p for p in stored if p not in current)
         if removed:
             yield IndexUpdate(removed=tuple(removed))
-        chunk: list[_Parsed] = []
+        # Written only while the parsers have nothing new: passing the facts on comes first,
+        # so the resolver process never waits for this one's writing, and what is left to
+        # write when parsing ends is written while it resolves.
+        unwritten: list[_Parsed] = []
         gone: list[str] = []
         errors: list[str] = []
-        for p in parse_files(root, cold.to_read, jobs, progress, config.max_file_bytes):
-            if p.skipped is not None:
-                summary.skipped.append(p.skipped)
-                if p.path in stored:
-                    gone.append(p.path)
-            elif p.record is not None and p.blob is not None:
-                resolver.add(p.path, p.blob)
-                chunk.append(p)
-                if p.record.errors:
-                    errors.append(p.path)
-                if len(chunk) == _WRITE_CHUNK:
-                    yield _parsed_update(chunk)
-                    chunk = []
-        if chunk:
-            yield _parsed_update(chunk)
+        chunks = parse_chunks(root, cold.to_read, jobs, progress, config.max_file_bytes)
+        for parsed in chunks:
+            if not parsed and len(unwritten) >= _WRITE_CHUNK:
+                yield _parsed_update(unwritten[:_WRITE_CHUNK])
+                del unwritten[:_WRITE_CHUNK]
+            for p in parsed:
+                if p.skipped is not None:
+                    summary.skipped.append(p.skipped)
+                    if p.path in stored:
+                        gone.append(p.path)
+                elif p.record is not None and p.blob is not None:
+                    resolver.add(p.path, p.blob)
+                    unwritten.append(p)
+                    if p.record.errors:
+                        errors.append(p.path)
+        resolver.all_added()
+        for i in range(0, len(unwritten), _WRITE_CHUNK):
+            yield _parsed_update(unwritten[i : i + _WRITE_CHUNK])
+        unwritten.clear()
         if gone:
             yield IndexUpdate(removed=tuple(sorted(gone)))
         summary.parsed = summary.resolved_files = total = resolver.files

@@ -39,8 +39,8 @@ class ResolverFailed(RuntimeError):
 
 
 class ResolverProcess:
-    """The process, started at once; :meth:`add` each file, then read :meth:`shards`;
-    :meth:`close` in any case."""
+    """The process, started at once; :meth:`add` each file, say :meth:`all_added` (or let
+    :meth:`shards` say it), then read :meth:`shards`; :meth:`close` in any case."""
 
     def __init__(self, layout: ProjectLayout | None, jobs: int) -> None:
         context = get_context("fork")  # the grammars, queries and rooms are loaded already
@@ -59,10 +59,15 @@ class ResolverProcess:
         self._to_child.send_bytes(path.encode() + b"\0" + blob)
         self.files += 1
 
+    def all_added(self) -> None:
+        """No more files: the process resolves them now."""
+        if not self._to_child.closed:
+            self._to_child.send_bytes(b"")
+            self._to_child.close()
+
     def shards(self) -> Iterator[Shard]:
         """Every file added, resolved: each shard's files with their edges as rows."""
-        self._to_child.send_bytes(b"")
-        self._to_child.close()
+        self.all_added()
         while True:
             try:
                 message = self._from_child.recv_bytes()
