@@ -155,6 +155,16 @@ FILES = {
           return upper ? name.toUpperCase() : name;
         }
     """,
+    "src/bound.ts": """
+        function label(text: string): string { return text; }
+
+        export type Bound<S> = {
+          (): S
+          <U>(selector: (state: S) => U): Hidden<U>
+        };
+
+        export const a = label('x');
+    """,
     "src/use.ts": """
         import { formatName } from './format';
 
@@ -321,6 +331,18 @@ def test_syntax_errors_say_what_the_parser_expected(repo: Path) -> None:
     assert rows(repo, "def f(x):\n    return x\n", "web/models.py") == []
     assert rows(repo, "const a = [1, 2;\n", "src/format.ts") == [("syntax-error", 1)]
     assert rows(repo, "export const a = [1, 2];\n", "src/format.ts") == []
+
+
+def test_a_name_is_unbound_beside_a_region_the_grammar_cannot_read(repo: Path) -> None:
+    # src/bound.ts holds a type literal the grammar misreads (a generic call signature after
+    # another, as zustand's UseBoundStore): the damaged lines may hide a definition only of a
+    # name they mention, so a misspelt call elsewhere in the file is still found
+    edit = diff_of(repo, {"src/bound.ts": ("label('x'", "labels('x'")})
+    assert [(f.rule, f.line) for f in api.check(repo, edit).findings] == [
+        ("unknown-function", 8)
+    ]
+    hidden = diff_of(repo, {"src/bound.ts": ("label('x'", "Hidden('x'")})
+    assert api.check(repo, hidden).findings == []
 
 
 # --------------------------------------------------------------- what the change breaks
