@@ -338,9 +338,7 @@ def test_a_name_is_unbound_beside_a_region_the_grammar_cannot_read(repo: Path) -
     # another, as zustand's UseBoundStore): the damaged lines may hide a definition only of a
     # name they mention, so a misspelt call elsewhere in the file is still found
     edit = diff_of(repo, {"src/bound.ts": ("label('x'", "labels('x'")})
-    assert [(f.rule, f.line) for f in api.check(repo, edit).findings] == [
-        ("unknown-function", 8)
-    ]
+    assert [(f.rule, f.line) for f in api.check(repo, edit).findings] == [("unknown-function", 8)]
     hidden = diff_of(repo, {"src/bound.ts": ("label('x'", "Hidden('x'")})
     assert api.check(repo, hidden).findings == []
 
