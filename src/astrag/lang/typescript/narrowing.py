@@ -75,11 +75,10 @@ def narrowings(
         operator = test.child_by_field_name("operator")
         if left is None or right is None or operator is None:
             continue
-        tested, element = _plain(left, source), _discriminant(right, source)
-        if tested and len(tested) > 1 and element:
-            element = f"(eq:{tested[-1]}:{element}"
+        tested, literal = _plain(left, source), _discriminant(right, source)
+        if tested and len(tested) > 1 and literal is not None:
             regions = _regions(test, positive=operator.type in ("===", "=="))
-            _add(found, regions, tested[:-1], element, source, point)
+            _add(found, regions, tested[:-1], f"(eq:{tested[-1]}:{literal})", source, point)
     for switch in switches:  # ``switch (x.kind) { case 'a': … }``: the statements of the case
         value, body = switch.child_by_field_name("value"), switch.child_by_field_name("body")
         inner = value.named_child(0) if value is not None and value.named_child_count else None
@@ -90,11 +89,10 @@ def narrowings(
         for case in body.named_children:
             statements = case.children_by_field_name("body")
             label = case.child_by_field_name("value")
-            element = _discriminant(label, source) if label is not None else None
-            if case.type == "switch_case" and statements and element and not falls_in:
-                element = f"(eq:{tested[-1]}:{element}"
-                regions = [(statements[0], statements[-1])]
-                _add(found, regions, tested[:-1], element, source, point)
+            literal = _discriminant(label, source) if label is not None else None
+            if case.type == "switch_case" and statements and literal is not None and not falls_in:
+                element = f"(eq:{tested[-1]}:{literal})"
+                _add(found, [(statements[0], statements[-1])], tested[:-1], element, source, point)
             falls_in = not statements or not _exits(statements[-1])
     for test in instanceofs:
         left, right = test.child_by_field_name("left"), test.child_by_field_name("right")
@@ -188,14 +186,14 @@ def _narrowed(
 
 
 def _discriminant(node: Node, source: bytes) -> str | None:
-    """A literal a discriminant is compared with (``'a'``, ``1``, ``true``), as an element's
-    tail ``a)``, or None."""
+    """A literal a discriminant is compared with (``'a'``, ``1``, ``true``) as an element can
+    hold it (``a``), or None."""
     if node.type not in ("string", "number", "true", "false"):
         return None
     literal = source[node.start_byte : node.end_byte]
     if node.type == "string":
         literal = literal[1:-1]
-    return literal.decode() + ")" if _LITERAL.fullmatch(literal) else None
+    return literal.decode() if _LITERAL.fullmatch(literal) else None
 
 
 def _plain(node: Node, source: bytes) -> Chain | None:
