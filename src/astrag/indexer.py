@@ -13,12 +13,13 @@ import hashlib
 import json
 import os
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
-from multiprocessing import get_context
+from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path, PurePosixPath
 
 from astrag import lifeline  # noqa: F401  (forked workers die with this process)
@@ -29,12 +30,14 @@ from astrag.graph.edges import placeholders_for
 from astrag.graph.facts import FileFacts
 from astrag.graph.interface import interface_of
 from astrag.graph.modules import ProjectLayout
-from astrag.graph.run import start_resolution
+from astrag.graph.run import edges_of, start_resolution
+from astrag.graph.symbols import file_symbols
 from astrag.graph.tables import TableCache
-from astrag.lang import extract_facts, extractor_fingerprint
+from astrag.lang import extract_facts, extractor_fingerprint, prepare_grammars
 from astrag.project_layout import layout_fingerprint, layout_unchanged, read_layout_noting
 from astrag.redact import note as redaction_note
 from astrag.redact import redact
+from astrag.resolver_process import ResolverProcess
 from astrag.search.documents import (
     decode_documents,
     documents,
@@ -48,14 +51,22 @@ from astrag.store.base import (
     IndexIncompatible,
     IndexUpdate,
 )
-from astrag.store.codec import LazyFacts, decode_facts, encode_facts, gc_paused
+from astrag.store.codec import (
+    LazyFacts,
+    decode_facts,
+    decode_symbols,
+    encode_facts,
+    encode_symbols,
+    gc_paused,
+)
 from astrag.store.open import make_store, mark_indexed
 
 ProgressFn = Callable[[str, int, int], None]  # (stage, done, total)
 
 _PARALLEL_MIN_FILES = 48
 _CHUNK = 16
-_DOCS_CHUNK = 256  # files whose search documents are decoded and written together
+_CAN_FORK = "fork" in get_all_start_methods()  # the cold pipeline's processes inherit state
+_WRITE_CHUNK = 256  # files written together (their search documents decoded together)
 # A directory changed this little before the scan may carry an mtime from before it (coarse
 # file-system clocks): record the scan as starting earlier, so such a change still counts.
 _SCAN_MARGIN_NS = 50_000_000
@@ -69,6 +80,7 @@ class _Parsed:
     record: FileRecord | None
     blob: bytes | None  # the facts, codec-encoded: cheap to ship between processes and to store
     docs: bytes | None = None  # the file's search documents, encoded the same way
+    symbols: bytes | None = None  # the file's symbols, encoded the same way
     skipped: Skipped | None = None
     unchanged: bool = False  # content hash equals the known one: nothing to re-parse
 
@@ -133,7 +145,13 @@ def _parse_one(root: str, sf: SourceFile, known_hash: str | None, max_bytes: int
         errors=facts.errors,
         note="; ".join(filter(None, (result.note, redaction_note(secrets)))),
     )
-    return _Parsed(sf.path, record, encode_facts(facts), encode_documents(documents(facts, source)))
+    return _Parsed(
+        sf.path,
+        record,
+        encode_facts(facts),
+        encode_documents(documents(facts, source)),
+        symbols=encode_symbols(file_symbols(facts)[0]),
+    )
 
 
 def _parse_chunk(
@@ -151,23 +169,46 @@ def parse_files(
 ) -> Iterator[_Parsed]:
     """Read and parse files, on ``jobs`` processes when there are enough of them. Results
     stream in order, so the caller can decode them while later files are still parsing."""
+    for parsed in parse_chunks(root, items, jobs, progress, max_bytes):
+        yield from parsed
+
+
+def parse_chunks(
+    root: Path,
+    items: list[tuple[SourceFile, str | None]],
+    jobs: int,
+    progress: ProgressFn | None = None,
+    max_bytes: int = Config.max_file_bytes,
+) -> Iterator[list[_Parsed]]:
+    """:func:`parse_files` a few files at a time, and an empty list each time the next few are
+    not parsed yet: the caller may do other work then, and is waited for otherwise."""
     total = len(items)
     if jobs <= 1 or total < _PARALLEL_MIN_FILES:
         for i, item in enumerate(items, 1):
-            yield _parse_one(str(root), *item, max_bytes)
+            yield [_parse_one(str(root), *item, max_bytes)]
             if progress and (i % 64 == 0 or i == total):
                 progress("parse", i, total)
         return
-    chunks = [items[i : i + _CHUNK] for i in range(0, total, _CHUNK)]
     done = 0
     # fork: workers inherit the loaded grammars and compiled queries instead of rebuilding them
+    prepare_grammars(sf.path for sf, _ in items)
     with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("fork")) as pool:
-        roots, limits = [str(root)] * len(chunks), [max_bytes] * len(chunks)
-        for parsed in pool.map(_parse_chunk, roots, limits, chunks):
-            yield from parsed
-            done += len(parsed)
-            if progress:
-                progress("parse", done, total)
+        pending = deque(
+            pool.submit(_parse_chunk, str(root), max_bytes, items[i : i + _CHUNK])
+            for i in range(0, total, _CHUNK)
+        )
+        try:
+            while pending:
+                if not pending[0].done():
+                    yield []
+                parsed = pending.popleft().result()  # let the future go with its results
+                yield parsed
+                done += len(parsed)
+                if progress:
+                    progress("parse", done, total)
+        finally:  # a caller that stops early (an error) does not wait for the rest
+            for future in pending:
+                future.cancel()
 
 
 def _open_store(store: GraphStore, rebuild: bool) -> tuple[str, bool]:
@@ -266,6 +307,10 @@ def _run(
         or (records[sf.path].size, records[sf.path].mtime_ns) != (sf.size, sf.mtime_ns)
     ]
     clock.lap("discover")
+    if not records and jobs > 1 and len(to_read) >= _PARALLEL_MIN_FILES and _CAN_FORK:
+        cold = _Cold(stored, current, to_read, scanned_at)
+        _run_cold(root, config, store, jobs, progress, summary, clock, cold)
+        return
     keep = [p for p in records if p not in removed]
     facts = store.lazy_facts(keep) if keep else LazyFacts({})
     tables = TableCache(facts)
@@ -342,8 +387,8 @@ def _run(
         facts.forget_blobs(changed)
         written = sorted(changed)
         changed.clear()
-        for i in range(0, len(written), _DOCS_CHUNK):
-            chunk = written[i : i + _DOCS_CHUNK]
+        for i in range(0, len(written), _WRITE_CHUNK):
+            chunk = written[i : i + _WRITE_CHUNK]
             yield IndexUpdate(
                 docs_for=tuple(chunk),
                 docs=tuple(d for p in chunk if p in docs for d in decode_documents(docs.pop(p))),
@@ -370,6 +415,122 @@ def _run(
     clock.lap("write")
     if progress:
         progress("write", 1, 1)
+
+
+@dataclass(frozen=True, slots=True)
+class _Cold:
+    """What discovery found for a run that parses and resolves every file again."""
+
+    stored: dict[str, FileRecord]  # the index's records before the run
+    current: dict[str, SourceFile]  # the files found now
+    to_read: list[tuple[SourceFile, str | None]]
+    scanned_at: str  # meta SCANNED_AT: when the listing began
+
+
+def _run_cold(
+    root: Path,
+    config: Config,
+    store: GraphStore,
+    jobs: int,
+    progress: ProgressFn | None,
+    summary: IndexSummary,
+    clock: _Clock,
+    cold: _Cold,
+) -> None:
+    """Every file parsed and resolved again (a first index, a rebuild, new parsers), as one
+    pipeline: the parser processes send each file's facts, symbols and documents encoded; this
+    process writes them a few hundred files at a time and passes the facts on, undecoded, to
+    a resolver process (``resolver_process.py``) that builds the tables meanwhile; once all
+    are parsed it resolves them and sends the edges back, batch by batch, to be written."""
+    stored, current = cold.stored, cold.current
+    layout, inputs = read_layout_noting(root, current)  # the file list is all it reads
+    clock.lap("layout")
+    resolver = ResolverProcess(layout, max(1, jobs - 1))  # this process writes on another core
+
+    def updates() -> Iterator[IndexUpdate]:
+        removed = sorted(p for p in stored if p not in current)
+        if removed:
+            yield IndexUpdate(removed=tuple(removed))
+        # Written only while the parsers have nothing new: passing the facts on comes first,
+        # so the resolver process never waits for this one's writing, and what is left to
+        # write when parsing ends is written while it resolves.
+        unwritten: list[_Parsed] = []
+        gone: list[str] = []
+        errors: list[str] = []
+        chunks = parse_chunks(root, cold.to_read, jobs, progress, config.max_file_bytes)
+        for parsed in chunks:
+            if not parsed and len(unwritten) >= _WRITE_CHUNK:
+                yield _parsed_update(unwritten[:_WRITE_CHUNK])
+                del unwritten[:_WRITE_CHUNK]
+            for p in parsed:
+                if p.skipped is not None:
+                    summary.skipped.append(p.skipped)
+                    if p.path in stored:
+                        gone.append(p.path)
+                elif p.record is not None and p.blob is not None:
+                    resolver.add(p.path, p.blob)
+                    unwritten.append(p)
+                    if p.record.errors:
+                        errors.append(p.path)
+        resolver.all_added()
+        for i in range(0, len(unwritten), _WRITE_CHUNK):
+            yield _parsed_update(unwritten[i : i + _WRITE_CHUNK])
+        unwritten.clear()
+        if gone:
+            yield IndexUpdate(removed=tuple(sorted(gone)))
+        summary.parsed = summary.resolved_files = total = resolver.files
+        summary.removed = len(removed) + len(gone)
+        summary.error_files = sorted(errors)
+        clock.lap("parse")
+        if progress:
+            progress("resolve", 0, total)
+        targets: set[str] = set()
+        done = 0
+        for shard in resolver.shards():
+            edges = tuple(e for _, rows, _ in shard for e in edges_of(rows))
+            targets.update(e.target for e in edges)
+            yield IndexUpdate(
+                edges_for=tuple(path for path, _, _ in shard),
+                edges=edges,
+                depends={path: frozenset(deps) for path, _, deps in shard},
+            )
+            done += len(shard)
+            if progress:
+                progress("resolve", done, total)
+        clock.lap("resolve+write")
+        if progress:
+            progress("write", 0, 1)
+        meta = {
+            "layout": layout_fingerprint(layout),
+            LAYOUT_INPUTS: inputs,
+            "extractor": _parse_fingerprint(),
+            "resolver": resolver_fingerprint(),
+            "indexed_at": str(time.time()),
+            SCANNED_AT: cold.scanned_at,
+            "root": str(root),
+            "skipped": skipped_meta(summary.skipped),
+        }
+        yield IndexUpdate(placeholders=tuple(placeholders_for(targets)), meta=meta)
+
+    try:
+        store.apply(IndexUpdate(), then=updates)
+    finally:
+        resolver.close()
+    clock.lap("write")
+    if progress:
+        progress("write", 1, 1)
+
+
+def _parsed_update(parsed: list[_Parsed]) -> IndexUpdate:
+    """Parsed files written whole: records, facts, symbols, search documents."""
+    paths = tuple(p.path for p in parsed)
+    return IndexUpdate(
+        files=tuple((p.record, p.blob) for p in parsed if p.record and p.blob),
+        symbols_for=paths,
+        symbols=tuple(s for p in parsed if p.symbols for s in decode_symbols(p.symbols)),
+        docs_for=paths,
+        docs=tuple(d for p in parsed if p.docs for d in decode_documents(p.docs)),
+    )
 
 
 SKIPPED_LISTED = 2000  # skipped files named in the index's meta; the counts are of all

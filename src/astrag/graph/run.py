@@ -37,7 +37,7 @@ class PendingResolution:
         self.resolver = resolver
         self.targets = targets
         self._pool: ProcessPoolExecutor | None = None
-        self._pending: list[Future[list[tuple[str, list[tuple], set[str]]]]] = []
+        self._pending: list[Future[Shard]] = []
         parallel = jobs > 1 and len(targets) >= _PARALLEL_MIN_FILES
         if parallel and "fork" in get_all_start_methods():
             self._start(jobs)
@@ -67,8 +67,26 @@ class PendingResolution:
         if self._pool is None:
             yield self.resolver.resolve(self.targets)
             return
-        kinds = {k.value: k for k in EdgeKind}
-        levels = {k.value: k for k in Resolution}
+        for shard in self.shards():
+            yield {
+                path: ResolvedFile(
+                    path=path,
+                    symbols=self.symbols(path),
+                    edges=edges_of(rows),
+                    depends_on=set(depends),
+                )
+                for path, rows, depends in shard
+            }
+            del shard
+
+    def shards(self) -> Iterator[Shard]:
+        """Each shard's files with their edges as plain rows, as the shards are done (in this
+        process, a run of files at a time, without a pool); every target exactly once."""
+        if self._pool is None:
+            weight = {p: len(self.resolver.tables[p].facts.references) + 1 for p in self.targets}
+            for paths in shard_ranges(self.targets, weight, _SERIAL_SHARDS):
+                yield shard_rows(self.resolver, paths)
+            return
         # a shard's result is let go once it is handed on: a finished future kept in a list
         # would hold every edge of the run until the end (sympy: 483k, the run's peak memory)
         pending, self._pending = set(self._pending), []
@@ -76,20 +94,7 @@ class PendingResolution:
             while pending:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 while done:
-                    shard = done.pop().result()
-                    yield {
-                        path: ResolvedFile(
-                            path=path,
-                            symbols=self.symbols(path),
-                            edges=[
-                                Edge(s, t, kinds[k], p, ln, c, levels[how])
-                                for s, t, k, p, ln, c, how in edges
-                            ],
-                            depends_on=set(depends),
-                        )
-                        for path, edges, depends in shard
-                    }
-                    del shard
+                    yield done.pop().result()
         finally:
             self._pool.shutdown(cancel_futures=True)
 
@@ -116,8 +121,14 @@ def start_resolution(
 
 _PARALLEL_MIN_FILES = 200
 _SHARDS_PER_JOB = 4
+_SERIAL_SHARDS = 8  # batches a run in one process hands on, for a writer to keep up with
 _forked: Resolver | None = None  # the resolver a forked worker inherits
 _KIND_TEXT = {k: k.value for k in EdgeKind}  # a dict lookup is ~5x cheaper than ``.value``
+_LEVEL_TEXT = {how: how.value for how in Resolution}
+_KINDS = {k.value: k for k in EdgeKind}
+_LEVELS = {k.value: k for k in Resolution}
+# per file: its path, its edges as rows, the files it consulted
+Shard = list[tuple[str, list[tuple], set[str]]]
 
 
 def shard_ranges(paths: list[str], weight: dict[str, int], count: int) -> list[list[str]]:
@@ -133,16 +144,29 @@ def shard_ranges(paths: list[str], weight: dict[str, int], count: int) -> list[l
     return shards
 
 
-def _resolve_shard(paths: list[str]) -> list[tuple[str, list[tuple], set[str]]]:
+def _resolve_shard(paths: list[str]) -> Shard:
     assert _forked is not None
+    return shard_rows(_forked, paths)
+
+
+def shard_rows(resolver: Resolver, paths: list[str]) -> Shard:
+    """Resolve ``paths``: per file, its edges as plain rows (the kind and resolution as text:
+    far cheaper to ship between processes than enums) and the files it consulted (a set: a
+    store orders what it writes)."""
+    text, level = _KIND_TEXT, _LEVEL_TEXT
     out = []
     for path in paths:
-        r = _forked.resolve_file(path)
-        # plain tuples with the kind as text: far cheaper to pickle than enums
-        text = _KIND_TEXT
+        r = resolver.resolve_file(path)
         edges = [
-            (e.source, e.target, text[e.kind], e.path, e.line, e.column, e.resolution.value)
+            (e.source, e.target, text[e.kind], e.path, e.line, e.column, level[e.resolution])
             for e in r.edges
         ]
-        out.append((path, edges, r.depends_on))  # a set: the store orders what it writes
+        out.append((path, edges, r.depends_on))
     return out
+
+
+def edges_of(rows: Iterable[tuple]) -> list[Edge]:
+    """Edges from the rows :func:`shard_rows` makes (built as the tuples they are, without
+    the named tuple's Python-level ``__new__``: half the cost per edge)."""
+    kinds, levels, new = _KINDS, _LEVELS, tuple.__new__
+    return [new(Edge, (s, t, kinds[k], p, ln, c, levels[how])) for s, t, k, p, ln, c, how in rows]

@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import re
+from collections.abc import Iterable
 from functools import cache
 from importlib import resources
 from pathlib import PurePosixPath
@@ -186,6 +187,19 @@ def parse_file(path: str, source: bytes) -> Tree | None:
     indexed language): made once, it serves ``extract_facts`` and the checker's rules."""
     found = _BY_EXTENSION.get(PurePosixPath(path).suffix.lower())
     return found[0].grammars.parser(found[1].grammar).parse(source) if found else None
+
+
+def prepare_grammars(paths: Iterable[str]) -> None:
+    """Load the grammar and compile the queries of every dialect among ``paths`` now, by
+    extracting an empty file of each: processes forked afterwards inherit them instead of each
+    compiling its own (TypeScript's, TSX's and JavaScript's: 0.1 s)."""
+    first: dict[str, tuple[Room, str]] = {}  # grammar -> its room and a path it reads
+    for path in paths:
+        found = _BY_EXTENSION.get(PurePosixPath(path).suffix.lower())
+        if found is not None and found[1].grammar not in first:
+            first[found[1].grammar] = (found[0], path)
+    for grammar, (room, path) in first.items():
+        room.extract(path, b"", grammar)
 
 
 def extract_facts(path: str, source: bytes, tree: Tree | None = None) -> FileFacts:

@@ -29,6 +29,7 @@ import marshal
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import fields
+from operator import attrgetter
 
 from astrag.graph.facts import (
     Binding,
@@ -87,6 +88,7 @@ def _check_layouts() -> str:
 FACTS_FORMAT = _check_layouts()
 
 
+_symbol_fields = attrgetter(*_LAYOUTS[Symbol])  # a symbol's fields as a tuple, in order
 _new_param = fast_constructor(Param)
 _new_definition = fast_constructor(Definition)
 _new_reference = fast_constructor(Reference)
@@ -187,6 +189,16 @@ def decode_facts(blob: bytes) -> FileFacts:
         exports, doc, all_names,
     )
     # fmt: on
+
+
+def encode_symbols(symbols: Iterable[Symbol]) -> bytes:
+    """A file's symbols as a compact blob (a parser process sends them with the facts)."""
+    return marshal.dumps([_symbol_fields(s) for s in symbols], 4)
+
+
+def decode_symbols(blob: bytes) -> list[Symbol]:
+    """The inverse of :func:`encode_symbols`."""
+    return [new_symbol(*row) for row in marshal.loads(blob)]
 
 
 class LazyFacts(Mapping[str, FileFacts]):

@@ -13,6 +13,8 @@ Why it is shaped this way:
   the next run takes it over with a note.
 * **Generations.** A first index and a rebuild are written into a new file beside the index
   readers use, and swapped in by one rename of the ``index.db`` link (see :class:`SqliteStore`).
+  No reader opens such a file before then, so it is written with its rollback journal in
+  memory, each page once, and turned to WAL mode when published.
 * **Astrag's own directory.** Nothing is written into a directory astrag did not create or mark
   (``store/index_dir.py``), so ``index_dir`` can never make it replace someone else's file.
 * **Interned ids.** Symbol ids (``path::Qualified.Name``) are long and every edge names two of

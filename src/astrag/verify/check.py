@@ -624,13 +624,44 @@ def _with_syntax_errors(
     if not every:
         return found
     damaged = [(s.line, s.last_line) for s in every]
+    lines = change.text.split("\n")
+    hidden = "\n".join(
+        "\n".join(lines[low - 1 : high]) for low, high in _statements_around(damaged, tree)
+    )
     kept = [
         f
-        for f in found  # a damaged region may have swallowed the definition a name needs
-        if f.rule not in _UNBOUND_RULES and not any(low <= f.line <= high for low, high in damaged)
+        for f in found
+        if not any(low <= f.line <= high for low, high in damaged)
+        # a damaged region may have swallowed the definition a name needs, but only one
+        # whose text holds the name: a name it does not mention is unbound all the same
+        and (f.rule not in _UNBOUND_RULES or _unmentioned(_name_at(lines, f), hidden))
     ]
     errors = [Finding(change.path, s.line, s.column, "syntax-error", s.message) for s in spots]
     return kept + errors
+
+
+def _statements_around(damaged: list[tuple[int, int]], tree: Tree | None) -> list[tuple[int, int]]:
+    """The damaged line ranges widened to the top-level statements they fall in: a declaration
+    the grammar misreads from its second line on (``export interface F extends A {`` over a
+    generic call signature) names itself on its first."""
+    wide = list(damaged)
+    for node in tree.root_node.children if tree is not None else ():
+        first, last = node.start_point.row + 1, node.end_point.row + 1
+        if any(first <= high and low <= last for low, high in damaged):
+            wide.append((first, last))
+    return wide
+
+
+def _unmentioned(name: str | None, text: str) -> bool:
+    return name is not None and not names(text, name)
+
+
+def _name_at(lines: list[str], f: Finding) -> str | None:
+    """The identifier a finding points at (its line and 1-based column)."""
+    if not 0 < f.line <= len(lines):
+        return None
+    match = re.match(r"[\w$]+", lines[f.line - 1][max(f.column - 1, 0) :])
+    return match.group(0) if match else None
 
 
 def _handled(f: Finding, guards: list[Guard]) -> bool:

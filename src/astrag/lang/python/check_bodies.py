@@ -1,8 +1,9 @@
 """What a Python class's text says about its instances' attributes beyond its definitions,
 for the checker's Python rules: ``self.x``/``cls.x`` targets anywhere in it (tuple, ``for``,
-``with`` and nested-function targets too, which the frontend does not record), the names a
+``with`` and nested-function targets too, which the frontend does not record, and what a
+``__new__`` assigns on the instance it makes), the names a
 static ``__slots__`` lists, and whether it adds attributes astrag cannot follow (``setattr``,
-``__dict__``). Pure functions over text.
+writes through ``__dict__``). Pure functions over text.
 """
 
 from __future__ import annotations
@@ -10,13 +11,27 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from tree_sitter import Node
+
 from astrag.lang import parser
 from astrag.verify.attributes import access_nodes, is_target
 
-# code in a class that adds attributes astrag cannot see
-_PY_DYNAMIC = re.compile(r"\bsetattr\s*\(|__dict__|\bvars\s*\(\s*self\b|__setattr__")
+# code in a class that adds attributes astrag cannot see: setattr, a write through __dict__
+# (an item, update/setdefault, the dict replaced), vars(self), a __setattr__ of its own. A read
+# of __dict__ (a repr, a copy for __getstate__) adds nothing.
+_PY_DYNAMIC = re.compile(
+    r"\bsetattr\s*\("
+    r"|__dict__\s*(?:\[[^\]]*\]\s*=(?!=)|\.\s*(?:update|setdefault|__setitem__)\s*\(|=(?!=))"
+    r"|\bvars\s*\(\s*self\b|__setattr__"
+)
+# ``__setstate__`` restores what ``__getstate__`` took from an instance of the class, so
+# whatever it writes (``self.__dict__.update(state)``) is an attribute the class already has
+_RESTORES_PICKLED_STATE = b"__setstate__"
 _PY_SLOTS = re.compile(r"^\s*__slots__\s*(?::[^=]*)?=\s*(.*)$", re.MULTILINE)
 _PY_RECEIVERS = frozenset({"self", "cls"})
+# ``klass = super().__new__(mcs, ...)`` / ``obj = object.__new__(cls)``: the instance being
+# made, whose attributes (``klass.opts = ...``) are the class's as much as ``self.x`` ones
+_PY_NEW_INSTANCE = re.compile(r"^\s*([A-Za-z_]\w*)\s*=\s*[\w.()]*\.__new__\s*\(", re.MULTILINE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,20 +46,45 @@ def python_class_body(body: str) -> PythonClassBody:
     frontend records ``self.x = ...`` but not tuple, ``for``, ``with ... as`` or nested-function
     targets, nor slot names."""
     slots: set[str] = set()
-    dynamic = _PY_DYNAMIC.search(body) is not None
+    source = body.encode("utf-8")
+    root = parser("python").parse(source).root_node
+    dynamic = _PY_DYNAMIC.search(_without_setstate(source, root)) is not None
     for match in _PY_SLOTS.finditer(body):
         names = re.findall(r"""['"]([A-Za-z_]\w*)['"]""", match.group(1))
         if not names and not re.match(r"""\s*[(\[{]\s*[)\]}]""", match.group(1)):
             dynamic = True  # ``__slots__ = NAMES``: not a literal astrag can read
         slots.update(names)
-    source = body.encode("utf-8")
-    root = parser("python").parse(source).root_node
+    receivers = _PY_RECEIVERS | _new_instances(body)
     assigned = set()
     for node in access_nodes("python", root):
         obj = node.child_by_field_name("object")
         name = node.child_by_field_name("attribute")
         if obj is None or name is None or obj.type != "identifier" or not is_target(node):
             continue
-        if source[obj.start_byte : obj.end_byte].decode() in _PY_RECEIVERS:
+        if source[obj.start_byte : obj.end_byte].decode() in receivers:
             assigned.add(source[name.start_byte : name.end_byte].decode())
     return PythonClassBody(dynamic, frozenset(assigned), frozenset(slots))
+
+
+def _without_setstate(source: bytes, root: Node) -> str:
+    """The class's text with its ``__setstate__`` bodies left out (see above)."""
+    kept: list[bytes] = []
+    start = 0
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "function_definition":
+            name = node.child_by_field_name("name")
+            named = source[name.start_byte : name.end_byte] if name is not None else b""
+            if named == _RESTORES_PICKLED_STATE:
+                kept.append(source[start : node.start_byte])
+                start = node.end_byte
+                continue
+        stack.extend(reversed(node.children))
+    kept.append(source[start:])
+    return b"".join(kept).decode("utf-8", "replace")
+
+
+def _new_instances(body: str) -> frozenset[str]:
+    """The names a ``__new__`` binds the instance it makes to (see _PY_NEW_INSTANCE)."""
+    return frozenset(_PY_NEW_INSTANCE.findall(body))

@@ -1,0 +1,106 @@
+"""Resolution in a process of its own, fed each file's facts while the other files still parse.
+
+A cold index run starts this process before parsing, while its own heap is still small. The
+indexer forwards each file's facts as the parser processes send them (the codec's blobs,
+passed on without being decoded); this process decodes them and builds each file's tables as
+they come in, and once told that all are in, resolves every file with one memo and sends each
+batch of edges back as plain rows. The indexer meanwhile writes files, facts, symbols and
+search documents, then the edges as they arrive.
+
+Why not fork resolver workers from the indexer once parsing is done, as an incremental run
+does: a forked worker writes to the pages of the heap it inherited (taking a reference is a
+write), so the kernel copied most of a 300 MB heap page by page, and two workers evaluated
+what every file consults (a monorepo's barrels, a base class's members) once each; the
+indexer also decoded every file's facts for the workers to inherit. With more than two cores
+this process forks ``jobs`` workers of its own from its heap of facts and tables.
+
+Messages on the two one-way pipes: to the process, a file's path and blob joined by NUL (no
+path holds one), then an empty message when all are sent; from it, each batch as ``marshal``
+bytes, an empty message at the end, or ``!`` and the traceback when it failed.
+"""
+
+from __future__ import annotations
+
+import marshal
+import traceback
+from collections.abc import Iterator
+from multiprocessing import get_context
+from multiprocessing.connection import Connection
+
+from astrag.graph.facts import FileFacts
+from astrag.graph.modules import ProjectLayout
+from astrag.graph.run import Shard, start_resolution
+from astrag.graph.tables import TableCache
+from astrag.store.codec import decode_facts
+
+
+class ResolverFailed(RuntimeError):
+    """The resolver process raised; the message carries its traceback."""
+
+
+class ResolverProcess:
+    """The process, started at once; :meth:`add` each file, say :meth:`all_added` (or let
+    :meth:`shards` say it), then read :meth:`shards`; :meth:`close` in any case."""
+
+    def __init__(self, layout: ProjectLayout | None, jobs: int) -> None:
+        context = get_context("fork")  # the grammars, queries and rooms are loaded already
+        inbox, self._to_child = context.Pipe(duplex=False)
+        self._from_child, outbox = context.Pipe(duplex=False)
+        self._process = context.Process(
+            target=_serve, args=(layout, jobs, inbox, outbox), name="astrag-resolver"
+        )
+        self._process.start()
+        inbox.close()  # the child's ends: end-of-file reaches each side when the other goes
+        outbox.close()
+        self.files = 0
+
+    def add(self, path: str, blob: bytes) -> None:
+        """A file's encoded facts (as the codec encodes them)."""
+        self._to_child.send_bytes(path.encode() + b"\0" + blob)
+        self.files += 1
+
+    def all_added(self) -> None:
+        """No more files: the process resolves them now."""
+        if not self._to_child.closed:
+            self._to_child.send_bytes(b"")
+            self._to_child.close()
+
+    def shards(self) -> Iterator[Shard]:
+        """Every file added, resolved: each shard's files with their edges as rows."""
+        self.all_added()
+        while True:
+            try:
+                message = self._from_child.recv_bytes()
+            except EOFError:
+                raise ResolverFailed("the resolver process ended without its edges") from None
+            if not message:
+                break
+            if message[:1] == b"!":
+                raise ResolverFailed(message[1:].decode(errors="replace"))
+            yield marshal.loads(message)
+        self._process.join()
+
+    def close(self) -> None:
+        """End the process whatever state it is in (after :meth:`shards`, it has ended)."""
+        for end in (self._to_child, self._from_child):
+            end.close()
+        if self._process.is_alive():
+            self._process.kill()
+        self._process.join()
+
+
+def _serve(layout: ProjectLayout | None, jobs: int, inbox: Connection, outbox: Connection) -> None:
+    try:
+        facts: dict[str, FileFacts] = {}
+        tables = TableCache(facts)
+        while message := inbox.recv_bytes():
+            raw, _, blob = message.partition(b"\0")
+            path = raw.decode()
+            facts[path] = decode_facts(blob)
+            tables.refresh(path)
+        pending = start_resolution(facts, layout, jobs=jobs, tables=tables)
+        for shard in pending.shards():
+            outbox.send_bytes(marshal.dumps(shard))
+        outbox.send_bytes(b"")
+    except BaseException:  # reported to the indexer, which raises it
+        outbox.send_bytes(b"!" + traceback.format_exc().encode())

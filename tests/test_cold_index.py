@@ -1,0 +1,153 @@
+"""A cold index on several cores (parsers, a resolver process fed while they parse, the writer)
+writes exactly what one process writes, and fails whole when its resolver fails."""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from astrag.config import Config
+from astrag.indexer import IndexSummary, index_repository
+from astrag.lang import extract_facts
+from astrag.resolver_process import ResolverFailed, ResolverProcess
+from astrag.store.codec import encode_facts
+from astrag.store.open import make_store
+
+VOLATILE_META = {"indexed_at", "scanned_at_ns", "root", "layout_inputs"}
+
+
+def _write(root: Path, rel: str, text: str) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+
+
+def _project(root: Path) -> Path:
+    """65 Python modules in three packages that import and call each other and a shared base,
+    a TypeScript barrel with its modules, a file with a syntax error, one too large to index."""
+    _write(root, "core/__init__.py", "")
+    _write(root, "core/base.py", "class Base:\n    def hook(self):\n        return 1\n")
+    for p in range(3):
+        _write(root, f"pkg{p}/__init__.py", "")
+        for m in range(20):
+            nxt = (m + 1) % 20
+            _write(
+                root,
+                f"pkg{p}/m{m}.py",
+                f'''
+                """Module {m} of package {p}."""
+                from core.base import Base
+                from pkg{p}.m{nxt} import C{nxt}
+
+
+                class C{m}(Base):
+                    def run(self, depth: int) -> int:
+                        self.hook()
+                        return C{nxt}().run(depth - 1) if depth else 0
+                ''',
+            )
+    _write(root, "web/index.ts", "export * from './a';\nexport * from './b';\n")
+    _write(root, "web/a.ts", "export function alpha(): number { return 1; }\n")
+    _write(root, "web/b.ts", "export class Beta { go() { return alpha(); } }\n")
+    _write(
+        root, "web/main.ts", "import { alpha, Beta } from './index';\nalpha();\nnew Beta().go();\n"
+    )
+    _write(root, "broken.py", "def ok():\n    return 1\n\ndef broken(:\n    pass\n")
+    _write(root, "big.py", "X = 1\n" * 200)
+    return root
+
+
+def _contents(root: Path) -> tuple[object, ...]:
+    with make_store(root, Config(max_file_bytes=1000), readonly=True) as store:  # type: ignore[attr-defined]
+        meta = {k: v for k, v in store.meta().items() if k not in VOLATILE_META}
+        return (
+            store.file_records(),
+            store.load_facts(),
+            sorted(store.all_symbols(), key=lambda s: s.id),
+            sorted(store.all_edges()),
+            store.all_depends(),
+            sorted(store.all_docs(), key=lambda d: d.id),
+            store.counts(),
+            meta,
+        )
+
+
+def _summary(s: IndexSummary) -> tuple[object, ...]:
+    return (s.files, s.symbols, s.edges, s.calls, s.parsed, s.resolved_files, s.removed,
+            s.error_files, sorted(s.skipped), s.parse_errors)  # fmt: skip
+
+
+def _index(root: Path, jobs: int) -> IndexSummary:
+    config = Config(max_file_bytes=1000)
+    return index_repository(root, config=config, jobs=jobs, embedder="none")
+
+
+def test_a_cold_index_on_two_cores_writes_what_one_process_writes(tmp_path: Path) -> None:
+    one = _project(tmp_path / "one")
+    two = tmp_path / "two"
+    shutil.copytree(one, two)  # the same bytes and mtimes
+    serial, parallel = _index(one, jobs=1), _index(two, jobs=2)
+    assert _summary(parallel) == _summary(serial)
+    assert parallel.resolved_files == parallel.parsed == 70
+    assert [k.path for k in parallel.skipped] == ["big.py"]
+    assert parallel.error_files == ["broken.py"]
+    assert _contents(two) == _contents(one)
+    # the edges came back from the resolver process
+    assert ("pkg1/m3.py::C3.run", "core/base.py::Base.hook") in {
+        (e.source, e.target)
+        for e in _contents(two)[3]  # type: ignore[attr-defined]
+    }
+
+
+def test_new_parsers_re_index_everything_and_drop_what_went(tmp_path: Path) -> None:
+    """Facts from other parsers are all parsed again (the cold pipeline over an existing index):
+    a deleted file and one that grew past the size limit leave the index."""
+    one = _project(tmp_path / "one")
+    _index(one, jobs=2)
+    (one / "pkg2/m19.py").unlink()
+    _write(one, "pkg0/m5.py", "X = 1\n" * 200)
+    with make_store(one, Config(), readonly=False) as store:  # type: ignore[attr-defined]
+        store.set_meta({"extractor": "an older astrag"})
+    two = tmp_path / "two"
+    shutil.copytree(one, two)
+    shutil.rmtree(two / ".astrag")
+    again = _index(one, jobs=2)
+    _index(two, jobs=1)
+    assert again.rebuilt_because == "the parsers changed"
+    assert (again.parsed, again.removed) == (68, 2)
+    assert _contents(one) == _contents(two)
+
+
+def test_a_failing_resolver_process_fails_the_run_and_ends(tmp_path: Path) -> None:
+    resolver = ResolverProcess(None, 1)
+    try:
+        resolver.add("a.py", encode_facts(extract_facts("a.py", b"def f():\n    pass\n")))
+        resolver.add("b.py", b"not facts")
+        with pytest.raises(ResolverFailed, match=r"b\.py|marshal|bad"):
+            list(resolver.shards())
+    finally:
+        resolver.close()
+    assert not resolver._process.is_alive()
+
+
+def test_a_cold_index_reports_its_stages_as_one_process_does(tmp_path: Path) -> None:
+    one = _project(tmp_path / "one")
+    two = tmp_path / "two"
+    shutil.copytree(one, two)
+    seen: dict[int, list[tuple[str, int, int]]] = {1: [], 2: []}
+    for jobs, root in ((1, one), (2, two)):
+        index_repository(
+            root,
+            config=Config(max_file_bytes=1000),
+            jobs=jobs,
+            embedder="none",
+            progress=lambda stage, done, total, jobs=jobs: seen[jobs].append((stage, done, total)),
+        )
+    for jobs in (1, 2):
+        stages = list(dict.fromkeys(stage for stage, _, _ in seen[jobs]))
+        assert stages == ["parse", "resolve", "write"], jobs
+        ends = {stage: (done, total) for stage, done, total in seen[jobs]}
+        assert ends == {"parse": (70, 70), "resolve": (70, 70), "write": (1, 1)}, jobs
