@@ -110,8 +110,9 @@ class Checker:
             every = frozenset(range(1, change.text.count("\n") + 2))
             wanted = (every if wanted is None else wanted) - silenced
         out: list[Finding] = []
+        spread = _SpreadImports(change)
         for imp in facts.imports:
-            if wanted is None or imp.line in wanted:
+            if wanted is None or imp.line in wanted or spread.wanted(imp, wanted, tree):
                 out.extend(self._check_import(change, imp))
         for ref in facts.references:
             if wanted is None or ref.line in wanted:
@@ -584,6 +585,46 @@ class Checker:
         if suggestions:
             message = f"{message} (did you mean {', '.join(suggestions)}?)"
         return Finding(change.path, line, column, rule, message, "error", suggestions)
+
+
+class _SpreadImports:
+    """An import statement over several lines (``import {\n  a,\n  b,\n} from './x'``)
+    is recorded at its first line; a change that wrote only the line naming ``b`` wrote
+    ``b``'s import. The statement's extent comes from the parse, made only when needed."""
+
+    def __init__(self, change: ChangedFile) -> None:
+        self.change = change
+        self.lines = change.text.split("\n")
+        self.tree: Tree | None = None
+
+    def wanted(self, imp: Import, wanted: frozenset[int], tree: Tree | None) -> bool:
+        name = imp.alias or imp.name
+        first = self.lines[imp.line - 1] if 0 < imp.line <= len(self.lines) else ""
+        if not name or names(first, name):
+            return False  # named on its first line, which the change did not write
+        if self.tree is None:
+            self.tree = tree or _parse(self.change)
+        if self.tree is None:
+            return False
+        indent = len(first.encode("utf-8")) - len(first.lstrip().encode("utf-8"))
+        last = _statement_end(self.tree, imp.line - 1, indent) + 1
+        return any(
+            n in wanted and names(self.lines[n - 1], name)
+            for n in range(imp.line + 1, min(last, len(self.lines)) + 1)
+        )
+
+
+def _statement_end(tree: Tree, row: int, column: int) -> int:
+    """The last row of the outermost node that starts at (``row``, ``column``), where the
+    statement on that row begins."""
+    node = tree.root_node.named_descendant_for_point_range((row, column), (row, column))
+    if node is None or node.start_point.row != row:
+        return row
+    while node.parent is not None and node.parent.parent is not None:
+        if node.parent.start_point != node.start_point:
+            break
+        node = node.parent
+    return node.end_point.row
 
 
 def _overloaded_arguments(
