@@ -256,10 +256,23 @@ def _importers(corpus: Corpus) -> dict[str, list[tuple[str, int]]]:
             parent = corpus.symbols.get(symbol.parent)
             if parent is None or parent.kind != "module" or path == symbol.path:
                 continue
-            text = corpus.file(path).lines[line - 1] if path in corpus.paths else ""
+            text = _statement(corpus.file(path).lines, line) if path in corpus.paths else ""
             if re.search(rf"(?<![\w$.]){re.escape(symbol.name)}(?![\w$])", text):
                 out[target].append((path, line))
     return out
+
+
+def _statement(lines: list[str], line: int) -> str:
+    """The import statement starting at ``line``, over the lines it spans (``export {\n
+    isHTTPError,\n} from './guards.js'``; Python's parenthesised ``from x import (...)``)."""
+    out = []
+    for text in lines[line - 1 : line + 60]:
+        out.append(text)
+        if re.search(r"""\bfrom\s*['"]|;\s*$|\)\s*$""", text) or (
+            len(out) == 1 and "(" not in text and "{" not in text
+        ):
+            break
+    return "".join(out)
 
 
 # a module specifier (``from "./errors/HTTPError.js"``): a file's name, which a rename of the

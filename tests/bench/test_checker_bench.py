@@ -765,3 +765,24 @@ def test_incomplete_rename_skips_a_name_an_import_brings_from_elsewhere(tmp_path
         for c in cf.incomplete_refactor_cases(corpus, random.Random(seed), 10)
     }
     assert notes == {"rename Palette"}
+
+
+def test_incomplete_rename_edits_a_reexport_spread_over_lines(tmp_path: Path) -> None:
+    # index.ts passes isHTTPError on in a statement over several lines: it imports the
+    # function as much as a.ts does, and is renamed with it unless it is the one forgotten
+    write(tmp_path, "src/guards.ts", "export function isHTTPError(e: unknown) { return !!e; }\n")
+    write(tmp_path, "src/index.ts", "export {\n\tisHTTPError,\n} from './guards.js';\n")
+    write(tmp_path, "src/a.ts", "import {isHTTPError} from './guards.js';\nisHTTPError(1);\n")
+    write(tmp_path, "test/b.ts", "import {isHTTPError} from '../src/index.js';\nisHTTPError(2);\n")
+    api.index(tmp_path, embedder="none")
+    import checker_families as cf
+
+    corpus = cc.load_corpus(tmp_path, "typescript")
+    forgotten_a = [
+        c
+        for seed in range(20)
+        for c in cf.incomplete_refactor_cases(corpus, random.Random(seed), 10)
+        if c.path == "src/a.ts"
+    ]
+    assert forgotten_a
+    assert all("+++ b/src/index.ts" in c.text for c in forgotten_a)
