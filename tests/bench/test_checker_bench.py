@@ -724,6 +724,19 @@ def test_module_renames_skip_modules_that_answer_any_name(tmp_path: Path) -> Non
     assert [(v, note.split(" -> ")[0]) for v, note in edits] == [("module", "member plain.helper")]
 
 
+def renamed_names(root: Path) -> set[str]:
+    """What the incomplete renames of the Python project at ``root`` rename, over 10 seeds."""
+    api.index(root, embedder="none")
+    import checker_families as cf
+
+    corpus = cc.load_corpus(root, "python")
+    return {
+        c.note.split(" -> ")[0]
+        for seed in range(10)
+        for c in cf.incomplete_refactor_cases(corpus, random.Random(seed), 10)
+    }
+
+
 def test_incomplete_rename_skips_a_name_two_modules_define(tmp_path: Path) -> None:
     # ``converter`` of pkg/json.py and of pkg/yaml.py: renaming one by name in a file that
     # imports both would break the other's import too
@@ -735,15 +748,7 @@ def test_incomplete_rename_skips_a_name_two_modules_define(tmp_path: Path) -> No
     user = "from pkg.json import converter, dumps\nfrom pkg.yaml import converter as to_yaml\n"
     write(tmp_path, "pkg/a.py", user)
     write(tmp_path, "pkg/b.py", user)
-    api.index(tmp_path, embedder="none")
-    import checker_families as cf
-
-    corpus = cc.load_corpus(tmp_path, "python")
-    notes = {
-        c.note.split(" -> ")[0]
-        for seed in range(10)
-        for c in cf.incomplete_refactor_cases(corpus, random.Random(seed), 10)
-    }
+    notes = renamed_names(tmp_path)
     assert notes == {"rename dumps"}
 
 
@@ -755,15 +760,7 @@ def test_incomplete_rename_skips_a_name_an_import_brings_from_elsewhere(tmp_path
     write(tmp_path, "pkg/a.py", user)
     write(tmp_path, "pkg/b.py", user)
     write(tmp_path, "pkg/c.py", "from string import Template\n")
-    api.index(tmp_path, embedder="none")
-    import checker_families as cf
-
-    corpus = cc.load_corpus(tmp_path, "python")
-    notes = {
-        c.note.split(" -> ")[0]
-        for seed in range(10)
-        for c in cf.incomplete_refactor_cases(corpus, random.Random(seed), 10)
-    }
+    notes = renamed_names(tmp_path)
     assert notes == {"rename Palette"}
 
 

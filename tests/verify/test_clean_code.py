@@ -4,12 +4,11 @@ self-check family), on an index of small files written here."""
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
 
-from astrag import api
+from tests.verify.checked import indexed, rows
 
 FILES = {
     "app/__init__.py": "",
@@ -99,18 +98,7 @@ FILES = {
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("clean")
-    for rel, text in FILES.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
-    api.index(root, embedder="none")
-    return root
-
-
-def rows(repo: Path, code: str, path: str) -> list[tuple[str, int]]:
-    report = api.check(repo, textwrap.dedent(code).lstrip("\n"), path=path)
-    return [(f.rule, f.line) for f in report.findings]
+    return indexed(tmp_path_factory.mktemp("clean"), FILES)
 
 
 # ------------------------------------------------------------------------ Python

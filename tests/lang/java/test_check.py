@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from astrag import api
+from tests.verify.checked import indexed, rows
 
 FILES = {
     "src/main/java/com/ex/shapes/Shape.java": """
@@ -117,19 +118,11 @@ FILES = {
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("java-checked")
-    for rel, text in FILES.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
-    api.index(root, embedder="none")
-    return root
+    return indexed(tmp_path_factory.mktemp("java-checked"), FILES)
 
 
 def findings(repo: Path, code: str) -> list[tuple[str, int]]:
-    path = "src/main/java/com/ex/app/Main.java"
-    report = api.check(repo, textwrap.dedent(code).lstrip("\n"), path=path)
-    return [(f.rule, f.line) for f in report.findings]
+    return rows(repo, code, "src/main/java/com/ex/app/Main.java")
 
 
 def test_unknown_method_on_a_receiver_of_known_type(repo: Path) -> None:

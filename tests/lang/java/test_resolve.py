@@ -13,6 +13,14 @@ def _calls(edges, source: str) -> set[str]:
     return {t.removeprefix(S) for t in targets(edges, "calls", S + source)}
 
 
+def _calls_of_main_run(edges) -> set[str]:
+    """What ``a.app.Main.run`` calls, ids relative to the source root."""
+    root = "src/main/java/"
+    return {
+        t.removeprefix(root) for t in targets(edges, "calls", root + "a/app/Main.java::Main.run")
+    }
+
+
 def test_overloads_by_arity_and_argument_types(tmp_path: Path) -> None:
     edges = build(
         tmp_path,
@@ -199,10 +207,7 @@ def test_imports_static_imports_packages_and_typed_locals(tmp_path: Path) -> Non
             """,
         },
     )
-    calls = {
-        t.removeprefix("src/main/java/")
-        for t in targets(edges, "calls", "src/main/java/a/app/Main.java::Main.run")
-    }
+    calls = _calls_of_main_run(edges)
     # static, nested-class and on-demand imports; same package without an import; field,
     # var, loop variable and cast types; the JDK is external
     assert calls == {
@@ -243,10 +248,7 @@ def test_names_written_qualified(tmp_path: Path) -> None:
             """,
         },
     )
-    calls = {
-        t.removeprefix("src/main/java/")
-        for t in targets(edges, "calls", "src/main/java/a/app/Main.java::Main.run")
-    }
+    calls = _calls_of_main_run(edges)
     # the package's class, not the nested one of the same simple name; the JDK's external
     assert calls == {
         "a/dom/Attribute.java::Attribute.getKey",

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from astrag import api
 from astrag.lang.typescript.check_globals import declared_globals
+from tests.verify.checked import indexed, rows
 
 FILES = {
     # a project cut as the checker meets it: each folder its own program, nothing installed
@@ -75,18 +75,7 @@ CALLS = """
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("tsenv")
-    for rel, text in FILES.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
-    api.index(root, embedder="none")
-    return root
-
-
-def rows(repo: Path, code: str, path: str) -> list[tuple[str, int]]:
-    report = api.check(repo, textwrap.dedent(code).lstrip("\n"), path=path)
-    return [(f.rule, f.line) for f in report.findings]
+    return indexed(tmp_path_factory.mktemp("tsenv"), FILES)
 
 
 def test_a_test_runners_globals_come_with_the_type_package_the_tsconfig_names(
