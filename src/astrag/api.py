@@ -26,6 +26,7 @@ from astrag.config import load_config
 from astrag.errors import AstragError
 from astrag.fresh import Freshness, bring_up_to_date
 from astrag.graph.facts import CLASS_KINDS, Edge, EdgeKind, Symbol
+from astrag.graph.symbols import symbol_id
 from astrag.project_root import nearest_project
 from astrag.query import calls, imports, neighbourhood, outline, uses
 from astrag.query.calls import Related
@@ -114,6 +115,21 @@ class SymbolNotFound(AstragError):
     def __init__(self, message: str, hint: str = "", suggestions: list[str] | None = None):
         super().__init__(message, hint)
         self.suggestions = suggestions or []
+
+
+def _one_declaration(found: list[Symbol]) -> Symbol | None:
+    """The primary of several declarations of one name in one scope of one file, all of one
+    kind (a TS method's overload signatures and its body, Python's ``@overload`` stubs, a
+    property's getter and setter): the one with the plain id, where calls and references are
+    recorded. Declarations of different kinds (an interface merged with a const) or in other
+    scopes stay ambiguous."""
+    first = found[0]
+    if any(
+        s.path != first.path or s.qualname != first.qualname or s.kind != first.kind for s in found
+    ):
+        return None
+    plain = [s for s in found if s.id == symbol_id(s.path, s.qualname)]
+    return plain[0] if len(plain) == 1 else None
 
 
 class AmbiguousSymbol(AstragError):
@@ -274,7 +290,10 @@ class Index:
                 hint = f"did you mean {', '.join(close)}? (or run `astrag index` if it is new)"
             raise SymbolNotFound(f"no symbol matches {query!r}", hint, close)
         if len(found) > 1:
-            raise AmbiguousSymbol(query, found)
+            primary = _one_declaration(found)
+            if primary is None:
+                raise AmbiguousSymbol(query, found)
+            return primary
         return found[0]
 
     def close_names(self, query: str, limit: int = 5) -> list[str]:
