@@ -227,6 +227,13 @@ class EdgeEmitter:
         C's field initialisers, and a caller of C is what ``callers C`` should list."""
         if not self.r.is_class(cls):
             d = self.r.definition(cls)
+            if d is not None and d.kind == DefKind.FIELD:
+                # a field holding a class (``ctor: typeof Action``): ``new this.ctor()`` runs
+                # that class's constructor
+                held = self.r.value_of(cls)
+                if held is not None and held[0] == "sym" and self.r.is_class(held):
+                    self._emit_constructor_call(ref, held, source)
+                return
             # a constructor function (JS), or a variable holding a constructor (zod's ``const
             # ZodEnum: $constructor<ZodEnum>`` beside ``interface ZodEnum``): what runs is it
             if d is not None and (d.kind in FUNCTION_KINDS or d.kind == DefKind.VARIABLE):

@@ -31,7 +31,9 @@ Conventions shared by every stage:
   (``Optional[Foo]`` -> ``("Foo",)``); a homogeneous collection ends in ``[]``
   (``List[Foo]``, ``Foo[]`` -> ``("Foo", "[]")``), a mapping to Foo values in ``{}``
   (``Dict[str, Foo]``, ``Map<string, Foo>``, ``Record<string, Foo>`` -> ``("Foo", "{}")``);
-  a union of named types joins theirs with ``|`` (``A | ns.B`` -> ``("A", "|", "ns", "B")``).
+  a union of named types joins theirs with ``|`` (``A | ns.B`` -> ``("A", "|", "ns", "B")``),
+  an intersection with ``&`` (``A & typeof B`` -> ``("A", "&", "typeof", "B")``: a member of
+  any part); ``("typeof", ...)`` is the type of the value the rest of the chain names.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ Like the rest of the resolver it knows no language: what differs it asks the fil
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from astrag.graph.facts import CLASS_KINDS, FUNCTION_KINDS, Chain, Definition, DefKind
@@ -178,6 +178,37 @@ class Inference:
             return self._call(cls)
         return value
 
+    def _in_parts(
+        self: Resolver, value: Value, find: Callable[[Value], Value | None]
+    ) -> Value | None:
+        """What ``find`` gives on the parts of an intersection (a member, a call's value):
+        the first a repository definition answers, else the first answer (a part outside the
+        repository, such as ``Omit<ExternalBuilder, 'String'>``, declares every name)."""
+        outside = None
+        for part in value[1]:
+            found = find(part)
+            if found is not None:
+                if found[0] != "ext":
+                    return found
+                outside = outside or found
+        return outside
+
+    def _typed_by_parameter(
+        self: Resolver, inst: Value, path: str, declared: Chain
+    ) -> Value | None:
+        """A type written as a type parameter of a class or interface in file ``path``
+        (``<Q:i>`` with a suffix): what an instance ``inst`` of it or of a subclass has for
+        it, its own type argument or the one its class passes through its bases."""
+        owner_qual, index = type_parameter(declared[0])
+        owner, cls = (path, owner_qual), (inst[1], inst[2])
+        if owner == cls:  # the receiver's own type argument, when it carries one
+            return _with_suffix(inst[3][index], declared[1:]) if len(inst) > 3 else None
+        arg = self._type_argument(cls, owner, index)
+        if arg is None:
+            return None
+        apath, scope, line, chain = arg
+        return self.eval_type(Site(self.table(apath), scope, line), chain + declared[1:])
+
     def _element_of(self: Resolver, inst: Value, element: str) -> Value | None:
         """What iterating or indexing an instance gives: what the method its language names
         for it returns (``__iter__ -> Iterator[Foo]``: a Foo; ``__getitem__ -> Foo``)."""
@@ -248,15 +279,7 @@ class Inference:
             return None
         if not declared or declared[0][:1] != "<":
             return None
-        owner_qual, index = type_parameter(declared[0])
-        owner, cls = (denot[1], owner_qual), (receiver[1], receiver[2])
-        if owner == cls:  # the receiver's own type argument, when it carries one
-            return _with_suffix(receiver[3][index], declared[1:]) if len(receiver) > 3 else None
-        arg = self._type_argument(cls, owner, index)
-        if arg is None:
-            return None
-        path, scope, line, chain = arg
-        return self.eval_type(Site(self.table(path), scope, line), chain + declared[1:])
+        return self._typed_by_parameter(receiver, denot[1], declared)
 
     def with_arguments(self: Resolver, site: Site, name: str, typed: Value) -> Value:
         """An instance of a generic class declared with type arguments (``b: Box<Foo>``: the
@@ -358,12 +381,26 @@ def union(values: Iterable[Value | None]) -> Value | None:
     return out[0] if len(out) == 1 else ("union", tuple(out))
 
 
-def union_parts(chain: Chain) -> list[Chain]:
-    """``("A", "|", "ns", "B")`` -> ``[("A",), ("ns", "B")]`` (facts.py)."""
+def intersection(values: Iterable[Value | None]) -> Value | None:
+    """The values of an intersection's parts as one: the parts known (a part astrag cannot
+    type adds members it cannot see, not wrong ones), the value itself when one is known,
+    else ``("isect", values)``; None when none is."""
+    out: list[Value] = []
+    for v in values:
+        if v is not None and v not in out:
+            out.append(v)
+    if not out:
+        return None
+    return out[0] if len(out) == 1 else ("isect", tuple(out))
+
+
+def parts_of(chain: Chain, separator: str) -> list[Chain]:
+    """``("A", "|", "ns", "B")`` -> ``[("A",), ("ns", "B")]`` for ``|`` (a union), likewise
+    for ``&`` (an intersection; facts.py)."""
     parts: list[Chain] = []
     start = 0
     for i, element in enumerate(chain):
-        if element == "|":
+        if element == separator:
             parts.append(chain[start:i])
             start = i + 1
     parts.append(chain[start:])

@@ -49,7 +49,14 @@ from astrag.graph.facts import (
     ResolvedFile,
     Symbol,
 )
-from astrag.graph.inference import COLLECTIONS, Inference, type_parameter, union, union_parts
+from astrag.graph.inference import (
+    COLLECTIONS,
+    Inference,
+    intersection,
+    parts_of,
+    type_parameter,
+    union,
+)
 from astrag.graph.modules import Modules, ProjectLayout, build_modules
 from astrag.graph.semantics import Receiver
 from astrag.graph.tables import FileTables, Site, TableCache
@@ -276,6 +283,8 @@ class Resolver(Inference):
             return ("fn", returned) if returned is not None else None
         if chain == ("*",):  # a union member no repository type is (facts.py)
             return ("prim",)
+        if "&" in chain and "|" not in chain:  # an intersection: the members of each part
+            return intersection(self.eval_type(site, part) for part in parts_of(chain, "&"))
         if chain[0][:2] == "{:":  # an object type written inline: its members are bindings
             return ("shape", site.t.path, site.scope, chain[0]) if len(chain) == 1 else None
         if chain[-1] == "[]":
@@ -285,7 +294,9 @@ class Resolver(Inference):
             mapped = self.eval_type(site, chain[:-1])
             return ("map", mapped) if mapped is not None else None
         if "|" in chain:  # a union: each member's type, or unknown when one is
-            return union(self.eval_type(site, part) for part in union_parts(chain))
+            return union(self.eval_type(site, part) for part in parts_of(chain, "|"))
+        if chain[0] == "typeof":  # the type of a value (``typeof ElysiaType``)
+            return self.eval_chain(site, chain[1:])
         if chain[0][:1] == "<":  # a type parameter of a generic class: its constraint
             owner, index = type_parameter(chain[0])
             bound = site.t.bindings.get(owner, {}).get(f"<{index}>")
@@ -537,6 +548,8 @@ class Resolver(Inference):
             return value[-1]
         if kind == "union":
             return union(self._call(v) for v in value[1])
+        if kind == "isect":
+            return self._in_parts(value, self._call)
         if kind == "ext":
             # what an external callable returns is unknown: a class gives an instance, a
             # function anything; the name says it was called (``os.environ.get().isdigit``)
@@ -580,9 +593,14 @@ class Resolver(Inference):
             return None
         if kind == "shape":  # ``opts.headers`` of ``opts: { headers: Headers }``
             t = self.table(value[1])
-            bound = t.bindings.get(value[2], {}).get(f"({value[3]}.{name})")
-            typed = self._binding_value(t, value[2], bound[0]) if bound else None
+            key = f"({value[3]}.{name})"
+            # a parameter's object type is recorded in its function, an intersection's at
+            # module level (lang/typescript/composed.py)
+            bound = t.bindings.get(value[2], {}).get(key) or t.bindings.get("", {}).get(key)
+            typed = self._binding_value(t, bound[0].scope, bound[0]) if bound else None
             return ("local", typed) if typed is not None else None
+        if kind == "isect":  # ``A & typeof B``: a member of any part
+            return self._in_parts(value, lambda part: self.member(part, name))
         if kind == "mod":
             return self.module_member(value[1], name)
         if kind == "ns":

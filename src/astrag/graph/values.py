@@ -19,6 +19,8 @@ A value is a tuple whose first item says what it is:
                              call gives ``value``
   ("fn", value)              a function known by its type (TS ``() => Foo``): calling it
                              gives ``value``
+  ("isect", values)          an intersection (TS ``A & typeof B``): a member of any of the
+                             values, a repository definition before one outside it
   ("prim",)                  a member of a union that is no repository type (a primitive, a
                              literal, a function or object type): code using a member of the
                              union's repository types has narrowed it away

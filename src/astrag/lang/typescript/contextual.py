@@ -188,24 +188,7 @@ class ContextualTypes:
             return None
         if scope and self.kinds.get(scope) not in FUNCTION_KINDS:
             return None  # where ``bind`` records no binding either
-        key = f"{{:{node.start_byte}}}"
-        found = False
-        for member in node.named_children:
-            name = member.child_by_field_name("name")
-            if name is None:
-                continue
-            if member.type == "property_signature":
-                type_ = self.principal_type(member.child_by_field_name("type"))
-            elif member.type == "method_signature":
-                returned = self.principal_type(member.child_by_field_name("return_type"), True)
-                type_ = ("=>", *returned) if returned is not None else None
-            else:
-                continue
-            if type_ is not None:
-                line = member.start_point[0] + 1
-                self.bindings.append(Binding(scope, f"({key}.{self.text(name)})", line, type_))
-                found = True
-        return (key,) if found else None
+        return self.shape_members(scope, node)
 
     def instance_arguments(
         self: _Extractor, scope: str, name: Node, annotation: Node | None, type_: Chain

@@ -49,6 +49,7 @@ from astrag.graph.facts import (
 )
 from astrag.lang.treesitter import Grammars, count_errors, in_document_order, query_source
 from astrag.lang.typescript import generics, narrowing
+from astrag.lang.typescript.composed import ComposedTypes
 from astrag.lang.typescript.contextual import ContextualTypes
 from astrag.lang.typescript.nodes import FUNCTION_NODES
 from astrag.lang.typescript.nodes import SIMPLE_CHAIN as _SIMPLE_CHAIN
@@ -501,7 +502,7 @@ _READ_RULES: dict[str, Callable[[Node, Node], bool]] = {
 # ---------------------------------------------------------------------------------- extractor
 
 
-class _Extractor(ContextualTypes):
+class _Extractor(ContextualTypes, ComposedTypes):
     """One file's facts; see the module docstring for the passes."""
 
     def __init__(self, source: bytes, captures: dict[str, list[Node]]) -> None:
@@ -539,6 +540,7 @@ class _Extractor(ContextualTypes):
         self.generic_names = generics.type_parameters(captures, source)
         self.constraints_noted: set[tuple[str, int]] = set()
         self.constraint_depth = 0
+        self.shapes_noted: set[tuple[str, str]] = set()  # (scope, ``{:N}``) recorded
 
     def run(self) -> dict[str, object]:
         self.collect_definitions()
@@ -732,6 +734,10 @@ class _Extractor(ContextualTypes):
                 node = members[0]
             elif kind == "member_expression":  # ``import('./a').Foo``: an import type
                 return self.import_type(node)
+            elif kind == "intersection_type":  # ``A & typeof B``: composed.py
+                return self.intersection_type(node)
+            elif kind == "type_query":
+                return self.type_query(node)
             elif kind == "function_type":  # ``() => Foo``: a function whose call gives a Foo
                 returned = self.principal_type(node.child_by_field_name("return_type"), True)
                 return ("=>", *returned) if returned is not None else None

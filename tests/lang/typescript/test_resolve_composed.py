@@ -1,0 +1,89 @@
+"""TypeScript resolution rules for types made of other types or of values: intersections,
+``typeof``. One fixture project each, exact call edges."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.graph.graphs import build
+
+TYPES = """
+    export class Headers { get() {} }
+    export class Foo { run() {} }
+"""
+
+
+def calls_in(edges: list, path: str) -> list[tuple[int, str, str]]:
+    return sorted(
+        (e.line, e.source, e.target) for e in edges if str(e.kind) == "calls" and e.path == path
+    )
+
+
+def test_a_member_of_an_intersection_is_a_member_of_one_of_its_parts(tmp_path: Path) -> None:
+    # ``A & B``: each part's members; an object type written in it declares its own, and a
+    # part outside the repository (which claims every name) yields to a repository one
+    edges = build(
+        tmp_path,
+        {
+            "types.ts": TYPES,
+            "app.ts": """
+                import { Headers, Foo } from './types';
+                import { Builder } from 'external-builder';
+                type Both = Headers & Foo;
+                export function use(
+                  both: Both,
+                  wide: Builder & Foo & { make(): Headers; extra: Foo },
+                ) {
+                  both.get();
+                  both.run();
+                  wide.run();
+                  wide.make().get();
+                  wide.extra.run();
+                  wide.other();
+                }
+            """,
+        },
+    )
+    assert calls_in(edges, "app.ts") == [
+        (8, "app.ts::use", "types.ts::Headers.get"),
+        (9, "app.ts::use", "types.ts::Foo.run"),
+        (10, "app.ts::use", "types.ts::Foo.run"),
+        (11, "app.ts::use", "types.ts::Headers.get"),
+        (11, "app.ts::use", "unresolved::?.make"),
+        (12, "app.ts::use", "types.ts::Foo.run"),
+        (13, "app.ts::use", "external::external-builder.Builder.other"),
+    ]
+
+
+def test_a_typeof_type_is_the_type_of_its_value(tmp_path: Path) -> None:
+    # ``typeof helpers`` has the object literal's members, ``typeof Action`` is the class
+    # (``new`` of a field holding it constructs an Action), ``typeof makeFoo`` the function
+    edges = build(
+        tmp_path,
+        {
+            "types.ts": TYPES,
+            "app.ts": """
+                import { Foo } from './types';
+                export const helpers = { make() { return new Foo(); } };
+                export function makeFoo(): Foo { return new Foo(); }
+                export class Action { constructor(n: number) {} schedule() {} }
+                export class Scheduler {
+                  constructor(private ctor: typeof Action) {}
+                  run(h: typeof helpers, f: typeof makeFoo, all: typeof import('./types')) {
+                    h.make();
+                    new this.ctor(1).schedule();
+                    f().run();
+                  }
+                }
+            """,
+        },
+    )
+    assert calls_in(edges, "app.ts") == [
+        (2, "app.ts::helpers.make", "types.ts::Foo"),
+        (3, "app.ts::makeFoo", "types.ts::Foo"),
+        (8, "app.ts::Scheduler.run", "app.ts::helpers.make"),
+        (9, "app.ts::Scheduler.run", "app.ts::Action.constructor"),
+        (9, "app.ts::Scheduler.run", "app.ts::Action.schedule"),
+        (10, "app.ts::Scheduler.run", "app.ts::makeFoo"),
+        (10, "app.ts::Scheduler.run", "types.ts::Foo.run"),
+    ]
