@@ -1,5 +1,5 @@
 """TypeScript resolution rules for types made of other types or of values: intersections,
-``typeof``. One fixture project each, exact call edges."""
+``typeof``, ``Object.assign``. One fixture project each, exact call edges."""
 
 from __future__ import annotations
 
@@ -86,4 +86,43 @@ def test_a_typeof_type_is_the_type_of_its_value(tmp_path: Path) -> None:
         (9, "app.ts::Scheduler.run", "app.ts::Action.schedule"),
         (10, "app.ts::Scheduler.run", "app.ts::makeFoo"),
         (10, "app.ts::Scheduler.run", "types.ts::Foo.run"),
+    ]
+
+
+def test_object_assign_gives_the_intersection_of_its_arguments(tmp_path: Path) -> None:
+    # ``Object.assign(target, a, b)`` has the members of each argument (an object literal's
+    # are anonymous); a cast over it says what it is, an intersection with ``typeof`` too
+    edges = build(
+        tmp_path,
+        {
+            "types.ts": TYPES,
+            "app.ts": """
+                import { Headers, Foo } from './types';
+                export const base = { make() { return new Foo(); } };
+                const headers = new Headers();
+                export const both = Object.assign({}, base, headers);
+                const t = Object.assign({}, base) as unknown as typeof base & { extra(): Foo };
+                export function use(foo: Foo) {
+                  const mixed = Object.assign(foo, { extra: 1 });
+                  mixed.run();
+                  both.make();
+                  both.get();
+                  t.make();
+                  t.extra().run();
+                }
+            """,
+        },
+    )
+    assert calls_in(edges, "app.ts") == [
+        (2, "app.ts::base.make", "types.ts::Foo"),
+        (3, "app.ts", "types.ts::Headers"),
+        (4, "app.ts", "external::Object.assign"),
+        (5, "app.ts", "external::Object.assign"),
+        (7, "app.ts::use", "external::Object.assign"),
+        (8, "app.ts::use", "types.ts::Foo.run"),
+        (9, "app.ts::use", "app.ts::base.make"),
+        (10, "app.ts::use", "types.ts::Headers.get"),
+        (11, "app.ts::use", "app.ts::base.make"),
+        (12, "app.ts::use", "types.ts::Foo.run"),
+        (12, "app.ts::use", "unresolved::?.extra"),
     ]

@@ -8,6 +8,10 @@
   named type (a primitive, a function type, a union, a collection) are left out: they add
   no member a call could reach through.
 * A type query ``typeof X``: the type of the value X, ``("typeof", "X")``.
+* ``Object.assign(target, ...sources)``: the compiler types the call as the intersection of
+  its arguments' types, so a variable it initialises is declared ``typeof target & typeof
+  source …`` (an empty ``{}`` target adds nothing; an argument no chain describes is left
+  out).
 
 A mixin of the extractor (``extract._Extractor``): ``self`` is the one extracting the file.
 """
@@ -24,9 +28,11 @@ from astrag.lang.typescript.nodes import SIMPLE_CHAIN, first_named
 if TYPE_CHECKING:
     from astrag.lang.typescript.extract import _Extractor
 
+_ASSIGN = b"Object.assign"
+
 
 class ComposedTypes:
-    """The extractor's facts for intersections and ``typeof``."""
+    """The extractor's facts for intersections, ``typeof`` and ``Object.assign``."""
 
     def intersection_type(self: _Extractor, node: Node) -> Chain | None:
         """``A & B``: the members' principal types joined by ``&``, object types last (the
@@ -66,6 +72,22 @@ class ComposedTypes:
         if not SIMPLE_CHAIN.fullmatch(raw):
             return None
         return ("typeof", *raw.decode("ascii").replace("?.", ".").split("."))
+
+    def assigned_type(self: _Extractor, call: Node) -> Chain | None:
+        """``Object.assign(target, a, b)``: ``typeof target & typeof a & typeof b``, the
+        intersection the compiler gives the call; None for any other call."""
+        fn = call.child_by_field_name("function")
+        if fn is None or self.src[fn.start_byte : fn.end_byte] != _ASSIGN:
+            return None
+        args = call.child_by_field_name("arguments")
+        out: list[str] = []
+        for arg in args.named_children if args is not None else ():
+            if arg.type in ("object", "comment"):
+                continue  # ``{}``, ``{ error }``: members of no named definition
+            chain = self.value_chain(arg)
+            if chain is not None:
+                out.extend((*(("&",) if out else ()), "typeof", *chain))
+        return tuple(out) if out else None
 
     def shape_members(self: _Extractor, scope: str, node: Node) -> Chain | None:
         """An object type's members' declared types as the pseudo-bindings ``({:N}.name)``

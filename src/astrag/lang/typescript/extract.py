@@ -1539,11 +1539,14 @@ class _Extractor(ContextualTypes, ComposedTypes):
 
     def cast_type(self, value: Node | None) -> Chain | None:
         """``expr as Foo`` (through ``await``/parentheses): the type the cast claims; ``new
-        Map<K, Foo>()`` / ``new Set<Foo>()``: the collection its type arguments make."""
+        Map<K, Foo>()`` / ``new Set<Foo>()``: the collection its type arguments make;
+        ``Object.assign(a, b)``: the intersection of its arguments' types."""
         while value is not None and value.type in ("await_expression", "parenthesized_expression"):
             value = _first_named(value)
         if value is not None and value.type == "new_expression":
             return self.collection_type(value)
+        if value is not None and value.type == "call_expression":
+            return self.assigned_type(value)  # ``Object.assign(a, b)``: composed.py
         if value is None or value.type not in ("as_expression", "satisfies_expression"):
             return None
         count = value.named_child_count
@@ -1627,7 +1630,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
             "signature": f"{self.text(keyword)} {head.rstrip(' =')}" if keyword else head,
         }
         if name.type == "identifier":
-            type_ = self.principal_type(node.child_by_field_name("type"))
+            type_ = self.principal_type(node.child_by_field_name("type")) or self.cast_type(value)
             if _unwrap(value) is not None and _unwrap(value).type == "object":
                 parent = self.parent()
                 self.object_variables[node.start_byte] = (
