@@ -185,7 +185,8 @@ class Binding:
     the type ``("{:N}",)`` (N its offset in the file), whose member ``name`` is the
     pseudo-binding ``({:N}.name)`` of the same scope. ``(x<j>)`` is the declared type
     argument j of local x (``b: Box<Foo>`` gives ``(b<0>)`` typed Foo), or of field x when
-    the scope is its class.
+    the scope is its class. ``(call)`` of an interface is the return type of its one call
+    signature (``interface Factory { (n: number): Foo }``): what calling an instance gives.
     """
 
     scope: str

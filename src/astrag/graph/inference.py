@@ -193,6 +193,24 @@ class Inference:
                 outside = outside or found
         return outside
 
+    def _called_instance(self: Resolver, inst: Value) -> Value | None:
+        """What calling an instance gives: the return type of its type's call signature
+        (``interface UnaryFunction<T, R> { (source: T): R }``, the pseudo-binding ``(call)``),
+        inherited ones included; a type parameter takes the argument the instance's type
+        passes for it (``OperatorFunction<T, R> extends UnaryFunction<Observable<T>,
+        Observable<R>>``: calling one gives an Observable)."""
+        mro, _ = self.mro(inst[1], inst[2])
+        for cpath, cqual in mro:
+            t = self.tables[cpath]
+            bound = t.bindings.get(cqual, {}).get("(call)")
+            if not bound:
+                continue
+            declared = bound[0].type
+            if declared and declared[0][:1] == "<":
+                return self._typed_by_parameter(inst, cpath, declared)
+            return self._binding_value(t, cqual, bound[0])
+        return None
+
     def _typed_by_parameter(
         self: Resolver, inst: Value, path: str, declared: Chain
     ) -> Value | None:

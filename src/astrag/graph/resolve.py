@@ -221,6 +221,10 @@ class Resolver(Inference):
                 continue
             called = element.endswith("()")
             name = element[:-2] if called else element
+            again = 0
+            if called and name[-1:] == ")":  # ``make()(x)``: what the call gives, called too
+                again = name.count("()")
+                name = name.replace("()", "")
             if i == 0:
                 denot = self._root(site, name, element)
             elif value is None:
@@ -236,7 +240,7 @@ class Resolver(Inference):
                 if before is not None and before[0] == "inst" and denot is not None:
                     generic = self._generic_member(before, denot, called)
                     if generic is not None:
-                        value = generic
+                        value = self._called_again(generic, again)
                         continue
                 value = self.value_of(denot)
                 if called and value is not None:
@@ -246,7 +250,17 @@ class Resolver(Inference):
                     # ``qb.where().andWhere()``: a method returning its receiver keeps the
                     # receiver's own (possibly derived) class
                     value = before if fluent else self._call(value)
+                if again:
+                    value = self._called_again(value, again)
         return denot, receiver
+
+    def _called_again(self, value: Value | None, times: int) -> Value | None:
+        """``value`` called ``times`` times more (``make()(x)(y)``)."""
+        for _ in range(times):
+            if value is None:
+                return None
+            value = self._call(value)
+        return value
 
     def _returns_self(self, denot: Value | None) -> bool:
         if denot is None or denot[0] != "sym":
@@ -268,9 +282,12 @@ class Resolver(Inference):
             if generic is not None:
                 return generic
         value = self.value_of(denot)
-        if value is not None and chain[-1].endswith("()"):
+        last = chain[-1]
+        if value is not None and last.endswith("()"):
             fluent = receiver is not None and receiver[0] == "inst"
             value = receiver if fluent and self._returns_self(denot) else self._call(value)
+            if last[-3:-2] == ")":  # ``make()(x)``: what the call gives, called too
+                value = self._called_again(value, last.count("()") - 1)
         return value
 
     def eval_type(self, site: Site, chain: Chain | None) -> Value | None:
@@ -550,6 +567,8 @@ class Resolver(Inference):
             return union(self._call(v) for v in value[1])
         if kind == "isect":
             return self._in_parts(value, self._call)
+        if kind == "inst":  # an instance of a type with a call signature
+            return self._called_instance(value)
         if kind == "ext":
             # what an external callable returns is unknown: a class gives an instance, a
             # function anything; the name says it was called (``os.environ.get().isdigit``)

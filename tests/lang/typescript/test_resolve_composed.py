@@ -1,5 +1,6 @@
 """TypeScript resolution rules for types made of other types or of values: intersections,
-``typeof``, ``Object.assign``. One fixture project each, exact call edges."""
+``typeof``, ``Object.assign``, call signatures of interfaces. One fixture project each,
+exact call edges."""
 
 from __future__ import annotations
 
@@ -125,4 +126,38 @@ def test_object_assign_gives_the_intersection_of_its_arguments(tmp_path: Path) -
         (11, "app.ts::use", "app.ts::base.make"),
         (12, "app.ts::use", "types.ts::Foo.run"),
         (12, "app.ts::use", "unresolved::?.extra"),
+    ]
+
+
+def test_calling_an_instance_of_an_interface_gives_its_call_signatures_return_type(
+    tmp_path: Path,
+) -> None:
+    # ``interface UnaryFunction<T, R> { (source: T): R }``: calling one gives an R, the type
+    # argument a derived interface passes for it; overloaded signatures say nothing alone
+    edges = build(
+        tmp_path,
+        {
+            "types.ts": TYPES,
+            "iface.ts": """
+                import { Foo } from './types';
+                export interface UnaryFunction<T, R> { (source: T): R; }
+                export interface MakeFoo extends UnaryFunction<number, Foo> {}
+                export interface Factory { (n: number): Foo; }
+                export interface Two { (n: number): Foo; (s: string): number; }
+                export function make(): MakeFoo { return null!; }
+                export function use(f: Factory, two: Two) {
+                  make()(1).run();
+                  f(2).run();
+                  two(1).run();
+                }
+            """,
+        },
+    )
+    assert calls_in(edges, "iface.ts") == [
+        (8, "iface.ts::use", "iface.ts::make"),
+        (8, "iface.ts::use", "types.ts::Foo.run"),
+        (9, "iface.ts::use", "types.ts::Foo.run"),
+        (9, "iface.ts::use", "unresolved::f"),
+        (10, "iface.ts::use", "unresolved::?.run"),
+        (10, "iface.ts::use", "unresolved::two"),
     ]

@@ -15,7 +15,8 @@ side is ``graph/inference.py``):
   (``({:N}.name)``), a local or parameter of a generic class type its type arguments
   (``(x<j>)``);
 * a type alias of a function type and an interface's call signatures record their parameter
-  types (``(p:j)``) and the callbacks their parameters take (``(k:j)``, ``(k:fn)``);
+  types (``(p:j)``) and the callbacks their parameters take (``(k:j)``, ``(k:fn)``), an
+  interface's one call signature its return type (``(call)``);
 * a function returning an object type records its members' types (``(r:name)``), a type guard
   its predicate (``(is:k)``), a function returning an instance of its class argument
   ``(new:k)``, and a call passing a class-like name writes ``(new:k:Name)`` after itself;
@@ -253,6 +254,14 @@ class ContextualTypes:
             if type_ is not None:
                 self.bindings.append(Binding(scope, f"(p:{j})", p.start_point[0] + 1, type_))
             j += 1
+
+    def signature_return(self: _Extractor, scope: str, signature: Node) -> None:
+        """An interface's call signature's return type as the pseudo-binding ``(call)`` of the
+        interface (``interface UnaryFunction<T, R> { (source: T): R }``): what calling an
+        instance of it gives (facts.py)."""
+        type_ = self.principal_type(signature.child_by_field_name("return_type"), True)
+        if type_ is not None:
+            self.bindings.append(Binding(scope, "(call)", signature.start_point[0] + 1, type_))
 
     def signature_callbacks(self: _Extractor, scope: str, signature: Node) -> None:
         """A call signature's parameters that take callbacks: a function type's parameter

@@ -1136,10 +1136,12 @@ class _Extractor(ContextualTypes, ComposedTypes):
             modifiers=("declare",) if declare else (),
             bases=tuple(bases),
         )
-        for member in body.named_children if body is not None else ():
-            if member.type == "call_signature":  # ``interface Handler { (c: Context): void }``
-                self.signature_param_types(self.stack[-1][1], member)
-                self.signature_callbacks(self.stack[-1][1], member)
+        calls = [m for m in body.named_children if m.type == "call_signature"] if body else []
+        for member in calls:  # ``interface Handler { (c: Context): void }``
+            self.signature_param_types(self.stack[-1][1], member)
+            self.signature_callbacks(self.stack[-1][1], member)
+        if len(calls) == 1:  # overloads return what the arguments choose
+            self.signature_return(self.stack[-1][1], calls[0])
 
     def on_enum(self, node: Node) -> None:
         self.simple_def(node, DefKind.ENUM, node.child_by_field_name("body"))
