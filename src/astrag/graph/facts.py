@@ -27,6 +27,11 @@ Conventions shared by every stage:
   literal types is the pseudo-binding ``(lit:k)`` of its owner, typed by their values). The
   element ``<Q:i>`` names type parameter i of class Q of the same file (its constraint is the
   pseudo-binding ``<i>`` of Q; what Q passes to its k-th base as argument j, ``<k:j>``).
+  ``(ctx:A,B)`` after a callee: the type arguments the declared type of the variable the
+  call initialises passes (``const X: Box<Foo> = make(…)``), from which the callee's type
+  parameters are inferred where its return type passes them (its pseudo-binding ``(k:j:ret)``
+  typed ``(q,)``: its callback k's parameter j is typed by the type parameter its return type
+  passes as argument q).
 * a *principal type* is the one named type an annotation is about, as a chain
   (``Optional[Foo]`` -> ``("Foo",)``); a homogeneous collection ends in ``[]``
   (``List[Foo]``, ``Foo[]`` -> ``("Foo", "[]")``), a mapping to Foo values in ``{}``

@@ -55,6 +55,10 @@ class Inference:
                 key, _, literal = element[4:-1].partition(":")
                 return union(v for v in value[1] if self._may_hold(v, key, literal))
             return value
+        if element.startswith("(ctx:"):  # the type arguments of the call's declared type
+            if denot is None or denot[0] != "sym":
+                return value
+            return ("ctx", denot, site.t.path, site.scope, site.line, element[5:-1])
         return self._constructed(site, denot, value, element)
 
     def _may_hold(self: Resolver, value: Value, key: str, literal: str) -> bool:
@@ -133,6 +137,23 @@ class Inference:
         if annotation and param.kind == "var_positional" and annotation[-1] == "[]":
             annotation = annotation[:-1]
         return self._callback_of_type(Site(t, value[2], d.start_line), annotation, j)
+
+    def _inferred_parameter(self: Resolver, ctx: Value, name: str) -> Value | None:
+        """``(k:j)`` of a call whose declared type passes type arguments (``("ctx", callee,
+        path, scope, line, "ZodType")``): the argument the return type passes for the type
+        parameter the callee's callback parameter is typed by (its pseudo-binding ``(k:j:ret)``,
+        facts.py), as the compiler infers it from the contextual type; else the declared type."""
+        fn = ctx[1]
+        ret = self.table(fn[1]).bindings.get(fn[2], {}).get(f"{name[:-1]}:ret)")
+        if ret and ret[0].type:
+            q = int(ret[0].type[0])
+            args = ctx[5].split(",")
+            if q < len(args) and args[q]:
+                site = Site(self.table(ctx[2]), ctx[3], ctx[4])
+                typed = self.eval_type(site, tuple(args[q].split(".")))
+                if typed is not None:
+                    return ("local", typed)
+        return self._callback_param(fn, name)
 
     def _callback_of_signature(
         self: Resolver, t: FileTables, scope: str, k: int, j: int

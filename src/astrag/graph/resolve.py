@@ -205,7 +205,7 @@ class Resolver(Inference):
         receiver: Value | None = None
         last = len(chain) - 1
         for i, element in enumerate(chain):
-            if i and element.startswith(("(is:", "(in:", "(eq:", "(new:")):  # see facts.py
+            if i and element.startswith(("(is:", "(in:", "(eq:", "(new:", "(ctx:")):  # facts.py
                 value = self.refined(site, denot, value, element)
                 denot = ("local", value)
                 continue
@@ -634,6 +634,8 @@ class Resolver(Inference):
             # a member every member of the union has (a union of them); a member no
             # repository type is was narrowed away where the member is used
             return union(self.member(v, name) for v in value[1] if v[0] != "prim")
+        if kind == "ctx":  # a callback's parameter where the call's declared type says more
+            return self._inferred_parameter(value, name)
         if kind == "sym" and name.startswith("("):
             return self._callback_param(value, name)
         if kind == "sym" and self.is_class(value):

@@ -27,6 +27,10 @@ A value is a tuple whose first item says what it is:
   ("shape", path, scope, key)
                              an object type written inline (TS ``opts: { headers: Headers }``):
                              its members are the pseudo-bindings ``(key.name)`` of scope
+  ("ctx", callee, path, scope, line, args)
+                             a generic callee seen from a call whose declared type passes
+                             ``args`` (TS ``const X: Box<Foo> = make((inst) => …)``): its
+                             callbacks' parameters take them (evaluated at the site)
   ("local", value)           a local variable or collection element (as a denotation)
   ("unknown",)               a base class that could not be resolved (in an MRO's externals)
 

@@ -161,3 +161,50 @@ def test_calling_an_instance_of_an_interface_gives_its_call_signatures_return_ty
         (10, "iface.ts::use", "unresolved::?.run"),
         (10, "iface.ts::use", "unresolved::two"),
     ]
+
+
+def test_a_generic_callee_s_callback_parameter_takes_the_call_s_declared_type_argument(
+    tmp_path: Path,
+) -> None:
+    # ``const ZodType: $constructor<ZodType> = $constructor("ZodType", (inst) => …)``: the
+    # compiler infers T from the declared type, where the return type passes T; a callee
+    # whose return type does not pass it leaves the parameter at its constraint
+    edges = build(
+        tmp_path,
+        {
+            "core.ts": """
+                export interface Trait { _zod: Internals; }
+                export interface Internals { run(): void; }
+                export interface $constructor<T extends Trait, D = unknown> { name: string; }
+                export function $constructor<T extends Trait, D = unknown>(
+                  name: string, init: (inst: T, def: D) => void,
+                ): $constructor<T, D> { return null!; }
+                export function plain<T extends Trait>(init: (inst: T) => void): Trait {
+                  return null!;
+                }
+            """,
+            "schemas.ts": """
+                import * as core from './core';
+                export interface ZodType extends core.Trait { clone(): ZodType; check(): void; }
+                export const ZodType: core.$constructor<ZodType> =
+                  core.$constructor("ZodType", (inst, def) => {
+                  inst.clone().check();
+                  inst._zod.run();
+                  inst.refine = () => inst.check();
+                });
+                export const Other: core.$constructor<ZodType> = core.plain((inst) => {
+                  inst.check();
+                });
+            """,
+        },
+    )
+    assert calls_in(edges, "schemas.ts") == [
+        (4, "schemas.ts", "core.ts::$constructor"),
+        (5, "schemas.ts", "schemas.ts::ZodType.check"),
+        (5, "schemas.ts", "schemas.ts::ZodType.clone"),
+        (6, "schemas.ts", "core.ts::Internals.run"),
+        (7, "schemas.ts", "schemas.ts::ZodType.check"),
+        (9, "schemas.ts", "core.ts::plain"),
+        (10, "schemas.ts", "unresolved::Trait.check"),
+    ]
+

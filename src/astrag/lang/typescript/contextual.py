@@ -104,6 +104,62 @@ class ContextualTypes:
         position = next(i for i, c in enumerate(others) if c.id == node.id)
         return (*callee, f"(p:{position})")
 
+    def declared_arguments(self: _Extractor, call: Node) -> str | None:
+        """``const ZodType: $constructor<ZodType> = $constructor("ZodType", (inst) => …)``:
+        the type arguments the declared type of the variable a call initialises passes, as the
+        chain element ``(ctx:ZodType)`` (``,`` between arguments, ``.`` inside one; an
+        argument that is no named type is empty). The compiler infers a generic callee's type
+        parameters from it where its return type passes them (``returned_parameter``), and so
+        types the callback's parameters."""
+        node = call
+        while node.parent is not None and node.parent.type in WRAPPERS:
+            node = node.parent
+        declarator = node.parent
+        if declarator is None or declarator.type != "variable_declarator":
+            return None
+        annotation = declarator.child_by_field_name("type")
+        generic = first_named(annotation) if annotation is not None else None
+        if generic is None or generic.type != "generic_type":
+            return None
+        parts: list[str] = []
+        for arg in generics.type_arguments(generic):
+            chain = self.principal_type(arg)
+            named = chain is not None and _names_a_type(chain) and "|" not in chain
+            parts.append(".".join(chain) if named else "")
+        return f"(ctx:{','.join(parts)})" if any(parts) else None
+
+    def returned_parameter(
+        self: _Extractor, scope: str, name: str, inner: Node, param: Node
+    ) -> None:
+        """``$constructor<T, D>(init: (inst: T, def: D) => void): $constructor<T, D>``: a
+        callback's parameter typed by a type parameter of the function that its return type
+        passes as argument q, as the pseudo-binding ``(k:j:ret)`` of the function typed
+        ``(q,)``: where the call's contextual type says what it returns (``declared_arguments``),
+        its argument q is what the parameter is (facts.py)."""
+        annotation = inner.child_by_field_name("type")
+        node = first_named(annotation) if annotation is not None else None
+        declarations = self.generic_names.get(self.text(node)) if node is not None else None
+        if not declarations or node.type != "type_identifier":
+            return
+        formal = param.parent
+        fn = formal.parent if formal is not None else None
+        returned = fn.child_by_field_name("return_type") if fn is not None else None
+        generic = first_named(returned) if returned is not None else None
+        found = generics.declaring_parameter(node, declarations)
+        if (
+            generic is None
+            or generic.type != "generic_type"
+            or found is None
+            or found[0].id != fn.id
+        ):
+            return
+        wanted = self.text(node)
+        for q, arg in enumerate(generics.type_arguments(generic)):
+            if arg.type == "type_identifier" and self.text(arg) == wanted:
+                line = inner.start_point[0] + 1
+                self.bindings.append(Binding(scope, name, line, (str(q),)))
+                return
+
     def parameter_source(
         self: _Extractor,
         param: Node,

@@ -2120,6 +2120,9 @@ class _Extractor(ContextualTypes, ComposedTypes):
         if callee is None:
             return None
         others = [c for c in args.named_children if c.type != "comment"]
+        declared = self.declared_arguments(call)  # ``const X: Box<Foo> = make((inst) => …)``
+        if declared is not None:
+            callee = (*callee, declared)
         return callee, next(i for i, c in enumerate(others) if c.id == fn.id)
 
     def callback_param_types(
@@ -2148,6 +2151,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
             if type_ is not None:
                 line = p.start_point[0] + 1
                 self.bindings.append(Binding(scope, f"({position}:{j})", line, type_))
+            self.returned_parameter(scope, f"({position}:{j}:ret)", p, param)
             j += 1
 
     def iterated_element(self, left: Node) -> Chain | None:
