@@ -779,6 +779,10 @@ class Resolver(Inference):
             denot, _ = self.walk(site, chain)
             if denot is not None and denot[0] == "sym" and self.is_class(denot):
                 bases.append((denot[1], denot[2]))
+            elif denot is not None and denot[0] == "sym" and (typed := self._type_meaning(denot)):
+                # ``extends ZodType<…>`` where ``ZodType`` is a value and an interface: a
+                # heritage clause names the type
+                bases.append((typed[1], typed[2]))
             else:
                 external.append(denot if denot is not None else ("unknown",))
         base_mros = [self.mro(*b) for b in bases]

@@ -208,3 +208,25 @@ def test_a_generic_callee_s_callback_parameter_takes_the_call_s_declared_type_ar
         (10, "schemas.ts", "unresolved::Trait.check"),
     ]
 
+
+def test_a_heritage_clause_naming_a_type_and_a_value_names_the_type(tmp_path: Path) -> None:
+    # ``interface Base`` + ``const Base``: the name means the value in code, the interface
+    # where a type is extended
+    edges = build(
+        tmp_path,
+        {
+            "app.ts": """
+                export interface Base { check(): void; }
+                export const Base = { kind: 'base' };
+                export interface Derived extends Base { more(): void; }
+                export function use(d: Derived) {
+                  d.check();
+                  d.more();
+                }
+            """,
+        },
+    )
+    assert calls_in(edges, "app.ts") == [
+        (5, "app.ts::use", "app.ts::Base.check"),
+        (6, "app.ts::use", "app.ts::Derived.more"),
+    ]
