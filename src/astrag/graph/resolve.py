@@ -785,6 +785,14 @@ class Resolver(Inference):
                 bases.append((typed[1], typed[2]))
             else:
                 external.append(denot if denot is not None else ("unknown",))
+        for chain in _mixins(t, qual):  # ``Object.assign(C.prototype, m)``: m's members are C's
+            denot, _ = self.walk(site, chain)
+            if (
+                denot is not None
+                and denot[0] == "sym"
+                and (self.is_class(denot) or self.table(denot[1]).children.get(denot[2]))
+            ):
+                bases.append((denot[1], denot[2]))
         base_mros = [self.mro(*b) for b in bases]
         for _, ext in base_mros:
             external.extend(ext)
@@ -803,6 +811,12 @@ def _merged_bases(t: FileTables, qual: str) -> list[Chain]:
             out.extend(d.bases)
         n += 1
     return out
+
+
+def _mixins(t: FileTables, qual: str) -> list[Chain]:
+    """The sources a static mixin copies onto class ``qual`` (its pseudo-bindings
+    ``(mixin)``, lang/typescript/composed.py), in the order they are copied."""
+    return [b.value for b in t.bindings.get(qual, {}).get("(mixin)", ()) if b.value]
 
 
 def _pick_binding(bound: list[Binding], line: int) -> Binding:

@@ -230,3 +230,42 @@ def test_a_heritage_clause_naming_a_type_and_a_value_names_the_type(tmp_path: Pa
         (5, "app.ts::use", "app.ts::Base.check"),
         (6, "app.ts::use", "app.ts::Derived.more"),
     ]
+
+
+def test_a_static_mixin_gives_a_class_the_members_it_copies(tmp_path: Path) -> None:
+    # ``Object.assign(C.prototype, events, Other.prototype)`` at the top of a module: what
+    # the sources hold is C's at run time; a method of C is no override of a mixed-in one
+    edges = build(
+        tmp_path,
+        {
+            "app.ts": """
+                export const events = { on() {}, render() {} };
+                class Other { other() {} }
+                export class Widget { render() {} }
+                Object.assign(Widget.prototype, events, Other.prototype);
+                export function use(w: Widget) {
+                  w.on();
+                  w.other();
+                  w.missing();
+                }
+            """,
+            "lib.js": """
+                const proto = { handle() {} };
+                class App {}
+                Object.assign(App.prototype, proto);
+                function use() { new App().handle(); }
+            """,
+        },
+    )
+    assert calls_in(edges, "app.ts") == [
+        (4, "app.ts", "external::Object.assign"),
+        (6, "app.ts::use", "app.ts::events.on"),
+        (7, "app.ts::use", "app.ts::Other.other"),
+        (8, "app.ts::use", "unresolved::Widget.missing"),
+    ]
+    assert calls_in(edges, "lib.js") == [
+        (3, "lib.js", "external::Object.assign"),
+        (4, "lib.js::use", "lib.js::App"),
+        (4, "lib.js::use", "lib.js::proto.handle"),
+    ]
+    assert not [e for e in edges if str(e.kind) == "overrides"]

@@ -12,6 +12,10 @@
   its arguments' types, so a variable it initialises is declared ``typeof target & typeof
   source …`` (an empty ``{}`` target adds nothing; an argument no chain describes is left
   out).
+* A static mixin, ``Object.assign(C.prototype, mixin, Other.prototype)`` as a statement of the
+  module, for a class C the file declares: what the sources hold is C's at run time (the
+  compiler does not see it, so only the graph gains: ``callers`` of ``mixin.m`` lists calls of
+  ``c.m()``); recorded as the pseudo-bindings ``(mixin)`` of C, valued by each source's chain.
 
 A mixin of the extractor (``extract._Extractor``): ``self`` is the one extracting the file.
 """
@@ -22,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from tree_sitter import Node
 
-from astrag.graph.facts import Binding, Chain
+from astrag.graph.facts import Binding, Chain, DefKind
 from astrag.lang.typescript.nodes import SIMPLE_CHAIN, first_named
 
 if TYPE_CHECKING:
@@ -88,6 +92,30 @@ class ComposedTypes:
             if chain is not None:
                 out.extend((*(("&",) if out else ()), "typeof", *chain))
         return tuple(out) if out else None
+
+    def static_mixin(self: _Extractor, call: Node) -> None:
+        """``Object.assign(C.prototype, a, B.prototype)`` at the top of the module, C a class
+        of this file: the pseudo-bindings ``(mixin)`` of C valued ``("a",)`` and ``("B",)``."""
+        statement = call.parent
+        if statement is None or statement.type != "expression_statement":
+            return
+        if statement.parent is None or statement.parent.type != "program":
+            return
+        args = call.child_by_field_name("arguments")
+        sources = [a for a in args.named_children if a.type != "comment"] if args else []
+        if len(sources) < 2:
+            return
+        target = self.src[sources[0].start_byte : sources[0].end_byte]
+        owner = target.removesuffix(b".prototype").decode("utf-8", "replace")
+        if target == owner.encode() or self.kinds.get(owner) != DefKind.CLASS:
+            return
+        line = call.start_point[0] + 1
+        for source in sources[1:]:
+            chain = self.value_chain(source)
+            if chain is not None and chain[-1] == "prototype":
+                chain = chain[:-1]  # another class's prototype: its members
+            if chain:
+                self.bindings.append(Binding(owner, "(mixin)", line, None, chain))
 
     def shape_members(self: _Extractor, scope: str, node: Node) -> Chain | None:
         """An object type's members' declared types as the pseudo-bindings ``({:N}.name)``

@@ -2263,6 +2263,8 @@ class _Extractor(ContextualTypes, ComposedTypes):
             if chain != _UNKNOWN:
                 argc = _arg_count(node.child_by_field_name("arguments"), src)
                 add_ref(call, chain, at(node.start_byte), point, argc)
+                if chain[-1] == "assign" and chain[0] == "Object":
+                    self.static_mixin(node)  # ``Object.assign(C.prototype, m)``: composed.py
         for node in self.caps.get("reference.new", ()):
             ctor = node.child_by_field_name("constructor")
             if ctor is None:
