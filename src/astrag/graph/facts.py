@@ -192,6 +192,8 @@ class Binding:
     argument j of local x (``b: Box<Foo>`` gives ``(b<0>)`` typed Foo), or of field x when
     the scope is its class. ``(call)`` of an interface is the return type of its one call
     signature (``interface Factory { (n: number): Foo }``): what calling an instance gives.
+    ``(return<j>)`` of a function is the type argument j of the generic class type it is
+    declared to return (``make(): Box<Foo>`` gives ``(return<0>)`` typed Foo).
     ``(mixin)`` of a class is valued by a source a static mixin copies onto it (TS
     ``Object.assign(C.prototype, m)``): m's members are C's.
     """

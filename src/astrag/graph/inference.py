@@ -241,7 +241,8 @@ class Inference:
         owner_qual, index = type_parameter(declared[0])
         owner, cls = (path, owner_qual), (inst[1], inst[2])
         if owner == cls:  # the receiver's own type argument, when it carries one
-            return _with_suffix(inst[3][index], declared[1:]) if len(inst) > 3 else None
+            own = inst[3] if len(inst) > 3 else ()
+            return _with_suffix(own[index], declared[1:]) if index < len(own) else None
         arg = self._type_argument(cls, owner, index)
         if arg is None:
             return None
@@ -334,6 +335,18 @@ class Inference:
         if not any(args):
             return typed
         return (*typed[:3], tuple(args))
+
+    def returned_arguments(self: Resolver, t: FileTables, fn: str, typed: Value) -> Value:
+        """What function ``fn`` of file ``t`` returns, an instance of a generic class declared
+        with type arguments (``make(): Box<Foo>``: its pseudo-bindings ``(return<j>)``), carrying
+        their values as a declared instance does (``with_arguments``); else ``typed``."""
+        if typed[0] != "inst":
+            return typed
+        bound = t.bindings.get(fn, {})
+        args: list[Value | None] = []
+        while (arg := bound.get(f"(return<{len(args)}>)")) is not None:
+            args.append(self.eval_type(Site(t, fn, arg[0].line), arg[0].type))
+        return (*typed[:3], tuple(args)) if any(args) else typed
 
     def _type_argument(self: Resolver, cls: ClassKey, owner: ClassKey, index: int) -> tuple | None:
         """What class ``cls`` passes, through its bases, for type parameter ``index`` of its

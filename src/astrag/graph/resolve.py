@@ -542,7 +542,8 @@ class Resolver(Inference):
         if "overload" in d.modifiers:
             return None  # only signatures, which may return different types
         if d.returns is not None:
-            return self.eval_type(Site(t, d.parent, d.start_line), d.returns)
+            typed = self.eval_type(Site(t, d.parent, d.start_line), d.returns)
+            return self.returned_arguments(t, denot[2], typed) if typed is not None else None
         if "generator" in d.modifiers:
             return None
         if t.sem.declares_return(d):

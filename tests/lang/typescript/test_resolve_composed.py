@@ -269,3 +269,46 @@ def test_a_static_mixin_gives_a_class_the_members_it_copies(tmp_path: Path) -> N
         (4, "lib.js::use", "lib.js::proto.handle"),
     ]
     assert not [e for e in edges if str(e.kind) == "overrides"]
+
+
+def test_a_function_returning_a_generic_class_type_gives_an_instance_with_its_arguments(
+    tmp_path: Path,
+) -> None:
+    # ``make(): Box<Foo>`` (through ``Promise<…>`` too): ``make().item`` of ``item: T`` is a
+    # Foo; a type argument astrag cannot type (``string``) leaves its parameter unknown, also
+    # on a declared instance (``p: Pair<Foo, number>``), where it used to stop the resolver
+    edges = build(
+        tmp_path,
+        {
+            "app.ts": """
+                export class Foo { run() {} }
+                export class Box<T> { item: T; get(): T { return this.item; } }
+                export class Pair<A, B> { a: A; b: B; }
+                export function make(): Box<Foo> { return new Box(); }
+                export async function load(): Promise<Box<Foo>> { return new Box(); }
+                export function pair(): Pair<Foo, string> { return new Pair(); }
+                export async function use(p: Pair<Foo, number>) {
+                  make().item.run();
+                  (await load()).get().run();
+                  pair().a.run();
+                  pair().b.run();
+                  p.b.run();
+                }
+            """,
+        },
+    )
+    assert calls_in(edges, "app.ts") == [
+        (4, "app.ts::make", "app.ts::Box"),
+        (5, "app.ts::load", "app.ts::Box"),
+        (6, "app.ts::pair", "app.ts::Pair"),
+        (8, "app.ts::use", "app.ts::Foo.run"),
+        (8, "app.ts::use", "app.ts::make"),
+        (9, "app.ts::use", "app.ts::Box.get"),
+        (9, "app.ts::use", "app.ts::Foo.run"),
+        (9, "app.ts::use", "app.ts::load"),
+        (10, "app.ts::use", "app.ts::Foo.run"),
+        (10, "app.ts::use", "app.ts::pair"),
+        (11, "app.ts::use", "app.ts::pair"),
+        (11, "app.ts::use", "unresolved::?.run"),
+        (12, "app.ts::use", "unresolved::?.run"),
+    ]

@@ -80,8 +80,10 @@ class ComposedTypes:
     def assigned_type(self: _Extractor, call: Node) -> Chain | None:
         """``Object.assign(target, a, b)``: ``typeof target & typeof a & typeof b``, the
         intersection the compiler gives the call; None for any other call."""
+        if not self.src.startswith(_ASSIGN, call.start_byte):  # most calls: one comparison
+            return None
         fn = call.child_by_field_name("function")
-        if fn is None or self.src[fn.start_byte : fn.end_byte] != _ASSIGN:
+        if fn is None or fn.end_byte - fn.start_byte != len(_ASSIGN):
             return None
         args = call.child_by_field_name("arguments")
         out: list[str] = []

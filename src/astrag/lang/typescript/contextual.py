@@ -17,7 +17,8 @@ side is ``graph/inference.py``):
 * a type alias of a function type and an interface's call signatures record their parameter
   types (``(p:j)``) and the callbacks their parameters take (``(k:j)``, ``(k:fn)``), an
   interface's one call signature its return type (``(call)``);
-* a function returning an object type records its members' types (``(r:name)``), a type guard
+* a function returning a generic class type records its type arguments (``(return<j>)``), a
+  function returning an object type its members' types (``(r:name)``), a type guard
   its predicate (``(is:k)``), a function returning an instance of its class argument
   ``(new:k)``, and a call passing a class-like name writes ``(new:k:Name)`` after itself;
 * ``this`` in an anonymous function assigned onto a top-level object, and in a constructor
@@ -358,6 +359,31 @@ class ContextualTypes:
                 if type_ is not None:
                     line = member.start_point[0] + 1
                     self.bindings.append(Binding(scope, f"(r:{self.text(name)})", line, type_))
+
+    def collect_returned_arguments(self: _Extractor) -> None:
+        """``make(): Box<Foo>`` (``Promise<Box<Foo>>`` too): the type arguments of a generic
+        class type a function returns, as the pseudo-bindings ``(return<j>)`` of the function,
+        so that what a call gives carries them as a declared instance does (facts.py)."""
+        for fn in self.caps.get("binding.returned", ()):
+            scope = self.scope_nodes.get((fn.start_byte, fn.end_byte))
+            annotation = fn.child_by_field_name("return_type")
+            node = first_named(annotation) if annotation is not None else None
+            if scope is None or node is None:
+                continue
+            name = node.child_by_field_name("name")
+            if name is not None and self.text(name) == "Promise":
+                args = generics.type_arguments(node)
+                node = args[0] if len(args) == 1 else None
+            if node is None or node.type != "generic_type":
+                continue
+            chain = self.principal_type(annotation, True)
+            if chain is None or self.type_chain(node) != chain:
+                continue  # not a plain generic class (``Foo[]``, ``Map<K, V>`` read otherwise)
+            line = fn.start_point[0] + 1
+            for j, arg in enumerate(generics.type_arguments(node)):
+                typed = self.principal_type(arg)
+                if typed is not None:
+                    self.bindings.append(Binding(scope, f"(return<{j}>)", line, typed))
 
     def collect_predicates(self: _Extractor) -> None:
         """``(node: X): node is ElementNode``: the pseudo-binding ``(is:k)`` of the guard, k

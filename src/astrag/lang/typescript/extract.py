@@ -550,6 +550,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
         self.collect_predicates()
         self.collect_constructed_arguments()
         self.collect_shapes()
+        self.collect_returned_arguments()
         self.collect_local_assignments()
         self.collect_returns()
         self.collect_imports()

@@ -73,6 +73,13 @@
 (method_signature return_type: (type_annotation (object_type))) @binding.shape
 (arrow_function return_type: (type_annotation (object_type))) @binding.shape
 (function_expression return_type: (type_annotation (object_type))) @binding.shape
+; a return type with type arguments (`(): Box<Foo>`, `(): Promise<Box<Foo>>`)
+(function_declaration return_type: (type_annotation (generic_type))) @binding.returned
+(method_definition return_type: (type_annotation (generic_type))) @binding.returned
+(method_signature return_type: (type_annotation (generic_type))) @binding.returned
+(function_signature return_type: (type_annotation (generic_type))) @binding.returned
+(arrow_function return_type: (type_annotation (generic_type))) @binding.returned
+(function_expression return_type: (type_annotation (generic_type))) @binding.returned
 (binary_expression operator: "instanceof") @narrowing.instanceof
 (binary_expression left: (string) operator: "in") @narrowing.in
 ; a discriminant test: `x.kind === 'a'` (and `!==`, `==`, `!=`)
