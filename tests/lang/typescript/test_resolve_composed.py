@@ -7,17 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.graph.graphs import build
-
-TYPES = """
-    export class Headers { get() {} }
-    export class Foo { run() {} }
-"""
-
-
-def calls_in(edges: list, path: str) -> list[tuple[int, str, str]]:
-    return sorted(
-        (e.line, e.source, e.target) for e in edges if str(e.kind) == "calls" and e.path == path
-    )
+from tests.lang.typescript.test_resolve_types import TYPES, calls_in
 
 
 def test_a_member_of_an_intersection_is_a_member_of_one_of_its_parts(tmp_path: Path) -> None:

@@ -38,8 +38,8 @@ from astrag.lang.typescript import generics
 from astrag.lang.typescript.nodes import (
     FUNCTION_NODES,
     SIMPLE_CHAIN,
-    WRAPPERS,
     first_named,
+    outermost,
     unwrap,
 )
 
@@ -60,10 +60,7 @@ class ContextualTypes:
         if fn.type == "method_definition":
             obj, key = fn.parent, fn.child_by_field_name("name")
         else:
-            node = fn
-            while node.parent is not None and node.parent.type in WRAPPERS:
-                node = node.parent
-            pair = node.parent
+            pair = outermost(fn).parent
             if pair is None or pair.type != "pair":
                 return None
             obj, key = pair.parent, pair.child_by_field_name("key")
@@ -112,10 +109,7 @@ class ContextualTypes:
         argument that is no named type is empty). The compiler infers a generic callee's type
         parameters from it where its return type passes them (``returned_parameter``), and so
         types the callback's parameters."""
-        node = call
-        while node.parent is not None and node.parent.type in WRAPPERS:
-            node = node.parent
-        declarator = node.parent
+        declarator = outermost(call).parent
         if declarator is None or declarator.type != "variable_declarator":
             return None
         annotation = declarator.child_by_field_name("type")
@@ -191,9 +185,7 @@ class ContextualTypes:
         the function type its declarator declares (its parameters type f's), or the declared
         type's chain (``Handler``, whose ``(p:j)`` do); for a returned function, the declared
         return type of the function returning it (``returned_annotation``)."""
-        node = fn
-        while node.parent is not None and node.parent.type in WRAPPERS:
-            node = node.parent
+        node = outermost(fn)
         declarator = node.parent
         if declarator is None:
             return None

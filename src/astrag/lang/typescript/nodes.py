@@ -25,6 +25,14 @@ def first_named(node: Node) -> Node | None:
     return node.named_child(0) if node.named_child_count else None
 
 
+def outermost(node: Node) -> Node:
+    """The outermost of the wrappers around an expression (``(x)``, ``x as T``): the node
+    whose parent receives its value (a declarator, a pair, an argument list)."""
+    while node.parent is not None and node.parent.type in WRAPPERS:
+        node = node.parent
+    return node
+
+
 def unwrap(value: Node | None) -> Node | None:
     while value is not None and value.type in WRAPPERS:
         value = first_named(value)
