@@ -242,6 +242,7 @@ class Inference:
         owner, cls = (path, owner_qual), (inst[1], inst[2])
         if owner == cls:  # the receiver's own type argument, when it carries one
             own = inst[3] if len(inst) > 3 else ()
+            # (only as many as were written up to the last known one: ``Tree<Key, string>``)
             return _with_suffix(own[index], declared[1:]) if index < len(own) else None
         arg = self._type_argument(cls, owner, index)
         if arg is None:
