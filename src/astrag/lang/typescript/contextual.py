@@ -36,8 +36,10 @@ from tree_sitter import Node
 from astrag.graph.facts import FUNCTION_KINDS, Binding, Chain, DefKind
 from astrag.lang.typescript import generics
 from astrag.lang.typescript.nodes import (
+    CASTS,
     FUNCTION_NODES,
     SIMPLE_CHAIN,
+    WRAPPERS,
     first_named,
     outermost,
     unwrap,
@@ -184,14 +186,19 @@ class ContextualTypes:
         """``const f: (c: Context) => void = (c) => …`` / ``const f: Handler = (c) => …``:
         the function type its declarator declares (its parameters type f's), or the declared
         type's chain (``Handler``, whose ``(p:j)`` do); for a returned function, the declared
-        return type of the function returning it (``returned_annotation``)."""
-        node = outermost(fn)
+        return type of the function returning it (``returned_annotation``); a cast around the
+        function before either (``((c) => …) as Handler``)."""
+        node, annotation = fn, None
+        while node.parent is not None and node.parent.type in WRAPPERS:
+            node = node.parent
+            if annotation is None and node.type in CASTS and node.named_child_count > 1:
+                annotation = node.named_child(node.named_child_count - 1)
         declarator = node.parent
         if declarator is None:
             return None
-        if declarator.type == "variable_declarator":
+        if annotation is None and declarator.type == "variable_declarator":
             annotation = declarator.child_by_field_name("type")
-        else:  # ``(mw): MiddlewareHandler => async (c, next) => …``
+        elif annotation is None:  # ``(mw): MiddlewareHandler => async (c, next) => …``
             annotation = self.returned_annotation(node)
         if annotation is not None and annotation.type == "function_type":
             return annotation  # a function type's own return type, not wrapped

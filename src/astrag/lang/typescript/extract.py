@@ -97,6 +97,17 @@ _GLOBALS = frozenset(
 
 _FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "generator_function"})
 _BOUND_VALUES = _FUNCTION_VALUES | {"class"}
+
+
+def _bound_value(value: Node | None) -> bool:
+    """Whether a declarator's value is a definition of its own: a class, or a function also
+    in parentheses or a cast (``((arg) => ...) as T``, as the compiler names it)."""
+    if value is None:
+        return False
+    inner = _unwrap(value)
+    return value.type in _BOUND_VALUES or (inner is not None and inner.type in _FUNCTION_VALUES)
+
+
 _SCOPE_KINDS = frozenset(
     {
         DefKind.CLASS,
@@ -1228,18 +1239,20 @@ class _Extractor(ContextualTypes, ComposedTypes):
         )
 
     def on_bound_function(self, node: Node) -> None:
-        name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+        name, written = node.child_by_field_name("name"), node.child_by_field_name("value")
         statement = node.parent
-        if name is None or value is None or statement is None:
+        value = _unwrap(written)  # ``const f = ((arg) => ...) as T`` is the function all the same
+        if name is None or value is None or value.type not in _FUNCTION_VALUES or statement is None:
             return
         first = _first_declarator(statement)
         start = statement if first is not None and first.start_byte == node.start_byte else node
+        declared = node.child_by_field_name("type")  # else the cast's type, which f is declared
         self.function_value_def(
             value,
             self.text(name),
             (start, node),
             _outer(statement),
-            self.principal_type(node.child_by_field_name("type")),
+            self.principal_type(declared) if declared is not None else self.cast_type(written),
         )
 
     def function_value_def(
@@ -1518,12 +1531,13 @@ class _Extractor(ContextualTypes, ComposedTypes):
             return
         if value is not None and self.require_import(name, value, statement):
             return
+        bound = _bound_value(value)
         if _is_module_level(statement):
-            if value is None or value.type not in _BOUND_VALUES or name.type != "identifier":
+            if not bound or name.type != "identifier":
                 self.module_variables(node, name, value, statement)
             return
         scope = self.parent()
-        if name.type == "identifier" and value is not None and value.type in _BOUND_VALUES:
+        if name.type == "identifier" and bound:
             # ``const inner = () => ...`` is a definition of its own (``outer.inner``): the
             # scope's children find it, a binding without a value would hide it
             self.locals.setdefault(scope, set()).add(self.text(name))

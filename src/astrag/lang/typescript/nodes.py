@@ -16,6 +16,7 @@ FUNCTION_NODES = frozenset(
 )  # fmt: skip
 # what an expression may sit in and still be the value its parent sees
 WRAPPERS = frozenset({"parenthesized_expression", "as_expression", "satisfies_expression"})
+CASTS = frozenset({"as_expression", "satisfies_expression"})  # the wrappers naming a type
 
 
 def first_named(node: Node) -> Node | None:

@@ -14,6 +14,10 @@
 (variable_declarator
   name: (identifier) @name
   value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+; ... also in parentheses or a cast (`const f = ((arg) => ...) as Create`): the frontend unwraps
+(variable_declarator
+  name: (identifier) @name
+  value: [(parenthesized_expression) (as_expression) (satisfies_expression)]) @definition.function
 (method_definition name: (_) @name) @definition.method
 ; members of object literals (named definitions when the literal is bound to a module-level name)
 (pair
