@@ -65,6 +65,9 @@ CORPORA: tuple[Corpus, ...] = (
     # two more, added at issue 12's second stop before astrag was run on them
     _acc("unstorage", "heldout", "TS, function factories (drivers)", ts=True),
     _acc("elysia", "heldout", "TS, fluent generic framework class", ts=True),
+    # and two at its third stop, before astrag was run on them
+    _acc("kysely", "heldout", "TS, fluent query builder, frozen node literals", ts=True),
+    _acc("anyio", "heldout", "Python, typed async library (ABCs, TypeVars)", ts=False),
     _java("commons-io", "tune", "Java, static utilities, overloads"),
     _java("gson", "tune", "Java, object model, anonymous classes"),
     _java("algorithms", "tune", "Java 21, many small classes, records"),

@@ -15,6 +15,7 @@
 #   QUERY_SRC       github.com/TanStack/query             @ 40321a0b1b3bdd0afa11f0e439642ab84cdf6afe
 #   UNSTORAGE_SRC   github.com/unjs/unstorage             @ afbb66ec266e0cec613cb087b49f75bf4deaaa41
 #   ELYSIA_SRC      github.com/elysiajs/elysia            @ 8358ff9efbcedf9534995f5977f26b9ceab59329
+#   KYSELY_SRC      github.com/kysely-org/kysely          @ 478ec67b2de2568f5590a015d3e120644e81bd87
 #
 # e.g. `git clone --bare https://github.com/honojs/hono.git /tmp/hono.git && HONO_SRC=/tmp/hono.git`.
 # Each TypeScript corpus gets a flattened tsconfig.json (upstream's options, one file, only the
@@ -39,6 +40,7 @@ H3_COMMIT=ac609aae8fa93947b564de55e2d1a6bec5ad18ad
 QUERY_COMMIT=40321a0b1b3bdd0afa11f0e439642ab84cdf6afe
 UNSTORAGE_COMMIT=afbb66ec266e0cec613cb087b49f75bf4deaaa41
 ELYSIA_COMMIT=8358ff9efbcedf9534995f5977f26b9ceab59329
+KYSELY_COMMIT=478ec67b2de2568f5590a015d3e120644e81bd87
 
 # --- TypeScript / JavaScript -----------------------------------------------------------------
 
@@ -468,6 +470,44 @@ EOF
     stamp "$dest" "github elysiajs/elysia@$ELYSIA_COMMIT src"
 }
 
+# Two more held-out corpora, added at issue 12's third stop before astrag was run on them
+# (elysia was scored at the second stop, so it is seen now): an SQL query builder whose
+# builders are classes with fluent, immutable methods and whose operation nodes are object
+# literals made by `freeze({...})`, typed through intersections; and a typed async Python
+# library (below, with the Python corpora).
+
+# SQL query builder: `db.selectFrom('person').where(...).select(...)`, each builder a class
+# over a frozen props object, operation nodes `export const SelectQueryNode = freeze({ is(),
+# create(), cloneWith…() })`, dialects' drivers, the migrator, plugins. Upstream's
+# tsconfig-base.json + tsconfig.json, flattened to src/ (no emit options); it imports nothing
+# but node's types (the drivers' client libraries are interfaces of its own).
+fetch_kysely() {
+    local dest=$DATA/acc/kysely
+    done_already "$dest" && return 0
+    export_github_paths KYSELY_SRC kysely-org/kysely "$KYSELY_COMMIT" "$dest" src || return 0
+    cat > "$dest/tsconfig.json" <<'EOF'
+{
+  "compilerOptions": {
+    "lib": ["es2023"],
+    "moduleResolution": "node16",
+    "module": "node16",
+    "noImplicitAny": true,
+    "skipLibCheck": true,
+    "strict": true,
+    "target": "es2023",
+    "types": ["node"],
+    "verbatimModuleSyntax": true,
+    "noEmit": true
+  },
+  "include": ["src"]
+}
+EOF
+    printf '%s\n' '{"name": "kysely-bench-corpus", "private": true, "type": "module",' \
+        '"dependencies": {"@types/node": "24.13.3"}}' > "$dest/package.json"
+    npm_types "$dest"
+    stamp "$dest" "github kysely-org/kysely@$KYSELY_COMMIT src"
+}
+
 # --- Python -----------------------------------------------------------------------------------
 
 fetch_python_corpora() {
@@ -482,6 +522,9 @@ fetch_python_corpora() {
         prune "$DATA/acc/networkx" '*/tests/*'
         stamp "$DATA/acc/networkx" "pypi networkx==3.4.2 networkx/ (no tests/ dirs)"
     fi
+    # typed async library (issue 12's third stop, fresh): ABC interfaces, Generic[T] streams,
+    # TypeVar / ParamSpec / TypeVarTuple signatures, Protocols; the asyncio and trio backends
+    fetch_sdist anyio 4.16.0 "$DATA/acc/anyio" src/anyio
 }
 
 # --- Large speed corpora (>= 300k lines) -----------------------------------------------------
@@ -515,6 +558,7 @@ main() {
     fetch_query_core
     fetch_unstorage
     fetch_elysia
+    fetch_kysely
     fetch_python_corpora
     fetch_sdist sympy 1.13.3 "$DATA/speed/sympy" sympy  # >= 700k lines of Python
     fetch_medusa
@@ -523,14 +567,15 @@ main() {
     echo "accuracy and speed corpora in $DATA:"
     local d
     for d in acc/hono acc/vendure acc/headlessui acc/lexical acc/zod acc/h3 acc/query-core \
-        acc/unstorage acc/elysia \
+        acc/unstorage acc/elysia acc/kysely \
         speed/medusa; do
         [[ -d "$DATA/$d" ]] && count_lines "$DATA/$d" ts tsx
     done
     for d in acc/express speed/eslint; do
         [[ -d "$DATA/$d" ]] && count_lines "$DATA/$d" js mjs cjs
     done
-    for d in acc/httpx acc/requests acc/starlette acc/click acc/pytest acc/networkx speed/sympy; do
+    for d in acc/httpx acc/requests acc/starlette acc/click acc/pytest acc/networkx acc/anyio \
+        speed/sympy; do
         [[ -d "$DATA/$d" ]] && count_lines "$DATA/$d" py
     done
 }

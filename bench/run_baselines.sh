@@ -84,10 +84,11 @@ fi
 # The broad accuracy corpora (docs/BENCHMARKS.md section 1): TypeScript/JavaScript with
 # `new X()` sites, Python with jedi. Both halves: oracle outputs are ground truth, not
 # astrag's results, so producing them for the held-out half reveals nothing about astrag.
-for corpus in vendure zod express hono lexical headlessui h3 query-core unstorage elysia; do
+for corpus in vendure zod express hono lexical headlessui h3 query-core unstorage elysia \
+    kysely; do
     ts_oracle "acc/$corpus" --include-new
 done
-for corpus in requests starlette click httpx pytest networkx; do
+for corpus in requests starlette click httpx pytest networkx anyio; do
     jedi_oracle "acc/$corpus"
 done
 # Java (get_java_data.sh): javac's answer on both halves, and the Java speed corpus's floor.

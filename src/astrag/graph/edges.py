@@ -155,6 +155,8 @@ class EdgeEmitter:
         tables = self.r.tables  # mro() has recorded every file of the hierarchy already
         for cpath, cqual in mro[1:]:
             member = tables[cpath].children.get(cqual, {}).get(d.name)
+            if member is not None and _mixed_in(tables[cpath], cqual, member):
+                continue  # ``Object.assign(C.prototype, m)``: m's function replaces C's own
             if member is not None:
                 target = self.r.tables[cpath].ids[member]
                 self._add(self.t.ids[qual], target, EdgeKind.OVERRIDES, d.start_line)
@@ -227,6 +229,13 @@ class EdgeEmitter:
         C's field initialisers, and a caller of C is what ``callers C`` should list."""
         if not self.r.is_class(cls):
             d = self.r.definition(cls)
+            if d is not None and d.kind == DefKind.FIELD:
+                # a field holding a class (``ctor: typeof Action``): ``new this.ctor()`` runs
+                # that class's constructor
+                held = self.r.value_of(cls)
+                if held is not None and held[0] == "sym" and self.r.is_class(held):
+                    self._emit_constructor_call(ref, held, source)
+                return
             # a constructor function (JS), or a variable holding a constructor (zod's ``const
             # ZodEnum: $constructor<ZodEnum>`` beside ``interface ZodEnum``): what runs is it
             if d is not None and (d.kind in FUNCTION_KINDS or d.kind == DefKind.VARIABLE):
@@ -256,6 +265,12 @@ class EdgeEmitter:
         if len(mro) > 1:
             return ("sym", *mro[1])
         return external[0] if external and external[0][0] == "ext" else None
+
+
+def _mixed_in(t: FileTables, owner: str, member: str) -> bool:
+    """Whether a member found along a class's MRO is a function of an object a static mixin
+    copies onto the class (its owner no class), not a base class's member."""
+    return t.defs[owner].kind not in CLASS_KINDS and t.defs[member].kind == DefKind.FUNCTION
 
 
 def _redefinitions(symbols: list[Symbol]) -> dict[str, list[tuple[int, int, str]]]:

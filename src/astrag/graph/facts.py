@@ -27,11 +27,18 @@ Conventions shared by every stage:
   literal types is the pseudo-binding ``(lit:k)`` of its owner, typed by their values). The
   element ``<Q:i>`` names type parameter i of class Q of the same file (its constraint is the
   pseudo-binding ``<i>`` of Q; what Q passes to its k-th base as argument j, ``<k:j>``).
+  ``(ctx:A,B)`` after a callee: the type arguments the declared type of the variable the
+  call initialises passes (``const X: Box<Foo> = make(…)``), from which the callee's type
+  parameters are inferred where its return type passes them (its pseudo-binding ``(k:j:ret)``
+  typed ``(q,)``: its callback k's parameter j is typed by the type parameter its return type
+  passes as argument q).
 * a *principal type* is the one named type an annotation is about, as a chain
   (``Optional[Foo]`` -> ``("Foo",)``); a homogeneous collection ends in ``[]``
   (``List[Foo]``, ``Foo[]`` -> ``("Foo", "[]")``), a mapping to Foo values in ``{}``
   (``Dict[str, Foo]``, ``Map<string, Foo>``, ``Record<string, Foo>`` -> ``("Foo", "{}")``);
-  a union of named types joins theirs with ``|`` (``A | ns.B`` -> ``("A", "|", "ns", "B")``).
+  a union of named types joins theirs with ``|`` (``A | ns.B`` -> ``("A", "|", "ns", "B")``),
+  an intersection with ``&`` (``A & typeof B`` -> ``("A", "&", "typeof", "B")``: a member of
+  any part); ``("typeof", ...)`` is the type of the value the rest of the chain names.
 """
 
 from __future__ import annotations
@@ -183,7 +190,12 @@ class Binding:
     the type ``("{:N}",)`` (N its offset in the file), whose member ``name`` is the
     pseudo-binding ``({:N}.name)`` of the same scope. ``(x<j>)`` is the declared type
     argument j of local x (``b: Box<Foo>`` gives ``(b<0>)`` typed Foo), or of field x when
-    the scope is its class.
+    the scope is its class. ``(call)`` of an interface is the return type of its one call
+    signature (``interface Factory { (n: number): Foo }``): what calling an instance gives.
+    ``(return<j>)`` of a function is the type argument j of the generic class type it is
+    declared to return (``make(): Box<Foo>`` gives ``(return<0>)`` typed Foo).
+    ``(mixin)`` of a class is valued by a source a static mixin copies onto it (TS
+    ``Object.assign(C.prototype, m)``): m's members are C's.
     """
 
     scope: str

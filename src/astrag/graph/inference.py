@@ -21,7 +21,7 @@ Like the rest of the resolver it knows no language: what differs it asks the fil
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from astrag.graph.facts import CLASS_KINDS, FUNCTION_KINDS, Chain, Definition, DefKind
@@ -55,6 +55,10 @@ class Inference:
                 key, _, literal = element[4:-1].partition(":")
                 return union(v for v in value[1] if self._may_hold(v, key, literal))
             return value
+        if element.startswith("(ctx:"):  # the type arguments of the call's declared type
+            if denot is None or denot[0] != "sym":
+                return value
+            return ("ctx", denot, site.t.path, site.scope, site.line, element[5:-1])
         return self._constructed(site, denot, value, element)
 
     def _may_hold(self: Resolver, value: Value, key: str, literal: str) -> bool:
@@ -134,6 +138,23 @@ class Inference:
             annotation = annotation[:-1]
         return self._callback_of_type(Site(t, value[2], d.start_line), annotation, j)
 
+    def _inferred_parameter(self: Resolver, ctx: Value, name: str) -> Value | None:
+        """``(k:j)`` of a call whose declared type passes type arguments (``("ctx", callee,
+        path, scope, line, "ZodType")``): the argument the return type passes for the type
+        parameter the callee's callback parameter is typed by (its pseudo-binding ``(k:j:ret)``,
+        facts.py), as the compiler infers it from the contextual type; else the declared type."""
+        fn = ctx[1]
+        ret = self.table(fn[1]).bindings.get(fn[2], {}).get(f"{name[:-1]}:ret)")
+        if ret and ret[0].type:
+            q = int(ret[0].type[0])
+            args = ctx[5].split(",")
+            if q < len(args) and args[q]:
+                site = Site(self.table(ctx[2]), ctx[3], ctx[4])
+                typed = self.eval_type(site, tuple(args[q].split(".")))
+                if typed is not None:
+                    return ("local", typed)
+        return self._callback_param(fn, name)
+
     def _callback_of_signature(
         self: Resolver, t: FileTables, scope: str, k: int, j: int
     ) -> Value | None:
@@ -177,6 +198,57 @@ class Inference:
         if cls is not None and cls[0] == "ext" and value is None:
             return self._call(cls)
         return value
+
+    def _in_parts(
+        self: Resolver, value: Value, find: Callable[[Value], Value | None]
+    ) -> Value | None:
+        """What ``find`` gives on the parts of an intersection (a member, a call's value):
+        the first a repository definition answers, else the first answer (a part outside the
+        repository, such as ``Omit<ExternalBuilder, 'String'>``, declares every name)."""
+        outside = None
+        for part in value[1]:
+            found = find(part)
+            if found is not None:
+                if found[0] != "ext":
+                    return found
+                outside = outside or found
+        return outside
+
+    def _called_instance(self: Resolver, inst: Value) -> Value | None:
+        """What calling an instance gives: the return type of its type's call signature
+        (``interface UnaryFunction<T, R> { (source: T): R }``, the pseudo-binding ``(call)``),
+        inherited ones included; a type parameter takes the argument the instance's type
+        passes for it (``OperatorFunction<T, R> extends UnaryFunction<Observable<T>,
+        Observable<R>>``: calling one gives an Observable)."""
+        mro, _ = self.mro(inst[1], inst[2])
+        for cpath, cqual in mro:
+            t = self.tables[cpath]
+            bound = t.bindings.get(cqual, {}).get("(call)")
+            if not bound:
+                continue
+            declared = bound[0].type
+            if declared and declared[0][:1] == "<":
+                return self._typed_by_parameter(inst, cpath, declared)
+            return self._binding_value(t, cqual, bound[0])
+        return None
+
+    def _typed_by_parameter(
+        self: Resolver, inst: Value, path: str, declared: Chain
+    ) -> Value | None:
+        """A type written as a type parameter of a class or interface in file ``path``
+        (``<Q:i>`` with a suffix): what an instance ``inst`` of it or of a subclass has for
+        it, its own type argument or the one its class passes through its bases."""
+        owner_qual, index = type_parameter(declared[0])
+        owner, cls = (path, owner_qual), (inst[1], inst[2])
+        if owner == cls:  # the receiver's own type argument, when it carries one
+            own = inst[3] if len(inst) > 3 else ()
+            # (only as many as were written up to the last known one: ``Tree<Key, string>``)
+            return _with_suffix(own[index], declared[1:]) if index < len(own) else None
+        arg = self._type_argument(cls, owner, index)
+        if arg is None:
+            return None
+        apath, scope, line, chain = arg
+        return self.eval_type(Site(self.table(apath), scope, line), chain + declared[1:])
 
     def _element_of(self: Resolver, inst: Value, element: str) -> Value | None:
         """What iterating or indexing an instance gives: what the method its language names
@@ -248,17 +320,7 @@ class Inference:
             return None
         if not declared or declared[0][:1] != "<":
             return None
-        owner_qual, index = type_parameter(declared[0])
-        owner, cls = (denot[1], owner_qual), (receiver[1], receiver[2])
-        if owner == cls:  # the receiver's own type argument, when it carries one
-            carried = receiver[3] if len(receiver) > 3 else ()
-            # (only as many as were written up to the last known one: ``Tree<Key, string>``)
-            return _with_suffix(carried[index], declared[1:]) if index < len(carried) else None
-        arg = self._type_argument(cls, owner, index)
-        if arg is None:
-            return None
-        path, scope, line, chain = arg
-        return self.eval_type(Site(self.table(path), scope, line), chain + declared[1:])
+        return self._typed_by_parameter(receiver, denot[1], declared)
 
     def with_arguments(self: Resolver, site: Site, name: str, typed: Value) -> Value:
         """An instance of a generic class declared with type arguments (``b: Box<Foo>``: the
@@ -274,6 +336,18 @@ class Inference:
         if not any(args):
             return typed
         return (*typed[:3], tuple(args))
+
+    def returned_arguments(self: Resolver, t: FileTables, fn: str, typed: Value) -> Value:
+        """What function ``fn`` of file ``t`` returns, an instance of a generic class declared
+        with type arguments (``make(): Box<Foo>``: its pseudo-bindings ``(return<j>)``), carrying
+        their values as a declared instance does (``with_arguments``); else ``typed``."""
+        if typed[0] != "inst":
+            return typed
+        bound = t.bindings.get(fn, {})
+        args: list[Value | None] = []
+        while (arg := bound.get(f"(return<{len(args)}>)")) is not None:
+            args.append(self.eval_type(Site(t, fn, arg[0].line), arg[0].type))
+        return (*typed[:3], tuple(args)) if any(args) else typed
 
     def _type_argument(self: Resolver, cls: ClassKey, owner: ClassKey, index: int) -> tuple | None:
         """What class ``cls`` passes, through its bases, for type parameter ``index`` of its
@@ -360,12 +434,26 @@ def union(values: Iterable[Value | None]) -> Value | None:
     return out[0] if len(out) == 1 else ("union", tuple(out))
 
 
-def union_parts(chain: Chain) -> list[Chain]:
-    """``("A", "|", "ns", "B")`` -> ``[("A",), ("ns", "B")]`` (facts.py)."""
+def intersection(values: Iterable[Value | None]) -> Value | None:
+    """The values of an intersection's parts as one: the parts known (a part astrag cannot
+    type adds members it cannot see, not wrong ones), the value itself when one is known,
+    else ``("isect", values)``; None when none is."""
+    out: list[Value] = []
+    for v in values:
+        if v is not None and v not in out:
+            out.append(v)
+    if not out:
+        return None
+    return out[0] if len(out) == 1 else ("isect", tuple(out))
+
+
+def parts_of(chain: Chain, separator: str) -> list[Chain]:
+    """``("A", "|", "ns", "B")`` -> ``[("A",), ("ns", "B")]`` for ``|`` (a union), likewise
+    for ``&`` (an intersection; facts.py)."""
     parts: list[Chain] = []
     start = 0
     for i, element in enumerate(chain):
-        if element == "|":
+        if element == separator:
             parts.append(chain[start:i])
             start = i + 1
     parts.append(chain[start:])

@@ -49,7 +49,14 @@ from astrag.graph.facts import (
     ResolvedFile,
     Symbol,
 )
-from astrag.graph.inference import COLLECTIONS, Inference, type_parameter, union, union_parts
+from astrag.graph.inference import (
+    COLLECTIONS,
+    Inference,
+    intersection,
+    parts_of,
+    type_parameter,
+    union,
+)
 from astrag.graph.modules import Modules, ProjectLayout, build_modules
 from astrag.graph.semantics import Receiver
 from astrag.graph.tables import FileTables, Site, TableCache
@@ -198,7 +205,7 @@ class Resolver(Inference):
         receiver: Value | None = None
         last = len(chain) - 1
         for i, element in enumerate(chain):
-            if i and element.startswith(("(is:", "(in:", "(eq:", "(new:")):  # see facts.py
+            if i and element.startswith(("(is:", "(in:", "(eq:", "(new:", "(ctx:")):  # facts.py
                 value = self.refined(site, denot, value, element)
                 denot = ("local", value)
                 continue
@@ -214,6 +221,10 @@ class Resolver(Inference):
                 continue
             called = element.endswith("()")
             name = element[:-2] if called else element
+            again = 0
+            if called and name[-1:] == ")":  # ``make()(x)``: what the call gives, called too
+                again = name.count("()")
+                name = name.replace("()", "")
             if i == 0:
                 denot = self._root(site, name, element)
             elif value is None:
@@ -229,7 +240,7 @@ class Resolver(Inference):
                 if before is not None and before[0] == "inst" and denot is not None:
                     generic = self._generic_member(before, denot, called)
                     if generic is not None:
-                        value = generic
+                        value = self._called_again(generic, again)
                         continue
                 value = self.value_of(denot)
                 if called and value is not None:
@@ -239,7 +250,17 @@ class Resolver(Inference):
                     # ``qb.where().andWhere()``: a method returning its receiver keeps the
                     # receiver's own (possibly derived) class
                     value = before if fluent else self._call(value)
+                if again:
+                    value = self._called_again(value, again)
         return denot, receiver
+
+    def _called_again(self, value: Value | None, times: int) -> Value | None:
+        """``value`` called ``times`` times more (``make()(x)(y)``)."""
+        for _ in range(times):
+            if value is None:
+                return None
+            value = self._call(value)
+        return value
 
     def _returns_self(self, denot: Value | None) -> bool:
         if denot is None or denot[0] != "sym":
@@ -261,9 +282,12 @@ class Resolver(Inference):
             if generic is not None:
                 return generic
         value = self.value_of(denot)
-        if value is not None and chain[-1].endswith("()"):
+        last = chain[-1]
+        if value is not None and last.endswith("()"):
             fluent = receiver is not None and receiver[0] == "inst"
             value = receiver if fluent and self._returns_self(denot) else self._call(value)
+            if last[-3:-2] == ")":  # ``make()(x)``: what the call gives, called too
+                value = self._called_again(value, last.count("()") - 1)
         return value
 
     def eval_type(self, site: Site, chain: Chain | None) -> Value | None:
@@ -276,6 +300,8 @@ class Resolver(Inference):
             return ("fn", returned) if returned is not None else None
         if chain == ("*",):  # a union member no repository type is (facts.py)
             return ("prim",)
+        if "&" in chain and "|" not in chain:  # an intersection: the members of each part
+            return intersection(self.eval_type(site, part) for part in parts_of(chain, "&"))
         if chain[0][:2] == "{:":  # an object type written inline: its members are bindings
             return ("shape", site.t.path, site.scope, chain[0]) if len(chain) == 1 else None
         if chain[-1] == "[]":
@@ -285,7 +311,9 @@ class Resolver(Inference):
             mapped = self.eval_type(site, chain[:-1])
             return ("map", mapped) if mapped is not None else None
         if "|" in chain:  # a union: each member's type, or unknown when one is
-            return union(self.eval_type(site, part) for part in union_parts(chain))
+            return union(self.eval_type(site, part) for part in parts_of(chain, "|"))
+        if chain[0] == "typeof":  # the type of a value (``typeof ElysiaType``)
+            return self.eval_chain(site, chain[1:])
         if chain[0][:1] == "<":  # a type parameter of a generic class: its constraint
             owner, index = type_parameter(chain[0])
             bound = site.t.bindings.get(owner, {}).get(f"<{index}>")
@@ -515,7 +543,8 @@ class Resolver(Inference):
         if "overload" in d.modifiers:
             return None  # only signatures, which may return different types
         if d.returns is not None:
-            return self.eval_type(Site(t, d.parent, d.start_line), d.returns)
+            typed = self.eval_type(Site(t, d.parent, d.start_line), d.returns)
+            return self.returned_arguments(t, denot[2], typed) if typed is not None else None
         if "generator" in d.modifiers:
             return None
         if t.sem.declares_return(d):
@@ -538,6 +567,10 @@ class Resolver(Inference):
             return value[-1]
         if kind == "union":
             return union(self._call(v) for v in value[1])
+        if kind == "isect":
+            return self._in_parts(value, self._call)
+        if kind == "inst":  # an instance of a type with a call signature
+            return self._called_instance(value)
         if kind == "ext":
             # what an external callable returns is unknown: a class gives an instance, a
             # function anything; the name says it was called (``os.environ.get().isdigit``)
@@ -581,9 +614,14 @@ class Resolver(Inference):
             return None
         if kind == "shape":  # ``opts.headers`` of ``opts: { headers: Headers }``
             t = self.table(value[1])
-            bound = t.bindings.get(value[2], {}).get(f"({value[3]}.{name})")
-            typed = self._binding_value(t, value[2], bound[0]) if bound else None
+            key = f"({value[3]}.{name})"
+            # a parameter's object type is recorded in its function, an intersection's at
+            # module level (lang/typescript/composed.py)
+            bound = t.bindings.get(value[2], {}).get(key) or t.bindings.get("", {}).get(key)
+            typed = self._binding_value(t, bound[0].scope, bound[0]) if bound else None
             return ("local", typed) if typed is not None else None
+        if kind == "isect":  # ``A & typeof B``: a member of any part
+            return self._in_parts(value, lambda part: self.member(part, name))
         if kind == "mod":
             return self.module_member(value[1], name)
         if kind == "ns":
@@ -598,6 +636,8 @@ class Resolver(Inference):
             # a member every member of the union has (a union of them); a member no
             # repository type is was narrowed away where the member is used
             return union(self.member(v, name) for v in value[1] if v[0] != "prim")
+        if kind == "ctx":  # a callback's parameter where the call's declared type says more
+            return self._inferred_parameter(value, name)
         if kind == "sym" and name.startswith("("):
             return self._callback_param(value, name)
         if kind == "sym" and self.is_class(value):
@@ -741,8 +781,20 @@ class Resolver(Inference):
             denot, _ = self.walk(site, chain)
             if denot is not None and denot[0] == "sym" and self.is_class(denot):
                 bases.append((denot[1], denot[2]))
+            elif denot is not None and denot[0] == "sym" and (typed := self._type_meaning(denot)):
+                # ``extends ZodType<…>`` where ``ZodType`` is a value and an interface: a
+                # heritage clause names the type
+                bases.append((typed[1], typed[2]))
             else:
                 external.append(denot if denot is not None else ("unknown",))
+        for chain in _mixins(t, qual):  # ``Object.assign(C.prototype, m)``: m's members are C's
+            denot, _ = self.walk(site, chain)
+            if (
+                denot is not None
+                and denot[0] == "sym"
+                and (self.is_class(denot) or self.table(denot[1]).children.get(denot[2]))
+            ):
+                bases.append((denot[1], denot[2]))
         base_mros = [self.mro(*b) for b in bases]
         for _, ext in base_mros:
             external.extend(ext)
@@ -761,6 +813,12 @@ def _merged_bases(t: FileTables, qual: str) -> list[Chain]:
             out.extend(d.bases)
         n += 1
     return out
+
+
+def _mixins(t: FileTables, qual: str) -> list[Chain]:
+    """The sources a static mixin copies onto class ``qual`` (its pseudo-bindings
+    ``(mixin)``, lang/typescript/composed.py), in the order they are copied."""
+    return [b.value for b in t.bindings.get(qual, {}).get("(mixin)", ()) if b.value]
 
 
 def _merged_namespace(t: FileTables, qual: str) -> bool:

@@ -19,12 +19,18 @@ A value is a tuple whose first item says what it is:
                              call gives ``value``
   ("fn", value)              a function known by its type (TS ``() => Foo``): calling it
                              gives ``value``
+  ("isect", values)          an intersection (TS ``A & typeof B``): a member of any of the
+                             values, a repository definition before one outside it
   ("prim",)                  a member of a union that is no repository type (a primitive, a
                              literal, a function or object type): code using a member of the
                              union's repository types has narrowed it away
   ("shape", path, scope, key)
                              an object type written inline (TS ``opts: { headers: Headers }``):
                              its members are the pseudo-bindings ``(key.name)`` of scope
+  ("ctx", callee, path, scope, line, args)
+                             a generic callee seen from a call whose declared type passes
+                             ``args`` (TS ``const X: Box<Foo> = make((inst) => …)``): its
+                             callbacks' parameters take them (evaluated at the site)
   ("local", value)           a local variable or collection element (as a denotation)
   ("unknown",)               a base class that could not be resolved (in an MRO's externals)
 

@@ -1637,3 +1637,41 @@ def test_members_of_a_class_declared_again_belong_to_that_declaration(tmp_path: 
         ("spec.ts::TestArgs#2.query", "spec.ts::Field"),
         ("spec.ts::TestArgs#2.run", "spec.ts::Field"),
     }
+
+
+def test_a_function_bound_in_parentheses_or_a_cast_is_a_definition(tmp_path: Path) -> None:
+    # zustand's `export const createStore = ((createState) => …) as CreateStore`: the compiler
+    # names the function createStore, so the calls inside it come from createStore, and the
+    # cast's type is its parameters' context (`s` is a Store)
+    edges = build(
+        tmp_path,
+        {
+            "vanilla.ts": """
+                export class Store { get() { return 1; } }
+                type CreateStore = (f?: () => number) => Store;
+                type Read = (s: Store) => number;
+                const createStoreImpl = (f: () => number) => new Store();
+                export const createStore = ((createState) =>
+                  createState ? createStoreImpl(createState) : createStoreImpl) as CreateStore;
+                export const read = ((s) => s.get()) satisfies Read;
+                export const value = (createStoreImpl(() => 1)) as Store;
+                function outer() {
+                  const inner = ((n: number) => createStoreImpl(() => n)) as (n: number) => Store;
+                  return inner(1);
+                }
+            """,
+            "legacy.js": """
+                const { Store } = require('./vanilla');
+                const make = (function () { return new Store(); });
+            """,
+        },
+    )
+    assert triples(edges, "calls") == {
+        ("vanilla.ts::createStoreImpl", "calls", "vanilla.ts::Store"),
+        ("vanilla.ts::createStore", "calls", "vanilla.ts::createStoreImpl"),
+        ("vanilla.ts::read", "calls", "vanilla.ts::Store.get"),
+        ("vanilla.ts", "calls", "vanilla.ts::createStoreImpl"),
+        ("vanilla.ts::outer.inner", "calls", "vanilla.ts::createStoreImpl"),
+        ("vanilla.ts::outer", "calls", "vanilla.ts::outer.inner"),
+        ("legacy.js::make", "calls", "vanilla.ts::Store"),
+    }

@@ -15,8 +15,10 @@ side is ``graph/inference.py``):
   (``({:N}.name)``), a local or parameter of a generic class type its type arguments
   (``(x<j>)``);
 * a type alias of a function type and an interface's call signatures record their parameter
-  types (``(p:j)``) and the callbacks their parameters take (``(k:j)``, ``(k:fn)``);
-* a function returning an object type records its members' types (``(r:name)``), a type guard
+  types (``(p:j)``) and the callbacks their parameters take (``(k:j)``, ``(k:fn)``), an
+  interface's one call signature its return type (``(call)``);
+* a function returning a generic class type records its type arguments (``(return<j>)``), a
+  function returning an object type its members' types (``(r:name)``), a type guard
   its predicate (``(is:k)``), a function returning an instance of its class argument
   ``(new:k)``, and a call passing a class-like name writes ``(new:k:Name)`` after itself;
 * ``this`` in an anonymous function assigned onto a top-level object, and in a constructor
@@ -34,10 +36,12 @@ from tree_sitter import Node
 from astrag.graph.facts import FUNCTION_KINDS, Binding, Chain, DefKind
 from astrag.lang.typescript import generics
 from astrag.lang.typescript.nodes import (
+    CASTS,
     FUNCTION_NODES,
     SIMPLE_CHAIN,
     WRAPPERS,
     first_named,
+    outermost,
     unwrap,
 )
 
@@ -58,10 +62,7 @@ class ContextualTypes:
         if fn.type == "method_definition":
             obj, key = fn.parent, fn.child_by_field_name("name")
         else:
-            node = fn
-            while node.parent is not None and node.parent.type in WRAPPERS:
-                node = node.parent
-            pair = node.parent
+            pair = outermost(fn).parent
             if pair is None or pair.type != "pair":
                 return None
             obj, key = pair.parent, pair.child_by_field_name("key")
@@ -103,6 +104,59 @@ class ContextualTypes:
         position = next(i for i, c in enumerate(others) if c.id == node.id)
         return (*callee, f"(p:{position})")
 
+    def declared_arguments(self: _Extractor, call: Node) -> str | None:
+        """``const ZodType: $constructor<ZodType> = $constructor("ZodType", (inst) => …)``:
+        the type arguments the declared type of the variable a call initialises passes, as the
+        chain element ``(ctx:ZodType)`` (``,`` between arguments, ``.`` inside one; an
+        argument that is no named type is empty). The compiler infers a generic callee's type
+        parameters from it where its return type passes them (``returned_parameter``), and so
+        types the callback's parameters."""
+        declarator = outermost(call).parent
+        if declarator is None or declarator.type != "variable_declarator":
+            return None
+        annotation = declarator.child_by_field_name("type")
+        generic = first_named(annotation) if annotation is not None else None
+        if generic is None or generic.type != "generic_type":
+            return None
+        parts: list[str] = []
+        for arg in generics.type_arguments(generic):
+            chain = self.principal_type(arg)
+            named = chain is not None and _names_a_type(chain) and "|" not in chain
+            parts.append(".".join(chain) if named else "")
+        return f"(ctx:{','.join(parts)})" if any(parts) else None
+
+    def returned_parameter(
+        self: _Extractor, scope: str, name: str, inner: Node, param: Node
+    ) -> None:
+        """``$constructor<T, D>(init: (inst: T, def: D) => void): $constructor<T, D>``: a
+        callback's parameter typed by a type parameter of the function that its return type
+        passes as argument q, as the pseudo-binding ``(k:j:ret)`` of the function typed
+        ``(q,)``: where the call's contextual type says what it returns (``declared_arguments``),
+        its argument q is what the parameter is (facts.py)."""
+        annotation = inner.child_by_field_name("type")
+        node = first_named(annotation) if annotation is not None else None
+        declarations = self.generic_names.get(self.text(node)) if node is not None else None
+        if not declarations or node.type != "type_identifier":
+            return
+        formal = param.parent
+        fn = formal.parent if formal is not None else None
+        returned = fn.child_by_field_name("return_type") if fn is not None else None
+        generic = first_named(returned) if returned is not None else None
+        found = generics.declaring_parameter(node, declarations)
+        if (
+            generic is None
+            or generic.type != "generic_type"
+            or found is None
+            or found[0].id != fn.id
+        ):
+            return
+        wanted = self.text(node)
+        for q, arg in enumerate(generics.type_arguments(generic)):
+            if arg.type == "type_identifier" and self.text(arg) == wanted:
+                line = inner.start_point[0] + 1
+                self.bindings.append(Binding(scope, name, line, (str(q),)))
+                return
+
     def parameter_source(
         self: _Extractor,
         param: Node,
@@ -132,16 +186,19 @@ class ContextualTypes:
         """``const f: (c: Context) => void = (c) => …`` / ``const f: Handler = (c) => …``:
         the function type its declarator declares (its parameters type f's), or the declared
         type's chain (``Handler``, whose ``(p:j)`` do); for a returned function, the declared
-        return type of the function returning it (``returned_annotation``)."""
-        node = fn
+        return type of the function returning it (``returned_annotation``); a cast around the
+        function before either (``((c) => …) as Handler``)."""
+        node, annotation = fn, None
         while node.parent is not None and node.parent.type in WRAPPERS:
             node = node.parent
+            if annotation is None and node.type in CASTS and node.named_child_count > 1:
+                annotation = node.named_child(node.named_child_count - 1)
         declarator = node.parent
         if declarator is None:
             return None
-        if declarator.type == "variable_declarator":
+        if annotation is None and declarator.type == "variable_declarator":
             annotation = declarator.child_by_field_name("type")
-        else:  # ``(mw): MiddlewareHandler => async (c, next) => …``
+        elif annotation is None:  # ``(mw): MiddlewareHandler => async (c, next) => …``
             annotation = self.returned_annotation(node)
         if annotation is not None and annotation.type == "function_type":
             return annotation  # a function type's own return type, not wrapped
@@ -188,24 +245,7 @@ class ContextualTypes:
             return None
         if scope and self.kinds.get(scope) not in FUNCTION_KINDS:
             return None  # where ``bind`` records no binding either
-        key = f"{{:{node.start_byte}}}"
-        found = False
-        for member in node.named_children:
-            name = member.child_by_field_name("name")
-            if name is None:
-                continue
-            if member.type == "property_signature":
-                type_ = self.principal_type(member.child_by_field_name("type"))
-            elif member.type == "method_signature":
-                returned = self.principal_type(member.child_by_field_name("return_type"), True)
-                type_ = ("=>", *returned) if returned is not None else None
-            else:
-                continue
-            if type_ is not None:
-                line = member.start_point[0] + 1
-                self.bindings.append(Binding(scope, f"({key}.{self.text(name)})", line, type_))
-                found = True
-        return (key,) if found else None
+        return self.shape_members(scope, node)
 
     def instance_arguments(
         self: _Extractor, scope: str, name: Node, annotation: Node | None, type_: Chain
@@ -271,6 +311,14 @@ class ContextualTypes:
                 self.bindings.append(Binding(scope, f"(p:{j})", p.start_point[0] + 1, type_))
             j += 1
 
+    def signature_return(self: _Extractor, scope: str, signature: Node) -> None:
+        """An interface's call signature's return type as the pseudo-binding ``(call)`` of the
+        interface (``interface UnaryFunction<T, R> { (source: T): R }``): what calling an
+        instance of it gives (facts.py)."""
+        type_ = self.principal_type(signature.child_by_field_name("return_type"), True)
+        if type_ is not None:
+            self.bindings.append(Binding(scope, "(call)", signature.start_point[0] + 1, type_))
+
     def signature_callbacks(self: _Extractor, scope: str, signature: Node) -> None:
         """A call signature's parameters that take callbacks: a function type's parameter
         types as ``(k:j)`` (``callback_param_types``), a named type as ``(k:fn)``, a rest
@@ -310,6 +358,31 @@ class ContextualTypes:
                 if type_ is not None:
                     line = member.start_point[0] + 1
                     self.bindings.append(Binding(scope, f"(r:{self.text(name)})", line, type_))
+
+    def collect_returned_arguments(self: _Extractor) -> None:
+        """``make(): Box<Foo>`` (``Promise<Box<Foo>>`` too): the type arguments of a generic
+        class type a function returns, as the pseudo-bindings ``(return<j>)`` of the function,
+        so that what a call gives carries them as a declared instance does (facts.py)."""
+        for fn in self.caps.get("binding.returned", ()):
+            scope = self.scope_nodes.get((fn.start_byte, fn.end_byte))
+            annotation = fn.child_by_field_name("return_type")
+            node = first_named(annotation) if annotation is not None else None
+            if scope is None or node is None:
+                continue
+            name = node.child_by_field_name("name")
+            if name is not None and self.text(name) == "Promise":
+                args = generics.type_arguments(node)
+                node = args[0] if len(args) == 1 else None
+            if node is None or node.type != "generic_type":
+                continue
+            chain = self.principal_type(annotation, True)
+            if chain is None or self.type_chain(node) != chain:
+                continue  # not a plain generic class (``Foo[]``, ``Map<K, V>`` read otherwise)
+            line = fn.start_point[0] + 1
+            for j, arg in enumerate(generics.type_arguments(node)):
+                typed = self.principal_type(arg)
+                if typed is not None:
+                    self.bindings.append(Binding(scope, f"(return<{j}>)", line, typed))
 
     def collect_predicates(self: _Extractor) -> None:
         """``(node: X): node is ElementNode``: the pseudo-binding ``(is:k)`` of the guard, k

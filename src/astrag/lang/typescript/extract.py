@@ -49,6 +49,7 @@ from astrag.graph.facts import (
 )
 from astrag.lang.treesitter import Grammars, count_errors, in_document_order, query_source
 from astrag.lang.typescript import generics, narrowing
+from astrag.lang.typescript.composed import ComposedTypes
 from astrag.lang.typescript.contextual import ContextualTypes
 from astrag.lang.typescript.nodes import FUNCTION_NODES
 from astrag.lang.typescript.nodes import SIMPLE_CHAIN as _SIMPLE_CHAIN
@@ -96,6 +97,17 @@ _GLOBALS = frozenset(
 
 _FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "generator_function"})
 _BOUND_VALUES = _FUNCTION_VALUES | {"class"}
+
+
+def _bound_value(value: Node | None) -> bool:
+    """Whether a declarator's value is a definition of its own: a class, or a function also
+    in parentheses or a cast (``((arg) => ...) as T``, as the compiler names it)."""
+    if value is None:
+        return False
+    inner = _unwrap(value)
+    return value.type in _BOUND_VALUES or (inner is not None and inner.type in _FUNCTION_VALUES)
+
+
 _SCOPE_KINDS = frozenset(
     {
         DefKind.CLASS,
@@ -501,7 +513,7 @@ _READ_RULES: dict[str, Callable[[Node, Node], bool]] = {
 # ---------------------------------------------------------------------------------- extractor
 
 
-class _Extractor(ContextualTypes):
+class _Extractor(ContextualTypes, ComposedTypes):
     """One file's facts; see the module docstring for the passes."""
 
     def __init__(self, source: bytes, captures: dict[str, list[Node]]) -> None:
@@ -539,6 +551,7 @@ class _Extractor(ContextualTypes):
         self.generic_names = generics.type_parameters(captures, source)
         self.constraints_noted: set[tuple[str, int]] = set()
         self.constraint_depth = 0
+        self.shapes_noted: set[tuple[str, str]] = set()  # (scope, ``{:N}``) recorded
 
     def run(self) -> dict[str, object]:
         self.collect_definitions()
@@ -548,6 +561,7 @@ class _Extractor(ContextualTypes):
         self.collect_predicates()
         self.collect_constructed_arguments()
         self.collect_shapes()
+        self.collect_returned_arguments()
         self.collect_local_assignments()
         self.collect_returns()
         self.collect_imports()
@@ -732,6 +746,10 @@ class _Extractor(ContextualTypes):
                 node = members[0]
             elif kind == "member_expression":  # ``import('./a').Foo``: an import type
                 return self.import_type(node)
+            elif kind == "intersection_type":  # ``A & typeof B``: composed.py
+                return self.intersection_type(node)
+            elif kind == "type_query":
+                return self.type_query(node)
             elif kind == "function_type":  # ``() => Foo``: a function whose call gives a Foo
                 returned = self.principal_type(node.child_by_field_name("return_type"), True)
                 return ("=>", *returned) if returned is not None else None
@@ -1130,10 +1148,12 @@ class _Extractor(ContextualTypes):
             modifiers=("declare",) if declare else (),
             bases=tuple(bases),
         )
-        for member in body.named_children if body is not None else ():
-            if member.type == "call_signature":  # ``interface Handler { (c: Context): void }``
-                self.signature_param_types(self.stack[-1][1], member)
-                self.signature_callbacks(self.stack[-1][1], member)
+        calls = [m for m in body.named_children if m.type == "call_signature"] if body else []
+        for member in calls:  # ``interface Handler { (c: Context): void }``
+            self.signature_param_types(self.stack[-1][1], member)
+            self.signature_callbacks(self.stack[-1][1], member)
+        if len(calls) == 1:  # overloads return what the arguments choose
+            self.signature_return(self.stack[-1][1], calls[0])
 
     def on_enum(self, node: Node) -> None:
         self.simple_def(node, DefKind.ENUM, node.child_by_field_name("body"))
@@ -1219,18 +1239,20 @@ class _Extractor(ContextualTypes):
         )
 
     def on_bound_function(self, node: Node) -> None:
-        name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+        name, written = node.child_by_field_name("name"), node.child_by_field_name("value")
         statement = node.parent
-        if name is None or value is None or statement is None:
+        value = _unwrap(written)  # ``const f = ((arg) => ...) as T`` is the function all the same
+        if name is None or value is None or value.type not in _FUNCTION_VALUES or statement is None:
             return
         first = _first_declarator(statement)
         start = statement if first is not None and first.start_byte == node.start_byte else node
+        declared = node.child_by_field_name("type")  # else the cast's type, which f is declared
         self.function_value_def(
             value,
             self.text(name),
             (start, node),
             _outer(statement),
-            self.principal_type(node.child_by_field_name("type")),
+            self.principal_type(declared) if declared is not None else self.cast_type(written),
         )
 
     def function_value_def(
@@ -1509,12 +1531,13 @@ class _Extractor(ContextualTypes):
             return
         if value is not None and self.require_import(name, value, statement):
             return
+        bound = _bound_value(value)
         if _is_module_level(statement):
-            if value is None or value.type not in _BOUND_VALUES or name.type != "identifier":
+            if not bound or name.type != "identifier":
                 self.module_variables(node, name, value, statement)
             return
         scope = self.parent()
-        if name.type == "identifier" and value is not None and value.type in _BOUND_VALUES:
+        if name.type == "identifier" and bound:
             # ``const inner = () => ...`` is a definition of its own (``outer.inner``): the
             # scope's children find it, a binding without a value would hide it
             self.locals.setdefault(scope, set()).add(self.text(name))
@@ -1533,11 +1556,14 @@ class _Extractor(ContextualTypes):
 
     def cast_type(self, value: Node | None) -> Chain | None:
         """``expr as Foo`` (through ``await``/parentheses): the type the cast claims; ``new
-        Map<K, Foo>()`` / ``new Set<Foo>()``: the collection its type arguments make."""
+        Map<K, Foo>()`` / ``new Set<Foo>()``: the collection its type arguments make;
+        ``Object.assign(a, b)``: the intersection of its arguments' types."""
         while value is not None and value.type in ("await_expression", "parenthesized_expression"):
             value = _first_named(value)
         if value is not None and value.type == "new_expression":
             return self.collection_type(value)
+        if value is not None and value.type == "call_expression":
+            return self.assigned_type(value)  # ``Object.assign(a, b)``: composed.py
         if value is None or value.type not in ("as_expression", "satisfies_expression"):
             return None
         count = value.named_child_count
@@ -1621,7 +1647,7 @@ class _Extractor(ContextualTypes):
             "signature": f"{self.text(keyword)} {head.rstrip(' =')}" if keyword else head,
         }
         if name.type == "identifier":
-            type_ = self.principal_type(node.child_by_field_name("type"))
+            type_ = self.principal_type(node.child_by_field_name("type")) or self.cast_type(value)
             if _unwrap(value) is not None and _unwrap(value).type == "object":
                 parent = self.parent()
                 self.object_variables[node.start_byte] = (
@@ -2109,6 +2135,9 @@ class _Extractor(ContextualTypes):
         if callee is None:
             return None
         others = [c for c in args.named_children if c.type != "comment"]
+        declared = self.declared_arguments(call)  # ``const X: Box<Foo> = make((inst) => …)``
+        if declared is not None:
+            callee = (*callee, declared)
         return callee, next(i for i, c in enumerate(others) if c.id == fn.id)
 
     def callback_param_types(
@@ -2137,6 +2166,7 @@ class _Extractor(ContextualTypes):
             if type_ is not None:
                 line = p.start_point[0] + 1
                 self.bindings.append(Binding(scope, f"({position}:{j})", line, type_))
+            self.returned_parameter(scope, f"({position}:{j}:ret)", p, param)
             j += 1
 
     def iterated_element(self, left: Node) -> Chain | None:
@@ -2248,6 +2278,8 @@ class _Extractor(ContextualTypes):
             if chain != _UNKNOWN:
                 argc = _arg_count(node.child_by_field_name("arguments"), src)
                 add_ref(call, chain, at(node.start_byte), point, argc)
+                if chain[-1] == "assign" and chain[0] == "Object":
+                    self.static_mixin(node)  # ``Object.assign(C.prototype, m)``: composed.py
         for node in self.caps.get("reference.new", ()):
             ctor = node.child_by_field_name("constructor")
             if ctor is None:

@@ -16,6 +16,7 @@ FUNCTION_NODES = frozenset(
 )  # fmt: skip
 # what an expression may sit in and still be the value its parent sees
 WRAPPERS = frozenset({"parenthesized_expression", "as_expression", "satisfies_expression"})
+CASTS = frozenset({"as_expression", "satisfies_expression"})  # the wrappers naming a type
 
 
 def first_named(node: Node) -> Node | None:
@@ -23,6 +24,14 @@ def first_named(node: Node) -> Node | None:
     gave None, and damaged trees have nodes without the children their type usually has
     (``require()``, an empty ``( )``)."""
     return node.named_child(0) if node.named_child_count else None
+
+
+def outermost(node: Node) -> Node:
+    """The outermost of the wrappers around an expression (``(x)``, ``x as T``): the node
+    whose parent receives its value (a declarator, a pair, an argument list)."""
+    while node.parent is not None and node.parent.type in WRAPPERS:
+        node = node.parent
+    return node
 
 
 def unwrap(value: Node | None) -> Node | None:

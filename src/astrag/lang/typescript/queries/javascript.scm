@@ -9,6 +9,8 @@
 (variable_declarator
   name: (identifier) @name
   value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+; ... also in parentheses (`const f = (function () { ... })`): the frontend unwraps
+(variable_declarator name: (identifier) @name value: (parenthesized_expression)) @definition.function
 (method_definition name: (_) @name) @definition.method
 ; members of object literals (named definitions when the literal is bound to a module-level name)
 (pair

@@ -14,6 +14,10 @@
 (variable_declarator
   name: (identifier) @name
   value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+; ... also in parentheses or a cast (`const f = ((arg) => ...) as Create`): the frontend unwraps
+(variable_declarator
+  name: (identifier) @name
+  value: [(parenthesized_expression) (as_expression) (satisfies_expression)]) @definition.function
 (method_definition name: (_) @name) @definition.method
 ; members of object literals (named definitions when the literal is bound to a module-level name)
 (pair
@@ -73,6 +77,13 @@
 (method_signature return_type: (type_annotation (object_type))) @binding.shape
 (arrow_function return_type: (type_annotation (object_type))) @binding.shape
 (function_expression return_type: (type_annotation (object_type))) @binding.shape
+; a return type with type arguments (`(): Box<Foo>`, `(): Promise<Box<Foo>>`)
+(function_declaration return_type: (type_annotation (generic_type))) @binding.returned
+(method_definition return_type: (type_annotation (generic_type))) @binding.returned
+(method_signature return_type: (type_annotation (generic_type))) @binding.returned
+(function_signature return_type: (type_annotation (generic_type))) @binding.returned
+(arrow_function return_type: (type_annotation (generic_type))) @binding.returned
+(function_expression return_type: (type_annotation (generic_type))) @binding.returned
 (binary_expression operator: "instanceof") @narrowing.instanceof
 (binary_expression left: (string) operator: "in") @narrowing.in
 ; a discriminant test: `x.kind === 'a'` (and `!==`, `==`, `!=`)
