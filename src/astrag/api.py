@@ -296,6 +296,20 @@ class Index:
             return primary
         return found[0]
 
+    def declarations(self, symbol: Symbol) -> list[Symbol]:
+        """The other declarations of the symbol's name in the same scope of its file, in source
+        order: a function's overload signatures, a property's setter, a redefinition, an
+        interface merged with a const of its name. :meth:`resolve` answers for the primary one;
+        these say what else the name declares."""
+        return sorted(
+            (
+                s
+                for s in self.store.symbols_by_qualname(symbol.qualname)
+                if s.path == symbol.path and s.id != symbol.id
+            ),
+            key=lambda s: s.start_line,
+        )
+
     def close_names(self, query: str, limit: int = 5) -> list[str]:
         """Indexed names most like ``query`` (ids for an id, else qualified names), for a
         "did you mean" when it matches nothing."""

@@ -210,10 +210,12 @@ def show(symbol: SymbolArg, repo: RepoOpt = None, fmt: FormatOpt = Fmt.text) -> 
         outgoing = idx.edges(s.id, incoming=False)
         incoming = idx.edges(s.id, incoming=True)
         source = idx.source(s)
+        others = idx.declarations(s)
         if fmt == Fmt.json:
             _emit_json(
                 {
                     "symbol": present.symbol_json(s),
+                    "declarations": [present.declaration_json(d) for d in others],
                     "source": source,
                     "outgoing": [{"target": e.target, **present.site_json(e)} for e in outgoing],
                     "incoming": [{"source": e.source, **present.site_json(e)} for e in incoming],
@@ -226,6 +228,8 @@ def show(symbol: SymbolArg, repo: RepoOpt = None, fmt: FormatOpt = Fmt.text) -> 
             out.print(f"[green]{escape(s.signature)}[/]", highlight=False)
         if s.docstring:
             out.print(f"[dim]{escape(s.docstring)}[/]", highlight=False)
+        for line in present_text.declarations(others):
+            out.print(f"  {line}", highlight=False, markup=False)
         shown = None if piped() else 8  # a pipe gets every relation, a terminal the first 8
         for title, edges, inward in (("→", outgoing, False), ("←", incoming, True)):
             for line in present.relation_summary(edges, incoming=inward, shown=shown):

@@ -45,6 +45,17 @@ def symbol_json(s: Symbol) -> dict[str, object]:
     }
 
 
+def declaration_json(s: Symbol) -> dict[str, object]:
+    """Another declaration of a shown symbol's name (``Index.declarations``)."""
+    return {
+        "id": s.id,
+        "kind": s.kind,
+        "start_line": s.start_line,
+        "end_line": s.end_line,
+        "signature": s.signature,
+    }
+
+
 def site_json(e: Edge) -> dict[str, object]:
     return {
         "kind": str(e.kind),

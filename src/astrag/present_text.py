@@ -33,6 +33,11 @@ def _label(s: Symbol) -> str:
     return (s.qualname or s.path) if s.path else s.id
 
 
+def declarations(others: Sequence[Symbol]) -> list[str]:
+    """A line for each other declaration of a shown symbol's name: where, and what it says."""
+    return [f"also declared at {s.path}:{s.start_line}  {_signature(s)}" for s in others]
+
+
 def outline(o: Outline) -> str:
     m = o.module
     head = f"{m.path}  ({m.language}, {m.end_line:,} lines, {len(o.entries):,} definitions)"

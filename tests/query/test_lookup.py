@@ -4,11 +4,14 @@ choice the person makes."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from astrag import api
+from tests.cli_run import run
 from tests.search.conftest import write_project
 
 FILES = {
@@ -53,9 +56,14 @@ FILES = {
 
 
 @pytest.fixture(scope="module")
-def idx(tmp_path_factory: pytest.TempPathFactory) -> Iterator[api.Index]:
+def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = write_project(tmp_path_factory.mktemp("lookup").resolve(), FILES)
     api.index(root, jobs=1, embedder="none")
+    return root
+
+
+@pytest.fixture(scope="module")
+def idx(root: Path) -> Iterator[api.Index]:
     with api.open_index(root) as index:
         yield index
 
@@ -85,3 +93,25 @@ def test_one_name_in_two_files_or_of_two_kinds_stays_a_choice(idx: api.Index) ->
     with pytest.raises(api.AmbiguousSymbol) as two_kinds:
         idx.resolve("Shape")
     assert len(two_kinds.value.candidates) == 2
+
+
+def test_show_names_the_other_declarations_of_the_name(idx: api.Index, root: Path) -> None:
+    f = idx.resolve("C.f")
+    assert [d.id for d in idx.declarations(f)] == ["m.py::C.f#2", "m.py::C.f#3"]
+    assert idx.declarations(idx.resolve("use")) == []
+    shown = run("show", "C.f", "--repo", str(root))
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.splitlines()[2:4] == [
+        "  also declared at m.py:6  def f(self, x: int) -> int",
+        "  also declared at m.py:8  def f(self, x: str) -> str",
+    ]
+    data = json.loads(run("show", "C.p", "--repo", str(root), "--format", "json").stdout)
+    assert data["declarations"] == [
+        {
+            "id": "m.py::C.p#2",
+            "kind": "method",
+            "start_line": 17,
+            "end_line": 18,
+            "signature": "def p(self, v: int) -> None",
+        }
+    ]

@@ -43,13 +43,18 @@ def context(answer: ContextAnswer) -> str:
 
 
 def symbol(
-    s: Symbol, data: dict[str, object], outgoing: Sequence[Edge], incoming: Sequence[Edge]
+    s: Symbol,
+    data: dict[str, object],
+    outgoing: Sequence[Edge],
+    incoming: Sequence[Edge],
+    others: Sequence[Symbol] = (),
 ) -> str:
     lines = [f"{s.id}  ({s.kind}, {s.language})  {_where(s)}"]
     if s.signature:
         lines.append(f"signature: {s.signature}")
     if s.docstring:
         lines.append(f"doc: {s.docstring.strip().splitlines()[0]}")
+    lines.extend(present_text.declarations(others))
     for arrow, edges, inward in (("->", outgoing, False), ("<-", incoming, True)):
         lines.extend(f"{arrow} {line}" for line in relation_summary(edges, incoming=inward))
     source = str(data.get("source") or "")

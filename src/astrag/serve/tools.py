@@ -126,8 +126,10 @@ def get_symbol(state: RepoState, symbol: str) -> Answer:
     incoming = index.edges(s.id, incoming=True)
     lines = index.source(s).split("\n")
     cut = len(lines) > MAX_SOURCE_LINES
+    others = index.declarations(s)
     data: dict[str, object] = {
         "symbol": present.symbol_json(s),
+        "declarations": [present.declaration_json(d) for d in others],
         "source": "\n".join(lines[:MAX_SOURCE_LINES]),
         "outgoing": [{"target": e.target, **present.site_json(e)} for e in outgoing][
             :MAX_RELATIONS
@@ -139,7 +141,7 @@ def get_symbol(state: RepoState, symbol: str) -> Answer:
         "incoming_total": len(incoming),
         "source_truncated": cut,
     }
-    return _answer(data, text.symbol(s, data, outgoing, incoming), status)
+    return _answer(data, text.symbol(s, data, outgoing, incoming, others), status)
 
 
 def _traversal(state: RepoState, symbol: str, relation: str, depth: int) -> Answer:
