@@ -62,6 +62,9 @@ CORPORA: tuple[Corpus, ...] = (
     # fresh held-out corpora, added before astrag was ever run on them (BENCHMARKS section 1)
     _acc("h3", "heldout", "TS, functional HTTP framework", ts=True),
     _acc("query-core", "heldout", "TS, generic-heavy classes", ts=True),
+    # two more, added at issue 12's second stop before astrag was run on them
+    _acc("unstorage", "heldout", "TS, function factories (drivers)", ts=True),
+    _acc("elysia", "heldout", "TS, fluent generic framework class", ts=True),
     _java("commons-io", "tune", "Java, static utilities, overloads"),
     _java("gson", "tune", "Java, object model, anonymous classes"),
     _java("algorithms", "tune", "Java 21, many small classes, records"),

@@ -13,6 +13,8 @@
 #   ESLINT_SRC      github.com/eslint/eslint              @ c27bc926e496985eb7911c09eb60914b2e4b5d0f
 #   H3_SRC          github.com/unjs/h3                    @ ac609aae8fa93947b564de55e2d1a6bec5ad18ad
 #   QUERY_SRC       github.com/TanStack/query             @ 40321a0b1b3bdd0afa11f0e439642ab84cdf6afe
+#   UNSTORAGE_SRC   github.com/unjs/unstorage             @ afbb66ec266e0cec613cb087b49f75bf4deaaa41
+#   ELYSIA_SRC      github.com/elysiajs/elysia            @ 8358ff9efbcedf9534995f5977f26b9ceab59329
 #
 # e.g. `git clone --bare https://github.com/honojs/hono.git /tmp/hono.git && HONO_SRC=/tmp/hono.git`.
 # Each TypeScript corpus gets a flattened tsconfig.json (upstream's options, one file, only the
@@ -35,6 +37,8 @@ MEDUSA_COMMIT=59e6747800133e091d20c2c167f600981abc5c0d
 ESLINT_COMMIT=c27bc926e496985eb7911c09eb60914b2e4b5d0f
 H3_COMMIT=ac609aae8fa93947b564de55e2d1a6bec5ad18ad
 QUERY_COMMIT=40321a0b1b3bdd0afa11f0e439642ab84cdf6afe
+UNSTORAGE_COMMIT=afbb66ec266e0cec613cb087b49f75bf4deaaa41
+ELYSIA_COMMIT=8358ff9efbcedf9534995f5977f26b9ceab59329
 
 # --- TypeScript / JavaScript -----------------------------------------------------------------
 
@@ -347,6 +351,123 @@ EOF
     stamp "$dest" "github TanStack/query@$QUERY_COMMIT packages/query-core/src (no __tests__)"
 }
 
+# Two more held-out corpora, added at issue 12's second stop before astrag was run on them
+# (hono's second scoring is not blind; these are): a library of function factories and a
+# fluent, generic-heavy framework class.
+
+# Function factories: every driver is `defineDriver((opts) => { …; return { getItem() {…} } })`,
+# the storage `createStorage()` an object literal of closures. Upstream's compiler options
+# flattened to src/; its self-imports (`unstorage/drivers/*`, which the package's exports map
+# to its build) mapped by `paths` to the sources. Declarations of the drivers' client
+# libraries from npm, except the Azure SDKs, mongodb and uploadthing (calls into them stay
+# unresolved for the oracle, so they are not judged).
+fetch_unstorage() {
+    local dest=$DATA/acc/unstorage
+    done_already "$dest" && return 0
+    export_github_paths UNSTORAGE_SRC unjs/unstorage "$UNSTORAGE_COMMIT" "$dest" src || return 0
+    cat > "$dest/tsconfig.json" <<'EOF'
+{
+  "compilerOptions": {
+    "target": "ESNext",
+    "module": "NodeNext",
+    "moduleResolution": "NodeNext",
+    "moduleDetection": "force",
+    "esModuleInterop": true,
+    "allowSyntheticDefaultImports": true,
+    "resolveJsonModule": true,
+    "strict": true,
+    "verbatimModuleSyntax": true,
+    "noUncheckedIndexedAccess": true,
+    "noImplicitAny": false,
+    "noImplicitOverride": true,
+    "noEmit": true,
+    "skipLibCheck": true,
+    "allowImportingTsExtensions": true,
+    "types": ["node", "deno"],
+    "baseUrl": ".",
+    "paths": {
+      "unstorage": ["src/index.ts"],
+      "unstorage/drivers/*": ["src/drivers/*.ts"]
+    }
+  },
+  "include": ["src"]
+}
+EOF
+    cat > "$dest/package.json" <<'EOF'
+{
+  "name": "unstorage-bench-corpus",
+  "private": true,
+  "type": "module",
+  "dependencies": {
+    "@capacitor/preferences": "8.0.1",
+    "@cloudflare/workers-types": "5.20261117.1",
+    "@deno/kv": "0.14.0",
+    "@netlify/blobs": "11.1.1",
+    "@planetscale/database": "1.20.2",
+    "@types/deno": "2.7.0",
+    "@types/node": "24.13.3",
+    "@upstash/redis": "1.39.0",
+    "@vercel/blob": "2.8.0",
+    "@vercel/functions": "3.11.2",
+    "aws4fetch": "1.0.20",
+    "chokidar": "5.0.0",
+    "db0": "0.3.4",
+    "destr": "2.0.5",
+    "idb-keyval": "6.3.0",
+    "ioredis": "6.1.0",
+    "lru-cache": "11.5.4"
+  }
+}
+EOF
+    npm_types "$dest"
+    stamp "$dest" "github unjs/unstorage@$UNSTORAGE_COMMIT src"
+}
+
+# A fluent framework class with generic-heavy signatures (`new Elysia().get(…).use(…)`), its
+# handler compiler, adapters and type system. Upstream's compiler options, only src/.
+fetch_elysia() {
+    local dest=$DATA/acc/elysia
+    done_already "$dest" && return 0
+    export_github_paths ELYSIA_SRC elysiajs/elysia "$ELYSIA_COMMIT" "$dest" src || return 0
+    cat > "$dest/tsconfig.json" <<'EOF'
+{
+  "compilerOptions": {
+    "resolveJsonModule": true,
+    "target": "ES2021",
+    "lib": ["ESNext"],
+    "module": "ESNext",
+    "moduleResolution": "bundler",
+    "noEmit": true,
+    "allowSyntheticDefaultImports": true,
+    "esModuleInterop": true,
+    "forceConsistentCasingInFileNames": true,
+    "strict": true,
+    "skipLibCheck": true
+  },
+  "include": ["src"]
+}
+EOF
+    cat > "$dest/package.json" <<'EOF'
+{
+  "name": "elysia-bench-corpus",
+  "private": true,
+  "dependencies": {
+    "@sinclair/typebox": "0.34.9",
+    "@types/bun": "1.4.5",
+    "@types/fast-decode-uri-component": "1.0.0",
+    "cookie": "1.1.0",
+    "exact-mirror": "0.2.7",
+    "fast-decode-uri-component": "1.0.1",
+    "file-type": "20.5.0",
+    "memoirist": "0.4.0",
+    "openapi-types": "12.1.3"
+  }
+}
+EOF
+    npm_types "$dest"
+    stamp "$dest" "github elysiajs/elysia@$ELYSIA_COMMIT src"
+}
+
 # --- Python -----------------------------------------------------------------------------------
 
 fetch_python_corpora() {
@@ -392,6 +513,8 @@ main() {
     fetch_zod
     fetch_h3
     fetch_query_core
+    fetch_unstorage
+    fetch_elysia
     fetch_python_corpora
     fetch_sdist sympy 1.13.3 "$DATA/speed/sympy" sympy  # >= 700k lines of Python
     fetch_medusa
@@ -400,6 +523,7 @@ main() {
     echo "accuracy and speed corpora in $DATA:"
     local d
     for d in acc/hono acc/vendure acc/headlessui acc/lexical acc/zod acc/h3 acc/query-core \
+        acc/unstorage acc/elysia \
         speed/medusa; do
         [[ -d "$DATA/$d" ]] && count_lines "$DATA/$d" ts tsx
     done

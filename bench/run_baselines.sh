@@ -84,7 +84,7 @@ fi
 # The broad accuracy corpora (docs/BENCHMARKS.md section 1): TypeScript/JavaScript with
 # `new X()` sites, Python with jedi. Both halves: oracle outputs are ground truth, not
 # astrag's results, so producing them for the held-out half reveals nothing about astrag.
-for corpus in vendure zod express hono lexical headlessui h3 query-core; do
+for corpus in vendure zod express hono lexical headlessui h3 query-core unstorage elysia; do
     ts_oracle "acc/$corpus" --include-new
 done
 for corpus in requests starlette click httpx pytest networkx; do

@@ -22,7 +22,9 @@ Conventions shared by every stage:
   The element ``(is:C)`` narrows what precedes it to an instance of C, ``(is:g:k)`` to the
   type function g's type predicate declares for its parameter k (the pseudo-binding ``(is:k)``
   of g), else leaves it as it is: ``if (isC(x)) x.m()`` is ``("x", "(is:isC:0)", "m")``;
-  ``(in:m)`` to the members of a union that have m (``if ('m' in x)``). The
+  ``(in:m)`` to the members of a union that have m (``if ('m' in x)``), ``(eq:k:v)`` to
+  those whose member k may hold the literal v (``if (x.k === 'v')``; a member declared with
+  literal types is the pseudo-binding ``(lit:k)`` of its owner, typed by their values). The
   element ``<Q:i>`` names type parameter i of class Q of the same file (its constraint is the
   pseudo-binding ``<i>`` of Q; what Q passes to its k-th base as argument j, ``<k:j>``).
 * a *principal type* is the one named type an annotation is about, as a chain
@@ -176,7 +178,12 @@ class Binding:
     { init(injector) {…} }``) is bound to ``("p", "init", "(p:0)")``. The pseudo-binding
     ``(r:j)`` of a function is the declared type of member j of its ``tuple[...]`` return:
     ``a, b = f()`` binds b to ``("f", "(r:1)")``; ``(r:name)`` that of member ``name`` of an
-    object type it returns (TS ``f(): { ctx: Context }``: ``f().ctx`` is a Context).
+    object type it returns (TS ``f(): { ctx: Context }``: ``f().ctx`` is a Context). A
+    parameter typed by an object type written inline (TS ``opts: { headers: Headers }``) has
+    the type ``("{:N}",)`` (N its offset in the file), whose member ``name`` is the
+    pseudo-binding ``({:N}.name)`` of the same scope. ``(x<j>)`` is the declared type
+    argument j of local x (``b: Box<Foo>`` gives ``(b<0>)`` typed Foo), or of field x when
+    the scope is its class.
     """
 
     scope: str

@@ -4,7 +4,8 @@
 rules that give a value a more precise type than its declaration names, each one a compiler's
 inference the frontends make visible as plain facts (``graph/facts.py``):
 
-* narrowing elements in a chain: ``(is:C)``, ``(is:guard:k)``, ``(in:key)``, and ``(new:k:C)``
+* narrowing elements in a chain: ``(is:C)``, ``(is:guard:k)``, ``(in:key)``, ``(eq:key:v)``
+  (a discriminant: the union members whose ``key`` may hold ``v``), and ``(new:k:C)``
   after a call of a function returning an instance of its class argument k;
 * generic classes: a member typed by a type parameter takes the type argument the receiver's
   class passes through its bases (``<Q:i>``, ``<k:j>``), else the parameter's constraint;
@@ -49,7 +50,27 @@ class Inference:
                 key = element[4:-1]
                 return union(v for v in value[1] if self.member(v, key) is not None)
             return value
+        if element.startswith("(eq:"):  # a discriminant: the members whose key may hold it
+            if value is not None and value[0] == "union":
+                key, _, literal = element[4:-1].partition(":")
+                return union(v for v in value[1] if self._may_hold(v, key, literal))
+            return value
         return self._constructed(site, denot, value, element)
+
+    def _may_hold(self: Resolver, value: Value, key: str, literal: str) -> bool:
+        """Whether member ``key`` of ``value`` may hold ``literal``: not when it is declared
+        with literal types that do not include it (the pseudo-binding ``(lit:key)`` of the
+        declaring class, facts.py)."""
+        found = self.member(value, key)
+        d = self.definition(found) if found is not None and found[0] == "sym" else None
+        if d is not None:
+            path, owner = found[1], d.parent
+        elif value[0] == "inst":  # a literal-typed member that is no definition (an alias's)
+            path, owner = value[1], value[2]
+        else:
+            return True
+        bound = self.table(path).bindings.get(owner, {}).get(f"(lit:{key})")
+        return not bound or literal in (bound[0].type or ())
 
     def _callback_param(self: Resolver, value: Value, name: str) -> Value | None:
         """``(k:j)``: the declared type of parameter j of the function that ``value`` (a
@@ -229,13 +250,28 @@ class Inference:
             return None
         owner_qual, index = type_parameter(declared[0])
         owner, cls = (denot[1], owner_qual), (receiver[1], receiver[2])
-        if owner == cls:
-            return None
+        if owner == cls:  # the receiver's own type argument, when it carries one
+            return _with_suffix(receiver[3][index], declared[1:]) if len(receiver) > 3 else None
         arg = self._type_argument(cls, owner, index)
         if arg is None:
             return None
         path, scope, line, chain = arg
         return self.eval_type(Site(self.table(path), scope, line), chain + declared[1:])
+
+    def with_arguments(self: Resolver, site: Site, name: str, typed: Value) -> Value:
+        """An instance of a generic class declared with type arguments (``b: Box<Foo>``: the
+        pseudo-bindings ``(b<j>)`` of its scope, facts.py) carries their values as a fourth
+        item, ``("inst", path, qualname, (Foo instance,))``; else it is as it was."""
+        if typed[0] != "inst":
+            return typed
+        bound = site.t.bindings.get(site.scope, {})
+        args: list[Value | None] = []
+        while (arg := bound.get(f"({name}<{len(args)}>)")) is not None:
+            own = next((b for b in arg if b.line == site.line), None)
+            args.append(self.eval_type(site, own.type) if own is not None else None)
+        if not any(args):
+            return typed
+        return (*typed[:3], tuple(args))
 
     def _type_argument(self: Resolver, cls: ClassKey, owner: ClassKey, index: int) -> tuple | None:
         """What class ``cls`` passes, through its bases, for type parameter ``index`` of its
@@ -296,6 +332,16 @@ class Inference:
                 return self._aliased(("sym", denot[1], f"{denot[2]}#{n}"), d)
             n += 1
         return None
+
+
+def _with_suffix(value: Value | None, suffix: Chain) -> Value | None:
+    """A type argument's value as a member's type uses it: ``T`` itself, ``T[]`` a
+    collection of it, ``Record<string, T>`` a mapping to it (facts.py)."""
+    if value is None or not suffix:
+        return value
+    if suffix == ("[]",):
+        return ("elems", value)
+    return ("map", value) if suffix == ("{}",) else None
 
 
 def union(values: Iterable[Value | None]) -> Value | None:

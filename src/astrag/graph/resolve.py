@@ -198,7 +198,7 @@ class Resolver(Inference):
         receiver: Value | None = None
         last = len(chain) - 1
         for i, element in enumerate(chain):
-            if i and element.startswith(("(is:", "(in:", "(new:")):  # see facts.py
+            if i and element.startswith(("(is:", "(in:", "(eq:", "(new:")):  # see facts.py
                 value = self.refined(site, denot, value, element)
                 denot = ("local", value)
                 continue
@@ -271,6 +271,13 @@ class Resolver(Inference):
         collection of such instances for a chain ending in ``[]``."""
         if not chain:
             return None
+        if chain[0] == "=>":  # a function type: calling it gives its return type's value
+            returned = self.eval_type(site, chain[1:])
+            return ("fn", returned) if returned is not None else None
+        if chain == ("*",):  # a union member no repository type is (facts.py)
+            return ("prim",)
+        if chain[0][:2] == "{:":  # an object type written inline: its members are bindings
+            return ("shape", site.t.path, site.scope, chain[0]) if len(chain) == 1 else None
         if chain[-1] == "[]":
             element = self.eval_type(site, chain[:-1])
             return ("elems", element) if element is not None else None
@@ -296,7 +303,7 @@ class Resolver(Inference):
             if d.kind in CLASS_KINDS:
                 return ("inst", denot[1], denot[2])
             if d.kind == DefKind.TYPE_ALIAS:
-                return self._aliased(denot, d) if d.type is not None else None
+                return self._aliased(denot, d) if d.type is not None else self._shape(denot)
             return self._type_meaning(denot)
         if denot[0] == "ext":
             return denot
@@ -414,8 +421,18 @@ class Resolver(Inference):
             if b.type is not None:
                 typed = self.eval_type(site, b.type)
                 if typed is not None:
-                    return typed
-            return self.eval_chain(site, b.value) if b.value else None
+                    return self.with_arguments(site, b.name, typed)
+            if not b.value:
+                return None
+            value = self.eval_chain(site, b.value)
+            if value is None and not b.value[-1].endswith("()"):
+                # ``var fn = this.handle; fn()``: a field or variable whose value is unknown
+                # is what the local holds, so calling the local calls it
+                denot, _ = self.walk(site, b.value)
+                d = self.definition(denot) if denot is not None and denot[0] == "sym" else None
+                if d is not None and d.kind in (DefKind.FIELD, DefKind.VARIABLE):
+                    return denot
+            return value
 
         return self.memoised(("bind", t.path, scope, b.name, b.line), compute)  # type: ignore[return-value]
 
@@ -481,9 +498,10 @@ class Resolver(Inference):
         t = self.table(denot[1])
         scope = d.parent
         if d.type is not None:
-            typed = self.eval_type(Site(t, scope, d.start_line), d.type)
+            site = Site(t, scope, d.start_line)
+            typed = self.eval_type(site, d.type)
             if typed is not None:
-                return typed
+                return self.with_arguments(site, d.name, typed)
         if d.value is None:
             return None
         if d.kind == DefKind.FIELD:
@@ -515,8 +533,8 @@ class Resolver(Inference):
         kind = value[0]
         if kind == "super":  # ``super()`` is written as a call but is the proxy
             return value
-        if kind == "builtin":
-            return value[2]
+        if kind in ("builtin", "fn"):
+            return value[-1]
         if kind == "union":
             return union(self._call(v) for v in value[1])
         if kind == "ext":
@@ -532,7 +550,20 @@ class Resolver(Inference):
             return ("inst", value[1], value[2])
         if d.kind in FUNCTION_KINDS:
             return self.memoised(("ret", value), lambda: self._returns(value, d))  # type: ignore[return-value]
+        if d.kind == DefKind.TYPE_ALIAS and d.type is None:
+            return self._shape(value)  # ``Options()``: how a frontend writes an instance of it
         return None
+
+    def _shape(self, alias: Value) -> Value | None:
+        """An alias of an object type declares members (``type Options = { … }``): its values
+        are instances of it, as of an interface; so does one whose members are known only by
+        their literal types (``{ kind: 'a'; id: string }``: ``(lit:kind)``, facts.py). Not an
+        alias of a function type: its pseudo-bindings ``(p:j)`` are no members."""
+        t = self.table(alias[1])
+        has_members = bool(t.children.get(alias[2])) or any(
+            name.startswith("(lit:") for name in t.bindings.get(alias[2], ())
+        )
+        return ("inst", alias[1], alias[2]) if has_members else None
 
     def member(self, value: Value, name: str) -> Value | None:
         """``name`` looked up on a value: a module's export, a class member, an element."""
@@ -547,6 +578,11 @@ class Resolver(Inference):
             return ("local", value[1]) if kind in ("elems", "map") else None
         if kind in ("elems", "map", "builtin"):
             return None
+        if kind == "shape":  # ``opts.headers`` of ``opts: { headers: Headers }``
+            t = self.table(value[1])
+            bound = t.bindings.get(value[2], {}).get(f"({value[3]}.{name})")
+            typed = self._binding_value(t, value[2], bound[0]) if bound else None
+            return ("local", typed) if typed is not None else None
         if kind == "mod":
             return self.module_member(value[1], name)
         if kind == "ns":
@@ -557,8 +593,10 @@ class Resolver(Inference):
             return self._callback_param(("sym", value[1], value[2]), name)
         if kind in ("inst", "super"):
             return self.class_member(value[1], value[2], name, skip_self=kind == "super")
-        if kind == "union":  # a member every member of the union has (a union of them)
-            return union(self.member(v, name) for v in value[1])
+        if kind == "union":
+            # a member every member of the union has (a union of them); a member no
+            # repository type is was narrowed away where the member is used
+            return union(self.member(v, name) for v in value[1] if v[0] != "prim")
         if kind == "sym" and name.startswith("("):
             return self._callback_param(value, name)
         if kind == "sym" and self.is_class(value):
@@ -586,7 +624,11 @@ class Resolver(Inference):
         qual = t.children.get(value[2], {}).get(name)
         if qual is not None:
             child = t.defs[qual]
-            if d.kind not in FUNCTION_KINDS or not d.start_byte <= child.start_byte < d.end_byte:
+            if (
+                d.kind not in FUNCTION_KINDS
+                or child.kind == DefKind.FIELD  # ``this.x = …`` in a constructor function
+                or not d.start_byte <= child.start_byte < d.end_byte
+            ):
                 return ("sym", value[1], qual)
         return self._value_member(value, d, name) if variable and d.type is None else None
 

@@ -3,7 +3,8 @@
 A value is a tuple whose first item says what it is:
 
   ("sym", path, qualname)    a definition: class object, function, variable...
-  ("inst", path, qualname)   an instance of a class or interface
+  ("inst", path, qualname)   an instance of a class or interface; a fourth item, when there
+                             is one, holds the values of its type arguments (``Box<Foo>``)
   ("super", path, qualname)  ``super`` inside that class
   ("mod", path)              a module in the repository (one file)
   ("ns", dotted, language)   a package that is no one file (a Python namespace package: a
@@ -16,6 +17,14 @@ A value is a tuple whose first item says what it is:
                              ``Map<string, Foo>``): ``d[k]`` and ``d.get(k)`` give one
   ("builtin", dotted, value) a method of the language's mapping class (``dict.get``): its
                              call gives ``value``
+  ("fn", value)              a function known by its type (TS ``() => Foo``): calling it
+                             gives ``value``
+  ("prim",)                  a member of a union that is no repository type (a primitive, a
+                             literal, a function or object type): code using a member of the
+                             union's repository types has narrowed it away
+  ("shape", path, scope, key)
+                             an object type written inline (TS ``opts: { headers: Headers }``):
+                             its members are the pseudo-bindings ``(key.name)`` of scope
   ("local", value)           a local variable or collection element (as a denotation)
   ("unknown",)               a base class that could not be resolved (in an MRO's externals)
 

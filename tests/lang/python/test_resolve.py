@@ -794,3 +794,34 @@ def test_typevar_bounds_and_the_iteration_protocol_of_repository_classes(tmp_pat
         (20, "seg.py::draw", "seg.py::Segment.render"),  # __iter__ -> Iterator[Segment]
         (21, "seg.py::draw", "seg.py::Segment.render"),  # __getitem__ -> Segment
     ]
+
+
+def test_calling_a_local_that_holds_a_field_calls_the_field(tmp_path: Path) -> None:
+    # ``fn = self.callback; fn()``: the field's value is unknown, so the local holds the field
+    # (jedi's goto lands on ``fn``, whose value is ``self.callback``); a typed one keeps its type
+    edges = build(
+        tmp_path,
+        {
+            "m.py": """
+                class Ctx:
+                    def close(self): ...
+
+                class Command:
+                    def __init__(self, callback, ctx: Ctx):
+                        self.callback = callback
+                        self.ctx = ctx
+
+                    def invoke(self):
+                        fn = self.callback
+                        fn()
+                        c = self.ctx
+                        c.close()
+                        c()
+            """,
+        },
+    )
+    assert sorted((e.line, e.target) for e in edges if str(e.kind) == "calls") == [
+        (11, "m.py::Command.callback"),
+        (13, "m.py::Ctx.close"),
+        (14, "unresolved::c"),
+    ]

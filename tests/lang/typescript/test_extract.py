@@ -516,6 +516,8 @@ def test_ts_principal_types() -> None:
         let e: Readonly<Foo>; let f: Promise<Foo>; let g: Foo[]; let h: [Foo];
         let i: { x: Foo }; let j: () => Foo; let k: 'lit'; let l: Foo | Bar;
         let m: any; let n: string; let o: (Foo);
+        let p: string | Foo; let q: Foo | any; let s: (() => Foo)[]; let t: string | 1;
+        let u: () => Foo[]; let v: (() => Foo) | undefined;
         function r1(): Promise<Foo | null> {}
         function r2(): Observable<ns.Bar> {}
         function r3(): Readonly<Promise<Baz>> {}
@@ -524,8 +526,11 @@ def test_ts_principal_types() -> None:
     types = {d.name: d.type for d in facts.definitions if d.kind == "variable"}
     assert types == {
         "a": ("Foo",), "b": ("ns", "Foo"), "c": ("Foo",), "d": ("Foo",), "e": ("Foo",),
-        "f": ("Promise",), "g": ("Foo", "[]"), "h": None, "i": None, "j": None, "k": None,
-        "l": ("Foo", "|", "Bar"), "m": None, "n": None, "o": ("Foo",),
+        "f": ("Promise",), "g": ("Foo", "[]"), "h": None, "i": None, "j": ("=>", "Foo"),
+        "k": None, "l": ("Foo", "|", "Bar"), "m": None, "n": None, "o": ("Foo",),
+        # a union member no repository type is: ``*``; a function type: ``=>`` and its return
+        "p": ("*", "|", "Foo"), "q": None, "s": None, "t": None, "u": ("=>", "Foo", "[]"),
+        "v": ("=>", "Foo"),
     }  # fmt: skip
     returns = {d.name: d.returns for d in facts.definitions if d.kind == "function"}
     # a Promise is what ``await`` unwraps (the chain drops the await); an Observable is not

@@ -7,7 +7,13 @@ side is ``graph/inference.py``):
 
 * an untyped parameter of an object-literal member, or of a function bound to a declared
   function type, is bound to the member's or type's parameter (``(p:j)``), a destructured one
-  to members of its declared or contextual type;
+  to members of its declared or contextual type; a returned function or object literal reads
+  the declared return type of the function returning it as that declared type;
+* a field declared with literal types records them (``(lit:kind)``), what a discriminant
+  test narrows a union by;
+* a parameter typed by an object type written inline records its members' types
+  (``({:N}.name)``), a local or parameter of a generic class type its type arguments
+  (``(x<j>)``);
 * a type alias of a function type and an interface's call signatures record their parameter
   types (``(p:j)``) and the callbacks their parameters take (``(k:j)``, ``(k:fn)``);
 * a function returning an object type records its members' types (``(r:name)``), a type guard
@@ -25,9 +31,15 @@ from typing import TYPE_CHECKING
 
 from tree_sitter import Node
 
-from astrag.graph.facts import Binding, Chain, DefKind
+from astrag.graph.facts import FUNCTION_KINDS, Binding, Chain, DefKind
 from astrag.lang.typescript import generics
-from astrag.lang.typescript.nodes import SIMPLE_CHAIN, WRAPPERS, first_named, unwrap
+from astrag.lang.typescript.nodes import (
+    FUNCTION_NODES,
+    SIMPLE_CHAIN,
+    WRAPPERS,
+    first_named,
+    unwrap,
+)
 
 if TYPE_CHECKING:
     from astrag.lang.typescript.extract import _Extractor
@@ -70,6 +82,12 @@ class ContextualTypes:
         if parent.type == "variable_declarator":
             name = parent.child_by_field_name("name")
             return (self.text(name),) if name is not None and name.type == "identifier" else None
+        returned = self.returned_annotation(node)
+        if returned is not None:  # ``function f(): Process { return { init(i) {…} } }``
+            declared = self.principal_type(returned)
+            if declared is None or not _names_a_type(declared):
+                return None
+            return (*declared[:-1], declared[-1] + "()")  # an instance of the declared type
         if parent.type == "pair" and parent.parent is not None and parent.parent.type == "object":
             key = self.member_name(parent.child_by_field_name("key"))
             outer = self.object_context(parent.parent) if key is not None else None
@@ -113,21 +131,121 @@ class ContextualTypes:
     def declared_signature(self: _Extractor, fn: Node) -> Node | Chain | None:
         """``const f: (c: Context) => void = (c) => …`` / ``const f: Handler = (c) => …``:
         the function type its declarator declares (its parameters type f's), or the declared
-        type's chain (``Handler``, whose ``(p:j)`` do)."""
+        type's chain (``Handler``, whose ``(p:j)`` do); for a returned function, the declared
+        return type of the function returning it (``returned_annotation``)."""
         node = fn
         while node.parent is not None and node.parent.type in WRAPPERS:
             node = node.parent
         declarator = node.parent
-        if declarator is None or declarator.type != "variable_declarator":
+        if declarator is None:
             return None
-        annotation = declarator.child_by_field_name("type")
+        if declarator.type == "variable_declarator":
+            annotation = declarator.child_by_field_name("type")
+        else:  # ``(mw): MiddlewareHandler => async (c, next) => …``
+            annotation = self.returned_annotation(node)
+        if annotation is not None and annotation.type == "function_type":
+            return annotation  # a function type's own return type, not wrapped
         fn_type = self.function_type(annotation)
         if fn_type is not None:
             return fn_type
         declared = self.principal_type(annotation)
-        if declared is None or declared[0][:1] == "<" or declared[-1] in ("[]", "{}"):
+        return declared if declared is not None and _names_a_type(declared) else None
+
+    def returned_annotation(self: _Extractor, node: Node) -> Node | None:
+        """The declared return type of the function that returns ``node`` (in a ``return``
+        statement, or as an arrow's expression body): the compiler's contextual type of a
+        returned function or object literal."""
+        parent = node.parent
+        if parent is None:
             return None
+        if parent.type == "arrow_function":
+            body = parent.child_by_field_name("body")
+            outer = parent if body is not None and body.id == node.id else None
+        elif parent.type == "return_statement":
+            outer = parent.parent
+            while outer is not None and outer.type not in FUNCTION_NODES:
+                outer = outer.parent
+        else:
+            return None
+        if outer is None:
+            return None
+        declared = outer.child_by_field_name("return_type")
+        if declared is None and outer.type in ("arrow_function", "function_expression"):
+            # ``const f: (e: E) => Parse = (e) => (schema) => …``: the return type of the
+            # function type the returning function is itself bound to
+            signature = self.declared_signature(outer)
+            if signature is not None and not isinstance(signature, tuple):
+                declared = signature.child_by_field_name("return_type")
         return declared
+
+    def object_shape(self: _Extractor, scope: str, annotation: Node | None) -> Chain | None:
+        """``opts: { headers: Headers; build(): Foo }``, an object type written in a
+        parameter's annotation: its members' declared types as the pseudo-bindings
+        ``({:N}.headers)`` of the parameter's scope (N the type's offset in the file), and
+        ``("{:N}",)`` as the parameter's type (facts.py), or None when no member has one."""
+        node = first_named(annotation) if annotation is not None else None
+        if node is None or node.type != "object_type":
+            return None
+        if scope and self.kinds.get(scope) not in FUNCTION_KINDS:
+            return None  # where ``bind`` records no binding either
+        key = f"{{:{node.start_byte}}}"
+        found = False
+        for member in node.named_children:
+            name = member.child_by_field_name("name")
+            if name is None:
+                continue
+            if member.type == "property_signature":
+                type_ = self.principal_type(member.child_by_field_name("type"))
+            elif member.type == "method_signature":
+                returned = self.principal_type(member.child_by_field_name("return_type"), True)
+                type_ = ("=>", *returned) if returned is not None else None
+            else:
+                continue
+            if type_ is not None:
+                line = member.start_point[0] + 1
+                self.bindings.append(Binding(scope, f"({key}.{self.text(name)})", line, type_))
+                found = True
+        return (key,) if found else None
+
+    def instance_arguments(
+        self: _Extractor, scope: str, name: Node, annotation: Node | None, type_: Chain
+    ) -> None:
+        """``b: Box<Foo>``: the type arguments of a local's, parameter's or field's generic
+        class type as the pseudo-bindings ``(b<j>)`` of its scope (a field's: its class), on
+        the line of its name (facts.py), so that its instance carries them (``b.item`` of
+        ``item: T`` is a Foo)."""
+        if (
+            annotation is None
+            or self.src.find(b"<", annotation.start_byte, annotation.end_byte) < 0
+        ):
+            return  # no type arguments (most annotations): no node to visit
+        node = first_named(annotation)
+        if node is None or node.type != "generic_type" or self.type_chain(node) != type_:
+            return  # not a plain generic class (``Promise<T>``, ``Foo[]`` are read otherwise)
+        kind = self.kinds.get(scope)
+        if scope and kind not in FUNCTION_KINDS and kind not in (DefKind.CLASS, DefKind.INTERFACE):
+            return  # where ``bind`` records no binding either
+        line, text = name.start_point[0] + 1, self.text(name)
+        for j, arg in enumerate(generics.type_arguments(node)):
+            typed = self.principal_type(arg)
+            if typed is not None:
+                self.bindings.append(Binding(scope, f"({text}<{j}>)", line, typed))
+
+    def literal_field(self: _Extractor, owner: str, name: str, annotation: Node) -> None:
+        """``kind: 'a' | 'b'``: a field declared with literal types, the values a discriminant
+        test may find in it, as the pseudo-binding ``(lit:kind)`` of its owner (facts.py)."""
+        node = first_named(annotation)
+        if node is None or node.type not in ("literal_type", "union_type"):
+            return
+        values: list[str] = []
+        for member in [node] if node.type == "literal_type" else self.union_members(node):
+            literal = first_named(member) if member.type == "literal_type" else None
+            if literal is None:
+                return  # ``'a' | string``: any string, no discriminant
+            text = self.text(literal)
+            values.append(text[1:-1] if literal.type == "string" else text)
+        line = annotation.start_point[0] + 1
+        self.bindings.append(Binding(owner, f"(lit:{name})", line, tuple(values)))
 
     def function_params(self: _Extractor, fn_type: Node) -> list[Node | None]:
         """The type annotations of a function type's parameters, by position (no ``this``)."""
@@ -288,3 +406,10 @@ class ContextualTypes:
             d = next((d for d in self.defs if d.qualname == owner), None)
             if d is not None and d.kind == DefKind.FUNCTION and self.kinds.get(owner):
                 self.bindings.append(Binding(owner, "this", d.start_line, None, (owner,)))
+
+
+def _names_a_type(principal: Chain) -> bool:
+    """A principal type that is one named type, not a type parameter, a collection, a union
+    or a function type (facts.py)."""
+    head = principal[0]
+    return head[:1] != "<" and head not in ("=>", "*") and principal[-1] not in ("[]", "{}")

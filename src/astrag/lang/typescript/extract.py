@@ -50,6 +50,7 @@ from astrag.graph.facts import (
 from astrag.lang.treesitter import Grammars, count_errors, in_document_order, query_source
 from astrag.lang.typescript import generics, narrowing
 from astrag.lang.typescript.contextual import ContextualTypes
+from astrag.lang.typescript.nodes import FUNCTION_NODES
 from astrag.lang.typescript.nodes import SIMPLE_CHAIN as _SIMPLE_CHAIN
 from astrag.lang.typescript.nodes import WRAPPERS as _WRAPPERS
 from astrag.lang.typescript.nodes import first_named as _first_named
@@ -108,7 +109,9 @@ _SCOPE_KINDS = frozenset(
 _BODY_KINDS = frozenset({DefKind.FUNCTION, DefKind.METHOD})  # scopes that own local bindings
 # scopes a second definition of their qualname names ``qualname#N`` (see scope_key)
 _NUMBERED = _BODY_KINDS | {DefKind.CLASS}
-_MEMBER_OWNERS = frozenset({DefKind.CLASS, DefKind.INTERFACE})
+# what declares members: a type alias of an object type (``type Options = { handler: … }``)
+# declares them as an interface does, and the compiler names them ``Options.handler``
+_MEMBER_OWNERS = frozenset({DefKind.CLASS, DefKind.INTERFACE, DefKind.TYPE_ALIAS})
 # definitions that give their qualname's plain id to a later function or class: the rule of
 # graph/symbols.py's primary_definitions, kept here too so that the room's fingerprint (what
 # makes stored facts re-extract) covers the scope names it gives
@@ -167,13 +170,15 @@ _TYPE_SKIP = frozenset(
 )  # fmt: skip
 _HERITAGE_TYPES = frozenset({"implements_clause", "extends_type_clause"})
 _NULLISH = frozenset({"null", "undefined", "void"})
+# union members no repository type is (``string | JSXNode``, ``Foo | (() => Foo)``): code
+# using a member the repository type declares has narrowed them away, as the compiler checks
+_MEMBERLESS = frozenset(
+    {"predefined_type", "literal_type", "template_literal_type", "function_type", "object_type"}
+)
+_OPAQUE = frozenset({"any", "unknown"})  # predefined types that make a union what they are
 # mapped types over their first argument that keep its members' declarations: a member of
 # ``Required<Options>`` is ``Options``'s (the compiler's go-to-definition lands there too)
 _UNWRAP_ALWAYS = frozenset({"Readonly", "Partial", "Required", "NonNullable", "Omit", "Pick"})
-_FUNCTION_NODES = frozenset(
-    {"function_declaration", "generator_function_declaration", "function_expression",
-     "generator_function", "arrow_function", "method_definition", "function"}
-)  # fmt: skip
 # where an anonymous function is a value passed or returned, not a named definition's body
 _CALLBACK_PARENTS = frozenset(
     {"arguments", "return_statement", "parenthesized_expression", "pair", "array",
@@ -727,6 +732,9 @@ class _Extractor(ContextualTypes):
                 node = members[0]
             elif kind == "member_expression":  # ``import('./a').Foo``: an import type
                 return self.import_type(node)
+            elif kind == "function_type":  # ``() => Foo``: a function whose call gives a Foo
+                returned = self.principal_type(node.child_by_field_name("return_type"), True)
+                return ("=>", *returned) if returned is not None else None
             elif kind == "object_type":  # ``{ [code: string]: Action }``: a mapping
                 members = [c for c in node.named_children if c.type != "comment"]
                 if len(members) != 1 or members[0].type != "index_signature":
@@ -798,30 +806,47 @@ class _Extractor(ContextualTypes):
 
     def union_type(self, members: list[Node]) -> Chain | None:
         """``A | B``: the members' principal types joined by ``|`` (facts.py), when each
-        member has one (``Foo | string`` has none); at most eight."""
+        member has one or is no repository type (``string | JSXNode``: ``("JSXNode", "|",
+        "*")``, the ``*`` a member code narrows away before using JSXNode's); at most eight."""
         if not 1 < len(members) <= 8:
             return None
         parts: list[Chain] = []
         for member in members:
-            chain = self.principal_type(member)
+            while member.type == "parenthesized_type" and member.named_child_count:
+                member = member.named_children[0]  # ``(() => void)``
+            kind = member.type
+            if kind in _MEMBERLESS:
+                if kind == "predefined_type" and self.text(member) in _OPAQUE:
+                    return None
+                chain: Chain | None = ("*",)
+            else:
+                chain = self.principal_type(member)
             if chain is None:
                 return None
             if chain not in parts:
                 parts.append(chain)
+        if all(part == ("*",) for part in parts):
+            return None
         out: list[str] = []
         for chain in parts:
             out.extend((*(("|",) if out else ()), *chain))
         return tuple(out)
 
     def mapped_type(self, node: Node | None) -> Chain | None:
-        """``Map<K, Foo>`` / ``Record<K, Foo>`` values: the principal type marked ``{}``."""
+        """``Map<K, Foo>`` / ``Record<K, Foo>`` values: the principal type marked ``{}``
+        (not of functions: ``("=>", "Foo", "{}")`` reads as a function returning a mapping)."""
         value = self.principal_type(node)
-        return (*value, "{}") if value is not None and value[-1] not in ("[]", "{}") else None
+        if value is None or value[0] == "=>":
+            return None
+        return (*value, "{}")
 
     def element_type(self, node: Node | None) -> Chain | None:
-        """``Foo[]`` / ``Array<Foo>``: the element's principal type marked ``[]``."""
+        """``Foo[]`` / ``Array<Foo>``: the element's principal type marked ``[]`` (not of
+        functions, as for ``mapped_type``)."""
         element = self.principal_type(node)
-        return (*element, "[]") if element is not None and element[-1] != "[]" else None
+        if element is None or element[0] == "=>":
+            return None
+        return (*element, "[]")
 
     def union_members(self, node: Node) -> list[Node]:
         """The non-nullish members of a (nested, binary) union type."""
@@ -1349,6 +1374,10 @@ class _Extractor(ContextualTypes):
             if pattern is None or pattern.type != "identifier":
                 continue
             mods, visibility, header, decorators = self.scan(param)
+            annotation = param.child_by_field_name("type")
+            type_ = self.principal_type(annotation)
+            if type_ is not None and annotation is not None:
+                self.instance_arguments(cls, pattern, annotation, type_)
             self.emit(
                 DefKind.FIELD,
                 self.text(pattern),
@@ -1360,7 +1389,7 @@ class _Extractor(ContextualTypes):
                 exported=visibility != "private",
                 visibility=visibility,
                 modifiers=_sorted_modifiers(mods),
-                type=self.principal_type(param.child_by_field_name("type")),
+                type=type_,
                 value=self.value_chain(param.child_by_field_name("value")),
             )
 
@@ -1414,6 +1443,16 @@ class _Extractor(ContextualTypes):
                 **fields,
             )
         else:
+            type_ = self.principal_type(type_node) or self.cast_type(value)
+            if type_node is not None:
+                self.literal_field(owner_name, name, type_node)
+                if type_ is not None:
+                    self.instance_arguments(owner_name, name_node, type_node, type_)
+            if owner_kind == DefKind.TYPE_ALIAS and type_ is None and self.plain_data(type_node):
+                # a member of an object type alias holding only primitives or literals (``id:
+                # string``, ``__typename?: 'Address'``; generated API types have thousands):
+                # no call reaches through it, and as nodes they crowded retrieval
+                return
             self.emit(
                 DefKind.FIELD,
                 name,
@@ -1425,10 +1464,28 @@ class _Extractor(ContextualTypes):
                     header, value.start_byte if value else node.end_byte
                 ).rstrip(" ="),
                 modifiers=_sorted_modifiers(mods),
-                type=self.principal_type(type_node),
+                type=type_,
                 value=self.value_chain(value),
                 **fields,
             )
+
+    def plain_data(self, annotation: Node | None) -> bool:
+        """Whether a type annotation admits only primitives and literals (``string``, ``'a' |
+        'b'``, ``number[] | null``): nothing with members or a call of its own."""
+        stack = [_first_named(annotation)] if annotation is not None else []
+        while stack:
+            node = stack.pop()
+            if node is None:
+                return False
+            kind = node.type
+            if kind in ("union_type", "parenthesized_type", "array_type"):
+                stack.extend(node.named_children)
+            elif kind == "predefined_type":
+                if self.text(node) in _OPAQUE:
+                    return False
+            elif kind not in ("literal_type", "template_literal_type", "comment"):
+                return False
+        return annotation is not None
 
     def single_param(self, fn: Node) -> tuple[Param, ...]:
         single = fn.child_by_field_name("parameter")
@@ -1463,7 +1520,10 @@ class _Extractor(ContextualTypes):
             self.locals.setdefault(scope, set()).add(self.text(name))
             return
         if name.type == "identifier":
-            type_ = self.principal_type(node.child_by_field_name("type")) or self.cast_type(value)
+            annotation = node.child_by_field_name("type")
+            type_ = self.principal_type(annotation) or self.cast_type(value)
+            if type_ is not None and annotation is not None:
+                self.instance_arguments(scope, name, annotation, type_)
             self.bind(scope, name, type_, self.value_chain(value))
         elif name.type == "object_pattern" and (source := self.value_chain(value)):
             self.bind_destructured(scope, name, source)
@@ -1472,13 +1532,28 @@ class _Extractor(ContextualTypes):
                 self.bind(scope, bound)
 
     def cast_type(self, value: Node | None) -> Chain | None:
-        """``expr as Foo`` (through ``await``/parentheses): the type the cast claims."""
+        """``expr as Foo`` (through ``await``/parentheses): the type the cast claims; ``new
+        Map<K, Foo>()`` / ``new Set<Foo>()``: the collection its type arguments make."""
         while value is not None and value.type in ("await_expression", "parenthesized_expression"):
             value = _first_named(value)
+        if value is not None and value.type == "new_expression":
+            return self.collection_type(value)
         if value is None or value.type not in ("as_expression", "satisfies_expression"):
             return None
         count = value.named_child_count
         return self.principal_type(value.named_child(count - 1)) if count else None
+
+    def collection_type(self, new: Node) -> Chain | None:
+        """``new Map<K, Foo>()`` is a ``("Foo", "{}")``, ``new Set<Foo>()`` a ``("Foo", "[]")``:
+        what the compiler reads from a built-in collection's type arguments."""
+        constructor = new.child_by_field_name("constructor")
+        name = self.text(constructor) if constructor is not None else ""
+        if name not in _MAPPING_GENERICS and name not in _ELEMENT_GENERICS:
+            return None
+        args = generics.type_arguments(new)
+        if name in _MAPPING_GENERICS:
+            return self.mapped_type(args[1]) if len(args) == 2 else None
+        return self.element_type(args[0]) if len(args) == 1 else None
 
     def bind_destructured(self, scope: str, pattern: Node, source: Chain) -> None:
         """``const { a, b: c } = expr`` binds a to ``expr.a`` and c to ``expr.b``."""
@@ -1499,7 +1574,7 @@ class _Extractor(ContextualTypes):
         (see facts.py); returns inside anonymous callbacks belong to the callbacks."""
         for node in self.caps.get("binding.return", ()):
             fn = node.parent
-            while fn is not None and fn.type not in _FUNCTION_NODES:
+            while fn is not None and fn.type not in FUNCTION_NODES:
                 fn = fn.parent
             if fn is None or (fn.parent is not None and fn.parent.type in _CALLBACK_PARENTS):
                 continue
@@ -1862,10 +1937,15 @@ class _Extractor(ContextualTypes):
             )
 
     def add_this_fields(self) -> None:
-        """``this.x = ...`` in a method declares field ``x`` unless the class already has it."""
+        """``this.x = ...`` in a method declares field ``x`` unless the class already has it;
+        so does it in a constructor function (``function View() { this.engine = … }``, one
+        with prototype members): ``View.engine``, as the compiler's JavaScript names it."""
         for node, scope in self.this_assignments:
             cls = self.parents.get(scope, "")
-            if self.kinds.get(scope) != DefKind.METHOD or self.kinds.get(cls) != DefKind.CLASS:
+            kind = self.kinds.get(scope)
+            if kind == DefKind.FUNCTION and scope in self.constructor_functions:
+                cls = scope
+            elif kind != DefKind.METHOD or self.kinds.get(cls) != DefKind.CLASS:
                 continue
             left = node.child_by_field_name("left")
             prop = left.child_by_field_name("property") if left is not None else None
@@ -1941,7 +2021,12 @@ class _Extractor(ContextualTypes):
                 if own_scope is not None and pattern is not None:
                     self.callback_param_types(own_scope, position, param)
                 if pattern is not None and pattern.type == "identifier":
-                    type_ = self.principal_type(param.child_by_field_name("type"))
+                    annotation = param.child_by_field_name("type")
+                    type_ = self.principal_type(annotation)
+                    if type_ is None and annotation is not None:
+                        type_ = self.object_shape(scope, annotation)
+                    elif type_ is not None:
+                        self.instance_arguments(scope, pattern, annotation, type_)
                     if type_ is None and position < len(declared_params):
                         type_ = self.principal_type(declared_params[position])
                     value = element if i == 0 and not type_ else None
@@ -2069,7 +2154,9 @@ class _Extractor(ContextualTypes):
         tests = self.caps.get("narrowing.instanceof", ())
         calls = self.caps.get("reference.call", ())
         ins = self.caps.get("narrowing.in", ())
-        found = narrowing.narrowings(tests, calls, self.src, self.position, ins)
+        eqs = self.caps.get("narrowing.eq", ())
+        switches = self.caps.get("narrowing.switch", ())
+        found = narrowing.narrowings(tests, calls, self.src, self.position, ins, eqs, switches)
         if found:
             self.refs = narrowing.narrow(self.refs, found)
             self.bindings = narrowing.narrow_bindings(self.bindings, found)

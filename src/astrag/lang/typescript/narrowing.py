@@ -6,18 +6,21 @@ with the tested subject (``node.getChildren``, ``this.parent.m``) is recorded wi
 element after the subject, ``("node", "(is:C)", "getChildren")`` for ``instanceof C``,
 ``("node", "(is:$isElementNode:0)", "getChildren")`` for a call that passes ``node`` as
 argument 0, and ``("x", "(in:next)", "next")`` for ``'next' in x`` (the members of a union
-that have ``next``). The resolver evaluates the element (``graph/resolve.py``): an instance
-of C; the type the guard's ``node is T`` predicate declares for that parameter (the
-pseudo-binding ``(is:0)`` of the guard, recorded where the guard is declared), or, when the
-function declares none, the subject's own value. So is the value of a binding made in the
-region, by line.
+that have ``next``), ``("x", "(eq:kind:a)", "m")`` for ``x.kind === 'a'`` (the members of
+a union whose ``kind`` may be ``'a'``: a discriminant). The resolver evaluates the element
+(``graph/resolve.py``): an instance of C; the type the guard's ``node is T`` predicate
+declares for that parameter (the pseudo-binding ``(is:0)`` of the guard, recorded where the
+guard is declared), or, when the function declares none, the subject's own value. So is the
+value of a binding made in the region, by line.
 
 Regions, as the compiler reads them (``positive``: the test holds where the expression is
 truthy):
 
 - ``if (T) A else B``: A; ``if (!T) A else B``: B, and the rest of the enclosing block when A
   always leaves it (``return``, ``throw``, ``break``, ``continue``);
-- ``T && U``: U; ``!T || U``: U; ``c ? A : B`` with T as c: A (B for ``!T``);
+- ``T && U``: U; ``!T || U``: U; ``c ? A : B`` with T as c: A (B for ``!T``); a test
+  written negated (``x.kind !== 'a'``) is ``!T``;
+- ``switch (x.kind) { case 'a': A }``: A, unless the case before falls through into it;
 - through parentheses, ``!``, and the operands of ``&&`` (``||`` when negated) around T.
 
 Only what is certain is narrowed: the subject is a name or a chain of names (``this.x``), the
@@ -45,6 +48,7 @@ _ASSIGNED = re.compile(
 )
 _KEY = re.compile(rb"[A-Za-z_$][\w$]*", re.ASCII)
 _PLAIN = re.compile(rb"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$#][\w$]*)*", re.ASCII)
+_LITERAL = re.compile(rb"[\w$-]+", re.ASCII)  # a discriminant's value an element can hold
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,9 +65,35 @@ def narrowings(
     source: bytes,
     point: Callable[[tuple[int, int]], Position],
     ins: Iterable[Node] = (),
+    eqs: Iterable[Node] = (),
+    switches: Iterable[Node] = (),
 ) -> list[Narrowing]:
     """``point`` turns a tree-sitter point (row, byte column) into a reference position."""
     found: list[Narrowing] = []
+    for test in eqs:  # ``x.kind === 'a'``: the union members of x whose ``kind`` may be 'a'
+        left, right = test.child_by_field_name("left"), test.child_by_field_name("right")
+        operator = test.child_by_field_name("operator")
+        if left is None or right is None or operator is None:
+            continue
+        tested, literal = _plain(left, source), _discriminant(right, source)
+        if tested and len(tested) > 1 and literal is not None:
+            regions = _regions(test, positive=operator.type in ("===", "=="))
+            _add(found, regions, tested[:-1], f"(eq:{tested[-1]}:{literal})", source, point)
+    for switch in switches:  # ``switch (x.kind) { case 'a': … }``: the statements of the case
+        value, body = switch.child_by_field_name("value"), switch.child_by_field_name("body")
+        inner = value.named_child(0) if value is not None and value.named_child_count else None
+        tested = _plain(inner, source) if inner is not None else None
+        if not tested or len(tested) < 2 or body is None:
+            continue
+        falls_in = False  # the case before falls through into this one: no one value holds
+        for case in body.named_children:
+            statements = case.children_by_field_name("body")
+            label = case.child_by_field_name("value")
+            literal = _discriminant(label, source) if label is not None else None
+            if case.type == "switch_case" and statements and literal is not None and not falls_in:
+                element = f"(eq:{tested[-1]}:{literal})"
+                _add(found, [(statements[0], statements[-1])], tested[:-1], element, source, point)
+            falls_in = not statements or not _exits(statements[-1])
     for test in instanceofs:
         left, right = test.child_by_field_name("left"), test.child_by_field_name("right")
         if left is None or right is None:
@@ -144,13 +174,26 @@ def _narrowed(
 ) -> Chain | None:
     if chain is None:
         return None
+    length = len(chain) - (not by_line)
     for n in found:
-        size = len(n.subject)
-        if len(chain) < size + (not by_line) or chain[:size] != n.subject:
+        # the region first: most narrowings of a root (``this``) are elsewhere in the file
+        if not (n.start[0] <= at[0] <= n.end[0] if by_line else n.start <= at <= n.end):
             continue
-        if n.start[0] <= at[0] <= n.end[0] if by_line else n.start <= at <= n.end:
+        size = len(n.subject)
+        if length >= size and chain[:size] == n.subject:
             return (*n.subject, n.element, *chain[size:])
     return None
+
+
+def _discriminant(node: Node, source: bytes) -> str | None:
+    """A literal a discriminant is compared with (``'a'``, ``1``, ``true``) as an element can
+    hold it (``a``), or None."""
+    if node.type not in ("string", "number", "true", "false"):
+        return None
+    literal = source[node.start_byte : node.end_byte]
+    if node.type == "string":
+        literal = literal[1:-1]
+    return literal.decode() if _LITERAL.fullmatch(literal) else None
 
 
 def _plain(node: Node, source: bytes) -> Chain | None:
@@ -181,11 +224,11 @@ def _add(
             )
 
 
-def _regions(test: Node) -> list[tuple[Node, Node]]:
+def _regions(test: Node, positive: bool = True) -> list[tuple[Node, Node]]:
     """Where ``test`` holds (see the module docstring): from the start of one node to the end
-    of another."""
+    of another; where it fails, for a test written negated (``x.kind !== 'a'``)."""
     regions: list[tuple[Node, Node]] = []
-    node, positive = test, True
+    node = test
     while (parent := node.parent) is not None:
         kind = parent.type
         if kind == "parenthesized_expression":

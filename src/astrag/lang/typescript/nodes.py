@@ -9,6 +9,11 @@ from tree_sitter import Node
 # A member chain written plainly on one line (``this.repo.find``, ``a?.b``): split as text,
 # which is much cheaper than walking its nodes.
 SIMPLE_CHAIN = re.compile(rb"[A-Za-z_$][\w$]*(?:\??\.#?[A-Za-z_$][\w$]*)*", re.ASCII)
+# the nodes whose ``return`` statements are their own
+FUNCTION_NODES = frozenset(
+    {"function_declaration", "generator_function_declaration", "function_expression",
+     "generator_function", "arrow_function", "method_definition", "function"}
+)  # fmt: skip
 # what an expression may sit in and still be the value its parent sees
 WRAPPERS = frozenset({"parenthesized_expression", "as_expression", "satisfies_expression"})
 

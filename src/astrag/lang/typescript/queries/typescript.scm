@@ -41,6 +41,8 @@
 ; --------------------------------------------------------------- local names
 (variable_declarator) @binding.declarator
 (return_statement (_) @binding.return)
+; an arrow function's expression body is what it returns (a block body is not a value)
+(arrow_function body: (_) @binding.return)
 (assignment_expression left: (identifier)) @assignment.local
 ; parameter lists of things with a body (signatures and function types bind nothing)
 ([
@@ -73,6 +75,13 @@
 (function_expression return_type: (type_annotation (object_type))) @binding.shape
 (binary_expression operator: "instanceof") @narrowing.instanceof
 (binary_expression left: (string) operator: "in") @narrowing.in
+; a discriminant test: `x.kind === 'a'` (and `!==`, `==`, `!=`)
+(binary_expression
+  left: (member_expression)
+  operator: ["===" "==" "!==" "!="]
+  right: [(string) (number) (true) (false)]) @narrowing.eq
+; ... and each `case 'a':` of a `switch (x.kind)`
+(switch_statement value: (parenthesized_expression (member_expression))) @narrowing.switch
 (infer_type (type_identifier) @binding.type_parameter)
 (mapped_type_clause name: (type_identifier) @binding.type_parameter)
 
