@@ -675,7 +675,8 @@ class SqliteStore:
         applied in the same transaction as it arrives: the indexer writes files and symbols,
         then each batch of edges, while later edges are still being resolved elsewhere. Readers
         see all of it or none of it. The updates ``then`` yields must replace edges of
-        disjoint sets of files (each file's edges arrive once).
+        disjoint sets of files (each file's edges arrive once), and into an index without
+        files, each file's symbols and documents too.
         """
         self._check_meta(update)
         with self.acquire_writer():
@@ -706,12 +707,15 @@ class SqliteStore:
                 # into an empty edge table, building the indexes once at the end beats keeping
                 # them up to date row by row (measured: 400k edges, 1.5 s instead of 2.3 s CPU)
                 bulk = conn.execute("SELECT 1 FROM edges LIMIT 1").fetchone() is None
+                # into an index without files (a first index, a rebuild) each file's rows
+                # arrive once, so nothing is looked for to delete first (medusa: 0.12 CPU s)
+                fresh = bulk and conn.execute("SELECT 1 FROM files LIMIT 1").fetchone() is None
                 if bulk:
                     for name in _EDGE_INDEXES:
                         conn.execute(f"DROP INDEX IF EXISTS {name}")
                 for part in then():
                     self._check_meta(part)
-                    self._apply_parts(conn, part, nids, tally, indexes_managed=bulk)
+                    self._apply_parts(conn, part, nids, tally, indexes_managed=bulk, fresh=fresh)
                 if bulk:
                     for statement in _EDGE_INDEXES.values():
                         conn.execute(statement)
@@ -726,14 +730,15 @@ class SqliteStore:
         nids: dict[str, int],
         tally: CountDeltas | None,
         indexes_managed: bool = False,
+        fresh: bool = False,
     ) -> None:
         self._remove_files(conn, update.removed, tally)
         self._upsert_files(conn, update.files, tally)
         self._intern(conn, update, nids)
-        self._replace_symbols(conn, update, nids, tally)
+        self._replace_symbols(conn, update, nids, tally, fresh)
         self._replace_edges(conn, update, nids, tally, indexes_managed)
         self._replace_depends(conn, update.depends)
-        self._replace_docs(conn, update, nids)
+        self._replace_docs(conn, update, nids, fresh)
         _set_meta(conn, update.meta)
 
     # ------------------------------------------------------------------ apply steps
@@ -810,10 +815,13 @@ class SqliteStore:
         update: IndexUpdate,
         nids: dict[str, int],
         tally: CountDeltas | None,
+        fresh: bool = False,
     ) -> None:
-        if tally is not None and update.symbols_for:
-            tally.symbols_deleting(update.symbols_for)
-        conn.executemany("DELETE FROM symbols WHERE path = ?", [(p,) for p in update.symbols_for])
+        if not fresh:
+            if tally is not None and update.symbols_for:
+                tally.symbols_deleting(update.symbols_for)
+            rows = [(p,) for p in update.symbols_for]
+            conn.executemany("DELETE FROM symbols WHERE path = ?", rows)
         insert = "INSERT INTO symbols VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         rows = sorted((_symbol_row(nids[s.id], s) for s in update.symbols), key=itemgetter(0))
         conn.executemany(insert, rows)
@@ -898,8 +906,11 @@ class SqliteStore:
         conn.executemany("DELETE FROM docs WHERE path = ?", rows)
 
     @staticmethod
-    def _replace_docs(conn: sqlite3.Connection, update: IndexUpdate, nids: dict[str, int]) -> None:
-        SqliteStore._delete_docs(conn, update.docs_for)
+    def _replace_docs(
+        conn: sqlite3.Connection, update: IndexUpdate, nids: dict[str, int], fresh: bool = False
+    ) -> None:
+        if not fresh:
+            SqliteStore._delete_docs(conn, update.docs_for)
         # in rowid order: FTS5 flushes its pending terms to a new segment whenever a rowid is
         # lower than the last one it took, and nids come out of _intern in set order. Unsorted,
         # a full index flushed every few documents and then merged the segments (django's 60k
