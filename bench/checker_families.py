@@ -229,6 +229,22 @@ def syntax_edits(corpus: Corpus, rng: random.Random) -> Iterator[tuple[str, Edit
 # ---------------------------------------------------------------------------- incomplete refactors
 
 
+def _meanings(corpus: Corpus) -> dict[str, set[str]]:
+    """Name -> what it denotes at module level: the repository's functions and classes of
+    that name, and what imports of it bring in (``external::pygments.style.Style``)."""
+    out: dict[str, set[str]] = defaultdict(set)
+    for sid, symbol in corpus.symbols.items():
+        parent = corpus.symbols.get(symbol.parent)
+        if symbol.kind in ("function", "class") and parent is not None and parent.kind == "module":
+            out[symbol.name].add(sid)
+    for targets in corpus.imports.values():
+        for target in targets:
+            symbol = corpus.symbols.get(target)
+            name = symbol.name if symbol is not None else target.rsplit(".", 1)[-1]
+            out[name].add(target)
+    return out
+
+
 def _importers(corpus: Corpus) -> dict[str, list[tuple[str, int]]]:
     """Module-level function or class id -> the (file, line) of each ``import name`` of it."""
     out: dict[str, list[tuple[str, int]]] = defaultdict(list)
@@ -240,10 +256,23 @@ def _importers(corpus: Corpus) -> dict[str, list[tuple[str, int]]]:
             parent = corpus.symbols.get(symbol.parent)
             if parent is None or parent.kind != "module" or path == symbol.path:
                 continue
-            text = corpus.file(path).lines[line - 1] if path in corpus.paths else ""
+            text = _statement(corpus.file(path).lines, line) if path in corpus.paths else ""
             if re.search(rf"(?<![\w$.]){re.escape(symbol.name)}(?![\w$])", text):
                 out[target].append((path, line))
     return out
+
+
+def _statement(lines: list[str], line: int) -> str:
+    """The import statement starting at ``line``, over the lines it spans (``export {\n
+    isHTTPError,\n} from './guards.js'``; Python's parenthesised ``from x import (...)``)."""
+    out = []
+    for text in lines[line - 1 : line + 60]:
+        out.append(text)
+        if re.search(r"""\bfrom\s*['"]|;\s*$|\)\s*$""", text) or (
+            len(out) == 1 and "(" not in text and "{" not in text
+        ):
+            break
+    return "".join(out)
 
 
 # a module specifier (``from "./errors/HTTPError.js"``): a file's name, which a rename of the
@@ -266,9 +295,15 @@ def _renamed(text: str, old: str, new: str) -> str:
 def incomplete_refactor_cases(corpus: Corpus, rng: random.Random, quota: int) -> list[Case]:
     candidates: list[tuple[str, list[Edit]]] = []
     plans: dict[int, tuple[str, str, str, str, list[str], tuple[str, int]]] = {}
-    for target, sites in sorted(_importers(corpus).items()):
+    importers = _importers(corpus)
+    # the rename is by name in every file it edits: a name that means something else too
+    # (cattrs' ``make_converter`` in each of its preconf modules, pygments' ``Style`` beside
+    # rich's) would be renamed in imports of the other one as well, a break the mutation
+    # makes, not the one it means
+    meanings = _meanings(corpus)
+    for target, sites in sorted(importers.items()):
         files = sorted({p for p, _ in sites})
-        if len(files) < 2:
+        if len(files) < 2 or len(meanings[corpus.symbols[target].name]) > 1:
             continue
         symbol = corpus.symbols[target]
         home = corpus.file(symbol.path)

@@ -14,6 +14,8 @@
 #   java-acc/algorithms      tune  TheAlgorithms/Java   ALGORITHMS_SRC          9d05db2d14702454a418ff31158905e502df83e0  src/main/java
 #   java-acc/commons-collections held apache/commons-collections COMMONS_COLLECTIONS_SRC cf36204c913a268681f9e7786f48383d6a464ed4 src/main/java
 #   java-speed/jackson-databind    FasterXML/jackson-databind JACKSON_DATABIND_SRC 3ff375f6cafa9696f43c5ba6f1d607cbd4ea20da  src (main + test)
+#   java-checker/joda-time   held  JodaOrg/joda-time    JODA_TIME_SRC           7088d772689b751d3e182833970290d05311bf35  src/main/java
+#     (the Java checker's fresh held-out corpus, docs/BENCHMARKS.md section 3; no oracle runs on it)
 #
 # The paths keep their repository layout (src/main/java/org/...), so astrag has to find the
 # source roots from the package declarations itself.
@@ -21,7 +23,7 @@ set -euo pipefail
 
 BENCH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 DATA=${DATA:-"$BENCH/data"}
-mkdir -p "$DATA/java-acc" "$DATA/java-speed"
+mkdir -p "$DATA/java-acc" "$DATA/java-speed" "$DATA/java-checker"
 
 log() { printf '%s\n' "$*" >&2; }
 
@@ -63,3 +65,5 @@ fetch COMMONS_COLLECTIONS_SRC apache/commons-collections cf36204c913a268681f9e77
     "$DATA/java-acc/commons-collections" src/main/java
 fetch JACKSON_DATABIND_SRC FasterXML/jackson-databind 3ff375f6cafa9696f43c5ba6f1d607cbd4ea20da \
     "$DATA/java-speed/jackson-databind" src
+fetch JODA_TIME_SRC JodaOrg/joda-time 7088d772689b751d3e182833970290d05311bf35 \
+    "$DATA/java-checker/joda-time" src/main/java

@@ -722,3 +722,64 @@ def test_module_renames_skip_modules_that_answer_any_name(tmp_path: Path) -> Non
     corpus = cc.load_corpus(tmp_path, "python")
     edits = [(v, e.note) for v, e in cc.member_edits(corpus, rng())]
     assert [(v, note.split(" -> ")[0]) for v, note in edits] == [("module", "member plain.helper")]
+
+
+def renamed_names(root: Path) -> set[str]:
+    """What the incomplete renames of the Python project at ``root`` rename, over 10 seeds."""
+    api.index(root, embedder="none")
+    import checker_families as cf
+
+    corpus = cc.load_corpus(root, "python")
+    return {
+        c.note.split(" -> ")[0]
+        for seed in range(10)
+        for c in cf.incomplete_refactor_cases(corpus, random.Random(seed), 10)
+    }
+
+
+def test_incomplete_rename_skips_a_name_two_modules_define(tmp_path: Path) -> None:
+    # ``converter`` of pkg/json.py and of pkg/yaml.py: renaming one by name in a file that
+    # imports both would break the other's import too
+    write(tmp_path, "pkg/__init__.py", "")
+    write(
+        tmp_path, "pkg/json.py", "def converter():\n    return 1\n\n\ndef dumps():\n    return 2\n"
+    )
+    write(tmp_path, "pkg/yaml.py", "def converter():\n    return 3\n")
+    user = "from pkg.json import converter, dumps\nfrom pkg.yaml import converter as to_yaml\n"
+    write(tmp_path, "pkg/a.py", user)
+    write(tmp_path, "pkg/b.py", user)
+    notes = renamed_names(tmp_path)
+    assert notes == {"rename dumps"}
+
+
+def test_incomplete_rename_skips_a_name_an_import_brings_from_elsewhere(tmp_path: Path) -> None:
+    # pkg's ``Style`` and the standard library's ``string.Template`` under the same name
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/style.py", "class Template:\n    pass\n\n\nclass Palette:\n    pass\n")
+    user = "from pkg.style import Palette, Template\n"
+    write(tmp_path, "pkg/a.py", user)
+    write(tmp_path, "pkg/b.py", user)
+    write(tmp_path, "pkg/c.py", "from string import Template\n")
+    notes = renamed_names(tmp_path)
+    assert notes == {"rename Palette"}
+
+
+def test_incomplete_rename_edits_a_reexport_spread_over_lines(tmp_path: Path) -> None:
+    # index.ts passes isHTTPError on in a statement over several lines: it imports the
+    # function as much as a.ts does, and is renamed with it unless it is the one forgotten
+    write(tmp_path, "src/guards.ts", "export function isHTTPError(e: unknown) { return !!e; }\n")
+    write(tmp_path, "src/index.ts", "export {\n\tisHTTPError,\n} from './guards.js';\n")
+    write(tmp_path, "src/a.ts", "import {isHTTPError} from './guards.js';\nisHTTPError(1);\n")
+    write(tmp_path, "test/b.ts", "import {isHTTPError} from '../src/index.js';\nisHTTPError(2);\n")
+    api.index(tmp_path, embedder="none")
+    import checker_families as cf
+
+    corpus = cc.load_corpus(tmp_path, "typescript")
+    forgotten_a = [
+        c
+        for seed in range(20)
+        for c in cf.incomplete_refactor_cases(corpus, random.Random(seed), 10)
+        if c.path == "src/a.ts"
+    ]
+    assert forgotten_a
+    assert all("+++ b/src/index.ts" in c.text for c in forgotten_a)

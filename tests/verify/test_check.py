@@ -45,6 +45,16 @@ PY = {
             def find(self, user_id: int) -> User:
                 return get_user_by_id(user_id)
     """,
+    "app/multi.py": """
+        from app.models import (
+            Base,
+            User,
+        )
+        from app.services import (
+            log,
+            missing_before,
+        )
+    """,
 }
 
 TS = {
@@ -255,6 +265,29 @@ def test_a_diff_is_checked_on_its_added_lines_only(repo: Path) -> None:
         ("app/services.py", "unknown-member", 14)
     ]
     assert report.findings[0].message.startswith("UserService has no member 'audit'")
+
+
+def test_a_diff_that_writes_one_name_of_an_import_spread_over_lines(repo: Path) -> None:
+    # Python's frontend records each name of the import at its own line; TypeScript's at
+    # the statement's first line, which the change did not write
+    original = (repo / "app/multi.py").read_text()
+    renamed = api.check(
+        repo, _unified(original, original.replace("User,", "Users,"), "app/multi.py")
+    )
+    assert [(f.rule, f.line) for f in renamed.findings] == [("unknown-import", 3)]
+    # another import's line, already broken, is not the change's
+    kept = api.check(
+        repo, _unified(original, original.replace("log,", "log,  # kept"), "app/multi.py")
+    )
+    assert kept.findings == []
+    ts = (repo / "src/users.controller.ts").read_text()
+    spread = ts.replace("import { AuthService, hash }", "import {\n  AuthService,\n  hash,\n}")
+    (repo / "src/spread.ts").write_text(spread, encoding="utf-8")
+    try:
+        diff = _unified(spread, spread.replace("  hash,", "  hashes,"), "src/spread.ts")
+        assert [(f.rule, f.line) for f in api.check(repo, diff).findings] == [("unknown-import", 1)]
+    finally:
+        (repo / "src/spread.ts").unlink()
 
 
 def test_a_diff_that_adds_a_file_and_uses_it(repo: Path) -> None:

@@ -4,12 +4,11 @@ self-check family), on an index of small files written here."""
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
 
-from astrag import api
+from tests.verify.checked import indexed, rows
 
 FILES = {
     "app/__init__.py": "",
@@ -99,18 +98,7 @@ FILES = {
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("clean")
-    for rel, text in FILES.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
-    api.index(root, embedder="none")
-    return root
-
-
-def rows(repo: Path, code: str, path: str) -> list[tuple[str, int]]:
-    report = api.check(repo, textwrap.dedent(code).lstrip("\n"), path=path)
-    return [(f.rule, f.line) for f in report.findings]
+    return indexed(tmp_path_factory.mktemp("clean"), FILES)
 
 
 # ------------------------------------------------------------------------ Python
@@ -379,6 +367,49 @@ def test_the_standard_library_seen_as_it_is_at_run_time(repo: Path) -> None:
         ("unknown-member", 26),
         ("unknown-member", 32),
     ]
+
+
+def test_names_python_3_12_binds_without_a_definition(repo: Path) -> None:
+    # a ``type`` statement's alias and the type parameters of a class, a def, an alias
+    code = """
+        from app.base import Service
+
+        type Either = Service | int
+        type Pair[K] = tuple[K, K]
+
+
+        class Box[T, *Ts, **P]:
+            item: T
+
+            def put[U: int](self, x: U) -> T: ...
+
+
+        def use(x: Either) -> Pair[Service]:
+            return Eithers, V
+    """
+    assert rows(repo, code, "app/use.py") == [("undeclared-name", 14), ("undeclared-name", 14)]
+
+
+def test_a_generic_class_is_closed_like_its_own_body(repo: Path) -> None:
+    # typing.Generic adds type parameters and no member: the class is as closed as its body
+    code = """
+        from typing import Generic, TypeVar
+
+        T = TypeVar("T")
+
+
+        class Box(Generic[T]):
+            def __init__(self, item: T) -> None:
+                self.item = item
+
+            def get(self) -> T:
+                return self.item
+
+            def peek(self) -> T:
+                self.gets()
+                return self.items
+    """
+    assert rows(repo, code, "app/use.py") == [("unknown-member", 14), ("unknown-member", 15)]
 
 
 # ------------------------------------------------------------------------ TypeScript

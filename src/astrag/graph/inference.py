@@ -251,7 +251,9 @@ class Inference:
         owner_qual, index = type_parameter(declared[0])
         owner, cls = (denot[1], owner_qual), (receiver[1], receiver[2])
         if owner == cls:  # the receiver's own type argument, when it carries one
-            return _with_suffix(receiver[3][index], declared[1:]) if len(receiver) > 3 else None
+            carried = receiver[3] if len(receiver) > 3 else ()
+            # (only as many as were written up to the last known one: ``Tree<Key, string>``)
+            return _with_suffix(carried[index], declared[1:]) if index < len(carried) else None
         arg = self._type_argument(cls, owner, index)
         if arg is None:
             return None

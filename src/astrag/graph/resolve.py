@@ -334,6 +334,7 @@ class Resolver(Inference):
                 d.kind in FUNCTION_KINDS
                 or (first and class_body_is_scope and d.kind == DefKind.CLASS)
                 or "namespace" in d.modifiers
+                or _merged_namespace(t, scope)
             ):
                 found = self._in_scope(site, scope, name)
                 if found is not None:
@@ -760,6 +761,17 @@ def _merged_bases(t: FileTables, qual: str) -> list[Chain]:
             out.extend(d.bases)
         n += 1
     return out
+
+
+def _merged_namespace(t: FileTables, qual: str) -> bool:
+    """A namespace merged into a class or an enum of the same name, which keeps the plain key
+    (the namespace is ``qual#2``): the names it declares are in scope inside it."""
+    n = 2
+    while (d := t.defs.get(f"{qual}#{n}")) is not None:
+        if "namespace" in d.modifiers:
+            return True
+        n += 1
+    return False
 
 
 def _pick_binding(bound: list[Binding], line: int) -> Binding:

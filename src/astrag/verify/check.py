@@ -80,6 +80,11 @@ class Checker:
         self.bodies = ClassBodies(resolver, texts or {}, root, shared)
         self.attributes = AttributeRule(resolver, self.bodies, self.closed_class, self.rules)
 
+    def memo(self, room: str) -> dict:
+        """Where a room keeps what it read of the project beyond the index (configuration
+        files, installed packages) for the session: every check of it shares the dict."""
+        return self.bodies.shared.setdefault(("memo", room, ""), {})
+
     def rules(self, t: FileTables) -> LanguageRules:
         return rules_for(t.sem.language) or DEFAULT
 
@@ -105,8 +110,9 @@ class Checker:
             every = frozenset(range(1, change.text.count("\n") + 2))
             wanted = (every if wanted is None else wanted) - silenced
         out: list[Finding] = []
+        spread = _SpreadImports(change)
         for imp in facts.imports:
-            if wanted is None or imp.line in wanted:
+            if wanted is None or imp.line in wanted or spread.wanted(imp, wanted, tree):
                 out.extend(self._check_import(change, imp))
         for ref in facts.references:
             if wanted is None or ref.line in wanted:
@@ -119,7 +125,7 @@ class Checker:
         if out:  # what the code's author expected to fail, and handles
             guards = self.guards(change, tree)
             out = [f for f in out if not _handled(f, guards)]
-        if facts.errors:
+        if facts.errors or rules.lax_grammar:
             tree = tree or _parse(change)
             out = _with_syntax_errors(change, wanted, out, tree, rules)
         shifted = [_shift(f, change.line_offset) for f in out]
@@ -187,7 +193,9 @@ class Checker:
         if rules.unknowable(self, site, ref.chain):
             return []
         denot, receiver = self.r.walk(site, ref.chain)
-        if denot is None or rules.implemented_only(self, denot, receiver):
+        # a package alone is no value (a bare name only a directory of sources matches)
+        package = denot is not None and denot[0] == "ns" and len(ref.chain) == 1
+        if denot is None or package or rules.implemented_only(self, denot, receiver):
             return self._unbacked(change, ref, site, receiver)
         if denot[0] == "ext" and ref.kind == RefKind.CALL:
             if len(ref.chain) == 1:
@@ -251,7 +259,7 @@ class Checker:
                 return []
             if name in rules.call_members or (name.startswith("__") and name.endswith("__")):
                 return []  # every object has it (``toString``, ``__eq__``); a hook's name
-            if self.is_narrowed(change, site, ref.chain):
+            if self.is_narrowed(change, site, ref.chain) or self._redeclared(change, site, ref):
                 return []
             if self._subclass_may_have(site, ref.chain, receiver):
                 return []
@@ -311,6 +319,27 @@ class Checker:
             scope = d.parent if d is not None else ""
         top = t.defs.get(root)
         return top is None or top.kind in CLASS_KINDS or top.type is not None
+
+    def _redeclared(self, change: ChangedFile, site: Site, ref: Reference) -> bool:
+        """The receiver's name is declared with a type and declared again, without one, before
+        the use (a loop's ``const node = elem.node`` in a method whose parameter is ``node:
+        RuleSet``): the resolver keeps the first's type, but the use sees the second."""
+        t, scope, name = site.t, site.scope, ref.chain[0]
+        while True:
+            bound = t.bindings.get(scope, {}).get(name)
+            if bound:
+                typed = [b.line for b in bound if b.type is not None]
+                lines = change.text.split("\n")
+                return bool(typed) and any(
+                    b.type is None
+                    and min(typed) < b.line <= ref.line <= len(lines)
+                    and self.rules(t).declares(lines[b.line - 1], name)
+                    for b in bound
+                )
+            d = t.defs.get(scope) if scope else None
+            if d is None:
+                return False
+            scope = d.parent
 
     def _subclass_may_have(
         self, site: Site, chain: tuple[str, ...], receiver: Value, attribute: bool = False
@@ -430,6 +459,9 @@ class Checker:
         positional = [p for p in params if p.kind in ("positional", "positional_only")]
         given = ref.arg_count + sum(p.name in ref.keywords for p in positional[ref.arg_count :])
         required = sum(not p.has_default for p in positional)
+        if given < required:  # what the language lets a call leave out, read only now
+            omitted = callee_rules.omittable(self, denot[1], callee)
+            required = sum(not p.has_default and p.name not in omitted for p in positional)
         too_few = given < required and "var_keyword" not in kinds
         # an arrow bound to a typed field/variable may take fewer parameters than callers pass
         # (a variable's declared type is known; a field's is not recorded: any arrow field)
@@ -516,6 +548,15 @@ class Checker:
             return ctor_def, rules.self_parameter
         if d.kind not in FUNCTION_KINDS or "overload" in d.modifiers or "#" in denot[2]:
             return None, False
+        if "getter" in d.modifiers:
+            return None, False  # ``x.event(fn)`` calls what the getter returns, not the getter
+        by_name = receiver is not None and receiver[0] == "sym"
+        instance = d.kind == DefKind.METHOD and not {"static", "classmethod"} & set(d.modifiers)
+        if by_name and instance and ref.chain[0] not in rules.receivers:
+            # an instance method called through a name, not an instance: a namespace merged
+            # with the interface or class of that name (``Observable.update``), whose member
+            # the index mixed up with its own; Python's ``Class.method(obj)``
+            return None, False
         if not rules.self_parameter:
             return d, False  # the receiver is no parameter
         if d.kind == DefKind.FUNCTION or "static" in d.modifiers:
@@ -544,6 +585,46 @@ class Checker:
         if suggestions:
             message = f"{message} (did you mean {', '.join(suggestions)}?)"
         return Finding(change.path, line, column, rule, message, "error", suggestions)
+
+
+class _SpreadImports:
+    """An import statement over several lines (``import {\n  a,\n  b,\n} from './x'``)
+    is recorded at its first line; a change that wrote only the line naming ``b`` wrote
+    ``b``'s import. The statement's extent comes from the parse, made only when needed."""
+
+    def __init__(self, change: ChangedFile) -> None:
+        self.change = change
+        self.lines = change.text.split("\n")
+        self.tree: Tree | None = None
+
+    def wanted(self, imp: Import, wanted: frozenset[int], tree: Tree | None) -> bool:
+        name = imp.alias or imp.name
+        first = self.lines[imp.line - 1] if 0 < imp.line <= len(self.lines) else ""
+        if not name or names(first, name):
+            return False  # named on its first line, which the change did not write
+        if self.tree is None:
+            self.tree = tree or _parse(self.change)
+        if self.tree is None:
+            return False
+        indent = len(first.encode("utf-8")) - len(first.lstrip().encode("utf-8"))
+        last = _statement_end(self.tree, imp.line - 1, indent) + 1
+        return any(
+            n in wanted and names(self.lines[n - 1], name)
+            for n in range(imp.line + 1, min(last, len(self.lines)) + 1)
+        )
+
+
+def _statement_end(tree: Tree, row: int, column: int) -> int:
+    """The last row of the outermost node that starts at (``row``, ``column``), where the
+    statement on that row begins."""
+    node = tree.root_node.named_descendant_for_point_range((row, column), (row, column))
+    if node is None or node.start_point.row != row:
+        return row
+    while node.parent is not None and node.parent.parent is not None:
+        if node.parent.start_point != node.start_point:
+            break
+        node = node.parent
+    return node.end_point.row
 
 
 def _overloaded_arguments(
@@ -577,7 +658,10 @@ def _with_syntax_errors(
     """``found`` plus the syntax errors on the wanted lines; other findings inside a damaged
     region are dropped: they describe the parser's recovery, not the code."""
     blame, accepts = rules.damage_begun_elsewhere, rules.parser_accepts
-    spots, every = syntax_errors(change.path, change.text, change.old, wanted, tree, blame, accepts)
+    lax = rules.lax_syntax if rules.lax_grammar else None
+    spots, every = syntax_errors(
+        change.path, change.text, change.old, wanted, tree, blame, accepts, lax
+    )
     if not every:
         return found
     damaged = [(s.line, s.last_line) for s in every]

@@ -16,7 +16,8 @@ from functools import lru_cache
 # own (``LanguageRules.narrowing``): in Java only ``instanceof`` and a cast narrow a type
 TESTS = (
     r"{r}\s*instanceof\b",  # TS/JS
-    r"\bis[A-Z_]\w*\s*\(\s*{r}\s*[,)]",  # a type guard: isComputedValue(obj)
+    # a type guard: isComputedValue(obj), a namespace's own: CompoundMenuNode.is(node)
+    r"\b(?:is|is[A-Z_]\w*)\s*\(\s*{r}\s*[,)]",
     r"""['"][\w$]+['"]\s+in\s+{r}\b""",  # 'key' in obj
     r"{r}\.[\w$]+\s*(?:===|!==|==|!=)",  # a discriminant compared: obj.kind === ...
     r"\bswitch\s*\(\s*{r}\.",

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from tree_sitter import Tree
+from tree_sitter import Node, Tree
 
 from astrag.graph.facts import Chain, Definition, Import, Reference
 from astrag.graph.tables import FileTables, Site
@@ -83,6 +83,15 @@ class LanguageRules:
         which overrules tree-sitter's lagging grammar; None: not at hand."""
         return None
 
+    # whether the grammar reads some text the language rejects (``lax_syntax`` finds it)
+    lax_grammar = False
+
+    def lax_syntax(self, root: Node) -> list[tuple[Node, str]]:
+        """Nodes tree-sitter's grammar reads that the language rejects (a Java string literal
+        running over a line end: tree-sitter lets it swallow lines up to the next quote), each
+        with what to say about it."""
+        return []
+
     def opted_out(self, text: str) -> bool:
         """The file asks not to be checked at all (``// @ts-nocheck``)."""
         return False
@@ -90,6 +99,11 @@ class LanguageRules:
     def suppressed(self, text: str) -> frozenset[int]:
         """Lines whose author told a type checker to let them be (``# type: ignore``)."""
         return frozenset()
+
+    def declares(self, line: str, name: str) -> bool:
+        """Whether ``line`` declares a new variable ``name`` (TS's ``const``/``let``) rather
+        than assigning the one in scope, whose declared type then still holds."""
+        return False
 
     def guarded(self, text: str, tree: Tree | None) -> list[Guard]:
         """Regions whose author expects some failures and handles them (Python's ``try:
@@ -169,6 +183,11 @@ class LanguageRules:
         """The class's text declares ``name`` beyond its definitions (``self.x = ...``);
         ``resolved``: the resolver found ``name`` as a member already."""
         return False
+
+    def omittable(self, checker: Checker, path: str, callee: Definition) -> frozenset[str]:
+        """Parameters without a default that a call may leave out all the same (a TS
+        parameter whose type accepts ``void``)."""
+        return frozenset()
 
     # several definitions of one name, chosen by their parameters (Java): a call is judged
     # against every one (``overloads``)

@@ -18,6 +18,8 @@ from tree_sitter import Node, Tree
 from astrag.lang import grammar_of, parser
 
 _LOOKBACK = 2  # lines
+# what a language rejects that its grammar reads: (node, what to say) from a parse's root
+Lax = Callable[[Node], list[tuple[Node, str]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,14 +47,16 @@ def syntax_errors(
     tree: Tree | None = None,
     begun_elsewhere: str = BLAME_NEVER,
     accepts: Callable[[str], bool | None] | None = None,
+    lax: Lax | None = None,
 ) -> tuple[list[SyntaxSpot], list[SyntaxSpot]]:
     """(the syntax errors on the written lines of ``text`` — every line when ``written`` is
     None — that ``old`` did not have; every damaged region of ``text``). ``tree``: the
     parse of ``text``, when the caller has it. ``begun_elsewhere``: whether a region that
     began on a line the change did not write counts (``BLAME_*``; an unclosed Java string
     makes the parser give up on the whole class from its header on). ``accepts``: the
-    language's own parser, which decides when tree-sitter's grammar lags it."""
-    every = list(_spots(path, text, written, tree))
+    language's own parser, which decides when tree-sitter's grammar lags it. ``lax``: what
+    the grammar reads that the language rejects (``LanguageRules.lax_syntax``)."""
+    every = list(_spots(path, text, written, tree, lax))
     blamed = begun_elsewhere == BLAME_ALWAYS or (
         begun_elsewhere == BLAME_IF_CLEAN_BEFORE and old is not None and not _damaged(path, old)
     )
@@ -63,7 +67,7 @@ def syntax_errors(
         return [], every  # tree-sitter's grammar lags the language; its own parser decides
     if not spots or not old:
         return spots, every
-    before = Counter(s.message for s in _spots(path, old, None))
+    before = Counter(s.message for s in _spots(path, old, None, None, lax))
     kept = []
     for spot in spots:
         if before[spot.message] > 0:
@@ -74,18 +78,30 @@ def syntax_errors(
 
 
 def _spots(
-    path: str, text: str, written: frozenset[int] | None, tree: Tree | None = None
+    path: str,
+    text: str,
+    written: frozenset[int] | None,
+    tree: Tree | None = None,
+    lax: Lax | None = None,
 ) -> Iterator[SyntaxSpot]:
     grammar = grammar_of(path)
     if grammar is None:
         return
     source = text.encode("utf-8")
     root = (tree or parser(grammar).parse(source)).root_node
-    if not root.has_error:
+    rejected = lax(root) if lax is not None else []
+    if not root.has_error and not rejected:
         return
+    said = {n.id: message for n, message in rejected}
+    # what the parser could not read where such text ended is its consequence, not a slip
+    spans = [(n.start_point.row, n.end_point.row) for n, _ in rejected]
+    errors = [
+        n for n in _error_nodes(root) if not any(a <= n.start_point.row <= b for a, b in spans)
+    ]
+    nodes = sorted([*errors, *(n for n, _ in rejected)], key=lambda n: n.start_byte)
     lines = text.split("\n")
     seen: set[int] = set()
-    for node in _error_nodes(root):
+    for node in nodes:
         if node.start_point.row == node.end_point.row == len(lines) and not node.is_missing:
             continue  # nothing but the end of the file
         first, last = node.start_point.row + 1, node.end_point.row + 1
@@ -96,7 +112,9 @@ def _spots(
         row_text = lines[line - 1] if line <= len(lines) else ""
         column = _char_column(row_text, node.start_point.column) + 1 if line == first else 1
         began_elsewhere = False
-        if node.is_missing:
+        if node.id in said:
+            message = said[node.id]
+        elif node.is_missing:
             message = f"the parser expected {_token(node.type)} here"
         else:
             message = f"the parser cannot read {_excerpt(source, node)}"

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from astrag import api
+from tests.verify.checked import indexed, rows
 
 FILES = {
     "src/main/java/com/ex/shapes/Shape.java": """
@@ -87,24 +88,41 @@ FILES = {
             void writeAll(int b) {}
         }
     """,
+    "src/main/java/com/ex/dom/Node.java": """
+        package com.ex.dom;
+
+        public class Node {
+            public String attr(String key) { return key; }
+            public Node attr(String key, String value) { return this; }
+            public Node parent() { return this; }
+            public Node parent(int up) { return this; }
+        }
+    """,
+    "src/main/java/com/ex/dom/Element.java": """
+        package com.ex.dom;
+
+        public class Element extends Node {
+            public Element attr(String key, String value) { return this; }
+            public String text() { return ""; }
+        }
+    """,
+    "src/main/java/com/ex/dom/Attribute.java": """
+        package com.ex.dom;
+
+        public class Attribute {
+            public String getKey() { return ""; }
+        }
+    """,
 }
 
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("java-checked")
-    for rel, text in FILES.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
-    api.index(root, embedder="none")
-    return root
+    return indexed(tmp_path_factory.mktemp("java-checked"), FILES)
 
 
 def findings(repo: Path, code: str) -> list[tuple[str, int]]:
-    path = "src/main/java/com/ex/app/Main.java"
-    report = api.check(repo, textwrap.dedent(code).lstrip("\n"), path=path)
-    return [(f.rule, f.line) for f in report.findings]
+    return rows(repo, code, "src/main/java/com/ex/app/Main.java")
 
 
 def test_unknown_method_on_a_receiver_of_known_type(repo: Path) -> None:
@@ -340,3 +358,56 @@ def test_field_reads_and_writes(repo: Path) -> None:
         ("unknown-member", 18, "Wrapped declares no member 'counts' (did you mean count?)"),
         ("unknown-member", 19, "Wrapped has no attribute 'total'"),
     ]
+
+
+def test_a_qualified_type_names_its_package_s_class(repo: Path) -> None:
+    # the class has a nested Attribute of its own: com.ex.dom.Attribute is not that one
+    code = """
+        package com.ex.app;
+
+        class Main {
+            static class Attribute {}
+
+            String key(com.ex.dom.Attribute a) {
+                a.getKeys();
+                return a.getKey();
+            }
+        }
+    """
+    assert findings(repo, code) == [("unknown-member", 7)]
+
+
+def test_a_chain_through_overloads_that_return_different_types(repo: Path) -> None:
+    # attr(key) returns a String, attr(key, value) the element: the chain does not say which
+    # ran; parent() and parent(up) both return a node, so what follows them is judged
+    code = """
+        package com.ex.app;
+
+        import com.ex.dom.Element;
+
+        class Main {
+            void run(Element el) {
+                el.attr("type").equalsIgnoreCase("x");
+                el.parent().texts();
+            }
+        }
+    """
+    assert findings(repo, code) == [("unknown-member", 8)]
+
+
+def test_a_string_left_open_is_a_syntax_error_where_it_starts(repo: Path) -> None:
+    # tree-sitter-java reads an unclosed string on to the next quote, lines later; a text
+    # block is the one string that spans lines
+    code = '''
+        package com.ex.app;
+
+        class Main {
+            String s = "open;
+            String t = "closed";
+            String u = """
+                a block
+                """;
+        }
+    '''
+    assert findings(repo, code) == [("syntax-error", 4)]
+    assert findings(repo, code.replace('"open;', '"open";')) == []

@@ -13,6 +13,14 @@ def _calls(edges, source: str) -> set[str]:
     return {t.removeprefix(S) for t in targets(edges, "calls", S + source)}
 
 
+def _calls_of_main_run(edges) -> set[str]:
+    """What ``a.app.Main.run`` calls, ids relative to the source root."""
+    root = "src/main/java/"
+    return {
+        t.removeprefix(root) for t in targets(edges, "calls", root + "a/app/Main.java::Main.run")
+    }
+
+
 def test_overloads_by_arity_and_argument_types(tmp_path: Path) -> None:
     edges = build(
         tmp_path,
@@ -199,10 +207,7 @@ def test_imports_static_imports_packages_and_typed_locals(tmp_path: Path) -> Non
             """,
         },
     )
-    calls = {
-        t.removeprefix("src/main/java/")
-        for t in targets(edges, "calls", "src/main/java/a/app/Main.java::Main.run")
-    }
+    calls = _calls_of_main_run(edges)
     # static, nested-class and on-demand imports; same package without an import; field,
     # var, loop variable and cast types; the JDK is external
     assert calls == {
@@ -214,4 +219,41 @@ def test_imports_static_imports_packages_and_typed_locals(tmp_path: Path) -> Non
         "a/app/Repo.java::Repo.save",
         "a/app/Repo.java::Repo",
         "external::java.util.List.add",
+    }
+
+
+def test_names_written_qualified(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "src/main/java/a/dom/Attribute.java": """
+                package a.dom;
+                public class Attribute {
+                    public String getKey() { return ""; }
+                    public static Attribute of() { return new Attribute(); }
+                }
+            """,
+            "src/main/java/a/app/Main.java": """
+                package a.app;
+                public class Main {
+                    static class Attribute { void getKey() {} }
+                    void run(a.dom.Attribute attr) {
+                        attr.getKey();
+                        a.dom.Attribute.of();
+                        new a.dom.Attribute();
+                        java.util.List<String> xs = new java.util.ArrayList<>();
+                        xs.add("x");
+                    }
+                }
+            """,
+        },
+    )
+    calls = _calls_of_main_run(edges)
+    # the package's class, not the nested one of the same simple name; the JDK's external
+    assert calls == {
+        "a/dom/Attribute.java::Attribute.getKey",
+        "a/dom/Attribute.java::Attribute.of",
+        "a/dom/Attribute.java::Attribute",
+        "external::java.util.ArrayList",
+        "external::java.util.List().add",  # as a local's type imported by name gives
     }

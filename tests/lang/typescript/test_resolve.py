@@ -420,6 +420,53 @@ def test_namespace_members_inside_the_namespace_and_through_its_name(tmp_path: P
     }
 
 
+def test_a_namespace_merged_into_an_enum_or_a_class_is_a_scope(tmp_path: Path) -> None:
+    # the enum and the class keep the plain name; the namespace merged into each is ``#2``
+    edges = build(
+        tmp_path,
+        {
+            "scope.ts": """
+                export enum Scope { Default, User }
+                export namespace Scope {
+                  export function is(x: unknown) { return all().length > 0; }
+                  export function all(): Scope[] { return []; }
+                }
+                export class Box { open() { return 1; } }
+                export namespace Box {
+                  export function make() { return check(); }
+                  function check() { return true; }
+                }
+                function loose() { return all(); }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "scope.ts::Scope.is") == {"scope.ts::Scope.all"}
+    assert targets(edges, "calls", "scope.ts::Box.make") == {"scope.ts::Box.check"}
+    assert targets(edges, "calls", "scope.ts::loose") == {"unresolved::all"}  # outside it
+
+
+def test_a_type_argument_left_unknown_after_a_known_one(tmp_path: Path) -> None:
+    # Tree<Key, string>: the instance carries Key alone; V's member stays unknown (it used
+    # to index past the arguments carried and stop the index run)
+    edges = build(
+        tmp_path,
+        {
+            "tree.ts": """
+                export class Key { code() { return 1; } }
+                export class Tree<K, V> {
+                  first(): K { return null!; }
+                  value(): V { return null!; }
+                }
+                export function use(tree: Tree<Key, string>) {
+                  tree.first().code();
+                  tree.value().trim();
+                }
+            """,
+        },
+    )
+    assert "tree.ts::Key.code" in targets(edges, "calls", "tree.ts::use")
+
+
 def test_object_literal_members_and_this_inside_them(tmp_path: Path) -> None:
     edges = build(
         tmp_path,

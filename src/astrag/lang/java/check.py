@@ -22,11 +22,15 @@ repository, with overloads.
 from __future__ import annotations
 
 import posixpath
+from functools import cache
 from typing import TYPE_CHECKING
+
+from tree_sitter import Node, Query, QueryCursor
 
 from astrag.graph.facts import FUNCTION_KINDS, Definition, DefKind, Import, Reference
 from astrag.graph.tables import Site
 from astrag.graph.values import Value
+from astrag.lang.java import GRAMMARS
 from astrag.lang.java.modules import ROOM
 from astrag.lang.java.semantics import OBJECT_METHODS
 from astrag.verify.findings import Finding
@@ -122,18 +126,26 @@ class JavaRules(LanguageRules):
     overloaded = True
     narrowing = _NARROWING
     damage_begun_elsewhere = BLAME_IF_CLEAN_BEFORE  # tree-sitter-java reads Java 21
+    lax_grammar = True
+
+    def lax_syntax(self, root: Node) -> list[tuple[Node, str]]:
+        """A string literal over a line end is unclosed (only a ``\"\"\"`` text block spans
+        lines): tree-sitter-java reads it on to the next quote, lines later, and reports
+        whatever that leaves unreadable there, if anything."""
+        found = QueryCursor(_strings()).captures(root).get("string", [])
+        return [
+            (node, "unclosed string literal")
+            for node in found
+            if node.start_point.row != node.end_point.row and not node.text.startswith(b'"""')
+        ]
 
     def needs_no_declaration(
         self, checker: Checker, site: Site, name: str, ref: Reference, text: str
     ) -> bool:
         """Inside an enum, what ``java.lang.Enum`` gives it (``values()``, ``name()``); a
         package-private class that a file of the same package declares beside its own
-        public one (``Bag.java`` holding ``class Sink``); a name written qualified
-        (``new java.util.ArrayList<>()``, ``org.acme.Node n``): its package says where it is,
-        and the frontend keeps its last part only."""
+        public one (``Bag.java`` holding ``class Sink``)."""
         if name in _ENUM_METHODS and _in_enum(site):
-            return True
-        if _qualified(text, ref):
             return True
         return _declared_in_package(checker, site.t.path, name)
 
@@ -230,17 +242,49 @@ class JavaRules(LanguageRules):
             return None
         if not _closed(checker, denot[1], d.parent, d.name, set()):
             return None  # an outside supertype may overload it
-        mro, _ = r.mro(denot[1], d.parent)
-        found = []
-        for i, (path, qual) in enumerate(mro):
-            for m in _declared(checker, path, qual, d.name):
-                if i == 0 or m.visibility != "private":  # a base's private is not inherited
-                    found.append(m)
-        return found or None
+        return _inherited(checker, denot[1], d.parent, d.name) or None
+
+    def unknowable(self, checker: Checker, site: Site, chain: tuple[str, ...]) -> bool:
+        """A call inside the chain of a method whose overloads return different types: which
+        one runs, and so what the rest of the chain is looked up on, depends on arguments the
+        chain does not carry (``el.attr("k").trim()``: ``attr(key)`` returns a ``String``,
+        ``attr(key, value)`` the element), and the resolver took the first it found."""
+        for i, element in enumerate(chain[:-1]):
+            if not element.endswith("()"):
+                continue
+            denot, _ = checker.r.walk(site, chain[: i + 1])
+            d = checker.r.definition(denot) if denot is not None and denot[0] == "sym" else None
+            if d is None or d.kind not in FUNCTION_KINDS or not d.parent:
+                continue
+            # an override (the same parameters) may narrow its base's return type: the
+            # nearest one of each parameter list counts
+            returns: dict[tuple, object] = {}
+            for m in _inherited(checker, denot[1], d.parent, d.name):
+                returns.setdefault(tuple(p.annotation for p in m.params), m.returns)
+            if len(set(returns.values())) > 1:
+                return True
+        return False
 
 
 # the implicit default constructor of a class that declares none
 _DEFAULT = Definition(DefKind.METHOD, "constructor", "constructor", "", 0, 0, 0, 0)
+
+
+@cache
+def _strings() -> Query:
+    return Query(GRAMMARS.language("java"), "(string_literal) @string")
+
+
+def _inherited(checker: Checker, path: str, qual: str, name: str) -> list[Definition]:
+    """The methods named ``name`` of class ``qual`` and its repository bases (a base's private
+    ones are not inherited)."""
+    mro, _ = checker.r.mro(path, qual)
+    return [
+        m
+        for i, (base_path, base) in enumerate(mro)
+        for m in _declared(checker, base_path, base, name)
+        if i == 0 or m.visibility != "private"
+    ]
 
 
 def _declared(checker: Checker, path: str, qual: str, name: str) -> list[Definition]:
@@ -277,13 +321,6 @@ def _closed(checker: Checker, path: str, qual: str, name: str | None, seen: set)
             if known is None or name is None or name in known:
                 return False
     return True
-
-
-def _qualified(text: str, ref: Reference) -> bool:
-    """The name at ``ref`` follows a ``.`` on its line (``pkg.Name``)."""
-    lines = text.split("\n")
-    line = lines[ref.line - 1] if 0 < ref.line <= len(lines) else ""
-    return line[: ref.column - 1].rstrip().endswith(".")
 
 
 def _classes_around(site: Site) -> list[str]:

@@ -205,9 +205,8 @@ class _Extractor:
             if name == "var" or name in self.type_params:
                 return None
             return (name,)
-        if kind == "scoped_type_identifier":
-            parts = [self.text(c) for c in node.named_children if c.type == "type_identifier"]
-            return tuple(parts) or None
+        if kind == "scoped_type_identifier":  # ``Map.Entry``, ``org.acme.Node``: every part
+            return tuple(self.text(c) for c in _scoped_parts(node)) or None
         if kind == "generic_type":
             return self.type_chain(node.named_children[0], scope) if node.named_children else None
         if kind == "array_type":
@@ -855,6 +854,18 @@ def _first_type_name(x: _Extractor, node: Node) -> str:
     if node.type == "generic_type" and node.named_children:
         node = node.named_children[0]
     return x.text(_last_identifier(node))
+
+
+def _scoped_parts(node: Node) -> list[Node]:
+    """The identifiers of a qualified type name in order (``org.acme.Node`` nests as
+    ``((org . acme) . Node)``; an annotated part ``@A Node`` keeps its name)."""
+    parts: list[Node] = []
+    for child in node.named_children:
+        if child.type == "scoped_type_identifier":
+            parts += _scoped_parts(child)
+        elif child.type in ("type_identifier", "identifier"):
+            parts.append(child)
+    return parts
 
 
 def _last_identifier(node: Node) -> Node:

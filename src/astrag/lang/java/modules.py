@@ -24,14 +24,28 @@ ROOM = "java"
 @dataclass(slots=True)
 class JavaModules:
     by_name: dict[str, list[str]] = field(default_factory=dict)  # "C" -> paths of C.java files
+    # every package a qualified name may pass through, dotted: each run of directory names
+    # above a source file (``a/b/C.java`` gives "a", "b", "a.b"), since roots are not known
+    packages: frozenset[str] = frozenset()
 
 
 def index_modules(all_paths: frozenset[str], layout: object) -> JavaModules:
     by_name: dict[str, list[str]] = {}
+    directories: set[str] = set()
     for path in sorted(all_paths):
         if path.endswith(".java"):
             by_name.setdefault(posixpath.basename(path)[:-5], []).append(path)
-    return JavaModules(by_name)
+            directories.add(posixpath.dirname(path))
+    packages: set[str] = set()
+    for directory in directories:
+        parts = directory.split("/") if directory else []
+        packages.update(".".join(parts[i:j]) for j in range(1, len(parts) + 1) for i in range(j))
+    return JavaModules(by_name, frozenset(packages))
+
+
+def is_package(modules: Modules, dotted: str) -> bool:
+    """Whether a qualified name's prefix ``dotted`` may be a package of the repository."""
+    return dotted in modules.of(ROOM).packages
 
 
 def class_file(modules: Modules, importer: str, parts: list[str]) -> str | None:

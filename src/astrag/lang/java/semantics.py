@@ -34,7 +34,12 @@ from astrag.graph.semantics import Receiver
 from astrag.graph.tables import Site
 from astrag.graph.values import ClassKey, Value
 from astrag.lang.java.jdk import supertypes
-from astrag.lang.java.modules import class_file, longest_class_file, sibling_class_file
+from astrag.lang.java.modules import (
+    class_file,
+    is_package,
+    longest_class_file,
+    sibling_class_file,
+)
 
 if TYPE_CHECKING:
     from astrag.graph.resolve import Resolver
@@ -115,6 +120,8 @@ class JavaSemantics:
             return ("ext", name)
         if name in OBJECT_METHODS:  # every class inherits them; none in the repository had it
             return ("ext", f"java.lang.Object.{name}")
+        if is_package(r.modules, name):  # ``org.acme.Node``: a name written qualified
+            return ("ns", name, self.language)
         return None
 
     def import_value(self, r: Resolver, t: FileTables, imp: Import) -> Value | None:
@@ -176,7 +183,13 @@ class JavaSemantics:
         return ("sym", t.path, qual) if qual is not None else None
 
     def namespace_member(self, r: Resolver, dotted: str, name: str) -> Value | None:
-        return None  # a qualified name is resolved whole, by its file
+        """The class ``name`` of package ``dotted`` (its file), or a package within it."""
+        parts = [*dotted.split("."), name]
+        path = class_file(r.modules, "", parts)
+        if path is not None:
+            return r.module_member(path, name)
+        inner = f"{dotted}.{name}"
+        return ("ns", inner, self.language) if is_package(r.modules, inner) else None
 
     def declares_return(self, d: Definition) -> bool:
         return True  # every method declares its return type

@@ -175,6 +175,7 @@ class PythonRules(LanguageRules):
             or _class_name_in_header(site.t, site.scope, name, ref.line, text)
             or _captured_by_a_pattern(site.t, site.scope, name, text)
             or _WRITES_GLOBALS.search(text) is not None
+            or _bound_by_pep_695(site.t, site.scope, name, ref.line, text)
         )
 
     def import_findings(
@@ -267,13 +268,28 @@ def _missing_on_repository_class(
 
 def _standard_bases_lack(external: list[Value], name: str, abstract_only: bool) -> bool:
     """Every base outside the repository is a standard-library class without ``name`` (an
-    abstract one of ``collections.abc``/``abc``/``numbers``, with ``abstract_only``)."""
+    abstract one of ``collections.abc``/``abc``/``numbers``, with ``abstract_only``), or
+    ``Generic``/``Protocol``, which give a class type parameters and no member of note."""
     return all(
         base[0] == "ext"
-        and (not abstract_only or base[1].startswith(ABSTRACT_MODULES))
-        and stdlib_missing_attribute(f"{base[1]}.{name}")[1] == name
+        and (
+            (base[1] in _TYPING_BASES and not name.startswith("__"))
+            or (
+                (not abstract_only or base[1].startswith(ABSTRACT_MODULES))
+                and stdlib_missing_attribute(f"{base[1]}.{name}")[1] == name
+            )
+        )
         for base in external
     )
+
+
+# ``typing`` names are no runtime classes stdlib_missing_attribute can read; these two add
+# only dunders (``__class_getitem__``, ``__orig_class__``) and protocol bookkeeping
+_TYPING_BASES = frozenset(
+    f"{module}.{name}"
+    for module in ("typing", "typing_extensions")
+    for name in ("Generic", "Protocol")
+)
 
 
 def _class_name_in_header(t: FileTables, scope: str, name: str, line: int, text: str) -> bool:
@@ -394,6 +410,42 @@ def _built_by_class(site: Site, root: str) -> bool:
         d = t.defs.get(scope)
         scope = d.parent if d is not None else ""
     return False
+
+
+def _bound_by_pep_695(t: FileTables, scope: str, name: str, line: int, text: str) -> bool:
+    """What Python 3.12's syntax binds that the frontend does not record: a ``type X = ...``
+    statement's alias, and the type parameters of a ``class C[T]``, a ``def f[T](...)`` or a
+    ``type X[T] = ...`` around the use."""
+    lines = text.split("\n")
+    if any((alias := _ALIAS.match(code)) and alias.group(1) == name for code in lines):
+        return True
+    headers = [lines[line - 1]] if 0 < line <= len(lines) else []
+    while scope:
+        d = t.defs.get(scope)
+        if d is None:
+            break
+        if 0 < d.start_line <= len(lines):
+            headers.append(lines[d.start_line - 1])
+        scope = d.parent
+    for header in headers:
+        found = _TYPE_PARAMETERS.search(header)
+        if found and name in _parameter_names(found.group(1)):
+            return True
+    return False
+
+
+_ALIAS = re.compile(r"^\s*type\s+([A-Za-z_]\w*)\s*(?:\[[^=]*\])?\s*=")
+_TYPE_PARAMETERS = re.compile(r"^\s*(?:async\s+)?(?:class|def|type)\s+\w+\s*\[([^\]]*)\]")
+
+
+def _parameter_names(written: str) -> set[str]:
+    """``T, *Ts, **P, U: int = str`` -> {T, Ts, P, U}."""
+    names = set()
+    for part in written.split(","):
+        found = re.match(r"\s*\**\s*([A-Za-z_]\w*)", part)
+        if found:
+            names.add(found.group(1))
+    return names
 
 
 def _captured_by_a_pattern(t: FileTables, scope: str, name: str, text: str) -> bool:

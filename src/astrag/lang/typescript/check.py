@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING
 from astrag.graph.facts import Definition, DefKind, Import, Reference
 from astrag.graph.tables import FileTables, Site
 from astrag.graph.values import Value
+from astrag.lang.typescript.check_globals import program_globals
 from astrag.lang.typescript.check_members import ts_declared_members
+from astrag.lang.typescript.check_params import voidable_parameters, voidable_type_parameters
 from astrag.lang.typescript.modules import resolve_ts_module
 from astrag.lang.typescript.semantics import JS_GLOBALS
 from astrag.verify.findings import Finding
@@ -87,11 +89,36 @@ class TypeScriptRules(LanguageRules):
                     lines.add(number + 1)
         return frozenset(lines)
 
+    def declares(self, line: str, name: str) -> bool:
+        return re.search(rf"\b(?:const|let|var)\s+{re.escape(name)}(?![\w$])", line) is not None
+
     def needs_no_declaration(
         self, checker: Checker, site: Site, name: str, ref: Reference, text: str
     ) -> bool:
         # the lib's and the host's globals, and the repository's own script ``.d.ts`` ones
-        return name in _AMBIENT or name in checker.ambient
+        if name in _AMBIENT or name in checker.ambient:
+            return True
+        if checker.root is None:
+            return False
+        # what the file's program adds (its tsconfig's libs and type packages, declaration
+        # files it references), or any name when some of that cannot be read
+        indexed = checker.r.tables.facts
+        found = program_globals(
+            checker.root, site.t.path, text, indexed.__contains__, indexed, checker.memo("ts")
+        )
+        return not found.complete or name in found.names
+
+    def omittable(self, checker: Checker, path: str, callee: Definition) -> frozenset[str]:
+        """A trailing argument whose type accepts ``void`` may be left out, and a type
+        parameter may be ``void`` (``Emitter<void>.fire()``)."""
+        source = checker.bodies.file_text(path).encode("utf-8")
+
+        def text(d: Definition) -> str:
+            return source[d.start_byte : d.end_byte].decode("utf-8", "replace")
+
+        owner = checker.r.tables[path].defs.get(callee.parent) if callee.parent else None
+        outer = voidable_type_parameters(text(owner), owner.name) if owner else frozenset()
+        return voidable_parameters(text(callee), callee.name, outer)
 
     def import_findings(
         self, checker: Checker, change: ChangedFile, imp: Import, target: Value | None
@@ -108,6 +135,9 @@ class TypeScriptRules(LanguageRules):
             return []  # a file the index leaves out (excluded, ignored): not a hallucination
         if found is not None and imp.name and _declared(checker, found, imp.name, set()):
             return []  # its text exports the name: the index missed it, the name is there
+        typed = _declarations_beside(checker, found) if found is not None else None
+        if typed is not None and imp.name and _declared(checker, typed, imp.name, set()):
+            return []  # a JavaScript file's own .d.ts, which the compiler reads instead
         module = ("mod", found) if found else None
         what = f"{imp.name} from {imp.module!r}" if imp.name else repr(imp.module)
         return checker.missing_import(change, imp, module, what)
@@ -182,6 +212,16 @@ class JavaScriptRules(TypeScriptRules):
 def _declared_members(bodies: ClassBodies, path: str, qual: str) -> frozenset[str] | None:
     """The names a class or interface declares (None: any name, an index signature)."""
     return bodies.read("ts", path, qual, lambda body: ts_declared_members(path, body))
+
+
+def _declarations_beside(checker: Checker, path: str) -> str | None:
+    """The indexed ``x.d.ts`` (``.d.mts``, ``.d.cts``) of a JavaScript file ``x.js``."""
+    stem, dot, extension = path.rpartition(".")
+    if not dot or extension not in ("js", "mjs", "cjs", "jsx"):
+        return None
+    kind = {"mjs": "mts", "cjs": "cts"}.get(extension, "ts")
+    found = f"{stem}.d.{kind}"
+    return found if found in checker.r.tables.facts else None
 
 
 def _on_disk(checker: Checker, escaped: str) -> bool:

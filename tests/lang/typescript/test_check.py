@@ -1,0 +1,222 @@
+"""The checker on TypeScript: the globals a file's program declares outside the index (its
+tsconfig's libs and type packages, the declaration files its files reference), and calls of
+what a getter returns. Each beside the mistake still reported."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from astrag.lang.typescript.check_globals import declared_globals
+from tests.verify.checked import indexed, rows
+
+FILES = {
+    # a project cut as the checker meets it: each folder its own program, nothing installed
+    "common/tsconfig.json": '{ "compilerOptions": { "types": [], "lib": ["es2023"] } }',
+    "common/api.ts": """
+        /// <reference path="../typings/thenable.d.ts" />
+        export function run(x: number): number { return x; }
+    """,
+    "common/test/tsconfig.json": """
+        { // tsconfig allows comments and trailing commas
+          "compilerOptions": { "types": ["mocha"], "lib": ["es2023"], } }
+    """,
+    "browser/tsconfig.json": '{"compilerOptions": {"types": [], "lib": ["es2023", "WebWorker"]}}',
+    "node/tsconfig.json": '{ "compilerOptions": { "types": ["node"] } }',
+    "odd/tsconfig.json": '{ "compilerOptions": { "types": ["some-runner"] } }',
+    "typed/tsconfig.json": '{ "compilerOptions": { "types": ["runner"] } }',
+    "typed/node_modules/@types/runner/package.json": '{"types": "main.d.ts"}',
+    "typed/node_modules/@types/runner/main.d.ts": """
+        /// <reference path="more.d.ts" />
+        declare function check(name: string): void;
+        declare global { const harness: unknown }
+        export {};
+    """,
+    "typed/node_modules/@types/runner/more.d.ts": "declare function probe(): void;",
+    "typed/use.ts": "export const x = 1;",
+    "events.ts": """
+        export interface Event<T> { (listener: (e: T) => any): void }
+        export class Emitter<T, K extends string = "a"> {
+            private _event: Event<T> | undefined;
+            get event(): Event<T> { return this._event!; }
+            fire(e: T): void {}
+            done(n: number, last: string | void): void {}
+            named(key: K): void {}
+            pick<U, V extends number>(u: U, v: V): void {}
+        }
+        export class Decl { getValue(): number { return 1; } }
+    """,
+    "beautify/beautify.js": "export function beautify(text) { return text; }",
+    "beautify/beautify.d.ts": """
+        export interface BeautifyOptions { indent?: number }
+        export declare function beautify(text: string, options?: BeautifyOptions): string;
+    """,
+    "menu.ts": """
+        export interface MenuNode { id: string }
+        export interface Compound extends MenuNode { children: MenuNode[] }
+        export namespace Compound {
+            export function is(node: unknown): node is Compound { return !!node; }
+        }
+        export interface Observable { update(): void }
+        export namespace Observable {
+            export function update(run: () => void): void { run(); }
+        }
+    """,
+}
+
+CALLS = """
+    suite('x', () => setup(() => {}));
+    clearImmediate(setImmediate(() => {}));
+    export function f(port: DedicatedWorkerGlobalScope, t: Thenable<number>) { return port; }
+"""
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return indexed(tmp_path_factory.mktemp("tsenv"), FILES)
+
+
+def test_a_test_runners_globals_come_with_the_type_package_the_tsconfig_names(
+    repo: Path,
+) -> None:
+    # mocha's declarations are not installed: its well-known globals stand in for them
+    assert rows(repo, CALLS, "common/test/use.test.ts") == [
+        ("unknown-function", 2),
+        ("unknown-type", 3),
+        ("unknown-type", 3),
+    ]
+
+
+def test_a_worker_lib_and_nodes_globals_come_with_the_tsconfig_that_asks(repo: Path) -> None:
+    # (setImmediate is on the checker's list of host globals everywhere)
+    assert rows(repo, CALLS, "browser/use.ts") == [
+        ("unknown-function", 1),
+        ("unknown-function", 1),
+        ("unknown-function", 2),
+        ("unknown-type", 3),
+    ]
+    assert rows(repo, CALLS, "node/use.ts") == [
+        ("unknown-function", 1),
+        ("unknown-function", 1),
+        ("unknown-type", 3),
+        ("unknown-type", 3),
+    ]
+
+
+def test_an_installed_type_package_is_read(repo: Path) -> None:
+    # a module's own top-level declarations are no globals; its ``declare global`` and the
+    # script it references declare them
+    code = "probe(); harness;\ncheck('a');\n"
+    assert rows(repo, code, "typed/use.ts") == [("unknown-function", 2)]
+
+
+def test_a_program_whose_declarations_cannot_all_be_read_may_use_any_name(repo: Path) -> None:
+    # common/api.ts references a declaration file that is not there (it declares Thenable
+    # upstream), and an unknown type package is not installed: any name may be declared
+    assert rows(repo, CALLS, "common/use.ts") == []
+    assert rows(repo, CALLS, "odd/use.ts") == []
+    # a program that names no type package, with nothing installed: the well-known ones
+    assert rows(repo, CALLS, "plain/use.ts") == [("unknown-type", 3), ("unknown-type", 3)]
+
+
+def test_a_call_of_a_getter_calls_what_it_returns(repo: Path) -> None:
+    code = """
+        import { Emitter } from "./events"
+        export function use(e: Emitter<number>) {
+            e.event((x) => x);
+            e.fire(1, 2);
+        }
+    """
+    assert rows(repo, code, "use.ts") == [("wrong-arguments", 4)]
+
+
+def test_an_argument_whose_type_accepts_void_may_be_left_out(repo: Path) -> None:
+    # a type parameter may be void (Emitter<void>), unless its constraint excludes it
+    code = """
+        import { Emitter } from "./events"
+        export function use(e: Emitter<void>) {
+            e.fire();
+            e.done(1);
+            e.named();
+            e.pick();
+            e.done();
+        }
+    """
+    assert rows(repo, code, "use.ts") == [
+        ("wrong-arguments", 5),
+        ("wrong-arguments", 6),
+        ("wrong-arguments", 7),
+    ]
+
+
+def test_a_namespace_merged_with_an_interface_is_not_the_interface(repo: Path) -> None:
+    code = """
+        import { Observable } from "./menu"
+        export function use(o: Observable) {
+            Observable.update(() => {});
+            o.update(1);
+        }
+    """
+    assert rows(repo, code, "use.ts") == [("wrong-arguments", 4)]
+
+
+def test_a_namespaces_type_guard_narrows(repo: Path) -> None:
+    code = """
+        import { Compound, MenuNode } from "./menu"
+        export function use(root: MenuNode, other: MenuNode) {
+            if (Compound.is(root)) {
+                return root.children.length + other.children.length;
+            }
+        }
+    """
+    assert rows(repo, code, "use.ts") == [("unknown-member", 4)]
+
+
+def test_what_a_declaration_file_declares_globally() -> None:
+    script = """
+        declare var process: any;
+        declare function clearImmediate(h: any): void;
+        interface Thenable<T> { then(): void }
+        declare namespace Mocha { }
+        declare const a: number, b: string;
+        declare module "timers" { global { function setImmediate(): void } }
+        declare module "fs" { function readFile(): void }
+    """
+    assert declared_globals(textwrap.dedent(script)) == {
+        "process", "clearImmediate", "Thenable", "Mocha", "a", "b", "setImmediate"
+    }  # fmt: skip
+    module = """
+        import { X } from "x";
+        export declare function local(): X;
+        declare global { let suite: X; interface Window { x: 1 } }
+        export as namespace Lib;
+    """
+    assert declared_globals(textwrap.dedent(module)) == {"suite", "Window", "Lib"}
+
+
+def test_a_javascript_module_is_typed_by_the_declarations_beside_it(repo: Path) -> None:
+    code = """
+        import { beautify, BeautifyOptions } from "./beautify/beautify.js"
+        import { BeautifyOption } from "./beautify/beautify.js"
+    """
+    assert rows(repo, code, "use.ts") == [("unknown-import", 2)]
+
+
+def test_a_receiver_declared_again_without_a_type_may_be_the_other_one(repo: Path) -> None:
+    # the loop's ``const node`` is another variable than the parameter, of another type
+    code = """
+        import { Decl, Emitter } from "./events"
+        export function use(node: Emitter<number>, other: Emitter<number>, items: Decl[]) {
+            for (const item of items) {
+                const node = item;
+                node.getValue();
+            }
+            let kept: Emitter<number>;
+            kept = other;
+            return kept.getValue();
+        }
+    """
+    # an assignment keeps the declared type: ``kept`` is still an Emitter
+    assert rows(repo, code, "use.ts") == [("unknown-member", 9)]

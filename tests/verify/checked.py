@@ -1,0 +1,26 @@
+"""A small project written from a dict and indexed, and the findings of a check on it as
+(rule, line) rows: what the checker's rule tests share."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Mapping
+from pathlib import Path
+
+from astrag import api
+
+
+def indexed(root: Path, files: Mapping[str, str]) -> Path:
+    """``files`` (path -> text, dedented) written under ``root``, then indexed."""
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    api.index(root, embedder="none")
+    return root
+
+
+def rows(repo: Path, code: str, path: str) -> list[tuple[str, int]]:
+    """(rule, line) of each finding of ``code`` (dedented) checked as ``path``."""
+    report = api.check(repo, textwrap.dedent(code).lstrip("\n"), path=path)
+    return [(f.rule, f.line) for f in report.findings]
