@@ -133,6 +133,28 @@ def test_a_failing_resolver_process_fails_the_run_and_ends(tmp_path: Path) -> No
     assert not resolver._process.is_alive()
 
 
+def test_the_resolver_process_hands_over_every_batch_before_any_is_taken(tmp_path: Path) -> None:
+    """The indexer writes the parsed files before it takes the first batch of edges: the
+    batches (here far more than a pipe holds) are read as they come, so the resolver process
+    finishes meanwhile instead of waiting for its pipe to be emptied."""
+    source = "def f():\n    pass\n\ndef g():\n" + "    f()\n" * 400
+    resolver = ResolverProcess(None, 1)
+    try:
+        for i in range(40):
+            resolver.add(f"m{i:02}.py", encode_facts(extract_facts(f"m{i:02}.py", source.encode())))
+        resolver.all_added()
+        resolver._process.join(timeout=120)
+        assert not resolver._process.is_alive()
+        shards = list(resolver.shards())
+    finally:
+        resolver.close()
+    rows = {path: edges for shard in shards for path, edges, _ in shard}
+    assert sorted(rows) == [f"m{i:02}.py" for i in range(40)]
+    calls = [e for e in rows["m07.py"] if e[2] == "calls"]
+    assert len(calls) == 400
+    assert {(e[0], e[1]) for e in calls} == {("m07.py::g", "m07.py::f")}
+
+
 def test_a_cold_index_reports_its_stages_as_one_process_does(tmp_path: Path) -> None:
     one = _project(tmp_path / "one")
     two = tmp_path / "two"

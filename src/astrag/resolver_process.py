@@ -16,16 +16,21 @@ this process forks ``jobs`` workers of its own from its heap of facts and tables
 
 Messages on the two one-way pipes: to the process, a file's path and blob joined by NUL (no
 path holds one), then an empty message when all are sent; from it, each batch as ``marshal``
-bytes, an empty message at the end, or ``!`` and the traceback when it failed.
+bytes, an empty message at the end, or ``!`` and the traceback when it failed. Once all files
+are sent, a thread of the indexer reads the batches as they come and keeps them until they
+are taken: the indexer writes the parsed files first, and a batch left in the pipe would stop
+the resolver (a pipe holds 64 KiB) until it is done.
 """
 
 from __future__ import annotations
 
 import marshal
+import threading
 import traceback
 from collections.abc import Iterator
 from multiprocessing import get_context
 from multiprocessing.connection import Connection
+from queue import SimpleQueue
 
 from astrag.graph.facts import FileFacts
 from astrag.graph.modules import ProjectLayout
@@ -53,6 +58,8 @@ class ResolverProcess:
         inbox.close()  # the child's ends: end-of-file reaches each side when the other goes
         outbox.close()
         self.files = 0
+        self._received: SimpleQueue[bytes | None] = SimpleQueue()  # None: the pipe ended
+        self._reader: threading.Thread | None = None
 
     def add(self, path: str, blob: bytes) -> None:
         """A file's encoded facts (as the codec encodes them)."""
@@ -60,19 +67,33 @@ class ResolverProcess:
         self.files += 1
 
     def all_added(self) -> None:
-        """No more files: the process resolves them now."""
+        """No more files: the process resolves them now, and its batches are read as they
+        come (by a thread: the pipe's reads and the caller's writes let go of the GIL)."""
         if not self._to_child.closed:
             self._to_child.send_bytes(b"")
             self._to_child.close()
+        if self._reader is None:
+            self._reader = threading.Thread(target=self._read, name="astrag-edges", daemon=True)
+            self._reader.start()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                message = self._from_child.recv_bytes()
+            except (EOFError, OSError):  # the process died, or close() closed the pipe
+                self._received.put(None)
+                return
+            self._received.put(message)
+            if not message or message[:1] == b"!":
+                return
 
     def shards(self) -> Iterator[Shard]:
         """Every file added, resolved: each shard's files with their edges as rows."""
         self.all_added()
         while True:
-            try:
-                message = self._from_child.recv_bytes()
-            except EOFError:
-                raise ResolverFailed("the resolver process ended without its edges") from None
+            message = self._received.get()
+            if message is None:
+                raise ResolverFailed("the resolver process ended without its edges")
             if not message:
                 break
             if message[:1] == b"!":
@@ -82,11 +103,13 @@ class ResolverProcess:
 
     def close(self) -> None:
         """End the process whatever state it is in (after :meth:`shards`, it has ended)."""
-        for end in (self._to_child, self._from_child):
-            end.close()
+        self._to_child.close()
         if self._process.is_alive():
             self._process.kill()
         self._process.join()
+        if self._reader is not None:
+            self._reader.join()  # the pipe ends with the process: its reader sees end-of-file
+        self._from_child.close()
 
 
 def _serve(layout: ProjectLayout | None, jobs: int, inbox: Connection, outbox: Connection) -> None:

@@ -213,7 +213,7 @@ class SourceCache:
     ) -> None:
         self.root = root
         self.recorded = recorded
-        self.hashes: dict[str, str] = {}
+        self.records: Mapping[str, FileRecord] = {}
         self.files: dict[str, tuple[tuple[int, int, str | None], list[str] | None]] = {}
         self.checked: set[str] = set()  # files stat()ed during the current answer
 
@@ -221,7 +221,8 @@ class SourceCache:
         """A new answer: each file is checked against the disk again, once."""
         self.checked.clear()
         if self.recorded is not None:
-            self.hashes = {path: r.hash for path, r in self.recorded().items()}
+            # looked up per file shown, not copied: a large index has thousands of records
+            self.records = self.recorded()
 
     def __call__(self, symbol: Symbol) -> str:
         if not symbol.path:
@@ -243,7 +244,8 @@ class SourceCache:
             st = full.stat()
         except OSError:
             return []
-        known = self.hashes.get(path)
+        record = self.records.get(path)
+        known = record.hash if record is not None else None
         key = (st.st_size, st.st_mtime_ns, known)
         cached = self.files.get(path)
         if cached is None or cached[0] != key:

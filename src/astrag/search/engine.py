@@ -176,11 +176,15 @@ class Searcher:
             lift = PATH_MATCH * max(
                 v - EXACT_BONUS if v >= EXACT_BONUS else v for v in fused.values()
             )
+            # hits share files: each file's name is matched once
+            matched = {path: path_match(in_names, path) for path in paths(kept, symbols)}
             for sid in kept:
-                fused[sid] += lift * path_match(in_names, symbols[sid].path)
+                fused[sid] += lift * matched[symbols[sid].path]
             kept = sorted(kept, key=lambda sid: (-fused[sid], sid))
         superseded = self._older_trees(query)
         asked = asked_kinds(path_query_words(query))
+        support = {path: is_support(path, asked) for path in paths(kept, symbols)}
+        older = {path: any(path.startswith(p) for p in superseded) for path in support}
         file_sum: dict[str, float] = {}
         for sid in kept:
             path = symbols[sid].path
@@ -191,9 +195,9 @@ class Searcher:
             path = symbols[sid].path
             evidence = FILE_EVIDENCE * (file_sum[path] - fused[sid])
             score = (fused[sid] + evidence) * SAME_FILE_DECAY ** seen.get(path, 0)
-            if is_support(path, asked):
+            if support[path]:
                 score *= SUPPORT_WEIGHT
-            if any(path.startswith(prefix) for prefix in superseded):
+            if older[path]:
                 score *= SUPERSEDED_WEIGHT
             seen[path] = seen.get(path, 0) + 1
             scores[sid] = score
@@ -360,6 +364,11 @@ class Searcher:
         self._embedder = query_embedder(self.store.meta())
         if self._embedder is not None:
             self._dense = DenseIndex.load(self.store)
+
+
+def paths(ids: Iterable[str], symbols: dict[str, Symbol]) -> set[str]:
+    """The files of ``ids``."""
+    return {symbols[sid].path for sid in ids}
 
 
 def _owner(symbol: Symbol) -> str:

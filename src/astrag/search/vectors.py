@@ -81,8 +81,9 @@ class DenseIndex:
             return []
         top = np.argpartition(-scores, limit - 1)[:limit]
         # ties broken by id so that equal scores rank the same way on every run
-        order = sorted(top.tolist(), key=lambda i: (-float(scores[i]), self.ids[i]))
-        return [(self.ids[i], float(scores[i])) for i in order]
+        ids = self.ids
+        order = sorted(zip((-scores[top]).tolist(), [ids[i] for i in top.tolist()], strict=True))
+        return [(sid, -score) for score, sid in order]
 
 
 def query_embedder(meta: dict[str, str]) -> Embedder | None:

@@ -16,6 +16,7 @@ the whole file).
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
+from functools import lru_cache
 
 from astrag.graph.facts import Symbol
 from astrag.search.text import code_words, same_stem
@@ -32,8 +33,25 @@ def name_coverage(words: Collection[str], name: str) -> float:
     ``serialization``)."""
     if not words:
         return 0.0
-    own = set(code_words(name))
-    return sum(1 for w in words if any(same_stem(w, n) for n in own)) / len(words)
+    own, by_start = _name_words(name)
+    found = 0
+    for w in words:
+        # two words of one stem are equal or share their first three letters (same_stem)
+        if w in own or any(same_stem(w, n) for n in by_start.get(w[:3], ())):
+            found += 1
+    return found / len(words)
+
+
+@lru_cache(maxsize=1 << 14)
+def _name_words(name: str) -> tuple[frozenset[str], dict[str, tuple[str, ...]]]:
+    """A name's words, and by their first three letters: a search deals some 40 names into
+    places, each against each word of the question, query after query (a warm search: 0.7 of
+    5.5 ms on medusa before)."""
+    own = frozenset(code_words(name))
+    by_start: dict[str, list[str]] = {}
+    for n in sorted(own):
+        by_start.setdefault(n[:3], []).append(n)
+    return own, {k: tuple(v) for k, v in by_start.items()}
 
 
 def within_files(
