@@ -46,14 +46,10 @@ def symbol_json(s: Symbol) -> dict[str, object]:
 
 
 def declaration_json(s: Symbol) -> dict[str, object]:
-    """Another declaration of a shown symbol's name (``Index.declarations``)."""
-    return {
-        "id": s.id,
-        "kind": s.kind,
-        "start_line": s.start_line,
-        "end_line": s.end_line,
-        "signature": s.signature,
-    }
+    """Another declaration of a shown symbol's name (``Index.declarations``): where, and what
+    it says."""
+    whole = symbol_json(s)
+    return {key: whole[key] for key in ("id", "kind", "start_line", "end_line", "signature")}
 
 
 def site_json(e: Edge) -> dict[str, object]:
