@@ -8,14 +8,12 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from astrag import api
+from tests.search.conftest import write_project
 
 
 def indexed(root: Path, files: Mapping[str, str]) -> Path:
     """``files`` (path -> text, dedented) written under ``root``, then indexed."""
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    write_project(root, dict(files))
     api.index(root, embedder="none")
     return root
 
