@@ -124,6 +124,10 @@ _NUMBERED = _BODY_KINDS | {DefKind.CLASS}
 # what declares members: a type alias of an object type (``type Options = { handler: … }``)
 # declares them as an interface does, and the compiler names them ``Options.handler``
 _MEMBER_OWNERS = frozenset({DefKind.CLASS, DefKind.INTERFACE, DefKind.TYPE_ALIAS})
+# mapped types over T that keep each of T's members (the compiler's homomorphic mapped types,
+# and NonNullable<T> of an object type, which is T): ``type F = Readonly<{ raw(): X }>``
+# declares ``F.raw`` as ``type F = { raw(): X }`` does, and the compiler names it so
+_MEMBER_KEEPING = frozenset({"Readonly", "Partial", "Required", "NonNullable"})
 # definitions that give their qualname's plain id to a later function or class: the rule of
 # graph/symbols.py's primary_definitions, kept here too so that the room's fingerprint (what
 # makes stored facts re-extract) covers the scope names it gives
@@ -1017,6 +1021,14 @@ class _Extractor(ContextualTypes, ComposedTypes):
         """The class/interface a member belongs to, when that owner is a definition."""
         body = member.parent
         owner = body.parent if body is not None else None
+        while owner is not None and owner.type == "type_arguments":  # ``Readonly<{ … }>``
+            wrapper = owner.parent
+            name = wrapper.child_by_field_name("name") if wrapper is not None else None
+            if name is None or self.text(name) not in _MEMBER_KEEPING:
+                return None
+            if len([c for c in owner.named_children if c.type != "comment"]) != 1:
+                return None
+            owner = wrapper.parent
         if owner is None or not self.stack:
             return None
         _, qualname, key = self.stack[-1]
