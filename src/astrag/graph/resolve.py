@@ -393,7 +393,7 @@ class Resolver(Inference):
 
     def _in_scope(self, site: Site, scope: str, name: str) -> Value | None:
         t = site.t
-        bound = t.bindings.get(scope, {}).get(name)
+        bound = _visible(t.bindings.get(scope, {}).get(name), site.line)
         if bound:
             return ("local", self._local_value(t, scope, bound, site.line))
         child = t.children.get(scope, {}).get(name)
@@ -417,7 +417,7 @@ class Resolver(Inference):
             found = self.cached(("star", t.path, name), lambda: self._star_member(t, stars, name))
             if found is not None:
                 return found  # type: ignore[return-value]
-        bound = t.bindings.get("", {}).get(name)
+        bound = _visible(t.bindings.get("", {}).get(name), line)
         if bound:  # declared inside an anonymous callback at module level (TS test suites)
             return ("local", self._local_value(t, "", bound, line))
         return t.sem.global_name(self, t, name)
@@ -830,6 +830,19 @@ def _merged_namespace(t: FileTables, qual: str) -> bool:
             return True
         n += 1
     return False
+
+
+def _visible(bound: list[Binding] | None, line: int) -> list[Binding] | None:
+    """The bindings of one name that ``line`` sees: a block-scoped one only inside its block
+    (see facts.py), so an outer declaration of the name holds elsewhere in the scope."""
+    if not bound:
+        return bound
+    for b in bound:
+        if b.block is not None:
+            break
+    else:
+        return bound
+    return [b for b in bound if b.block is None or b.block[0] <= line <= b.block[1]]
 
 
 def _pick_binding(bound: list[Binding], line: int) -> Binding:

@@ -522,3 +522,40 @@ def test_members_of_an_alias_of_readonly_partial_required_of_an_object_type_are_
         (20, "nodes.ts::use", "unresolved::?.keep"),
     ]
 
+
+def test_a_const_or_let_declared_in_a_nested_block_is_visible_only_in_that_block(
+    tmp_path: Path,
+) -> None:
+    # block scope: ``const t`` inside a loop of an anonymous callback is that block's; the
+    # module's ``t`` holds elsewhere in the named function (a parameter's default value, before
+    # the block, after it), and ``for (const t of …)`` is the loop's
+    edges = build(
+        tmp_path,
+        {
+            "foo.ts": "export class Foo { run() {} }\nexport class Bar { go() {} }\n",
+            "app.ts": """
+                import { Foo, Bar } from './foo';
+                const t = new Foo();
+                export function make(a = t.run(), xs: Bar[] = []) {
+                  t.run();
+                  xs.forEach((x) => {
+                    for (const y of xs) {
+                      const t = new Bar();
+                      t.go();
+                    }
+                  });
+                  for (const t of xs) { t.go(); }
+                  t.run();
+                  if (a) { let t = new Bar(); t.go(); }
+                }
+            """,
+        },
+    )
+    assert [c for c in calls_in(edges, "app.ts") if c[2].endswith((".run", ".go"))] == [
+        (3, "app.ts::make", "foo.ts::Foo.run"),
+        (4, "app.ts::make", "foo.ts::Foo.run"),
+        (8, "app.ts::make", "foo.ts::Bar.go"),
+        (11, "app.ts::make", "foo.ts::Bar.go"),
+        (12, "app.ts::make", "foo.ts::Foo.run"),
+        (13, "app.ts::make", "foo.ts::Bar.go"),
+    ]
