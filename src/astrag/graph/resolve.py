@@ -313,6 +313,11 @@ class Resolver(Inference):
         if "|" in chain:  # a union: each member's type, or unknown when one is
             return union(self.eval_type(site, part) for part in parts_of(chain, "|"))
         if chain[0] == "typeof":  # the type of a value (``typeof ElysiaType``)
+            denot, _ = self.walk(site, chain[1:])
+            d = self._def(denot) if denot is not None and denot[0] == "sym" else None
+            if d is not None and d.kind == DefKind.TYPE_ALIAS:  # Python ``type[T]``, T bound
+                typed = self.eval_type(site, chain[1:])  # to Foo: the class Foo
+                return ("sym", typed[1], typed[2]) if typed and typed[0] == "inst" else None
             return self.eval_chain(site, chain[1:])
         if chain[0][:1] == "<":  # a type parameter of a generic class: its constraint
             owner, index = type_parameter(chain[0])
