@@ -68,6 +68,9 @@ CORPORA: tuple[Corpus, ...] = (
     # and two at its third stop, before astrag was run on them
     _acc("kysely", "heldout", "TS, fluent query builder, frozen node literals", ts=True),
     _acc("anyio", "heldout", "Python, typed async library (ABCs, TypeVars)", ts=False),
+    # and two at its fourth stop, before astrag was run on them
+    _acc("superstruct", "heldout", "TS, validation structs, mapped/utility types", ts=True),
+    _acc("tortoise", "heldout", "Python, ORM (classmethods, type[Model])", ts=False),
     _java("commons-io", "tune", "Java, static utilities, overloads"),
     _java("gson", "tune", "Java, object model, anonymous classes"),
     _java("algorithms", "tune", "Java 21, many small classes, records"),

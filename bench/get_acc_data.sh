@@ -16,6 +16,7 @@
 #   UNSTORAGE_SRC   github.com/unjs/unstorage             @ afbb66ec266e0cec613cb087b49f75bf4deaaa41
 #   ELYSIA_SRC      github.com/elysiajs/elysia            @ 8358ff9efbcedf9534995f5977f26b9ceab59329
 #   KYSELY_SRC      github.com/kysely-org/kysely          @ 478ec67b2de2568f5590a015d3e120644e81bd87
+#   SUPERSTRUCT_SRC github.com/ianstormtaylor/superstruct @ e414c8afd3b69f6bc0173b8ee25f71d8e5694f01
 #
 # e.g. `git clone --bare https://github.com/honojs/hono.git /tmp/hono.git && HONO_SRC=/tmp/hono.git`.
 # Each TypeScript corpus gets a flattened tsconfig.json (upstream's options, one file, only the
@@ -41,6 +42,7 @@ QUERY_COMMIT=40321a0b1b3bdd0afa11f0e439642ab84cdf6afe
 UNSTORAGE_COMMIT=afbb66ec266e0cec613cb087b49f75bf4deaaa41
 ELYSIA_COMMIT=8358ff9efbcedf9534995f5977f26b9ceab59329
 KYSELY_COMMIT=478ec67b2de2568f5590a015d3e120644e81bd87
+SUPERSTRUCT_COMMIT=e414c8afd3b69f6bc0173b8ee25f71d8e5694f01
 
 # --- TypeScript / JavaScript -----------------------------------------------------------------
 
@@ -508,6 +510,41 @@ EOF
     stamp "$dest" "github kysely-org/kysely@$KYSELY_COMMIT src"
 }
 
+# Two more held-out corpora, added at issue 12's fourth stop before astrag was run on them
+# (kysely, elysia and anyio were scored at the third stop, so they are seen now): a validation
+# library written in utility and mapped types, and a Python ORM of classmethods and type[Model]
+# (below, with the Python corpora).
+
+# Validation library: `class Struct<T, S>`, structs made by factories (`object()`, `type()`,
+# `define()`, `coerce()`), whose types are mapped and conditional types over their schemas
+# (`ObjectType<S>`, `Simplify<…>`, `Partial`/`Pick`/`Omit` of schemas). Upstream's tsconfig.json
+# without its emit options and the option TypeScript 5 removed; it imports nothing.
+fetch_superstruct() {
+    local dest=$DATA/acc/superstruct
+    done_already "$dest" && return 0
+    export_github_paths SUPERSTRUCT_SRC ianstormtaylor/superstruct "$SUPERSTRUCT_COMMIT" \
+        "$dest" src || return 0
+    cat > "$dest/tsconfig.json" <<'EOF2'
+{
+  "compilerOptions": {
+    "allowSyntheticDefaultImports": true,
+    "esModuleInterop": true,
+    "lib": ["esnext"],
+    "module": "esnext",
+    "moduleResolution": "node",
+    "strict": true,
+    "target": "es2020",
+    "types": [],
+    "noEmit": true
+  },
+  "include": ["src"]
+}
+EOF2
+    printf '%s\n' '{"name": "superstruct-bench-corpus", "private": true, "type": "module"}' \
+        > "$dest/package.json"
+    stamp "$dest" "github ianstormtaylor/superstruct@$SUPERSTRUCT_COMMIT src"
+}
+
 # --- Python -----------------------------------------------------------------------------------
 
 fetch_python_corpora() {
@@ -525,6 +562,9 @@ fetch_python_corpora() {
     # typed async library (issue 12's third stop, fresh): ABC interfaces, Generic[T] streams,
     # TypeVar / ParamSpec / TypeVarTuple signatures, Protocols; the asyncio and trio backends
     fetch_sdist anyio 4.16.0 "$DATA/acc/anyio" src/anyio
+    # ORM (issue 12's fourth stop, fresh): Model classmethods (`create`, `filter`, `get`)
+    # typed `type[Self]`, querysets generic over `type[Model]`, fields, backends, expressions
+    fetch_sdist tortoise-orm 1.1.9 "$DATA/acc/tortoise" tortoise
 }
 
 # --- Large speed corpora (>= 300k lines) -----------------------------------------------------
@@ -559,6 +599,7 @@ main() {
     fetch_unstorage
     fetch_elysia
     fetch_kysely
+    fetch_superstruct
     fetch_python_corpora
     fetch_sdist sympy 1.13.3 "$DATA/speed/sympy" sympy  # >= 700k lines of Python
     fetch_medusa
@@ -567,7 +608,7 @@ main() {
     echo "accuracy and speed corpora in $DATA:"
     local d
     for d in acc/hono acc/vendure acc/headlessui acc/lexical acc/zod acc/h3 acc/query-core \
-        acc/unstorage acc/elysia acc/kysely \
+        acc/unstorage acc/elysia acc/kysely acc/superstruct \
         speed/medusa; do
         [[ -d "$DATA/$d" ]] && count_lines "$DATA/$d" ts tsx
     done
@@ -575,7 +616,7 @@ main() {
         [[ -d "$DATA/$d" ]] && count_lines "$DATA/$d" js mjs cjs
     done
     for d in acc/httpx acc/requests acc/starlette acc/click acc/pytest acc/networkx acc/anyio \
-        speed/sympy; do
+        acc/tortoise speed/sympy; do
         [[ -d "$DATA/$d" ]] && count_lines "$DATA/$d" py
     done
 }

@@ -43,7 +43,8 @@ fetch_sdist() {
     python3 -m pip download --quiet --no-deps --no-binary :all: "$name==$version" -d "$DL" \
         2>&1 | grep -v 'is ignored' >&2 || true
     local sdist
-    sdist=$(find "$DL" -maxdepth 1 -iname "${name}-${version}.tar.gz" | head -1)
+    sdist=$(find "$DL" -maxdepth 1 \( -iname "${name}-${version}.tar.gz" \
+        -o -iname "${name//-/_}-${version}.tar.gz" \) | head -1)  # PEP 625 names: tortoise_orm
     [[ -n "$sdist" ]] || { log "error: sdist for $name==$version not downloaded"; exit 1; }
     local tmp; tmp=$(mktemp -d)
     tar -xzf "$sdist" -C "$tmp"

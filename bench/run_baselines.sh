@@ -85,10 +85,10 @@ fi
 # `new X()` sites, Python with jedi. Both halves: oracle outputs are ground truth, not
 # astrag's results, so producing them for the held-out half reveals nothing about astrag.
 for corpus in vendure zod express hono lexical headlessui h3 query-core unstorage elysia \
-    kysely; do
+    kysely superstruct; do
     ts_oracle "acc/$corpus" --include-new
 done
-for corpus in requests starlette click httpx pytest networkx anyio; do
+for corpus in requests starlette click httpx pytest networkx anyio tortoise; do
     jedi_oracle "acc/$corpus"
 done
 # Java (get_java_data.sh): javac's answer on both halves, and the Java speed corpus's floor.

@@ -96,7 +96,7 @@ def full_facts(path: str) -> FileFacts:
             ),
         ),
         imports=(Import("m.sub", "f", "g", 1, 2, "A.f", True, True),),
-        bindings=(Binding("A.f", "x", 5, ("int",), ("y",)),),
+        bindings=(Binding("A.f", "x", 5, ("int",), ("y",), (4, 6)),),
         exports=(("a", "default"),),
         docstring="Module doc.",
         all_names=("login",),

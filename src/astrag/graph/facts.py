@@ -196,6 +196,11 @@ class Binding:
     declared to return (``make(): Box<Foo>`` gives ``(return<0>)`` typed Foo).
     ``(mixin)`` of a class is valued by a source a static mixin copies onto it (TS
     ``Object.assign(C.prototype, m)``): m's members are C's.
+
+    ``block`` is the first and last line of the block a block-scoped local is declared in
+    when that block is not the whole of ``scope`` (TS ``const``/``let`` in a loop's body or
+    in an anonymous callback inside the named function ``scope``): the name means the local
+    only on those lines, and an outer declaration of it elsewhere in ``scope``.
     """
 
     scope: str
@@ -203,6 +208,7 @@ class Binding:
     line: int
     type: Chain | None = None
     value: Chain | None = None
+    block: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -313,6 +313,11 @@ class Resolver(Inference):
         if "|" in chain:  # a union: each member's type, or unknown when one is
             return union(self.eval_type(site, part) for part in parts_of(chain, "|"))
         if chain[0] == "typeof":  # the type of a value (``typeof ElysiaType``)
+            denot, _ = self.walk(site, chain[1:])
+            d = self._def(denot) if denot is not None and denot[0] == "sym" else None
+            if d is not None and d.kind == DefKind.TYPE_ALIAS:  # Python ``type[T]``, T bound
+                typed = self.eval_type(site, chain[1:])  # to Foo: the class Foo
+                return ("sym", typed[1], typed[2]) if typed and typed[0] == "inst" else None
             return self.eval_chain(site, chain[1:])
         if chain[0][:1] == "<":  # a type parameter of a generic class: its constraint
             owner, index = type_parameter(chain[0])
@@ -393,7 +398,7 @@ class Resolver(Inference):
 
     def _in_scope(self, site: Site, scope: str, name: str) -> Value | None:
         t = site.t
-        bound = t.bindings.get(scope, {}).get(name)
+        bound = _visible(t.bindings.get(scope, {}).get(name), site.line)
         if bound:
             return ("local", self._local_value(t, scope, bound, site.line))
         child = t.children.get(scope, {}).get(name)
@@ -417,7 +422,7 @@ class Resolver(Inference):
             found = self.cached(("star", t.path, name), lambda: self._star_member(t, stars, name))
             if found is not None:
                 return found  # type: ignore[return-value]
-        bound = t.bindings.get("", {}).get(name)
+        bound = _visible(t.bindings.get("", {}).get(name), line)
         if bound:  # declared inside an anonymous callback at module level (TS test suites)
             return ("local", self._local_value(t, "", bound, line))
         return t.sem.global_name(self, t, name)
@@ -830,6 +835,19 @@ def _merged_namespace(t: FileTables, qual: str) -> bool:
             return True
         n += 1
     return False
+
+
+def _visible(bound: list[Binding] | None, line: int) -> list[Binding] | None:
+    """The bindings of one name that ``line`` sees: a block-scoped one only inside its block
+    (see facts.py), so an outer declaration of the name holds elsewhere in the scope."""
+    if not bound:
+        return bound
+    for b in bound:
+        if b.block is not None:
+            break
+    else:
+        return bound
+    return [b for b in bound if b.block is None or b.block[0] <= line <= b.block[1]]
 
 
 def _pick_binding(bound: list[Binding], line: int) -> Binding:

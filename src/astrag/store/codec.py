@@ -58,7 +58,7 @@ _LAYOUTS: dict[type, tuple[str, ...]] = {
     ),
     Reference: ("kind", "chain", "scope", "line", "column", "arg_count", "keywords", "args"),
     Import: ("module", "name", "alias", "line", "level", "scope", "reexport", "type_only"),
-    Binding: ("scope", "name", "line", "type", "value"),
+    Binding: ("scope", "name", "line", "type", "value", "block"),
     FileFacts: (
         "path", "language", "lines", "errors", "definitions", "references", "imports",
         "bindings", "exports", "docstring", "all_names",
@@ -147,7 +147,7 @@ def encode_facts(facts: FileFacts) -> bytes:
         (i.module, i.name, i.alias, i.line, i.level, i.scope, i.reexport, i.type_only)
         for i in facts.imports
     )
-    bindings = tuple((b.scope, b.name, b.line, b.type, b.value) for b in facts.bindings)
+    bindings = tuple((b.scope, b.name, b.line, b.type, b.value, b.block) for b in facts.bindings)
     # fmt: off
     row = (
         facts.path, facts.language, facts.lines, facts.errors, definitions, references, imports,

@@ -342,7 +342,8 @@ def test_dunder_all_static_list() -> None:
         ("Sequence[Optional[Foo]]", ("Foo", "[]")),
         ("list[list[Foo]]", None),
         ("Callable[[Foo], Bar]", None),
-        ("type[Foo]", None),
+        ("type[Foo]", ("typeof", "Foo")),  # the class itself
+        ("type[list[Foo]]", None),
         ("typing.List[Foo]", ("Foo", "[]")),
         ("Foo | Bar", None),
         ("Union[Foo, Bar]", None),

@@ -825,3 +825,51 @@ def test_calling_a_local_that_holds_a_field_calls_the_field(tmp_path: Path) -> N
         (13, "m.py::Ctx.close"),
         (14, "unresolved::c"),
     ]
+
+
+def test_a_value_typed_type_of_a_class_is_the_class(tmp_path: Path) -> None:
+    # ``-> type[AsyncBackend]``, ``backend: type[Backend]``, ``Optional[Type[...]]``: the class
+    # itself, so a method called on it is the class's (a classmethod or a static method), and
+    # calling it constructs one; ``type[M]`` of a type variable bound to a class is that class;
+    # ``type[A | B]`` names no one class
+    edges = build(
+        tmp_path,
+        {
+            "b.py": """
+                from typing import Optional, Type, TypeVar, Union
+
+                class AsyncBackend:
+                    @classmethod
+                    def sleep(cls, delay): ...
+                    def run(self): ...
+
+                class Other:
+                    @classmethod
+                    def sleep(cls, delay): ...
+
+                M = TypeVar("M", bound="AsyncBackend")
+
+                def get_backend() -> type[AsyncBackend]:
+                    return AsyncBackend
+
+                def pick(
+                    kind: Optional[Type[AsyncBackend]],
+                    both: type[Union[AsyncBackend, Other]],
+                    bound: type[M],
+                ):
+                    get_backend().sleep(1)
+                    kind.sleep(2)
+                    backend = get_backend()
+                    backend().run()
+                    both.sleep(3)
+                    bound.sleep(4)
+            """,
+        },
+    )
+    assert triples(edges, "calls", "b.py::pick") == {
+        ("b.py::pick", "calls", "b.py::get_backend"),
+        ("b.py::pick", "calls", "b.py::AsyncBackend.sleep"),
+        ("b.py::pick", "calls", "b.py::AsyncBackend"),
+        ("b.py::pick", "calls", "b.py::AsyncBackend.run"),
+        ("b.py::pick", "calls", "unresolved::?.sleep"),  # both: no one class
+    }

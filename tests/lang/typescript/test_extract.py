@@ -785,7 +785,7 @@ def test_ts_bindings() -> None:
         Binding("f", "c", 2, ("Bar",)),
         Binding("f", "d", 3, ("Baz",), ("make()",)),
         Binding("f", "e", 4, None, ("Thing()",)),
-        Binding("f", "k", 5, None, ("ks", "[i]")),
+        Binding("f", "k", 5, None, ("ks", "[i]"), (5, 5)),  # the loop is its block
         Binding("f", "err", 6),
         Binding("f", "item", 7, None, ("items", "[i]")),  # an array callback's element
         # a callback at module level binds in scope "" (module-level names are definitions)

@@ -461,3 +461,101 @@ def test_a_built_in_collection_constructed_with_type_arguments_has_their_types(
         (8, "app.ts::Bus.run", "app.ts::Opt.handler"),
         (10, "app.ts::Bus.run", "app.ts::Opt.handler"),
     ]
+
+
+def test_members_of_an_alias_of_readonly_partial_required_of_an_object_type_are_its_own(
+    tmp_path: Path,
+) -> None:
+    # ``type F = Readonly<{ raw(): Foo }>``: Readonly, Partial, Required (mapped types keeping
+    # each member of T) and NonNullable of an object type have T's members, which the compiler
+    # names ``F.raw``; a const declared with the alias is called through them. Pick and Omit
+    # keep only some members, and a wrapped union is no object type: neither declares members
+    edges = build(
+        tmp_path,
+        {
+            "foo.ts": "export class Foo { run() {} }\n",
+            "nodes.ts": """
+                import { Foo } from './foo';
+                type RawFactory = Readonly<{
+                  raw(sql: string): Foo;
+                  make(): Foo;
+                }>;
+                type Opts = Partial<Readonly<{ init(): Foo }>>;
+                type Need = Required<{ done?(): void }>;
+                type Sure = NonNullable<{ check(): void }>;
+                type Some = Pick<{ keep(): void; drop(): void }, 'keep'>;
+                export const Raw: RawFactory = Object.freeze<RawFactory>({
+                  raw(sql) { return new Foo(); },
+                  make() { return new Foo(); },
+                });
+                export function use(o: Opts, n: Need, s: Sure, p: Some) {
+                  Raw.raw('x').run();
+                  Raw.make();
+                  o.init!().run();
+                  n.done();
+                  s.check();
+                  p.keep();
+                }
+            """,
+        },
+    )
+    members = {
+        (e.source, e.target)
+        for e in edges
+        if str(e.kind) == "contains" and e.source.startswith("nodes.ts::") and "." in e.target
+    }
+    assert members == {
+        ("nodes.ts::RawFactory", "nodes.ts::RawFactory.raw"),
+        ("nodes.ts::RawFactory", "nodes.ts::RawFactory.make"),
+        ("nodes.ts::Opts", "nodes.ts::Opts.init"),
+        ("nodes.ts::Need", "nodes.ts::Need.done"),
+        ("nodes.ts::Sure", "nodes.ts::Sure.check"),
+    }
+    assert [c for c in calls_in(edges, "nodes.ts") if c[0] >= 15] == [
+        (15, "nodes.ts::use", "foo.ts::Foo.run"),
+        (15, "nodes.ts::use", "nodes.ts::RawFactory.raw"),
+        (16, "nodes.ts::use", "nodes.ts::RawFactory.make"),
+        (17, "nodes.ts::use", "foo.ts::Foo.run"),
+        (17, "nodes.ts::use", "nodes.ts::Opts.init"),
+        (18, "nodes.ts::use", "nodes.ts::Need.done"),
+        (19, "nodes.ts::use", "nodes.ts::Sure.check"),
+        (20, "nodes.ts::use", "unresolved::?.keep"),
+    ]
+
+
+def test_a_const_or_let_declared_in_a_nested_block_is_visible_only_in_that_block(
+    tmp_path: Path,
+) -> None:
+    # block scope: ``const t`` inside a loop of an anonymous callback is that block's; the
+    # module's ``t`` holds elsewhere in the named function (a parameter's default value, before
+    # the block, after it), and ``for (const t of …)`` is the loop's
+    edges = build(
+        tmp_path,
+        {
+            "foo.ts": "export class Foo { run() {} }\nexport class Bar { go() {} }\n",
+            "app.ts": """
+                import { Foo, Bar } from './foo';
+                const t = new Foo();
+                export function make(a = t.run(), xs: Bar[] = []) {
+                  t.run();
+                  xs.forEach((x) => {
+                    for (const y of xs) {
+                      const t = new Bar();
+                      t.go();
+                    }
+                  });
+                  for (const t of xs) { t.go(); }
+                  t.run();
+                  if (a) { let t = new Bar(); t.go(); }
+                }
+            """,
+        },
+    )
+    assert [c for c in calls_in(edges, "app.ts") if c[2].endswith((".run", ".go"))] == [
+        (3, "app.ts::make", "foo.ts::Foo.run"),
+        (4, "app.ts::make", "foo.ts::Foo.run"),
+        (8, "app.ts::make", "foo.ts::Bar.go"),
+        (11, "app.ts::make", "foo.ts::Bar.go"),
+        (12, "app.ts::make", "foo.ts::Foo.run"),
+        (13, "app.ts::make", "foo.ts::Bar.go"),
+    ]

@@ -580,6 +580,11 @@ def _principal_generic(head: Node | None, members: list[Node], text: _Text) -> C
         return _principal(members[0], text) if members else None
     if typing_like and name == "Union":
         return _principal_union(members, text)
+    if typing_like and name in ("type", "Type") and len(members) == 1:
+        # ``type[Foo]`` is the class Foo itself (``typeof Foo``, facts.py): calling one of its
+        # methods through it calls Foo's, as on the class
+        named = _principal(members[0], text)
+        return ("typeof", *named) if named is not None and _is_name(named) else None
     if typing_like and name in _ELEMENT_CONTAINERS and len(members) == 1:
         element = _principal(members[0], text)
         return (*element, "[]") if element is not None and element[-1] != "[]" else None
@@ -587,6 +592,11 @@ def _principal_generic(head: Node | None, members: list[Node], text: _Text) -> C
         value = _principal(members[1], text)
         return (*value, "{}") if value is not None and value[-1] not in ("[]", "{}") else None
     return None if _is_typing_construct(chain) else chain
+
+
+def _is_name(chain: Chain) -> bool:
+    """A principal type naming one type: no collection, union or other composite."""
+    return not any(part in ("[]", "{}", "|", "&", "typeof") for part in chain)
 
 
 def _typevar_bound(value: Node | None, text: _Text) -> Chain | None:

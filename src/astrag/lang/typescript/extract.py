@@ -124,6 +124,21 @@ _NUMBERED = _BODY_KINDS | {DefKind.CLASS}
 # what declares members: a type alias of an object type (``type Options = { handler: … }``)
 # declares them as an interface does, and the compiler names them ``Options.handler``
 _MEMBER_OWNERS = frozenset({DefKind.CLASS, DefKind.INTERFACE, DefKind.TYPE_ALIAS})
+# mapped types over T that keep each of T's members (the compiler's homomorphic mapped types,
+# and NonNullable<T> of an object type, which is T): ``type F = Readonly<{ raw(): X }>``
+# declares ``F.raw`` as ``type F = { raw(): X }`` does, and the compiler names it so
+# what a block-scoped name's declaration sits in on the way up to its declaration
+_PATTERN_PARTS = frozenset(
+    {"variable_declarator", "object_pattern", "array_pattern", "pair_pattern",
+     "shorthand_property_identifier_pattern", "assignment_pattern", "rest_pattern",
+     "object_assignment_pattern"}
+)  # fmt: skip
+# what ends the scope of a ``const``/``let``: a block, a ``for`` head, a ``switch``'s cases
+_BLOCKS = frozenset(
+    {"statement_block", "for_statement", "for_in_statement", "switch_body", "class_static_block",
+     "program"}
+)  # fmt: skip
+_MEMBER_KEEPING = frozenset({"Readonly", "Partial", "Required", "NonNullable"})
 # definitions that give their qualname's plain id to a later function or class: the rule of
 # graph/symbols.py's primary_definitions, kept here too so that the room's fingerprint (what
 # makes stored facts re-extract) covers the scope names it gives
@@ -1017,6 +1032,14 @@ class _Extractor(ContextualTypes, ComposedTypes):
         """The class/interface a member belongs to, when that owner is a definition."""
         body = member.parent
         owner = body.parent if body is not None else None
+        while owner is not None and owner.type == "type_arguments":  # ``Readonly<{ … }>``
+            wrapper = owner.parent
+            name = wrapper.child_by_field_name("name") if wrapper is not None else None
+            if name is None or self.text(name) not in _MEMBER_KEEPING:
+                return None
+            if len([c for c in owner.named_children if c.type != "comment"]) != 1:
+                return None
+            owner = wrapper.parent
         if owner is None or not self.stack:
             return None
         _, qualname, key = self.stack[-1]
@@ -1632,7 +1655,37 @@ class _Extractor(ContextualTypes, ComposedTypes):
         # scope "" here means inside an anonymous callback at module level (``describe(() =>
         # { const svc = new Svc(); ... })``): real module-level names never come through here
         if scope == "" or self.kinds.get(scope) in _BODY_KINDS:
-            self.bindings.append(Binding(scope, text, name.start_point[0] + 1, type_, value))
+            line, block = name.start_point[0] + 1, self.declaring_block(name)
+            self.bindings.append(Binding(scope, text, line, type_, value, block))
+
+    def declaring_block(self, name: Node) -> tuple[int, int] | None:
+        """The lines of the block a ``const``/``let`` name is declared in, when that block is
+        not the body of the definition the name is a local of (a loop's body, an anonymous
+        callback's): the compiler's block scope. None for ``var``, parameters and the rest."""
+        node = name.parent
+        while node is not None and node.type in _PATTERN_PARTS:
+            node = node.parent
+        if node is None:
+            return None
+        if node.type == "for_in_statement":  # ``for (const x of xs)``: the loop is its block
+            kind = node.child_by_field_name("kind")
+            if kind is None or self.text(kind) not in ("const", "let"):
+                return None
+            block = node
+        elif node.type == "lexical_declaration":
+            block = node.parent
+            while block is not None and block.type not in _BLOCKS:
+                block = block.parent
+            if block is None or block.type == "program":
+                return None
+        else:
+            return None
+        owner = block.parent if block.type == "statement_block" else None
+        if owner is not None and owner.type in FUNCTION_NODES:
+            for n in (owner, block):
+                if (n.start_byte, n.end_byte) in self.scope_nodes:
+                    return None  # the body of the definition itself: the whole scope
+        return (block.start_point[0] + 1, block.end_point[0] + 1)
 
     def module_variables(self, node: Node, name: Node, value: Node | None, statement: Node) -> None:
         outer, exported, _, declare = _outer(statement)
