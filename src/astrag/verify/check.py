@@ -19,6 +19,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from tree_sitter import Tree
@@ -297,7 +298,12 @@ class Checker:
         else:
             return []
         candidates = self.r.names_in_scope(site)
-        return [self.finding(change, ref.line, ref.column, rule, message, name, candidates)]
+        found = self.finding(change, ref.line, ref.column, rule, message, name, candidates)
+        why = rules.unverified_name(self, site, name, ref, change.text)
+        if why is not None:  # something the index could not read may declare it
+            message = f"{found.message}; unverified: {why}"
+            found = replace(found, severity="warning", message=message)
+        return [found]
 
     def _declared_receiver(self, site: Site, chain: tuple[str, ...]) -> bool:
         """Whether the receiver's type is written in the code, not inferred: ``self``/``this``,

@@ -132,6 +132,13 @@ class LanguageRules:
         runtime or test-runner global, a class name in a method's header)."""
         return False
 
+    def unverified_name(
+        self, checker: Checker, site: Site, name: str, ref: Reference, text: str
+    ) -> str | None:
+        """Why a bare name nothing readable declares may be declared all the same (what could
+        not be read), or None: the finding is then a warning that says so, not an error."""
+        return None
+
     def import_findings(
         self, checker: Checker, change: ChangedFile, imp: Import, target: Value | None
     ) -> list[Finding]:
