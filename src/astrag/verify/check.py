@@ -227,6 +227,8 @@ class Checker:
         name = access.chain[-1]
         if self._subclass_may_have(site, access.chain, receiver, attribute=True):
             return []
+        if rules.adds_member(change.text, receiver[2].rpartition(".")[2], name):
+            return []
         verb = "declares no member" if access.write else "has no attribute"
         message = f"{owner} {verb} {name!r}"
         candidates = self.r.member_names(receiver)
@@ -264,6 +266,8 @@ class Checker:
                 return []
             if self._subclass_may_have(site, ref.chain, receiver):
                 return []
+            if rules.adds_member(change.text, receiver[2].rpartition(".")[2], name):
+                return []  # the file gives the class the member from outside its body
             interface = self.r.definition(receiver)
             inferred = not self._declared_receiver(site, ref.chain)
             if interface is not None and interface.kind == DefKind.INTERFACE and inferred:

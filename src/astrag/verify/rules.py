@@ -191,6 +191,11 @@ class LanguageRules:
         ``resolved``: the resolver found ``name`` as a member already."""
         return False
 
+    def adds_member(self, text: str, owner: str, name: str) -> bool:
+        """The checked file's ``text`` gives the class named ``owner`` the member ``name`` from
+        outside its body (Python: ``Owner.name = ...``, ``obj.__class__.name = ...``)."""
+        return False
+
     def omittable(self, checker: Checker, path: str, callee: Definition) -> frozenset[str]:
         """Parameters without a default that a call may leave out all the same (a TS
         parameter whose type accepts ``void``)."""
