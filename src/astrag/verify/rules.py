@@ -191,6 +191,14 @@ class LanguageRules:
         ``resolved``: the resolver found ``name`` as a member already."""
         return False
 
+    def parameter_arity(
+        self, text: str, function: str, param: str
+    ) -> tuple[int, int | None] | None:
+        """How many arguments a call of parameter ``param`` of ``function`` (its definition's
+        ``text``) takes, from the type written for it: (required, at most; None: any number),
+        or None when that cannot be counted."""
+        return None
+
     def adds_member(self, text: str, owner: str, name: str) -> bool:
         """The checked file's ``text`` gives the class named ``owner`` the member ``name`` from
         outside its body (Python: ``Owner.name = ...``, ``obj.__class__.name = ...``)."""

@@ -18,7 +18,12 @@ from astrag.graph.tables import FileTables, Site
 from astrag.graph.values import Value
 from astrag.lang.typescript.check_globals import Globals, program_globals
 from astrag.lang.typescript.check_members import ts_declared_members
-from astrag.lang.typescript.check_params import voidable_parameters, voidable_type_parameters
+from astrag.lang.typescript.check_params import (
+    function_type_arity,
+    parameter_type,
+    voidable_parameters,
+    voidable_type_parameters,
+)
 from astrag.lang.typescript.modules import resolve_ts_module
 from astrag.lang.typescript.semantics import JS_GLOBALS
 from astrag.verify.findings import Finding
@@ -103,6 +108,12 @@ class TypeScriptRules(LanguageRules):
         # what the file's program adds (its tsconfig's libs and type packages, declaration
         # files it references)
         return name in self._program_globals(checker, site, text).names
+
+    def parameter_arity(
+        self, text: str, function: str, param: str
+    ) -> tuple[int, int | None] | None:
+        written = parameter_type(text, function, param)  # ``listener: (s: T, p: T) => void``
+        return function_type_arity(written) if written is not None else None
 
     def unverified_name(
         self, checker: Checker, site: Site, name: str, ref: Reference, text: str
