@@ -22,6 +22,10 @@ files are restored after each case. Scoring, per case:
 * for a negative every finding is a FP (for a snippet: every finding inside the function the
   case is about, so a file shared by several cases is not counted several times).
 
+A finding counts whatever its severity: a warning (unverified: the index could not read what
+may declare the name) shown to an agent costs what an error costs when it is wrong, and finds
+what an error finds when it is right.
+
 precision = TP / (TP + FP), recall = TP / positives, clean = share of negatives without any
 finding. Timing is wall time per ``check`` call (snippets of one file are checked once).
 Applied runs agree with the unapplied one when they report the same (path, line, rule) set.

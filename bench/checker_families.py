@@ -22,11 +22,14 @@ index says the original is right, new names free everywhere in the repository.
 from __future__ import annotations
 
 import dataclasses
+import json
+import posixpath
 import random
 import re
 from collections import defaultdict
 from collections.abc import Iterator
-from pathlib import PurePosixPath
+from functools import cache
+from pathlib import Path, PurePosixPath
 
 from checker_cases import (
     LANG_TAGS,
@@ -456,9 +459,57 @@ def _imported_through_forgotten(
         for imp in sf.facts.imports:
             if imp.name != old or imp.scope:
                 continue
-            if _imported_module(corpus, sf, imp.module, imp.level) == forgotten:
+            module = _imported_module(corpus, sf, imp.module, imp.level)
+            if module is None and corpus.lang in ("typescript", "javascript"):
+                module = _path_alias_file(corpus, imp.module)
+            if module == forgotten:
                 found.append((rel, imp.line))
     return tuple(found)
+
+
+def _path_alias_file(corpus: Corpus, module: str) -> str | None:
+    """The repository file a bare module specifier denotes through the root ``tsconfig.json``'s
+    ``paths`` (jotai: ``"jotai/*": ["./src/*.ts"]``, so ``jotai/vanilla/utils`` is
+    ``src/vanilla/utils.ts``); read here, apart from astrag's own resolver, to judge it."""
+    for pattern, targets in _tsconfig_paths(corpus.root).items():
+        head, star, tail = pattern.partition("*")
+        if star and module.startswith(head) and module.endswith(tail):
+            matched = module[len(head) : len(module) - len(tail)]
+        elif not star and module == pattern:
+            matched = ""
+        else:
+            continue
+        for target in targets:
+            stem = target.replace("*", matched)
+            stem = re.sub(r"\.(js|ts|tsx|mjs|cjs)$", "", stem)
+            for candidate in (f"{stem}.ts", f"{stem}.tsx", f"{stem}/index.ts"):
+                if candidate in corpus.paths:
+                    return candidate
+    return None
+
+
+@cache
+def _tsconfig_paths(root: Path) -> dict[str, list[str]]:
+    try:
+        text = (root / "tsconfig.json").read_text("utf-8")
+    except OSError:
+        return {}
+    text = re.sub(  # comments, not inside strings ("jotai/*")
+        r'("(?:\\.|[^"\\])*")|/\*.*?\*/|//[^\n]*', lambda m: m.group(1) or "", text, flags=re.S
+    )
+    text = re.sub(r",(\s*[}\]])", r"\1", text)  # trailing commas
+    try:
+        options = json.loads(text).get("compilerOptions", {})
+        paths, base = options.get("paths", {}), str(options.get("baseUrl", "."))
+    except (ValueError, AttributeError):
+        return {}
+    if not isinstance(paths, dict):
+        return {}
+    return {
+        k: [posixpath.normpath(posixpath.join(base, str(t))) for t in v]
+        for k, v in paths.items()
+        if isinstance(v, list)
+    }
 
 
 def _method_callers(corpus: Corpus) -> dict[str, list[tuple[str, int]]]:

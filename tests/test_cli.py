@@ -630,6 +630,27 @@ def test_check_cli_exit_codes_and_formats(repo: Path, tmp_path: Path) -> None:
     assert unknown.returncode == 2 and "Traceback" not in unknown.stderr
 
 
+def test_check_cli_warnings_alone_exit_0(tmp_path: Path) -> None:
+    # a type package the tsconfig names cannot be read: the unknown call is unverified
+    root = tmp_path / "ts"
+    root.mkdir()
+    (root / "tsconfig.json").write_text('{"compilerOptions": {"types": ["not-installed"]}}')
+    (root / "a.ts").write_text("export function f(n: number): number { return n; }\n")
+    assert astrag("index", str(root), "--no-embed").returncode == 0
+    snippet = tmp_path / "snippet.ts"
+    snippet.write_text("atoms(0);\n")
+    text = astrag("check", str(snippet), "--repo", str(root), "--path", "b.ts")
+    assert text.returncode == 0
+    assert "b.ts:1:1 unknown-function (warning)" in text.stdout
+    assert "type package 'not-installed'" in text.stdout
+    as_json = astrag("check", str(snippet), "--repo", str(root), "--path", "b.ts", "-f", "json")
+    [finding] = json.loads(as_json.stdout)["findings"]
+    assert finding["severity"] == "warning"
+    snippet.write_text("import { f } from './a';\natoms(0);\nf(1, 2);\n")
+    both = astrag("check", str(snippet), "--repo", str(root), "--path", "b.ts")
+    assert both.returncode == 1  # an error beside it exits 1
+
+
 def test_check_cli_input_errors_and_one_finding_a_line(repo: Path, tmp_path: Path) -> None:
     bad = subprocess.run(
         [sys.executable, "-m", "astrag.cli", "check", "-", "--repo", str(repo), "--lang", "python"],

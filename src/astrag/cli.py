@@ -413,7 +413,7 @@ def check(
     """Check code an LLM wrote (a diff, applied or not; a file; a snippet; or the working
     tree's changes with --changed) against the index: calls, members, imports, names and
     syntax the codebase cannot back, here and in the files that use what the change touched.
-    Exit 0 clean, 1 findings, 2 bad input."""
+    Exit 0 clean or warnings only (what the index could not verify), 1 errors, 2 bad input."""
     error_fmt = Fmt.json if fmt != CheckFmt.text else Fmt.text
     with _errors(error_fmt):
         root = _root(repo)
@@ -439,12 +439,17 @@ def check(
         else:
             for f in report.findings:  # one a line, whole, however long (soft wrap in a pipe)
                 where = escape(f"{f.path}:{f.line}:{f.column}")
-                out.print(f"{where} [red]{f.rule}[/] {escape(f.message)}", highlight=False)
+                rule = f"[red]{f.rule}[/]" if f.severity == "error" else f"[yellow]{f.rule}[/]"
+                tag = "" if f.severity == "error" else f" ({f.severity})"
+                out.print(f"{where} {rule}{tag} {escape(f.message)}", highlight=False)
             files = len(report.files)
             summary = f"{len(report.findings)} finding(s) in {files} file(s)"
+            warnings = sum(f.severity != "error" for f in report.findings)
+            if warnings:
+                summary += f", {warnings} of them unverified (warning)"
             err.print(f"[dim]{summary}, {report.seconds * 1000:.0f} ms[/]")
-    if report.findings:
-        raise typer.Exit(1)
+    if any(f.severity == "error" for f in report.findings):
+        raise typer.Exit(1)  # a warning alone (what the index could not verify) exits 0
 
 
 def _read_check_input(source: str, root: Path) -> tuple[str, str | None]:

@@ -783,3 +783,22 @@ def test_incomplete_rename_edits_a_reexport_spread_over_lines(tmp_path: Path) ->
     ]
     assert forgotten_a
     assert all("+++ b/src/index.ts" in c.text for c in forgotten_a)
+
+
+def test_a_rename_judged_through_a_tsconfig_path_alias(tmp_path: Path) -> None:
+    # jotai imports its own files as 'jotai/vanilla/utils' ("jotai/*": ["./src/*.ts"]): an
+    # edited file importing the renamed name through the alias from the forgotten file breaks
+    import checker_families as cf
+
+    write(
+        tmp_path,
+        "tsconfig.json",
+        '{ "compilerOptions": { /* a comment */ "paths": {\n'
+        '  "jotai": ["./src/index.ts"], // another\n  "jotai/*": ["./src/*.ts"],\n} } }',
+    )
+    corpus = SimpleNamespace(root=tmp_path, paths=["src/index.ts", "src/vanilla/utils.ts"])
+    assert cf._path_alias_file(corpus, "jotai/vanilla/utils") == "src/vanilla/utils.ts"
+    assert cf._path_alias_file(corpus, "jotai") == "src/index.ts"
+    # a package, or an aliased file that is not there: no repository file
+    assert cf._path_alias_file(corpus, "react") is None
+    assert cf._path_alias_file(corpus, "jotai/vanilla/missing") is None

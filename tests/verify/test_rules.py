@@ -228,6 +228,21 @@ def test_reading_dict_or_restoring_pickled_state_leaves_a_class_closed(repo: Pat
     assert rows(repo, meta, "web/models.py") == [("unknown-member", 3)]
 
 
+def test_a_class_given_a_member_from_outside_has_it(repo: Path) -> None:
+    # loguru's tests: logger.__class__.foobar = partialmethod(...), then logger.foobar(...)
+    code = """
+        def use(cache: Cache) -> None:
+            cache.__class__.grow = lambda self: 1
+            Cache.shrink = lambda self: 0
+            cache.grow()
+            cache.shrink()
+            print(cache.grow, cache.shrink)
+            cache.flush()
+            print(cache.flushed)
+    """
+    assert rows(repo, code, "web/models.py") == [("unknown-member", 7), ("unknown-member", 8)]
+
+
 def test_python_attribute_reads_on_self_and_typed_receivers(repo: Path) -> None:
     bad = """
         class Sized(Cache):

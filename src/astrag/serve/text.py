@@ -87,7 +87,8 @@ def check(report: CheckReport) -> str:
         return f"no findings in {', '.join(report.files) or 'the code'}"
     lines = [f"{len(report.findings)} finding(s):"]
     for f in report.findings:
-        lines.append(f"{f.path}:{f.line}:{f.column} {f.rule} {f.message}")
+        tag = "" if f.severity == "error" else f" ({f.severity})"
+        lines.append(f"{f.path}:{f.line}:{f.column} {f.rule}{tag} {f.message}")
     return "\n".join(lines)
 
 

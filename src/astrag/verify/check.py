@@ -19,6 +19,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from tree_sitter import Tree
@@ -226,6 +227,8 @@ class Checker:
         name = access.chain[-1]
         if self._subclass_may_have(site, access.chain, receiver, attribute=True):
             return []
+        if rules.adds_member(change.text, receiver[2].rpartition(".")[2], name):
+            return []
         verb = "declares no member" if access.write else "has no attribute"
         message = f"{owner} {verb} {name!r}"
         candidates = self.r.member_names(receiver)
@@ -263,6 +266,8 @@ class Checker:
                 return []
             if self._subclass_may_have(site, ref.chain, receiver):
                 return []
+            if rules.adds_member(change.text, receiver[2].rpartition(".")[2], name):
+                return []  # the file gives the class the member from outside its body
             interface = self.r.definition(receiver)
             inferred = not self._declared_receiver(site, ref.chain)
             if interface is not None and interface.kind == DefKind.INTERFACE and inferred:
@@ -297,7 +302,12 @@ class Checker:
         else:
             return []
         candidates = self.r.names_in_scope(site)
-        return [self.finding(change, ref.line, ref.column, rule, message, name, candidates)]
+        found = self.finding(change, ref.line, ref.column, rule, message, name, candidates)
+        why = rules.unverified_name(self, site, name, ref, change.text)
+        if why is not None:  # something the index could not read may declare it
+            message = f"{found.message}; unverified: {why}"
+            found = replace(found, severity="warning", message=message)
+        return [found]
 
     def _declared_receiver(self, site: Site, chain: tuple[str, ...]) -> bool:
         """Whether the receiver's type is written in the code, not inferred: ``self``/``this``,
@@ -435,6 +445,8 @@ class Checker:
     def _check_arguments(
         self, change: ChangedFile, ref: Reference, denot: Value, receiver: Value | None
     ) -> list[Finding]:
+        if denot[0] == "local" and len(ref.chain) == 1 and ref.kind == RefKind.CALL:
+            return self._parameter_call(change, ref) if ref.arg_count >= 0 else []
         if ref.arg_count < 0 or denot[0] != "sym":
             return []
         site = Site(self.r.tables[change.path], ref.scope, ref.line)
@@ -477,6 +489,35 @@ class Checker:
             )
             findings.append(Finding(change.path, ref.line, ref.column, "wrong-arguments", message))
         return findings
+
+    def _parameter_call(self, change: ChangedFile, ref: Reference) -> list[Finding]:
+        """A call of a parameter of an enclosing function (``listener(a, b, c)``) against the
+        function type written for it, where the language can count that type's arguments."""
+        t, scope, name = self.r.tables[change.path], ref.scope, ref.chain[0]
+        while True:
+            d = t.defs.get(scope) if scope else None
+            bound = t.bindings.get(scope, {}).get(name, [])
+            if t.children.get(scope, {}).get(name):
+                return []  # a function of that name declared on the way
+            if d is not None and d.kind in FUNCTION_KINDS and any(p.name == name for p in d.params):
+                if len(bound) > 1:
+                    return []  # the parameter is assigned too: which value is called is open
+                break
+            if bound or d is None:
+                return []
+            scope = d.parent or ""
+        source = change.text.encode("utf-8")[d.start_byte : d.end_byte].decode("utf-8", "replace")
+        arity = self.rules(t).parameter_arity(source, d.name, name)
+        if arity is None:
+            return []
+        required, most = arity
+        given = ref.arg_count
+        if required <= given and (most is None or given <= most):
+            return []
+        takes = f"at least {required}" if most is None else _count(required, most)
+        plural = "s" if (most if most is not None else required) != 1 else ""
+        message = f"{name}() takes {takes} positional argument{plural}, {given} given"
+        return [Finding(change.path, ref.line, ref.column, "wrong-arguments", message)]
 
     def _ambiguous(self, site: Site, name: str) -> bool:
         """A bare name its scope binds more than once, a definition and an assignment or two

@@ -132,6 +132,13 @@ class LanguageRules:
         runtime or test-runner global, a class name in a method's header)."""
         return False
 
+    def unverified_name(
+        self, checker: Checker, site: Site, name: str, ref: Reference, text: str
+    ) -> str | None:
+        """Why a bare name nothing readable declares may be declared all the same (what could
+        not be read), or None: the finding is then a warning that says so, not an error."""
+        return None
+
     def import_findings(
         self, checker: Checker, change: ChangedFile, imp: Import, target: Value | None
     ) -> list[Finding]:
@@ -182,6 +189,19 @@ class LanguageRules:
     ) -> bool:
         """The class's text declares ``name`` beyond its definitions (``self.x = ...``);
         ``resolved``: the resolver found ``name`` as a member already."""
+        return False
+
+    def parameter_arity(
+        self, text: str, function: str, param: str
+    ) -> tuple[int, int | None] | None:
+        """How many arguments a call of parameter ``param`` of ``function`` (its definition's
+        ``text``) takes, from the type written for it: (required, at most; None: any number),
+        or None when that cannot be counted."""
+        return None
+
+    def adds_member(self, text: str, owner: str, name: str) -> bool:
+        """The checked file's ``text`` gives the class named ``owner`` the member ``name`` from
+        outside its body (Python: ``Owner.name = ...``, ``obj.__class__.name = ...``)."""
         return False
 
     def omittable(self, checker: Checker, path: str, callee: Definition) -> frozenset[str]:

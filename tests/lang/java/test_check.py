@@ -198,6 +198,20 @@ def test_unknown_types_and_functions(repo: Path) -> None:
     assert findings(repo, code) == [("unknown-type", 7), ("unknown-function", 8)]
 
 
+def test_java_lang_names_come_from_the_jdk_table(repo: Path) -> None:
+    # SecurityManager, ProcessHandle: java.lang classes an import-free file may name
+    code = """
+        package com.ex.app;
+
+        class Main {
+            void run(SecurityManager sm, ProcessHandle h, SecurityManagr typo) {
+                IllegalCallerException e = null;
+            }
+        }
+    """
+    assert findings(repo, code) == [("unknown-type", 4)]
+
+
 def test_argument_counts_against_every_overload(repo: Path) -> None:
     code = """
         package com.ex.app;

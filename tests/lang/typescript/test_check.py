@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from astrag import api
 from astrag.lang.typescript.check_globals import declared_globals
 from tests.verify.checked import indexed, rows
 
@@ -112,13 +113,29 @@ def test_an_installed_type_package_is_read(repo: Path) -> None:
     assert rows(repo, code, "typed/use.ts") == [("unknown-function", 2)]
 
 
-def test_a_program_whose_declarations_cannot_all_be_read_may_use_any_name(repo: Path) -> None:
+def severities(repo: Path, code: str, path: str) -> list[tuple[str, int, str]]:
+    report = api.check(repo, textwrap.dedent(code).lstrip("\n"), path=path)
+    return [(f.rule, f.line, f.severity) for f in report.findings]
+
+
+def test_a_name_a_program_may_declare_where_it_cannot_be_read_is_a_warning(repo: Path) -> None:
     # common/api.ts references a declaration file that is not there (it declares Thenable
-    # upstream), and an unknown type package is not installed: any name may be declared
-    assert rows(repo, CALLS, "common/use.ts") == []
-    assert rows(repo, CALLS, "odd/use.ts") == []
-    # a program that names no type package, with nothing installed: the well-known ones
-    assert rows(repo, CALLS, "plain/use.ts") == [("unknown-type", 3), ("unknown-type", 3)]
+    # upstream), and an unknown type package is not installed: a name nothing readable
+    # declares may still be declared there, so it is reported unverified, naming what
+    bare = [("unknown-function", 1), ("unknown-function", 1), ("unknown-function", 2)]
+    types = [("unknown-type", 3), ("unknown-type", 3)]
+    for path in ("common/use.ts", "odd/use.ts"):
+        assert severities(repo, CALLS, path) == [(*r, "warning") for r in bare + types]
+    report = api.check(repo, textwrap.dedent(CALLS).lstrip("\n"), path="odd/use.ts")
+    assert "unverified" in report.findings[0].message
+    assert "type package 'some-runner'" in report.findings[0].message
+    common = api.check(repo, textwrap.dedent(CALLS).lstrip("\n"), path="common/use.ts")
+    assert "declaration file 'typings/thenable.d.ts'" in common.findings[0].message
+    # what the program does read still declares names: no finding at all for those
+    assert severities(repo, "structuredClone(1);\n", "odd/use.ts") == []
+    # a program that names no type package, with nothing installed: the well-known ones,
+    # and what none declares is an error
+    assert severities(repo, CALLS, "plain/use.ts") == [(*r, "error") for r in types]
 
 
 def test_a_call_of_a_getter_calls_what_it_returns(repo: Path) -> None:
@@ -220,3 +237,46 @@ def test_a_receiver_declared_again_without_a_type_may_be_the_other_one(repo: Pat
     """
     # an assignment keeps the declared type: ``kept`` is still an Emitter
     assert rows(repo, code, "use.ts") == [("unknown-member", 9)]
+
+
+def test_a_call_of_a_parameter_is_counted_against_its_function_type(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("fntype"), {"a.ts": "export const a = 1;\n"})
+    code = """
+        type Listener<T> = (s: T) => void;
+        export function on<T>(
+            listener: (s: T, p: T) => void,
+            counted: (n: number, s: string) => void,
+            opt: (a?: number) => void,
+            rest: (a: number, ...more: number[]) => void,
+            alias: Listener<T>,
+        ): void {
+            listener(1 as T, 2 as T, 3 as T);
+            listener(1 as T, 2 as T);
+            listener(1 as T);
+            counted(1);
+            counted(1, "a");
+            opt();
+            opt(1, 2);
+            rest(1, 2, 3);
+            rest();
+            alias(1 as T, 2 as T);
+            const inner = (listener: () => void) => listener();
+        }
+    """
+    # a bare type parameter may be void: listener(1) is no sure mistake; an alias is not
+    # followed (alias(...) unchecked); the arrow's own listener is its own parameter
+    assert rows(root, code, "b.ts") == [
+        ("wrong-arguments", 9),
+        ("wrong-arguments", 12),
+        ("wrong-arguments", 15),
+        ("wrong-arguments", 17),
+    ]
+    reassigned = """
+        export function on(listener: (s: number) => void): void {
+            listener = (a: number, b?: number) => {};
+            listener(1, 2);
+        }
+    """
+    assert rows(root, reassigned, "c.ts") == []

@@ -37,6 +37,19 @@ PACKAGES = (
 
 
 @cache
+def package_classes(package: str) -> frozenset[str]:
+    """The simple names of ``package``'s public top-level classes in the table (``java.lang``'s
+    are what every Java file may name without an import)."""
+    out = set()
+    for line in _TABLE.splitlines():
+        name = line.split(maxsplit=1)[0]
+        owner, _, simple = name.rpartition(".")
+        if owner == package:
+            out.add(simple)
+    return frozenset(out)
+
+
+@cache
 def supertypes() -> dict[str, frozenset[str]]:
     """Every listed class -> all its supertypes (itself and ``java.lang.Object`` included)."""
     direct = {}

@@ -33,7 +33,7 @@ from astrag.graph.facts import (
 from astrag.graph.semantics import Receiver
 from astrag.graph.tables import Site
 from astrag.graph.values import ClassKey, Value
-from astrag.lang.java.jdk import supertypes
+from astrag.lang.java.jdk import package_classes, supertypes
 from astrag.lang.java.modules import (
     class_file,
     is_package,
@@ -45,23 +45,8 @@ if TYPE_CHECKING:
     from astrag.graph.resolve import Resolver
     from astrag.graph.tables import FileTables
 
-JAVA_LANG = frozenset(
-    """AbstractMethodError Appendable ArithmeticException ArrayIndexOutOfBoundsException
-    ArrayStoreException AssertionError AutoCloseable Boolean Byte CharSequence Character Class
-    ClassCastException ClassLoader ClassNotFoundException CloneNotSupportedException Cloneable
-    Comparable Deprecated Double Enum Error Exception ExceptionInInitializerError Float
-    FunctionalInterface IllegalAccessException IllegalArgumentException
-    IllegalMonitorStateException IllegalStateException IncompatibleClassChangeError
-    IndexOutOfBoundsException InheritableThreadLocal InstantiationException Integer
-    InternalError InterruptedException Iterable LinkageError Long Math NegativeArraySizeException
-    NoClassDefFoundError NoSuchFieldException NoSuchMethodException NullPointerException Number
-    NumberFormatException Object OutOfMemoryError Override Package Process ProcessBuilder Readable
-    Record ReflectiveOperationException Runnable Runtime RuntimeException SafeVarargs
-    SecurityException Short StackOverflowError StackTraceElement StrictMath String StringBuffer
-    StringBuilder StringIndexOutOfBoundsException SuppressWarnings System Thread ThreadDeath
-    ThreadGroup ThreadLocal Throwable TypeNotPresentException UnsupportedOperationException
-    VirtualMachineError Void Module ModuleLayer StackWalker""".split()
-)
+# what a Java file may name without an import: java.lang's public classes, from the JDK table
+JAVA_LANG = package_classes("java.lang")
 OBJECT_METHODS = frozenset(
     "clone equals finalize getClass hashCode notify notifyAll toString wait".split()
 )

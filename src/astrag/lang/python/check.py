@@ -244,6 +244,12 @@ class PythonRules(LanguageRules):
         body = bodies.read("python", path, qual, python_class_body)
         return body is None or name in body.assigned or name in body.slots
 
+    def adds_member(self, text: str, owner: str, name: str) -> bool:
+        # ``Owner.name = ...``, or through an instance's class (``logger.__class__.name = ...``,
+        # which may be any class: the member may be there)
+        target = rf"(?:\b{re.escape(owner)}|\.__class__)\.{re.escape(name)}\s*="
+        return name in text and re.search(rf"{target}(?!=)", text) is not None
+
 
 def _missing_on_repository_class(
     checker: Checker, change: ChangedFile, ref: Reference, receiver: Value

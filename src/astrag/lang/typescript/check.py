@@ -16,9 +16,14 @@ from typing import TYPE_CHECKING
 from astrag.graph.facts import Definition, DefKind, Import, Reference
 from astrag.graph.tables import FileTables, Site
 from astrag.graph.values import Value
-from astrag.lang.typescript.check_globals import program_globals
+from astrag.lang.typescript.check_globals import Globals, program_globals
 from astrag.lang.typescript.check_members import ts_declared_members
-from astrag.lang.typescript.check_params import voidable_parameters, voidable_type_parameters
+from astrag.lang.typescript.check_params import (
+    function_type_arity,
+    parameter_type,
+    voidable_parameters,
+    voidable_type_parameters,
+)
 from astrag.lang.typescript.modules import resolve_ts_module
 from astrag.lang.typescript.semantics import JS_GLOBALS
 from astrag.verify.findings import Finding
@@ -101,12 +106,32 @@ class TypeScriptRules(LanguageRules):
         if checker.root is None:
             return False
         # what the file's program adds (its tsconfig's libs and type packages, declaration
-        # files it references), or any name when some of that cannot be read
+        # files it references)
+        return name in self._program_globals(checker, site, text).names
+
+    def parameter_arity(
+        self, text: str, function: str, param: str
+    ) -> tuple[int, int | None] | None:
+        written = parameter_type(text, function, param)  # ``listener: (s: T, p: T) => void``
+        return function_type_arity(written) if written is not None else None
+
+    def unverified_name(
+        self, checker: Checker, site: Site, name: str, ref: Reference, text: str
+    ) -> str | None:
+        # a program part that cannot be read may declare any name: say so, not nothing
+        if checker.root is None:
+            return None
+        unread = self._program_globals(checker, site, text).unread
+        if not unread:
+            return None
+        what = ", ".join(unread[:2]) + (f" and {len(unread) - 2} more" if len(unread) > 2 else "")
+        return f"this file's program uses {what}, which could not be read and may declare it"
+
+    def _program_globals(self, checker: Checker, site: Site, text: str) -> Globals:
         indexed = checker.r.tables.facts
-        found = program_globals(
+        return program_globals(
             checker.root, site.t.path, text, indexed.__contains__, indexed, checker.memo("ts")
         )
-        return not found.complete or name in found.names
 
     def omittable(self, checker: Checker, path: str, callee: Definition) -> frozenset[str]:
         """A trailing argument whose type accepts ``void`` may be left out, and a type

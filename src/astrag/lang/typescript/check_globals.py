@@ -4,8 +4,9 @@ lib>``), the type packages it names (``types``, or every installed ``@types`` pa
 names none, and ``/// <reference types>``), and the declaration files its files reference
 (``/// <reference path>``). A package or file that is installed or on disk is read; a
 well-known package that is not installed answers from the lists ``scripts/make_ts_globals.py``
-generated from it (``ts_env_globals.txt``); anything else is unknown, and then any name may be
-global in that program (``Globals.complete`` is False) and an unbound name is no finding.
+generated from it (``ts_env_globals.txt``); anything else is unknown (``Globals.unread``), and
+then a name nothing readable declares may still be global in that program: the checker
+reports it as unverified (a warning), naming what it could not read.
 
 The program of a file is the files under its nearest ``tsconfig.json`` (as an editor takes
 it); without one, the files without one. A program whose configuration says nothing about type
@@ -47,7 +48,13 @@ _VARIABLES = frozenset({"lexical_declaration", "variable_declaration"})
 @dataclass(frozen=True, slots=True)
 class Globals:
     names: frozenset[str]
-    complete: bool  # False: a declaration the program uses could not be read
+    # what the program uses that could not be read ("type package 'x'", "declaration file
+    # 'a/b.d.ts'"): a name none of ``names`` declares may come from there
+    unread: tuple[str, ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        return not self.unread
 
 
 # ------------------------------------------------------------------ what a .d.ts declares
@@ -348,17 +355,19 @@ def program_globals(
         if installed is None:
             names |= _well_known_types()  # nothing says which: any of the well-known ones
         types |= installed or set()
-    complete = True
+    unread: list[str] = []
     for name in sorted(types):
         found = _package_globals(directory, root, name, memo)
-        complete &= found is not None
+        if found is None:
+            unread.append(f"type package {name!r}")
         names |= found or frozenset()
     for rel in sorted(referenced - {p for p in referenced if indexed(p)}):
         # a declaration file the index does not hold (left out, or outside the root)
         declared, whole = file_globals((root / rel).resolve(), memo)
-        complete &= whole
+        if not whole:
+            unread.append(f"declaration file {rel!r}")
         names |= declared
-    return Globals(frozenset(names), complete)
+    return Globals(frozenset(names), tuple(unread))
 
 
 def _package_globals(directory: Path, root: Path, name: str, memo: dict) -> frozenset[str] | None:

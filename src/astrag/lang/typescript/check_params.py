@@ -2,7 +2,9 @@
 default, for the checker's argument count: the compiler lets a call omit a trailing argument
 whose type accepts ``void`` (``fire(event: void)``, ``x: T | void``), and a type parameter may
 be instantiated with ``void`` (``Emitter<void>.fire()``). Pure functions over a definition's
-text (the facts keep a parameter's principal named type only, not ``void``).
+text (the facts keep a parameter's principal named type only, not ``void``). Also how many
+arguments a call of a parameter takes whose type is a function type written out
+(``listener: (s: T, p: T) => void``).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import re
 _OPEN = {"(": ")", "[": "]", "{": "}", "<": ">"}
 _CLOSE = frozenset(_OPEN.values())
 _ACCEPTS_VOID = frozenset({"void", "unknown", "any"})
+_PRIMITIVES = frozenset({"string", "number", "boolean", "bigint", "symbol", "object", "never"})
 
 
 def voidable_parameters(text: str, name: str, outer: frozenset[str]) -> frozenset[str]:
@@ -105,3 +108,66 @@ def _partition(text: str, separator: str) -> tuple[str, str, str]:
     if len(parts) == 1:
         return text, "", ""
     return parts[0], separator, text[len(parts[0]) + 1 :]
+
+
+def parameter_type(text: str, name: str, param: str) -> str | None:
+    """The type written for parameter ``param`` of function ``name`` (its definition's
+    ``text``; an arrow's text may begin at its parameters), or None when none is written."""
+    i = _after_name(text, name)
+    if i is None:
+        found = re.match(r"\s*(?:async\s+)?(?=[<(])", text)
+        i = found.end() if found is not None else None
+    if i is None:
+        return None
+    if text.startswith("<", i):
+        i = _group(text, i)[1]
+    if not text.startswith("(", i):
+        return None
+    for part in _split(_group(text, i)[0], ","):
+        declared, colon, rest = _partition(part, ":")
+        words = declared.split()
+        if colon and words and words[-1].rstrip("?") == param and not words[-1].endswith("?"):
+            pieces = _split(rest, "=")  # up to a default (``= x``), not an arrow's ``=>``
+            kept = [pieces[0]]
+            for piece in pieces[1:]:
+                if not piece.startswith(">"):
+                    break
+                kept.append(piece)
+            return "=".join(kept).strip()
+    return None
+
+
+def function_type_arity(annotation: str) -> tuple[int, int | None] | None:
+    """How many arguments a call of a value of function type ``annotation`` takes: (required,
+    at most; None: any number) for a plain function type (``(s: T, p: T) => void``), None for
+    anything else (an alias, a union, an object type with call signatures). A trailing
+    parameter whose type may be ``void`` (``void``, ``any``, ``unknown``, ``undefined`` in it,
+    or a bare name other than a primitive's, which may be a type parameter or an alias of
+    ``void``) may be left out, as the compiler allows; so the count is sure only above."""
+    text = annotation.strip()
+    i = 0
+    if text.startswith("<"):
+        i = _group(text, 0)[1]
+    if not text.startswith("(", i):
+        return None
+    inner, end = _group(text, i)
+    if not text[end:].lstrip().startswith("=>"):
+        return None
+    params = [p.strip() for p in _split(inner, ",") if p.strip()]
+    required, total = 0, 0
+    for param in params:
+        if param.startswith("..."):
+            return required, None
+        declared, colon, kind = _partition(param, ":")
+        if declared.strip() == "this":
+            continue  # the receiver's type, no argument
+        total += 1
+        if declared.strip().endswith("?"):
+            continue
+        alternatives = {a.strip() for a in _split(kind, "|")} if colon else {"any"}
+        voidable = alternatives & (_ACCEPTS_VOID | {"undefined"}) or any(
+            re.fullmatch(r"[A-Za-z_$][\w$]*", a) and a not in _PRIMITIVES for a in alternatives
+        )
+        if not voidable:
+            required = total
+    return required, total
