@@ -71,7 +71,7 @@ def ask(
         sys.stdout.write(json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
     else:
         _print(result)
-    if not result.clean:
+    if not result.passes:  # warnings alone exit 0, as with `astrag check`
         raise typer.Exit(1)
 
 
@@ -130,7 +130,8 @@ def _print_check(check: AnswerCheck, rounds: int) -> None:
     for item in check.findings:
         f = item.finding
         out.print(
-            f"{escape(f.path)}:{f.line}:{f.column} [red]{f.rule}[/] {escape(f.message)} "
+            f"{escape(f.path)}:{f.line}:{f.column} [red]{f.rule}[/]"
+            f"{' (warning)' if f.severity == 'warning' else ''} {escape(f.message)} "
             f"[dim](block {item.block})[/]",
             highlight=False,
         )

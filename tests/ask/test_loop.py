@@ -130,3 +130,34 @@ def test_a_diff_that_matches_nothing_is_sent_back_as_a_problem(repo: Path, llm: 
     feedback = llm.requests[1].body["messages"][-1]["content"]  # type: ignore[index]
     assert f"block 1 could not be checked: {problem.message}" in feedback
     assert result.clean
+
+
+def test_warnings_alone_are_reported_not_sent_back(
+    repo: Path, llm: LLMServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a warning says what the index could not verify (a name an unreadable type package may
+    # declare): sent back, it would have the model rewrite code that may well be right
+    from astrag.ask import loop
+    from astrag.verify.findings import Finding
+
+    real = loop.check_answer
+
+    def with_a_warning(answer: str, session: object) -> loop.AnswerCheck:
+        checked = real(answer, session)  # type: ignore[arg-type]
+        note = Finding("app/service.py", 2, 5, "unknown-function", "'expect' unverified", "warning")
+        checked.findings.append(loop.BlockFinding(1, note, "    expect(x)"))
+        return checked
+
+    monkeypatch.setattr(loop, "check_answer", with_a_warning)
+    llm.reply(Reply(RIGHT))
+    result = run_ask(repo, TASK, settings(llm), budget=1000)
+    assert len(result.rounds) == 1 and len(llm.requests) == 1
+    assert result.passes and not result.clean
+    assert result.to_json()["passes"] is True
+
+    llm.reply(Reply(WRONG), Reply(RIGHT))
+    result = run_ask(repo, TASK, settings(llm), budget=1000)
+    assert len(result.rounds) == 2 and result.passes  # the error is sent back, alone
+    feedback = llm.requests[-1].body["messages"][-1]["content"]  # type: ignore[index]
+    assert "found 1 problem(s)" in feedback and "fetch_by_email" in feedback
+    assert "expect" not in feedback

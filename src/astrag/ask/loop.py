@@ -67,6 +67,17 @@ class AnswerCheck:
     def clean(self) -> bool:
         return not self.findings and not self.problems
 
+    @property
+    def errors(self) -> list[BlockFinding]:
+        """The findings the index backs; a warning says only what it could not verify."""
+        return [f for f in self.findings if f.finding.severity == "error"]
+
+    @property
+    def passes(self) -> bool:
+        """No error and no block left unchecked: nothing to send back (warnings stay shown,
+        as ``astrag check`` exits 0 on warnings alone)."""
+        return not self.errors and not self.problems
+
 
 @dataclass(slots=True)
 class Round:
@@ -97,6 +108,10 @@ class AskResult:
         return self.final.check.clean
 
     @property
+    def passes(self) -> bool:
+        return self.final.check.passes
+
+    @property
     def input_tokens(self) -> int | None:
         return _total(r.completion.input_tokens for r in self.rounds)
 
@@ -110,6 +125,7 @@ class AskResult:
             "provider": self.provider,
             "model": self.model,
             "clean": self.clean,
+            "passes": self.passes,
             "answer": self.answer,
             "truncated": self.final.completion.truncated,
             "check": check_json(self.final.check),
@@ -134,6 +150,7 @@ class AskResult:
 def check_json(check: AnswerCheck) -> dict[str, object]:
     return {
         "clean": check.clean,
+        "passes": check.passes,
         "findings": [{"block": f.block, **finding_json(f.finding)} for f in check.findings],
         "problems": [
             {"block": p.block, "path": p.path, "message": p.message} for p in check.problems
@@ -159,14 +176,17 @@ def first_message(task: str, context: str, tokens: int) -> str:
 
 
 def feedback_message(check: AnswerCheck) -> str:
-    """The findings, one a line, each with the code it is about and the rule's suggestion."""
-    count = len(check.findings) + len(check.problems)
+    """The errors, one a line, each with the code it is about and the rule's suggestion.
+    Warnings are left out: they say what the index could not verify (a name a type package
+    it could not read may declare), and sent back as mistakes they have the model rewrite
+    code that may be right, or invent a stand-in for a real API."""
+    count = len(check.errors) + len(check.problems)
     lines = [
         f"astrag checked the code in your answer against the repository and found {count} "
         "problem(s) the codebase cannot back:",
         "",
     ]
-    for item in check.findings:
+    for item in check.errors:
         f = item.finding  # its message already says "did you mean ...?" when it can
         lines.append(
             f"- block {item.block} ({f.path}), line {f.line}: `{item.code.strip()}` — "
@@ -245,7 +265,8 @@ def ask(
     on_round: Callable[[Round], None] | None = None,
 ) -> AskResult:
     """Ask ``client`` to do ``task`` with the repository's context; while the code in its
-    answer has findings, send them back, at most ``max_retries`` times."""
+    answer has errors, send them back, at most ``max_retries`` times (warnings alone end
+    the loop: they are reported, not sent back)."""
     context = index.context(task, budget)
     messages = [Message("user", first_message(task, context.text, context.tokens))]
     rounds: list[Round] = []
@@ -255,7 +276,7 @@ def ask(
         rounds.append(Round(number, completion.text, checked, completion))
         if on_round is not None:
             on_round(rounds[-1])
-        if checked.clean or number > max_retries:
+        if checked.passes or number > max_retries:
             break
         messages += [
             Message("assistant", completion.text),
