@@ -301,7 +301,13 @@ class Resolver(Inference):
         if chain == ("*",):  # a union member no repository type is (facts.py)
             return ("prim",)
         if "&" in chain and "|" not in chain:  # an intersection: the members of each part
-            return intersection(self.eval_type(site, part) for part in parts_of(chain, "&"))
+            parts = [self.eval_type(site, part) for part in parts_of(chain, "&")]
+            if None in parts and any(parts):
+                # a part astrag cannot type (a type parameter, a type it cannot find) keeps
+                # the members open: ("unknown",) answers no lookup, the checker judges no
+                # intersection
+                parts.append(("unknown",))
+            return intersection(parts)
         if chain[0][:2] == "{:":  # an object type written inline: its members are bindings
             return ("shape", site.t.path, site.scope, chain[0]) if len(chain) == 1 else None
         if chain[-1] == "[]":

@@ -32,7 +32,8 @@ A value is a tuple whose first item says what it is:
                              ``args`` (TS ``const X: Box<Foo> = make((inst) => …)``): its
                              callbacks' parameters take them (evaluated at the site)
   ("local", value)           a local variable or collection element (as a denotation)
-  ("unknown",)               a base class that could not be resolved (in an MRO's externals)
+  ("unknown",)               a base class that could not be resolved (in an MRO's externals);
+                             a part of an intersection that could not be typed (no member)
 
 Values are plain tuples so that they hash, compare and pickle cheaply: the resolver memoises on
 them and forked workers inherit them.

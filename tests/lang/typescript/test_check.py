@@ -280,3 +280,27 @@ def test_a_call_of_a_parameter_is_counted_against_its_function_type(
         }
     """
     assert rows(root, reassigned, "c.ts") == []
+
+
+def test_an_intersection_with_a_part_whose_members_are_unseen_is_open(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(
+        tmp_path_factory.mktemp("isect"),
+        {"opts.ts": "export interface Options {\n  typeName?: string;\n}\n"},
+    )
+    code = """
+        import { Options } from "./opts"
+        export function use<T>(
+            plain: Options,
+            written: { path?: string; now: () => number } & Options,
+            generic: T & Options,
+            fn: (() => void) & Options,
+        ) {
+            return [plain.path, written.path, written.now(), written.typeName,
+                generic.extra, fn.extra];
+        }
+    """
+    # the members of an object type written with no named type, of a type parameter, of a
+    # function type are not all seen: only Options alone is closed
+    assert rows(root, code, "use.ts") == [("unknown-member", 8)]

@@ -43,6 +43,7 @@ class ComposedTypes:
         resolver reads a chain starting ``{:`` as one object type); None when none has one."""
         named: list[Chain] = []
         shapes: list[Chain] = []
+        opened = 0  # parts whose members astrag cannot see (_open_part)
         stack = [node]
         while stack:
             current = stack.pop()
@@ -55,10 +56,18 @@ class ComposedTypes:
                     shape = self.shape_members("", member)
                     if shape is not None:
                         shapes.append(shape)
+                    elif member.named_children:
+                        shapes.append(_open_part(member))
+                        opened += 1  # members, none with a named type
                 elif member.type != "comment":
                     chain = self.principal_type(member)
-                    if chain is not None and _composable(chain) and chain not in named:
+                    if chain is None or not _composable(chain):
+                        shapes.append(_open_part(member))
+                        opened += 1
+                    elif chain not in named:
                         named.append(chain)
+        if len(shapes) == opened and not named:
+            return None  # no part whose members astrag can see
         parts = named + shapes
         if not parts:
             return None
@@ -146,6 +155,15 @@ class ComposedTypes:
             return None
         self.shapes_noted.add((scope, key))
         return (key,)
+
+
+def _open_part(node: Node) -> Chain:
+    """A part of an intersection whose members astrag cannot see (an object type whose
+    members have no named type, a function type, a union, a mapped type): an object type
+    with no recorded member, ``("{:N}",)``. It keeps the intersection from reading as its
+    other parts alone, whose members would then look like all the value has: a member
+    lookup skips it, and the checker judges no intersection (its member set is open)."""
+    return (f"{{:{node.start_byte}}}",)
 
 
 def _composable(chain: Chain) -> bool:
