@@ -369,6 +369,7 @@ def _import_cases(
             case = _refactor_case(corpus, "rename-import", marker, parts, "unknown-import", also)
             left = _left_through_attributes(corpus, target, old, after)
             left += _imported_through_forgotten(corpus, old, path, edited)
+            left += _members_renamed_too(corpus, old, edited, after)
             cases.append(dataclasses.replace(case, elsewhere=tuple(sorted(set(left)))))
     return cases
 
@@ -445,6 +446,31 @@ def _imported_module(corpus: Corpus, sf: SourceFile, module: str, level: int) ->
         base = base.parent
     init = str(base / "__init__.py")
     return init if init in corpus.paths else None
+
+
+def _members_renamed_too(
+    corpus: Corpus, old: str, edited: list[str], after: dict[str, str]
+) -> tuple[tuple[str, int], ...]:
+    """The uses ``x.old`` of a member of the same name that an edited file declares (mobx's
+    ``IAtom.reportObserved()`` beside the function ``reportObserved``): the by-name rename
+    renames the member's declaration too but not the uses through a receiver, so the change
+    really breaks them, in every file."""
+    declares = any(
+        symbol.name == old
+        and symbol.path in edited
+        and (parent := corpus.symbols.get(symbol.parent)) is not None
+        and parent.kind in ("class", "interface")
+        for symbol in corpus.symbols.values()
+    )
+    if not declares:
+        return ()
+    use = re.compile(rf"\.\s*{re.escape(old)}(?![\w$])")
+    found = []
+    for path in corpus.paths:
+        text = after.get(path)
+        lines = text.splitlines() if text is not None else corpus.file(path).lines
+        found += [(path, n) for n, line in enumerate(lines, 1) if use.search(line)]
+    return tuple(found)
 
 
 def _imported_through_forgotten(

@@ -554,6 +554,44 @@ def test_incomplete_rename_counts_imports_through_a_forgotten_reexporting_packag
     assert result.caught and result.elsewhere == [through] and result.false_positives == [wrong]
 
 
+OBSERVE_PY = """\
+def observed(atom):
+    return atom
+
+
+class Atom:
+    def observed(self):
+        return observed(self)
+"""
+OBSERVER_PY = """\
+from pkg.observe import Atom, observed
+
+
+def {name}(atom: Atom):
+    seen = observed(atom)
+    return seen and atom.observed()
+"""
+
+
+def test_incomplete_rename_counts_uses_of_a_same_named_member_it_renames_too(
+    tmp_path: Path,
+) -> None:
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/observe.py", OBSERVE_PY)
+    write(tmp_path, "pkg/a.py", OBSERVER_PY.format(name="one"))
+    write(tmp_path, "pkg/b.py", OBSERVER_PY.format(name="two"))
+    api.index(tmp_path, embedder="none")
+    by_forgotten = incomplete_renames_by_forgotten_file(
+        tmp_path, lambda c: "rename observed" in c.note
+    )
+    # the by-name rename of the function renames Atom's method of the same name in its
+    # file too, but not the uses through a receiver: atom.observed() breaks in both files
+    assert by_forgotten["pkg/a.py"].elsewhere == (("pkg/a.py", 6), ("pkg/b.py", 6))
+    assert by_forgotten["pkg/b.py"].elsewhere == (("pkg/a.py", 6), ("pkg/b.py", 6))
+    # a function with no member of its name leaves nothing broken elsewhere (the test above:
+    # other.deprecated(...) is not listed)
+
+
 def test_speed_diff_is_the_same_after_a_check_reindexed_the_mutated_tree(tmp_path: Path) -> None:
     write(tmp_path, "src/users.service.ts", USERS_TS)
     write(tmp_path, "src/users.resolver.ts", RESOLVER_TS)
