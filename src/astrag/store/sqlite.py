@@ -75,6 +75,7 @@ from astrag.store.index_dir import claim as claim_dir
 from astrag.store.sqlite_counts import CALL_TARGET_SQL, CountDeltas, recount
 
 if TYPE_CHECKING:
+    from astrag.store.adjacency import Adjacency
     from astrag.store.postings import Postings
 
 SCHEMA_VERSION = 3
@@ -322,6 +323,12 @@ class SqliteStore:
         self._state: tuple[object, ...] | None = None  # the state _fts_seconds is counted for
         self._fts_seconds = 0.0  # FTS5's time searching that state
         self._build_seconds = 0.0  # how long the postings took to read, the last time
+        # the edges between repository symbols in memory, kept as the postings are
+        # (neighbours: from a process's second search on)
+        self._adjacency: tuple[tuple[object, ...], Adjacency] | None = None
+        self._edge_state: tuple[object, ...] | None = None
+        self._edge_seconds = 0.0  # SQLite's time reading neighbours of that state
+        self._edge_build_seconds = 0.0
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -377,6 +384,7 @@ class SqliteStore:
 
     def close(self) -> None:
         self._postings = None
+        self._adjacency = None
         if self._conn is not None:
             self._conn.close()
             self._conn = None
@@ -716,6 +724,7 @@ class SqliteStore:
         if conn.in_transaction:
             raise RuntimeError("apply() cannot run inside snapshot()")
         self._postings = None
+        self._adjacency = None
         self._writes += 1  # this connection's own writes leave data_version as it is
         with _transaction(conn):
             kept = _kept_counts(conn)
@@ -1231,6 +1240,23 @@ class SqliteStore:
         can show, without building Edge objects or loading the placeholders it would drop."""
         keys = list(dict.fromkeys(ids))
         kind_list = [str(k) for k in kinds]
+        memory = self._warm_adjacency()
+        if memory is not None:
+            from astrag.store.adjacency import neighbours
+
+            return neighbours(
+                memory, keys, kind_list, incoming=incoming, chunk=_CHUNK, levels=RESOLUTION_CODES
+            )
+        started = time.perf_counter()
+        try:
+            return self._neighbours_sql(keys, kind_list, incoming=incoming)
+        finally:
+            self._edge_seconds += time.perf_counter() - started
+
+    def _neighbours_sql(
+        self, keys: list[str], kind_list: list[str], *, incoming: bool
+    ) -> list[tuple[str, str, str, Resolution]]:
+        """:meth:`neighbours` asked of SQLite itself."""
         here, there = ("dst", "src") if incoming else ("src", "dst")
         query = (
             f"SELECT hn.name, tn.name, e.kind, e.res FROM edges e "
@@ -1243,6 +1269,33 @@ class SqliteStore:
         with self.snapshot():
             rows = self._rows_for(query, keys, *kind_list)
             return [(h, t, k, levels[r]) for h, t, k, r in rows]
+
+    def _warm_adjacency(self) -> Adjacency | None:
+        """The edges between repository symbols in memory (``store/adjacency.py``) for the
+        index as it is now, or None to ask SQLite: read, as the postings are, only in a
+        process that has searched twice (the CLI asks once), and after a change only once the
+        new state's neighbours have cost SQLite as long as reading them took last time."""
+        conn = self._db
+        stamp = (self._identity, conn.execute("PRAGMA data_version").fetchone()[0], self._writes)
+        if self._adjacency is not None and self._adjacency[0] == stamp:
+            return self._adjacency[1]
+        self._adjacency = None
+        if stamp != self._edge_state:
+            self._edge_state, self._edge_seconds = stamp, 0.0
+        if self._searches < 2 or self._edge_seconds < self._edge_build_seconds:
+            return None
+        from astrag.store.adjacency import build  # numpy: not for a process that asks once
+
+        started = time.perf_counter()
+        with self.snapshot():
+            found = build(
+                conn.execute("SELECT rowid, src, dst, kind, res FROM edges"),
+                conn.execute("SELECT nid, name FROM names"),
+                (nid for (nid,) in conn.execute("SELECT nid FROM symbols WHERE path != ''")),
+            )
+        self._adjacency = (stamp, found)
+        self._edge_build_seconds = time.perf_counter() - started
+        return found
 
     @_translate_errors
     def counts(self) -> dict[str, Any]:
