@@ -1,6 +1,7 @@
 """A process that expands often reads the edges around its seeds from memory
 (store/adjacency.py): the same rows as the store's SQL query, in the same order; read from the
-second search on, and read again once the index changed."""
+second search on, and read again once the index changed. While they are held, the symbols it
+reads are kept too, and forgotten with them."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from astrag.graph.facts import Edge, EdgeKind, Resolution, Symbol
 from astrag.indexer import index_repository
 from astrag.search.engine import FIELD_WEIGHTS
 from astrag.store import IndexUpdate
-from astrag.store.sqlite import SqliteStore
+from astrag.store.sqlite import _SYMBOL_SELECT, SqliteStore, _symbol_from_row
 
 SRC = Path(astrag.__file__).resolve().parent
 
@@ -75,6 +76,20 @@ def test_neighbours_from_memory_are_the_sql_rows_in_order(store: SqliteStore) ->
     assert store.neighbours([], ["calls"], incoming=True) == []
 
 
+def test_kept_symbols_are_the_rows_of_the_index(store: SqliteStore) -> None:
+    ids = [name for (name,) in store._db.execute("SELECT name FROM names ORDER BY nid")]
+    query = _SYMBOL_SELECT + " WHERE n.name IN ({})"
+    warm(store)
+    rng = random.Random(15)
+    for size in (1, 7, 120, 600, len(ids)):
+        keys = [*rng.sample(ids, size), "no/such.py::nothing"]
+        got = store.get_symbols(keys)
+        assert got == store.get_symbols(keys)  # the second time from the kept ones
+        assert list(got) == [k for k in dict.fromkeys(keys) if k in got]
+        assert got == {r[0]: _symbol_from_row(r) for r in store._rows_for(query, keys)}
+    assert len(got) > 1000  # every id: placeholders and modules among them
+
+
 def test_the_first_search_asks_sqlite_and_a_change_is_seen(indexed: Path, tmp_path: Path) -> None:
     root = tmp_path / "copy"
     shutil.copytree(indexed, root)
@@ -92,6 +107,7 @@ def test_the_first_search_asks_sqlite_and_a_change_is_seen(indexed: Path, tmp_pa
         index_repository(root, jobs=1, embedder="none")  # another connection commits
         calls = reader.neighbours(ask, ["calls"], incoming=False)
         assert calls == [("zoo.py::feed", "zoo.py::groom", "calls", Resolution.RESOLVED)]
+        assert list(reader.get_symbols(["zoo.py::groom", "zoo.py::brush"])) == ["zoo.py::groom"]
         # the new state's first ask goes to SQLite: it has cost nothing yet
         assert reader._adjacency is None
         reader._edge_build_seconds = 0.0  # as if reading them had been free: read at once
@@ -108,6 +124,7 @@ def test_the_first_search_asks_sqlite_and_a_change_is_seen(indexed: Path, tmp_pa
         reader._edge_build_seconds = 0.0
         moved = reader.neighbours(ask, ["calls"], incoming=False)
         assert moved == [("zoo.py::feed", "zoo.py::brush", "calls", Resolution.RESOLVED)]
+        assert list(reader.get_symbols(["zoo.py::groom", "zoo.py::brush"])) == ["zoo.py::brush"]
         assert reader._adjacency is not None
         assert moved == reader._neighbours_sql(list(ask), ["calls"], incoming=False)
     finally:
@@ -136,8 +153,10 @@ def test_this_stores_own_writes_are_seen(tmp_path: Path) -> None:
             ("a.py::run", "a.py::walk", "calls", Resolution.RESOLVED),
             ("a.py::run", "a.py::guess", "calls", Resolution.NAME),
         ]
+        assert set(store.get_symbols(["a.py::walk", "a.py::jump"])) == {"a.py::walk"}
         store.apply(_update("a.py", "jump"))
         assert store._adjacency is None
+        assert set(store.get_symbols(["a.py::walk", "a.py::jump"])) == {"a.py::jump"}
         expected = [
             ("a.py::run", "a.py::jump", "calls", Resolution.RESOLVED),
             ("a.py::run", "a.py::guess", "calls", Resolution.NAME),

@@ -90,6 +90,7 @@ _GENERATION = re.compile(r"index\.[0-9a-f]+\.db")
 _DEAD_HOLDER_TRIES = 30  # x 0.1 s: the kernel drops a dead process's flock almost at once
 BUSY_TIMEOUT_MS = 10_000
 _CHUNK = 500  # ids per IN (...) list; far below SQLite's bound-parameter limit
+_SEEN_SYMBOLS = 50_000  # symbols a warm process keeps read (forgotten all at once past it)
 # the summary counts, rewritten by every apply in its own transaction: a no-op re-index of a
 # large repository read them with a COUNT over every edge (0.13 s of 0.4 s on medusa)
 COUNTS_META = "counts"
@@ -329,6 +330,7 @@ class SqliteStore:
         self._edge_state: tuple[object, ...] | None = None
         self._edge_seconds = 0.0  # SQLite's time reading neighbours of that state
         self._edge_build_seconds = 0.0
+        self._symbols_seen: dict[str, Symbol | None] = {}  # get_symbols' answers, that state
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -1060,7 +1062,30 @@ class SqliteStore:
         """The symbols of ``symbol_ids`` that exist, by id: one query per few hundred ids."""
         keys = list(dict.fromkeys(symbol_ids))
         query = _SYMBOL_SELECT + " WHERE n.name IN ({})"
-        return {r[0]: _symbol_from_row(r) for r in self._rows_for(query, keys)}
+        with self.snapshot():  # the state the kept symbols are checked against is the one read
+            seen = self._seen_symbols()
+            if seen is None:
+                return {r[0]: _symbol_from_row(r) for r in self._rows_for(query, keys)}
+            missing = [k for k in keys if k not in seen]
+            if missing:
+                if len(seen) + len(missing) > _SEEN_SYMBOLS:
+                    seen.clear()
+                seen.update(dict.fromkeys(missing))
+                seen.update((r[0], _symbol_from_row(r)) for r in self._rows_for(query, missing))
+        return {k: symbol for k in keys if (symbol := seen[k]) is not None}
+
+    def _seen_symbols(self) -> dict[str, Symbol | None] | None:
+        """The symbols read so far of the index as it is now (None: no such symbol), kept
+        while the edges are held in memory; None when they are not."""
+        memory = self._adjacency
+        if memory is None:
+            return None
+        stamp = (
+            self._identity,
+            self._db.execute("PRAGMA data_version").fetchone()[0],
+            self._writes,
+        )
+        return self._symbols_seen if memory[0] == stamp else None
 
     @_translate_errors
     def symbols_named(self, name: str) -> list[Symbol]:
@@ -1294,6 +1319,7 @@ class SqliteStore:
                 (nid for (nid,) in conn.execute("SELECT nid FROM symbols WHERE path != ''")),
             )
         self._adjacency = (stamp, found)
+        self._symbols_seen = {}
         self._edge_build_seconds = time.perf_counter() - started
         return found
 
