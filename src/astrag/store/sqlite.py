@@ -75,6 +75,7 @@ from astrag.store.index_dir import claim as claim_dir
 from astrag.store.sqlite_counts import CALL_TARGET_SQL, CountDeltas, recount
 
 if TYPE_CHECKING:
+    from astrag.store.adjacency import Adjacency
     from astrag.store.postings import Postings
 
 SCHEMA_VERSION = 3
@@ -89,6 +90,7 @@ _GENERATION = re.compile(r"index\.[0-9a-f]+\.db")
 _DEAD_HOLDER_TRIES = 30  # x 0.1 s: the kernel drops a dead process's flock almost at once
 BUSY_TIMEOUT_MS = 10_000
 _CHUNK = 500  # ids per IN (...) list; far below SQLite's bound-parameter limit
+_SEEN_SYMBOLS = 50_000  # symbols a warm process keeps read (forgotten all at once past it)
 # the summary counts, rewritten by every apply in its own transaction: a no-op re-index of a
 # large repository read them with a COUNT over every edge (0.13 s of 0.4 s on medusa)
 COUNTS_META = "counts"
@@ -322,6 +324,13 @@ class SqliteStore:
         self._state: tuple[object, ...] | None = None  # the state _fts_seconds is counted for
         self._fts_seconds = 0.0  # FTS5's time searching that state
         self._build_seconds = 0.0  # how long the postings took to read, the last time
+        # the edges between repository symbols in memory, kept as the postings are
+        # (neighbours: from a process's second search on)
+        self._adjacency: tuple[tuple[object, ...], Adjacency] | None = None
+        self._edge_state: tuple[object, ...] | None = None
+        self._edge_seconds = 0.0  # SQLite's time reading neighbours of that state
+        self._edge_build_seconds = 0.0
+        self._symbols_seen: dict[str, Symbol | None] = {}  # get_symbols' answers, that state
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -377,6 +386,7 @@ class SqliteStore:
 
     def close(self) -> None:
         self._postings = None
+        self._adjacency = None
         if self._conn is not None:
             self._conn.close()
             self._conn = None
@@ -716,6 +726,7 @@ class SqliteStore:
         if conn.in_transaction:
             raise RuntimeError("apply() cannot run inside snapshot()")
         self._postings = None
+        self._adjacency = None
         self._writes += 1  # this connection's own writes leave data_version as it is
         with _transaction(conn):
             kept = _kept_counts(conn)
@@ -1051,7 +1062,30 @@ class SqliteStore:
         """The symbols of ``symbol_ids`` that exist, by id: one query per few hundred ids."""
         keys = list(dict.fromkeys(symbol_ids))
         query = _SYMBOL_SELECT + " WHERE n.name IN ({})"
-        return {r[0]: _symbol_from_row(r) for r in self._rows_for(query, keys)}
+        with self.snapshot():  # the state the kept symbols are checked against is the one read
+            seen = self._seen_symbols()
+            if seen is None:
+                return {r[0]: _symbol_from_row(r) for r in self._rows_for(query, keys)}
+            missing = [k for k in keys if k not in seen]
+            if missing:
+                if len(seen) + len(missing) > _SEEN_SYMBOLS:
+                    seen.clear()
+                seen.update(dict.fromkeys(missing))
+                seen.update((r[0], _symbol_from_row(r)) for r in self._rows_for(query, missing))
+        return {k: symbol for k in keys if (symbol := seen[k]) is not None}
+
+    def _seen_symbols(self) -> dict[str, Symbol | None] | None:
+        """The symbols read so far of the index as it is now (None: no such symbol), kept
+        while the edges are held in memory; None when they are not."""
+        memory = self._adjacency
+        if memory is None:
+            return None
+        stamp = (
+            self._identity,
+            self._db.execute("PRAGMA data_version").fetchone()[0],
+            self._writes,
+        )
+        return self._symbols_seen if memory[0] == stamp else None
 
     @_translate_errors
     def symbols_named(self, name: str) -> list[Symbol]:
@@ -1231,6 +1265,23 @@ class SqliteStore:
         can show, without building Edge objects or loading the placeholders it would drop."""
         keys = list(dict.fromkeys(ids))
         kind_list = [str(k) for k in kinds]
+        memory = self._warm_adjacency()
+        if memory is not None:
+            from astrag.store.adjacency import neighbours
+
+            return neighbours(
+                memory, keys, kind_list, incoming=incoming, chunk=_CHUNK, levels=RESOLUTION_CODES
+            )
+        started = time.perf_counter()
+        try:
+            return self._neighbours_sql(keys, kind_list, incoming=incoming)
+        finally:
+            self._edge_seconds += time.perf_counter() - started
+
+    def _neighbours_sql(
+        self, keys: list[str], kind_list: list[str], *, incoming: bool
+    ) -> list[tuple[str, str, str, Resolution]]:
+        """:meth:`neighbours` asked of SQLite itself."""
         here, there = ("dst", "src") if incoming else ("src", "dst")
         query = (
             f"SELECT hn.name, tn.name, e.kind, e.res FROM edges e "
@@ -1243,6 +1294,34 @@ class SqliteStore:
         with self.snapshot():
             rows = self._rows_for(query, keys, *kind_list)
             return [(h, t, k, levels[r]) for h, t, k, r in rows]
+
+    def _warm_adjacency(self) -> Adjacency | None:
+        """The edges between repository symbols in memory (``store/adjacency.py``) for the
+        index as it is now, or None to ask SQLite: read, as the postings are, only in a
+        process that has searched twice (the CLI asks once), and after a change only once the
+        new state's neighbours have cost SQLite as long as reading them took last time."""
+        conn = self._db
+        stamp = (self._identity, conn.execute("PRAGMA data_version").fetchone()[0], self._writes)
+        if self._adjacency is not None and self._adjacency[0] == stamp:
+            return self._adjacency[1]
+        self._adjacency = None
+        if stamp != self._edge_state:
+            self._edge_state, self._edge_seconds = stamp, 0.0
+        if self._searches < 2 or self._edge_seconds < self._edge_build_seconds:
+            return None
+        from astrag.store.adjacency import build  # numpy: not for a process that asks once
+
+        started = time.perf_counter()
+        with self.snapshot():
+            found = build(
+                conn.execute("SELECT rowid, src, dst, kind, res FROM edges"),
+                conn.execute("SELECT nid, name FROM names"),
+                (nid for (nid,) in conn.execute("SELECT nid FROM symbols WHERE path != ''")),
+            )
+        self._adjacency = (stamp, found)
+        self._symbols_seen = {}
+        self._edge_build_seconds = time.perf_counter() - started
+        return found
 
     @_translate_errors
     def counts(self) -> dict[str, Any]:
