@@ -409,6 +409,28 @@ class Checker:
             self, receiver, d, name, attribute
         )
 
+    def missing_member(
+        self, change: ChangedFile, ref: Reference, receiver: Value, inherited: frozenset[str]
+    ) -> list[Finding]:
+        """``x.name(...)`` on an instance (or the class) of a repository class whose members can
+        all be seen (``closed_class``) and that lacks ``name``: the lookup stopped outside the
+        repository, yet no base can have it. ``inherited`` are the members every class has
+        (the language's root object's)."""
+        name = ref.chain[-1]
+        if receiver[0] not in ("inst", "super") and not self.r.is_class(receiver):
+            return []
+        if name in inherited or not self.closed_class(receiver, name):
+            return []
+        if self.is_narrowed(
+            change, Site(self.r.tables[change.path], ref.scope, ref.line), ref.chain
+        ):
+            return []
+        message = f"{receiver[2]} has no member {name!r}"
+        candidates = self.r.member_names(receiver)
+        return [
+            self.finding(change, ref.line, ref.column, "unknown-member", message, name, candidates)
+        ]
+
     def closed_by_bases(
         self,
         receiver: Value,

@@ -177,22 +177,9 @@ class JavaRules(LanguageRules):
         """``shape.compareWith(o)`` where Shape's only outside supertypes are ones whose
         methods are known (``Comparable``) and lack the name: the lookup stopped outside
         the repository, yet the class has no such member."""
-        r = checker.r
-        name = ref.chain[-1]
-        if receiver is None or (receiver[0] not in ("inst", "super") and not r.is_class(receiver)):
+        if receiver is None:
             return []
-        if name in OBJECT_METHODS or not checker.closed_class(receiver, name):
-            return []
-        site = Site(r.tables[change.path], ref.scope, ref.line)
-        if checker.is_narrowed(change, site, ref.chain):
-            return []
-        message = f"{receiver[2]} has no member {name!r}"
-        candidates = r.member_names(receiver)
-        return [
-            checker.finding(
-                change, ref.line, ref.column, "unknown-member", message, name, candidates
-            )
-        ]
+        return checker.missing_member(change, ref, receiver, OBJECT_METHODS)
 
     def body_declares(
         self, bodies: ClassBodies, path: str, qual: str, name: str, resolved: bool

@@ -203,7 +203,9 @@ class PythonRules(LanguageRules):
         receiver: Value | None,
     ) -> list[Finding]:  # fmt: skip
         if receiver is not None and checker.r.definition(receiver) is not None:
-            return _missing_on_repository_class(checker, change, ref, receiver)
+            # ``request.formdata()``: Request's repository classes and its standard-library
+            # bases (``Mapping``) all lack the method
+            return checker.missing_member(change, ref, receiver, _OBJECT_MEMBERS)
         if any(g.broad and g.covers(ref.line) for g in checker.guards(change)):
             return []  # tried under ``except Exception``: another Python's API, expected
         owner, missing = stdlib_missing_attribute(dotted)
@@ -249,27 +251,6 @@ class PythonRules(LanguageRules):
         # which may be any class: the member may be there)
         target = rf"(?:\b{re.escape(owner)}|\.__class__)\.{re.escape(name)}\s*="
         return name in text and re.search(rf"{target}(?!=)", text) is not None
-
-
-def _missing_on_repository_class(
-    checker: Checker, change: ChangedFile, ref: Reference, receiver: Value
-) -> list[Finding]:
-    """``request.formdata()`` where Request's repository classes lack the method and its
-    standard-library bases (``Mapping``) do too: named after the receiver's own type."""
-    r = checker.r
-    name = ref.chain[-1]
-    if receiver[0] not in ("inst", "super") and not r.is_class(receiver):
-        return []
-    if name in _OBJECT_MEMBERS or not checker.closed_class(receiver, name):
-        return []
-    site = Site(r.tables[change.path], ref.scope, ref.line)
-    if checker.is_narrowed(change, site, ref.chain):
-        return []
-    message = f"{receiver[2]} has no member {name!r}"
-    candidates = r.member_names(receiver)
-    return [
-        checker.finding(change, ref.line, ref.column, "unknown-member", message, name, candidates)
-    ]
 
 
 def _standard_bases_lack(external: list[Value], name: str, abstract_only: bool) -> bool:
