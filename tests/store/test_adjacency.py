@@ -7,40 +7,13 @@ from __future__ import annotations
 
 import random
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
-import astrag
 from astrag.graph.facts import Edge, EdgeKind, Resolution, Symbol
 from astrag.indexer import index_repository
 from astrag.search.engine import FIELD_WEIGHTS
 from astrag.store import IndexUpdate
 from astrag.store.sqlite import _SYMBOL_SELECT, SqliteStore, _symbol_from_row
-
-SRC = Path(astrag.__file__).resolve().parent
-
-
-@pytest.fixture(scope="module")
-def indexed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A slice of astrag's own source: real code and its call graph."""
-    root = tmp_path_factory.mktemp("adjacency")
-    # indexed in two runs: the second run's names get the larger ids whatever their order,
-    # so name ids, edge rowids and names order the edges differently
-    for subs in (("store", "search"), ("graph", "retrieve")):
-        for sub in subs:
-            shutil.copytree(SRC / sub, root / sub, ignore=shutil.ignore_patterns("__py*"))
-        index_repository(root, jobs=1, embedder="none")
-    return root
-
-
-@pytest.fixture
-def store(indexed: Path) -> Iterator[SqliteStore]:
-    s = SqliteStore(indexed / ".astrag", readonly=True)
-    s.open()
-    yield s
-    s.close()
 
 
 def warm(store: SqliteStore) -> None:

@@ -5,12 +5,8 @@ second search, and read again once another connection changed the index."""
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
-import astrag
 from astrag.indexer import index_repository
 from astrag.search.documents import SearchDoc
 from astrag.search.engine import FIELD_WEIGHTS
@@ -19,7 +15,6 @@ from astrag.store import IndexUpdate, lexical
 from astrag.store.postings import build, rank
 from astrag.store.sqlite import SqliteStore
 
-SRC = Path(astrag.__file__).resolve().parent
 QUESTIONS = (
     "who calls update_user",
     "where do we validate webhook signatures",
@@ -33,27 +28,6 @@ QUESTIONS = (
     "file files path paths",
     "edge kinds calls references imports inherits",
 )
-
-
-@pytest.fixture(scope="module")
-def indexed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A slice of astrag's own source: real code, its names and docstrings."""
-    root = tmp_path_factory.mktemp("postings")
-    # indexed in two runs: the second run's names get the larger ids whatever their order,
-    # so ids and names order the documents differently (ties at a cut are kept by id)
-    for subs in (("store", "search"), ("graph", "retrieve")):
-        for sub in subs:
-            shutil.copytree(SRC / sub, root / sub, ignore=shutil.ignore_patterns("__py*"))
-        index_repository(root, jobs=1, embedder="none")
-    return root
-
-
-@pytest.fixture
-def store(indexed: Path) -> Iterator[SqliteStore]:
-    s = SqliteStore(indexed / ".astrag", readonly=True)
-    s.open()
-    yield s
-    s.close()
 
 
 def memory_of(store: SqliteStore) -> object:
