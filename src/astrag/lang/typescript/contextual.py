@@ -93,16 +93,26 @@ class ContextualTypes:
             key = self.member_name(parent.child_by_field_name("key"))
             outer = self.object_context(parent.parent) if key is not None else None
             return (*outer, key) if outer is not None and key is not None else None
-        call = parent.parent if parent.type == "arguments" else None
+        argument = self.call_argument(node)
+        if argument is None:
+            return None
+        _, callee, position = argument
+        return (*callee, f"(p:{position})")
+
+    def call_argument(self: _Extractor, node: Node) -> tuple[Node, Chain, int] | None:
+        """The call (or ``new``) ``node`` is an argument of, the callee's chain, and ``node``'s
+        position among the arguments (comments not counted); None when it is no argument or
+        the callee has no chain."""
+        args = node.parent
+        call = args.parent if args is not None and args.type == "arguments" else None
         if call is None or call.type not in ("call_expression", "new_expression"):
             return None
         field = "function" if call.type == "call_expression" else "constructor"
         callee = self.value_chain(call.child_by_field_name(field))
         if callee is None:
             return None
-        others = [c for c in parent.named_children if c.type != "comment"]
-        position = next(i for i, c in enumerate(others) if c.id == node.id)
-        return (*callee, f"(p:{position})")
+        others = [c for c in args.named_children if c.type != "comment"]
+        return call, callee, next(i for i, c in enumerate(others) if c.id == node.id)
 
     def declared_arguments(self: _Extractor, call: Node) -> str | None:
         """``const ZodType: $constructor<ZodType> = $constructor("ZodType", (inst) => …)``:

@@ -2179,19 +2179,14 @@ class _Extractor(ContextualTypes, ComposedTypes):
         the callee and the callback's position among its arguments. An untyped parameter of the
         callback has the type the callee declares for it (the compiler's contextual type),
         which the callee's file records as the pseudo-binding ``(k:j)`` (see facts.py)."""
-        args = fn.parent
-        call = args.parent if args is not None and args.type == "arguments" else None
-        if call is None or call.type not in ("call_expression", "new_expression"):
+        argument = self.call_argument(fn)
+        if argument is None:
             return None
-        field = "function" if call.type == "call_expression" else "constructor"
-        callee = self.value_chain(call.child_by_field_name(field))
-        if callee is None:
-            return None
-        others = [c for c in args.named_children if c.type != "comment"]
+        call, callee, position = argument
         declared = self.declared_arguments(call)  # ``const X: Box<Foo> = make((inst) => …)``
         if declared is not None:
             callee = (*callee, declared)
-        return callee, next(i for i, c in enumerate(others) if c.id == fn.id)
+        return callee, position
 
     def callback_param_types(
         self, scope: str, position: int, param: Node, any_scope: bool = False
