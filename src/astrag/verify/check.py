@@ -275,6 +275,14 @@ class Checker:
             owner = receiver[2]
         else:
             return []
+        return self._no_member(change, ref, owner, receiver)
+
+    def _no_member(
+        self, change: ChangedFile, ref: Reference, owner: str, receiver: Value
+    ) -> list[Finding]:
+        """The finding that ``owner`` (the receiver's type, as written) lacks the member the
+        reference names, with the receiver's members to choose from."""
+        name = ref.chain[-1]
         message = f"{owner} has no member {name!r}"
         candidates = self.r.member_names(receiver)
         return [
@@ -425,11 +433,7 @@ class Checker:
             change, Site(self.r.tables[change.path], ref.scope, ref.line), ref.chain
         ):
             return []
-        message = f"{receiver[2]} has no member {name!r}"
-        candidates = self.r.member_names(receiver)
-        return [
-            self.finding(change, ref.line, ref.column, "unknown-member", message, name, candidates)
-        ]
+        return self._no_member(change, ref, receiver[2], receiver)
 
     def closed_by_bases(
         self,
