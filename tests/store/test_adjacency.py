@@ -21,7 +21,7 @@ def warm(store: SqliteStore) -> None:
     store.search_text(["store"], FIELD_WEIGHTS, 1)
     store.search_text(["store"], FIELD_WEIGHTS, 1)
     store.neighbours(["no::such"], ["calls"], incoming=False)
-    assert store._adjacency is not None
+    assert store._adjacency.held is not None
 
 
 def test_neighbours_from_memory_are_the_sql_rows_in_order(store: SqliteStore) -> None:
@@ -72,20 +72,20 @@ def test_the_first_search_asks_sqlite_and_a_change_is_seen(indexed: Path, tmp_pa
     try:
         reader.search_text(["zebracorn"], FIELD_WEIGHTS, 5)
         assert reader.neighbours(ask, ["calls"], incoming=False) == []
-        assert reader._adjacency is None  # a process that searches once never reads them
+        assert reader._adjacency.held is None  # a process that searches once never reads them
         reader.search_text(["zebracorn"], FIELD_WEIGHTS, 5)
         assert reader.neighbours(ask, ["calls"], incoming=False) == []
-        assert reader._adjacency is not None
+        assert reader._adjacency.held is not None
         (root / "zoo.py").write_text("def feed():\n    groom()\n\ndef groom():\n    pass\n")
         index_repository(root, jobs=1, embedder="none")  # another connection commits
         calls = reader.neighbours(ask, ["calls"], incoming=False)
         assert calls == [("zoo.py::feed", "zoo.py::groom", "calls", Resolution.RESOLVED)]
         assert list(reader.get_symbols(["zoo.py::groom", "zoo.py::brush"])) == ["zoo.py::groom"]
         # the new state's first ask goes to SQLite: it has cost nothing yet
-        assert reader._adjacency is None
-        reader._edge_build_seconds = 0.0  # as if reading them had been free: read at once
+        assert reader._adjacency.held is None
+        reader._adjacency.read_seconds = 0.0  # as if reading them had been free: read at once
         assert reader.neighbours(ask, ["calls"], incoming=False) == calls
-        assert reader._adjacency is not None
+        assert reader._adjacency.held is not None
 
         # a rebuild publishes a new generation: this store reads the old one until it
         # follows the new one; its edges are those of the file it reads
@@ -93,12 +93,12 @@ def test_the_first_search_asks_sqlite_and_a_change_is_seen(indexed: Path, tmp_pa
         index_repository(root, jobs=1, embedder="none", rebuild=True)
         assert reader.neighbours(ask, ["calls"], incoming=False) == calls
         assert reader.reopen_if_replaced()
-        assert reader._adjacency is None
-        reader._edge_build_seconds = 0.0
+        assert reader._adjacency.held is None
+        reader._adjacency.read_seconds = 0.0
         moved = reader.neighbours(ask, ["calls"], incoming=False)
         assert moved == [("zoo.py::feed", "zoo.py::brush", "calls", Resolution.RESOLVED)]
         assert list(reader.get_symbols(["zoo.py::groom", "zoo.py::brush"])) == ["zoo.py::brush"]
-        assert reader._adjacency is not None
+        assert reader._adjacency.held is not None
         assert moved == reader._neighbours_sql(list(ask), ["calls"], incoming=False)
     finally:
         reader.close()
@@ -128,15 +128,15 @@ def test_this_stores_own_writes_are_seen(tmp_path: Path) -> None:
         ]
         assert set(store.get_symbols(["a.py::walk", "a.py::jump"])) == {"a.py::walk"}
         store.apply(_update("a.py", "jump"))
-        assert store._adjacency is None
+        assert store._adjacency.held is None
         assert set(store.get_symbols(["a.py::walk", "a.py::jump"])) == {"a.py::jump"}
         expected = [
             ("a.py::run", "a.py::jump", "calls", Resolution.RESOLVED),
             ("a.py::run", "a.py::guess", "calls", Resolution.NAME),
         ]
         assert store.neighbours(["a.py::run"], ["calls"], incoming=False) == expected
-        store._edge_build_seconds = 0.0
+        store._adjacency.read_seconds = 0.0
         assert store.neighbours(["a.py::run"], ["calls"], incoming=False) == expected
-        assert store._adjacency is not None
+        assert store._adjacency.held is not None
     finally:
         store.close()

@@ -33,8 +33,8 @@ QUESTIONS = (
 def memory_of(store: SqliteStore) -> object:
     store.search_text(["store"], FIELD_WEIGHTS, 1)
     store.search_text(["store"], FIELD_WEIGHTS, 1)
-    assert store._postings is not None
-    return store._postings[1]
+    assert store._postings.held is not None
+    return store._postings.held[1]
 
 
 def test_the_postings_rank_as_fts5_does_bit_for_bit(store: SqliteStore) -> None:
@@ -86,8 +86,11 @@ def test_every_name_of_the_index_asked_for_ranks_the_same(store: SqliteStore) ->
             # ... and so does the first past twice the limit (FTS5 chose by rowid)
             past_twice += len(longer) > 2 * limit and longer[2 * limit][1] == expected[-1][1]
     assert compared > 3_000
-    assert cut_in_a_tie > 150
-    assert past_twice > 2  # astrag's own source: these counts move as it changes
+    # These guard that the questions reach ties at the cut often enough to test them. The
+    # index is astrag's own source, so the counts move with every edit to it (164 of 3,621
+    # when written): the guard is a share, not a count.
+    assert cut_in_a_tie * 40 > compared
+    assert past_twice > 0
 
 
 def test_ties_at_the_cut_are_ordered_by_id(tmp_path: Path) -> None:
@@ -163,19 +166,19 @@ def test_the_first_search_asks_fts5_and_a_change_is_seen(indexed: Path, tmp_path
     reader.open()
     try:
         assert reader.search_text(["zebracorn"], FIELD_WEIGHTS, 5) == []
-        assert reader._postings is None  # a process that asks once never reads them
+        assert reader._postings.held is None  # a process that asks once never reads them
         assert reader.search_text(["zebracorn"], FIELD_WEIGHTS, 5) == []
-        assert reader._postings is not None
+        assert reader._postings.held is not None
         (root / "zoo.py").write_text('def feed_zebracorn():\n    """Feed the zebracorn."""\n')
         index_repository(root, jobs=1, embedder="none")  # another connection commits
         hits = reader.search_text(["zebracorn"], FIELD_WEIGHTS, 5)
         assert [sid for sid, _ in hits] == ["zoo.py::feed_zebracorn", "zoo.py"]
         # the new state's first search asks FTS5: it has cost nothing yet
-        assert reader._postings is None
+        assert reader._postings.held is None
         assert hits == reader._search_fts(["zebracorn"], FIELD_WEIGHTS, 5)
-        reader._build_seconds = 0.0  # as if reading them had been free: read at once
+        reader._postings.read_seconds = 0.0  # as if reading them had been free: read at once
         assert reader.search_text(["zebracorn"], FIELD_WEIGHTS, 5) == hits
-        assert reader._postings is not None
+        assert reader._postings.held is not None
 
         # a rebuild publishes a new generation: this store reads the old one, whole, until
         # it follows the new one; its postings are those of the file it reads
@@ -183,12 +186,12 @@ def test_the_first_search_asks_fts5_and_a_change_is_seen(indexed: Path, tmp_path
         index_repository(root, jobs=1, embedder="none", rebuild=True)
         assert reader.search_text(["zebracorn"], FIELD_WEIGHTS, 5) == hits
         assert reader.reopen_if_replaced()
-        assert reader._postings is None
-        reader._build_seconds = 0.0
+        assert reader._postings.held is None
+        reader._postings.read_seconds = 0.0
         moved = reader.search_text(["zebracorn"], FIELD_WEIGHTS, 5)
         assert [sid for sid, _ in moved] == ["zoo.py::feed_zebracorns", "zoo.py"]
         assert moved == reader._search_fts(["zebracorn"], FIELD_WEIGHTS, 5)
-        assert reader._postings is not None
+        assert reader._postings.held is not None
     finally:
         reader.close()
 
@@ -203,12 +206,12 @@ def test_this_stores_own_writes_are_seen(tmp_path: Path) -> None:
         memory_of(store)
         second = SearchDoc("b.py::run_run", "b.py", "run run", "run_run", "", "", "", "")
         store.apply(IndexUpdate(docs_for=("b.py",), docs=(second,)))
-        assert store._postings is None
+        assert store._postings.held is None
         hits = store.search_text(["run"], FIELD_WEIGHTS, 5)
         assert [sid for sid, _ in hits] == ["b.py::run_run", "a.py::run"]
-        store._build_seconds = 0.0
+        store._postings.read_seconds = 0.0
         assert store.search_text(["run"], FIELD_WEIGHTS, 5) == hits
-        assert store._postings is not None
+        assert store._postings.held is not None
     finally:
         store.close()
 

@@ -72,6 +72,7 @@ from astrag.store.codec import (
     new_symbol,
 )
 from astrag.store.index_dir import claim as claim_dir
+from astrag.store.kept import Kept
 from astrag.store.sqlite_counts import CALL_TARGET_SQL, CountDeltas, recount
 
 if TYPE_CHECKING:
@@ -316,20 +317,13 @@ class SqliteStore:
         self._lock_fd: int | None = None
         self._aside: Path | None = None  # a generation being written, not yet published
         self._identity: tuple[int, int] | None = None  # (device, inode) of the open file
-        # the search postings in memory, with the state of the index they were read from
-        # (search_text: from a process's second search on)
-        self._postings: tuple[tuple[object, ...], Postings] | None = None
+        # the search postings and the edges between repository symbols in memory, each with
+        # the state of the index it was read from (store/kept.py: from a process's second
+        # search on)
+        self._postings: Kept[Postings] = Kept()
+        self._adjacency: Kept[Adjacency] = Kept()
         self._searches = 0
         self._writes = 0  # applies through this store (they leave data_version as it is)
-        self._state: tuple[object, ...] | None = None  # the state _fts_seconds is counted for
-        self._fts_seconds = 0.0  # FTS5's time searching that state
-        self._build_seconds = 0.0  # how long the postings took to read, the last time
-        # the edges between repository symbols in memory, kept as the postings are
-        # (neighbours: from a process's second search on)
-        self._adjacency: tuple[tuple[object, ...], Adjacency] | None = None
-        self._edge_state: tuple[object, ...] | None = None
-        self._edge_seconds = 0.0  # SQLite's time reading neighbours of that state
-        self._edge_build_seconds = 0.0
         self._symbols_seen: dict[str, Symbol | None] = {}  # get_symbols' answers, that state
 
     # ------------------------------------------------------------------ lifecycle
@@ -385,8 +379,8 @@ class SqliteStore:
         self._identity = (st.st_dev, st.st_ino)
 
     def close(self) -> None:
-        self._postings = None
-        self._adjacency = None
+        self._postings.drop()
+        self._adjacency.drop()
         if self._conn is not None:
             self._conn.close()
             self._conn = None
@@ -725,8 +719,8 @@ class SqliteStore:
         conn = self._db
         if conn.in_transaction:
             raise RuntimeError("apply() cannot run inside snapshot()")
-        self._postings = None
-        self._adjacency = None
+        self._postings.drop()
+        self._adjacency.drop()
         self._writes += 1  # this connection's own writes leave data_version as it is
         with _transaction(conn):
             kept = _kept_counts(conn)
@@ -1077,15 +1071,13 @@ class SqliteStore:
     def _seen_symbols(self) -> dict[str, Symbol | None] | None:
         """The symbols read so far of the index as it is now (None: no such symbol), kept
         while the edges are held in memory; None when they are not."""
-        memory = self._adjacency
-        if memory is None:
-            return None
-        stamp = (
-            self._identity,
-            self._db.execute("PRAGMA data_version").fetchone()[0],
-            self._writes,
-        )
-        return self._symbols_seen if memory[0] == stamp else None
+        return self._symbols_seen if self._adjacency.now(self._stamp()) is not None else None
+
+    def _stamp(self) -> tuple[object, ...]:
+        """The state of the index as this connection sees it: the file, another connection's
+        commits (``data_version``) and this one's own (they leave ``data_version`` as it is)."""
+        version = self._db.execute("PRAGMA data_version").fetchone()[0]
+        return (self._identity, version, self._writes)
 
     @_translate_errors
     def symbols_named(self, name: str) -> list[Symbol]:
@@ -1164,7 +1156,7 @@ class SqliteStore:
         try:
             return self._search_fts(words, weights, limit)
         finally:
-            self._fts_seconds += time.perf_counter() - started
+            self._postings.asked(time.perf_counter() - started)
 
     def _search_fts(
         self, words: Sequence[str], weights: tuple[float, ...], limit: int
@@ -1186,39 +1178,25 @@ class SqliteStore:
 
     def _warm_postings(self) -> Postings | None:
         """The search postings in memory (``store/postings.py``) for the index as it is now,
-        or None to ask FTS5. Read at a process's second search, so that one asking once (the
-        CLI) never pays for them. Once the index changes (another connection's commit moves
-        ``data_version``; this one's own writes count in ``_writes``) they are read again
-        only after the searches of the new state have cost FTS5 as long as reading them took
-        last time: a process that searches once between two re-indexes keeps asking FTS5,
-        one that searches on pays at most twice what knowing the future would have cost."""
-        conn = self._db
-        stamp = (self._identity, conn.execute("PRAGMA data_version").fetchone()[0], self._writes)
-        if self._postings is not None and self._postings[0] == stamp:
-            return self._postings[1]
-        self._postings = None
-        if stamp != self._state:  # FTS5's time is counted per state of the index
-            self._state, self._fts_seconds = stamp, 0.0
+        or None to ask FTS5; when they are read is :class:`~astrag.store.kept.Kept`'s rule."""
         self._searches += 1
-        if self._searches < 2 or self._fts_seconds < self._build_seconds:
-            return None
+        return self._postings.get(self._stamp(), self._searches, self._read_postings)
+
+    def _read_postings(self) -> Postings:
         from astrag.store.postings import build  # numpy: not for a process that asks once
 
-        started = time.perf_counter()
+        conn = self._db
         conn.execute(
             "CREATE VIRTUAL TABLE IF NOT EXISTS temp.docs_terms "
             "USING fts5vocab(main, docs_fts, 'instance')"
         )
         with self.snapshot():
             (rows,) = conn.execute("SELECT count(*) FROM docs_fts_docsize").fetchone()
-            found = build(
+            return build(
                 rows,
                 conn.execute(_TERMS_SELECT),
                 conn.execute("SELECT d.nid, n.name FROM docs d JOIN names n ON n.nid = d.nid"),
             )
-        self._postings = (stamp, found)
-        self._build_seconds = time.perf_counter() - started
-        return found
 
     @_translate_errors
     def vectors(self) -> tuple[list[str], list[bytes]]:
@@ -1276,7 +1254,7 @@ class SqliteStore:
         try:
             return self._neighbours_sql(keys, kind_list, incoming=incoming)
         finally:
-            self._edge_seconds += time.perf_counter() - started
+            self._adjacency.asked(time.perf_counter() - started)
 
     def _neighbours_sql(
         self, keys: list[str], kind_list: list[str], *, incoming: bool
@@ -1298,29 +1276,20 @@ class SqliteStore:
     def _warm_adjacency(self) -> Adjacency | None:
         """The edges between repository symbols in memory (``store/adjacency.py``) for the
         index as it is now, or None to ask SQLite: read, as the postings are, only in a
-        process that has searched twice (the CLI asks once), and after a change only once the
-        new state's neighbours have cost SQLite as long as reading them took last time."""
-        conn = self._db
-        stamp = (self._identity, conn.execute("PRAGMA data_version").fetchone()[0], self._writes)
-        if self._adjacency is not None and self._adjacency[0] == stamp:
-            return self._adjacency[1]
-        self._adjacency = None
-        if stamp != self._edge_state:
-            self._edge_state, self._edge_seconds = stamp, 0.0
-        if self._searches < 2 or self._edge_seconds < self._edge_build_seconds:
-            return None
+        process that has searched twice (the CLI asks once)."""
+        return self._adjacency.get(self._stamp(), self._searches, self._read_adjacency)
+
+    def _read_adjacency(self) -> Adjacency:
         from astrag.store.adjacency import build  # numpy: not for a process that asks once
 
-        started = time.perf_counter()
+        conn = self._db
         with self.snapshot():
             found = build(
                 conn.execute("SELECT rowid, src, dst, kind, res FROM edges"),
                 conn.execute("SELECT nid, name FROM names"),
                 (nid for (nid,) in conn.execute("SELECT nid FROM symbols WHERE path != ''")),
             )
-        self._adjacency = (stamp, found)
-        self._symbols_seen = {}
-        self._edge_build_seconds = time.perf_counter() - started
+        self._symbols_seen = {}  # kept for the state the edges are read from
         return found
 
     @_translate_errors
