@@ -360,15 +360,28 @@ class Resolver(Inference):
                 return (kind, t.path, cls)
             if receiver is not _CLASS and not self._binds_receiver(t, site.scope, written):
                 return None  # ``self`` outside a class; ``cls`` there is an ordinary name
-        scope = site.scope
-        first = True
+        return self._lookup(site, site.scope, True, name)
+
+    def _lookup(
+        self, site: Site, scope: str, first: bool, name: str, once: bool = True
+    ) -> Value | None:
+        """``name`` looked up from ``scope`` of ``site`` outwards (``first``: the scope is the
+        site's own): the scopes around it, then module level, then what the language makes
+        visible without an import. With ``once``, the part of the lookup no line decides is
+        computed once (:meth:`_outer`)."""
+        t = site.t
         class_body_is_scope = t.sem.class_body_is_scope
         members_in_scope = t.sem.members_in_scope
         inherited: Value | None = None  # a member an external base of a class around may have
+        # no binding of the file has the name: from the first class (or the module) out, what
+        # it means is the same for every site below, line or method
+        unbound = once and name not in t.bound
         while scope:
             d = t.defs.get(scope)
             if d is None:
                 break
+            if unbound and d.kind not in FUNCTION_KINDS:
+                return self._outer(site, scope, first, name)
             if (
                 d.kind in FUNCTION_KINDS
                 or (first and class_body_is_scope and d.kind == DefKind.CLASS)
@@ -385,8 +398,17 @@ class Resolver(Inference):
                 inherited = inherited or found
             first = False
             scope = d.parent
+        if unbound:  # only functions passed through: nothing inherited yet
+            return self._outer(site, "", False, name)
         found = self.module_level(t, name, site.line)
         return found if found is not None else inherited
+
+    def _outer(self, site: Site, scope: str, first: bool, name: str) -> Value | None:
+        """:meth:`_lookup` of a name no binding of the file has, from a class or the module
+        out: computed once per scope and name, not once per reference (jackson-databind: 155k
+        such roots, 26k distinct)."""
+        key = ("root", site.t.path, scope, first, name)
+        return self.cached(key, lambda: self._lookup(site, scope, first, name, once=False))  # type: ignore[return-value]
 
     def _binds_receiver(self, t: FileTables, scope: str, written: str) -> bool:
         """Whether a function outside any class binds a receiver name itself: the frontend

@@ -30,6 +30,9 @@ class FileTables:
     star_reexports: list[Import] = field(default_factory=list)
     exports: dict[str, str] = field(default_factory=dict)  # exported name -> local name
     bindings: dict[str, dict[str, list[Binding]]] = field(default_factory=dict)
+    # every name some scope of the file binds: a name outside it means the same at every line
+    # of a scope, so the resolver looks it up once per scope (see ``Resolver._root``)
+    bound: frozenset[str] = frozenset()
 
     @property
     def path(self) -> str:
@@ -72,6 +75,7 @@ def build_tables(facts: FileFacts) -> FileTables:
         t.exports.setdefault(exported, local)
     for b in facts.bindings:
         t.bindings.setdefault(b.scope, {}).setdefault(b.name, []).append(b)
+    t.bound = frozenset(b.name for b in facts.bindings)
     return t
 
 
