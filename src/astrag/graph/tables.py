@@ -33,10 +33,14 @@ class FileTables:
     # every name some scope of the file binds: a name outside it means the same at every line
     # of a scope, so the resolver looks it up once per scope (see ``Resolver._root``)
     bound: frozenset[str] = frozenset()
+    # per scope, filled as the resolver meets it: the first scope out from it that is no
+    # function (a class, the module ""), whether that is the scope itself, and the names the
+    # functions in between declare or import (see ``Resolver._root``)
+    exits: dict[str, tuple[str, bool, frozenset[str]]] = field(default_factory=dict)
+    path: str = ""  # the facts' path, read once per name looked up: a field, not a property
 
-    @property
-    def path(self) -> str:
-        return self.facts.path
+    def __post_init__(self) -> None:
+        self.path = self.facts.path
 
 
 def build_tables(facts: FileFacts) -> FileTables:
