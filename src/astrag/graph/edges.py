@@ -214,7 +214,11 @@ class EdgeEmitter:
         if ref.kind == RefKind.CALL and denot is not None and denot[0] == "sym":
             denot = self.t.sem.call_target(self.r, self.t, ref, denot)
         source = self._source(ref.scope, ref.line)
-        target = self._target_id(denot, _unresolved_name(ref.chain, receiver))
+        if denot is not None and denot[0] == "sym":  # the usual case: no placeholder name
+            found = self.r.tables[denot[1]].ids.get(denot[2])
+            target = found if found is not None else symbol_id(denot[1], denot[2])
+        else:
+            target = self._target_id(denot, _unresolved_name(ref.chain, receiver))
         self._add(source, target, _REF_EDGE[ref.kind], ref.line, ref.column)
         if ref.kind == RefKind.NEW and denot is not None and denot[0] == "sym":
             self._emit_constructor_call(ref, denot, source)

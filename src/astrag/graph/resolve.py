@@ -200,10 +200,18 @@ class Resolver(Inference):
         The denotation is what the last name refers to (the reference's target); the second
         item is the receiver, kept so an unresolved member can be named after its class.
         """
+        last = len(chain) - 1
+        if not last:  # one name (jackson-databind: 109k of 148k references): its root alone
+            element = chain[0]
+            if element[-1:] != ")":
+                return self._root(site, element, element), None
+            name = element[:-2] if element.endswith("()") else element
+            if name[-1:] == ")" and element.endswith("()"):
+                name = name.replace("()", "")
+            return self._root(site, name, element), None
         denot: Value | None = None
         value: Value | None = None
         receiver: Value | None = None
-        last = len(chain) - 1
         for i, element in enumerate(chain):
             if i and element.startswith(("(is:", "(in:", "(eq:", "(new:", "(ctx:")):  # facts.py
                 value = self.refined(site, denot, value, element)

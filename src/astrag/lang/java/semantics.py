@@ -289,6 +289,8 @@ def choose(
     n = ref.arg_count
     if n < 0:  # a method reference: the arity is the functional interface's, unknown here
         return _sym(candidates[0]) if len(candidates) == 1 else None
+    if len(candidates) == 1:  # no overloads (most calls): its arity alone decides
+        return _sym(candidates[0]) if any(_fits_count(candidates[0][2], n)) else None
     fixed, varargs = _by_arity(candidates, n)
     if len(fixed) + len(varargs) <= 1:
         return _sym((fixed or varargs)[0]) if fixed or varargs else None
