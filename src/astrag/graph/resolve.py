@@ -63,6 +63,7 @@ from astrag.graph.tables import FileTables, Site, TableCache
 from astrag.graph.values import ClassKey, Value
 
 _MAX_DEPTH = 40
+_UNSEEN = object()  # no answer kept yet (None is an answer)
 Mro = tuple[list[ClassKey], list[Value]]  # linearised in-repo classes, bases that are not
 # bound once: comparing by identity costs no enum attribute lookup or hash per chain
 _INSTANCE, _CLASS, _SUPER = Receiver.INSTANCE, Receiver.CLASS, Receiver.SUPER
@@ -89,6 +90,9 @@ class Resolver(Inference):
         self._deps: list[set[str]] = []
         self._mro: dict[ClassKey, Mro] = {}
         self._mro_paths: dict[ClassKey, frozenset[str]] = {}  # the files each MRO spans
+        self._mro_busy: set[ClassKey] = set()  # linearisations being computed
+        # (path, qual, name, skip_self, static) -> class_member's answer, for final MROs only
+        self._members: dict[tuple, Value | None] = {}
 
     # ------------------------------------------------------------------ public entry points
 
@@ -822,19 +826,19 @@ class Resolver(Inference):
     def class_member(
         self, path: str, qual: str, name: str, skip_self: bool = False, static: bool = False
     ) -> Value | None:
-        mro, external = self.mro(path, qual)
-        tables = self.tables  # mro() has recorded every file of the hierarchy already
-        for cpath, cqual in mro[1:] if skip_self else mro:
-            t = tables[cpath]
-            member = (static and t.statics.get(cqual, {}).get(name)) or t.children.get(
-                cqual, {}
-            ).get(name)
-            if member:
-                return ("sym", cpath, member)
-        for base in external:
-            if base[0] == "ext":
-                return ("ext", f"{base[1]}.{name}")
-        return None
+        mro, external = self.mro(path, qual)  # records every file of the hierarchy
+        key = (path, qual, name, skip_self, static)
+        found = self._members.get(key, _UNSEEN)
+        if found is not _UNSEEN:
+            return found  # type: ignore[return-value]
+        found = _member_along(self.tables, mro, external, name, skip_self, static)
+        cls = (path, qual)
+        if cls not in self._mro_busy and cls in self._mro and cls not in self._provisional:
+            # a final linearisation (not one a cycle cut short, not one still being built)
+            # answers each name the same every time: the name is looked up along it once
+            # (member lookups along linearisations: jackson-databind 89k -> 48k, etcd 37k -> 5k)
+            self._members[key] = found
+        return found
 
     def mro(self, path: str, qual: str) -> Mro:
         """Linearised classes (in-repo) and the bases that are not (external or unknown)."""
@@ -849,7 +853,9 @@ class Resolver(Inference):
         self._mro[key] = ([key], [])  # a cycle in the hierarchy ends here
         self._mro_paths[key] = frozenset((path,))
         cuts = self._cuts
+        self._mro_busy.add(key)
         result = self._compute_mro(path, qual)
+        self._mro_busy.discard(key)
         self._mro[key] = result
         self._mro_paths[key] = frozenset(cpath for cpath, _ in result[0])
         if self._cuts != cuts:  # a base named through a cut evaluation (see memoised)
@@ -889,6 +895,29 @@ class Resolver(Inference):
             external.extend(ext)
         linear = t.sem.linearise(self, (path, qual), bases, [m for m, _ in base_mros])
         return linear, external
+
+
+def _member_along(
+    tables: Mapping[str, FileTables],
+    mro: list[ClassKey],
+    external: list[Value],
+    name: str,
+    skip_self: bool,
+    static: bool,
+) -> Value | None:
+    """``name`` as the first class of a linearisation that has it declares it, else as an
+    external base may have it."""
+    for cpath, cqual in mro[1:] if skip_self else mro:
+        t = tables[cpath]
+        member = (static and t.statics.get(cqual, {}).get(name)) or t.children.get(cqual, {}).get(
+            name
+        )
+        if member:
+            return ("sym", cpath, member)
+    for base in external:
+        if base[0] == "ext":
+            return ("ext", f"{base[1]}.{name}")
+    return None
 
 
 def _merged_bases(t: FileTables, qual: str) -> list[Chain]:
