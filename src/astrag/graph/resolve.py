@@ -942,12 +942,17 @@ def _mixins(t: FileTables, qual: str) -> list[Chain]:
 def _merged_namespace(t: FileTables, qual: str) -> bool:
     """A namespace merged into a class or an enum of the same name, which keeps the plain key
     (the namespace is ``qual#2``): the names it declares are in scope inside it."""
-    n = 2
-    while (d := t.defs.get(f"{qual}#{n}")) is not None:
-        if "namespace" in d.modifiers:
-            return True
-        n += 1
-    return False
+    found = t.merged.get(qual)
+    if found is None:
+        found = False
+        n = 2
+        while (d := t.defs.get(f"{qual}#{n}")) is not None:
+            if "namespace" in d.modifiers:
+                found = True
+                break
+            n += 1
+        t.merged[qual] = found
+    return found
 
 
 def _visible(bound: list[Binding] | None, line: int) -> list[Binding] | None:

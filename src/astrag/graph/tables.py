@@ -37,6 +37,9 @@ class FileTables:
     # function (a class, the module ""), whether that is the scope itself, and the names the
     # functions in between declare or import (see ``Resolver._root``)
     exits: dict[str, tuple[str, bool, frozenset[str]]] = field(default_factory=dict)
+    # per qualname, filled as the resolver asks: whether a namespace declared under it merges
+    # into it (``Resolver._lookup`` asks for every class a bare name's lookup passes)
+    merged: dict[str, bool] = field(default_factory=dict)
     path: str = ""  # the facts' path, read once per name looked up: a field, not a property
 
     def __post_init__(self) -> None:
