@@ -63,7 +63,6 @@ from astrag.graph.tables import FileTables, Site, TableCache
 from astrag.graph.values import ClassKey, Value
 
 _MAX_DEPTH = 40
-_UNSEEN = object()  # no answer kept yet (None is an answer)
 Mro = tuple[list[ClassKey], list[Value]]  # linearised in-repo classes, bases that are not
 # bound once: comparing by identity costs no enum attribute lookup or hash per chain
 _INSTANCE, _CLASS, _SUPER = Receiver.INSTANCE, Receiver.CLASS, Receiver.SUPER
@@ -90,9 +89,6 @@ class Resolver(Inference):
         self._deps: list[set[str]] = []
         self._mro: dict[ClassKey, Mro] = {}
         self._mro_paths: dict[ClassKey, frozenset[str]] = {}  # the files each MRO spans
-        self._mro_busy: set[ClassKey] = set()  # linearisations being computed
-        # (path, qual, name, skip_self, static) -> class_member's answer, for final MROs only
-        self._members: dict[tuple, Value | None] = {}
 
     # ------------------------------------------------------------------ public entry points
 
@@ -372,66 +368,15 @@ class Resolver(Inference):
                 return (kind, t.path, cls)
             if receiver is not _CLASS and not self._binds_receiver(t, site.scope, written):
                 return None  # ``self`` outside a class; ``cls`` there is an ordinary name
-        if name not in t.bound:
-            # no binding of the file has the name, so no line decides what it means: unless a
-            # function around declares or imports it, the lookup from the first class (or the
-            # module) out is the same for every reference below it, done once (jackson-databind:
-            # 155k such roots, 26k distinct)
-            scope = site.scope
-            exit = t.exits.get(scope) or self._scope_exit(t, scope)
-            if name not in exit[2]:
-                key = ("root", t.path, exit[0], exit[1], name)
-                hit = self._memo.get(key)
-                if hit is not None:  # what cached() does on a hit, without a closure first
-                    if self._deps:
-                        self._deps[-1].update(hit[1])
-                    return hit[0]  # type: ignore[no-any-return]
-                outer, first = exit[0], exit[1]
-                return self.cached(key, lambda: self._lookup(site, outer, first, name, False))  # type: ignore[return-value]
-        return self._lookup(site, site.scope, True, name)
-
-    def _scope_exit(self, t: FileTables, scope: str) -> tuple[str, bool, frozenset[str]]:
-        """Where a lookup from ``scope`` leaves the functions around it (see ``FileTables.exits``),
-        and which names those functions could answer without a binding."""
-        names: set[str] = set()
+        scope = site.scope
         first = True
-        at = scope
-        while at:
-            d = t.defs.get(at)
-            if d is None:
-                at, first = "", False
-                break
-            if d.kind not in FUNCTION_KINDS:
-                break
-            names.update(t.children.get(at, ()))
-            names.update(t.imports.get(at, ()))
-            first = False
-            at = d.parent
-        if not at:
-            first = False  # the module level: a class body's own-scope rule never applies
-        exit = t.exits[scope] = (at, first, frozenset(names))
-        return exit
-
-    def _lookup(
-        self, site: Site, scope: str, first: bool, name: str, once: bool = True
-    ) -> Value | None:
-        """``name`` looked up from ``scope`` of ``site`` outwards (``first``: the scope is the
-        site's own): the scopes around it, then module level, then what the language makes
-        visible without an import. With ``once``, the part of the lookup no line decides is
-        computed once (:meth:`_outer`)."""
-        t = site.t
         class_body_is_scope = t.sem.class_body_is_scope
         members_in_scope = t.sem.members_in_scope
         inherited: Value | None = None  # a member an external base of a class around may have
-        # no binding of the file has the name: from the first class (or the module) out, what
-        # it means is the same for every site below, line or method
-        unbound = once and name not in t.bound
         while scope:
             d = t.defs.get(scope)
             if d is None:
                 break
-            if unbound and d.kind not in FUNCTION_KINDS:
-                return self._outer(site, scope, first, name)
             if (
                 d.kind in FUNCTION_KINDS
                 or (first and class_body_is_scope and d.kind == DefKind.CLASS)
@@ -448,17 +393,8 @@ class Resolver(Inference):
                 inherited = inherited or found
             first = False
             scope = d.parent
-        if unbound:  # only functions passed through: nothing inherited yet
-            return self._outer(site, "", False, name)
         found = self.module_level(t, name, site.line)
         return found if found is not None else inherited
-
-    def _outer(self, site: Site, scope: str, first: bool, name: str) -> Value | None:
-        """:meth:`_lookup` of a name no binding of the file has, from a class or the module
-        out: computed once per scope and name, not once per reference (jackson-databind: 155k
-        such roots, 26k distinct)."""
-        key = ("root", site.t.path, scope, first, name)
-        return self.cached(key, lambda: self._lookup(site, scope, first, name, once=False))  # type: ignore[return-value]
 
     def _binds_receiver(self, t: FileTables, scope: str, written: str) -> bool:
         """Whether a function outside any class binds a receiver name itself: the frontend
@@ -826,19 +762,19 @@ class Resolver(Inference):
     def class_member(
         self, path: str, qual: str, name: str, skip_self: bool = False, static: bool = False
     ) -> Value | None:
-        mro, external = self.mro(path, qual)  # records every file of the hierarchy
-        key = (path, qual, name, skip_self, static)
-        found = self._members.get(key, _UNSEEN)
-        if found is not _UNSEEN:
-            return found  # type: ignore[return-value]
-        found = _member_along(self.tables, mro, external, name, skip_self, static)
-        cls = (path, qual)
-        if cls not in self._mro_busy and cls in self._mro and cls not in self._provisional:
-            # a final linearisation (not one a cycle cut short, not one still being built)
-            # answers each name the same every time: the name is looked up along it once
-            # (member lookups along linearisations: jackson-databind 89k -> 48k, etcd 37k -> 5k)
-            self._members[key] = found
-        return found
+        mro, external = self.mro(path, qual)
+        tables = self.tables  # mro() has recorded every file of the hierarchy already
+        for cpath, cqual in mro[1:] if skip_self else mro:
+            t = tables[cpath]
+            member = (static and t.statics.get(cqual, {}).get(name)) or t.children.get(
+                cqual, {}
+            ).get(name)
+            if member:
+                return ("sym", cpath, member)
+        for base in external:
+            if base[0] == "ext":
+                return ("ext", f"{base[1]}.{name}")
+        return None
 
     def mro(self, path: str, qual: str) -> Mro:
         """Linearised classes (in-repo) and the bases that are not (external or unknown)."""
@@ -853,9 +789,7 @@ class Resolver(Inference):
         self._mro[key] = ([key], [])  # a cycle in the hierarchy ends here
         self._mro_paths[key] = frozenset((path,))
         cuts = self._cuts
-        self._mro_busy.add(key)
         result = self._compute_mro(path, qual)
-        self._mro_busy.discard(key)
         self._mro[key] = result
         self._mro_paths[key] = frozenset(cpath for cpath, _ in result[0])
         if self._cuts != cuts:  # a base named through a cut evaluation (see memoised)
@@ -895,29 +829,6 @@ class Resolver(Inference):
             external.extend(ext)
         linear = t.sem.linearise(self, (path, qual), bases, [m for m, _ in base_mros])
         return linear, external
-
-
-def _member_along(
-    tables: Mapping[str, FileTables],
-    mro: list[ClassKey],
-    external: list[Value],
-    name: str,
-    skip_self: bool,
-    static: bool,
-) -> Value | None:
-    """``name`` as the first class of a linearisation that has it declares it, else as an
-    external base may have it."""
-    for cpath, cqual in mro[1:] if skip_self else mro:
-        t = tables[cpath]
-        member = (static and t.statics.get(cqual, {}).get(name)) or t.children.get(cqual, {}).get(
-            name
-        )
-        if member:
-            return ("sym", cpath, member)
-    for base in external:
-        if base[0] == "ext":
-            return ("ext", f"{base[1]}.{name}")
-    return None
 
 
 def _merged_bases(t: FileTables, qual: str) -> list[Chain]:

@@ -30,15 +30,8 @@ class FileTables:
     star_reexports: list[Import] = field(default_factory=list)
     exports: dict[str, str] = field(default_factory=dict)  # exported name -> local name
     bindings: dict[str, dict[str, list[Binding]]] = field(default_factory=dict)
-    # every name some scope of the file binds: a name outside it means the same at every line
-    # of a scope, so the resolver looks it up once per scope (see ``Resolver._root``)
-    bound: frozenset[str] = frozenset()
-    # per scope, filled as the resolver meets it: the first scope out from it that is no
-    # function (a class, the module ""), whether that is the scope itself, and the names the
-    # functions in between declare or import (see ``Resolver._root``)
-    exits: dict[str, tuple[str, bool, frozenset[str]]] = field(default_factory=dict)
     # per qualname, filled as the resolver asks: whether a namespace declared under it merges
-    # into it (``Resolver._lookup`` asks for every class a bare name's lookup passes)
+    # into it (``Resolver._root`` asks for every class a bare name's lookup passes)
     merged: dict[str, bool] = field(default_factory=dict)
     path: str = ""  # the facts' path, read once per name looked up: a field, not a property
 
@@ -82,7 +75,6 @@ def build_tables(facts: FileFacts) -> FileTables:
         t.exports.setdefault(exported, local)
     for b in facts.bindings:
         t.bindings.setdefault(b.scope, {}).setdefault(b.name, []).append(b)
-    t.bound = frozenset(b.name for b in facts.bindings)
     return t
 
 
