@@ -34,6 +34,8 @@ from astrag.graph.values import Value
 if TYPE_CHECKING:
     from astrag.graph.resolve import Resolver
 
+_CONTAINS = EdgeKind.CONTAINS
+_new = tuple.__new__
 _REF_EDGE = {
     RefKind.CALL: EdgeKind.CALLS,
     RefKind.NEW: EdgeKind.REFERENCES,
@@ -97,14 +99,17 @@ class EdgeEmitter:
 
     def _add(self, source: str, target: str, kind: EdgeKind, line: int, column: int = 0) -> None:
         # containment is what the file says, whatever the language's level
-        how = Resolution.RESOLVED if kind == EdgeKind.CONTAINS else self.resolution
-        self.out.edges.append(Edge(source, target, kind, self.path, line, column, how))
+        how = Resolution.RESOLVED if kind is _CONTAINS else self.resolution
+        # built as the tuple it is: the named tuple's Python-level ``__new__`` costs as much
+        # again, once per edge (jackson-databind: 193k)
+        self.out.edges.append(_new(Edge, (source, target, kind, self.path, line, column, how)))
 
     def _target_id(self, denot: Value | None, fallback: str) -> str:
         if denot is not None:
             kind = denot[0]
             if kind == "sym":
-                return self.r.tables[denot[1]].ids.get(denot[2], symbol_id(denot[1], denot[2]))
+                found = self.r.tables[denot[1]].ids.get(denot[2])
+                return found if found is not None else symbol_id(denot[1], denot[2])
             if kind == "mod":
                 return denot[1]
             if kind == "ext":
@@ -209,7 +214,11 @@ class EdgeEmitter:
         if ref.kind == RefKind.CALL and denot is not None and denot[0] == "sym":
             denot = self.t.sem.call_target(self.r, self.t, ref, denot)
         source = self._source(ref.scope, ref.line)
-        target = self._target_id(denot, _unresolved_name(ref.chain, receiver))
+        if denot is not None and denot[0] == "sym":  # the usual case: no placeholder name
+            found = self.r.tables[denot[1]].ids.get(denot[2])
+            target = found if found is not None else symbol_id(denot[1], denot[2])
+        else:
+            target = self._target_id(denot, _unresolved_name(ref.chain, receiver))
         self._add(source, target, _REF_EDGE[ref.kind], ref.line, ref.column)
         if ref.kind == RefKind.NEW and denot is not None and denot[0] == "sym":
             self._emit_constructor_call(ref, denot, source)

@@ -30,10 +30,13 @@ class FileTables:
     star_reexports: list[Import] = field(default_factory=list)
     exports: dict[str, str] = field(default_factory=dict)  # exported name -> local name
     bindings: dict[str, dict[str, list[Binding]]] = field(default_factory=dict)
+    # per qualname, filled as the resolver asks: whether a namespace declared under it merges
+    # into it (``Resolver._root`` asks for every class a bare name's lookup passes)
+    merged: dict[str, bool] = field(default_factory=dict)
+    path: str = ""  # the facts' path, read once per name looked up: a field, not a property
 
-    @property
-    def path(self) -> str:
-        return self.facts.path
+    def __post_init__(self) -> None:
+        self.path = self.facts.path
 
 
 def build_tables(facts: FileFacts) -> FileTables:

@@ -37,6 +37,9 @@ class GoModules:
     library: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # module path or replaced module path -> repo-relative directory, longest first
     roots: tuple[tuple[str, str], ...] = ()
+    # import path -> the module it lies in (None: outside every one), as found so far: one
+    # import path is looked up for each file that imports it and each type it declares
+    module_of: dict[str, tuple[str, str] | None] = field(default_factory=dict)
 
 
 def is_test_file(path: str) -> bool:
@@ -79,10 +82,17 @@ def in_repository_module(modules: Modules, import_path: str) -> bool:
 
 
 def _module_of(index: GoModules, import_path: str) -> tuple[str, str] | None:
+    try:
+        return index.module_of[import_path]
+    except KeyError:
+        pass
+    found = None
     for module_path, root in index.roots:
         if import_path == module_path or import_path.startswith(module_path + "/"):
-            return module_path, root
-    return None
+            found = module_path, root
+            break
+    index.module_of[import_path] = found
+    return found
 
 
 def package_files(modules: Modules, d: str, tests: bool) -> tuple[str, ...]:

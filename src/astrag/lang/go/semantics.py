@@ -160,7 +160,11 @@ def method_set(r: Resolver, path: str, qual: str) -> MethodSet | None:
 
 def candidate_interfaces(r: Resolver, t: FileTables) -> list[ClassKey]:
     """The interfaces a type of file ``t`` may implement: its own package's, and those of the
-    in-repository packages the file imports."""
+    in-repository packages the file imports (gathered once per file, not once per type)."""
+    return r.cached(("go-candidates", t.path), lambda: _candidate_interfaces(r, t))  # type: ignore[return-value]
+
+
+def _candidate_interfaces(r: Resolver, t: FileTables) -> list[ClassKey]:
     dirs = [posixpath.dirname(t.path)]
     for imp in t.facts.imports:
         d = package_dir(r.modules, imp.module)

@@ -27,6 +27,12 @@ class JavaModules:
     # every package a qualified name may pass through, dotted: each run of directory names
     # above a source file (``a/b/C.java`` gives "a", "b", "a.b"), since roots are not known
     packages: frozenset[str] = frozenset()
+    # (importer, on-demand import's dotted name) -> its parts, the file of the class it names
+    # (``import a.b.C.*``; None for a package) and the file of its longest prefix that is a
+    # class: found once per file and import, not once per name the import is asked for
+    stars: dict[tuple[str, str], tuple[list[str], str | None, str | None]] = field(
+        default_factory=dict
+    )
 
 
 def index_modules(all_paths: frozenset[str], layout: object) -> JavaModules:
@@ -72,6 +78,27 @@ def longest_class_file(
         if path is not None:
             return path, parts[k:]
     return None
+
+
+def star_import(
+    modules: Modules, importer: str, dotted: str
+) -> tuple[list[str], str | None, str | None]:
+    """An on-demand import ``dotted.*`` of ``importer``: its parts, the file of the class it
+    names exactly (None: a package), and the file of its longest prefix that is a class."""
+    index: JavaModules = modules.of(ROOM)
+    key = (importer, dotted)
+    found = index.stars.get(key)
+    if found is None:
+        parts = dotted.split(".")
+        longest = longest_class_file(modules, importer, parts)
+        found = (parts, class_file(modules, importer, parts), longest[0] if longest else None)
+        index.stars[key] = found
+    return found
+
+
+def has_class_named(modules: Modules, name: str) -> bool:
+    """Whether any indexed file is named after a class ``name`` (``name.java``)."""
+    return name in modules.of(ROOM).by_name
 
 
 def sibling_class_file(modules: Modules, importer: str, name: str) -> str | None:

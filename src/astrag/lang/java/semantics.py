@@ -36,9 +36,11 @@ from astrag.graph.values import ClassKey, Value
 from astrag.lang.java.jdk import package_classes, supertypes
 from astrag.lang.java.modules import (
     class_file,
+    has_class_named,
     is_package,
     longest_class_file,
     sibling_class_file,
+    star_import,
 )
 
 if TYPE_CHECKING:
@@ -143,18 +145,17 @@ class JavaSemantics:
     def _star_in_repository(
         self, r: Resolver, t: FileTables, imp: Import, name: str
     ) -> Value | None:
-        parts = imp.module.split(".")
-        owner = class_file(r.modules, t.path, parts)
+        parts, owner, _ = star_import(r.modules, t.path, imp.module)
         if owner is not None:  # ``import static a.b.C.*`` / ``import a.b.C.*``: C's members
             cls = r.module_member(owner, parts[-1])
             return r.member(cls, name) if cls is not None else None
+        if not has_class_named(r.modules, name):
+            return None  # no file of the repository is the class (``String``, ``List``)
         path = class_file(r.modules, t.path, [*parts, name])
         return r.module_member(path, name) if path is not None else None
 
     def _star_target_path(self, r: Resolver, t: FileTables, imp: Import) -> str | None:
-        parts = imp.module.split(".")
-        found = longest_class_file(r.modules, t.path, parts)
-        return found[0] if found is not None else None
+        return star_import(r.modules, t.path, imp.module)[2]
 
     def star_import_target(self, r: Resolver, t: FileTables, imp: Import) -> Value | None:
         parts = imp.module.split(".")
@@ -289,6 +290,8 @@ def choose(
     n = ref.arg_count
     if n < 0:  # a method reference: the arity is the functional interface's, unknown here
         return _sym(candidates[0]) if len(candidates) == 1 else None
+    if len(candidates) == 1:  # no overloads (most calls): its arity alone decides
+        return _sym(candidates[0]) if any(_fits_count(candidates[0][2], n)) else None
     fixed, varargs = _by_arity(candidates, n)
     if len(fixed) + len(varargs) <= 1:
         return _sym((fixed or varargs)[0]) if fixed or varargs else None
