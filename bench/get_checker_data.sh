@@ -31,6 +31,16 @@
 #                    tracebacks compared by the tests) and tests/typesafety/ (YAML)
 #   JOTAI_GIT        github.com/pmndrs/jotai                  @ 1fae7724..., src/ tests/
 #                    tsconfig.json (its paths map `jotai/*` to src/)
+# The fourth stop's blind held-out set, picked by style from file lists alone and pinned before
+# astrag ran on them (docs/BENCHMARKS.md section 3, "Issue 13's fourth stop"):
+#   TINYDB_GIT       github.com/msiemens/tinydb               @ 2283a2b5..., tinydb/ tests/
+#                    (typed library: tables, queries, storages and middlewares as classes)
+#   HTTPIE_GIT       github.com/httpie/cli                    @ 5b604c37..., httpie/ tests/
+#                    (an application: CLI argument parsing, output formatters, plugins)
+#   TSYRINGE_GIT     github.com/microsoft/tsyringe            @ e033769d..., src/ test/
+#                    tsconfig.json (class-heavy: a DI container, decorators, providers)
+#   RADASH_GIT       github.com/sodiray/radash                @ 4cab1900..., src/ tsconfig.json
+#                    (functional: plain exported functions over arrays, objects, promises)
 # The tuned pair (rich, nestjs-graphql) is copied from bench/get_data.sh's corpora.
 # DATA (default: bench/data) says where the corpora go.
 set -euo pipefail
@@ -68,6 +78,10 @@ from_git css-ls CSS_LS_GIT de44a02185a50f5a5688be44b676d5dcdbc82d38 src
 from_git loguru LOGURU_GIT 2a17be730e111cf874d0bf967c4c5da15b7e4670 loguru tests \
     ':(exclude)tests/exceptions' ':(exclude)tests/typesafety'
 from_git jotai JOTAI_GIT 1fae77247ae72ab5f2f002dc82a876e61ce26f56 src tests tsconfig.json
+from_git tinydb TINYDB_GIT 2283a2b556d5ef361b61bae8ed89c0ce0730d7c8 tinydb tests
+from_git httpie HTTPIE_GIT 5b604c37c6c67e18e7c3e9aee6c88a8c22b98345 httpie tests
+from_git tsyringe TSYRINGE_GIT e033769d97cfb6cc4a8569e2b50eb32015453302 src test tsconfig.json
+from_git radash RADASH_GIT 4cab1900d08e0997abc4f17aec3cbfe18958d766 src tsconfig.json
 from_git ky KY_GIT 3419113b48e034fdcf8fa6bd3be3da7b3d0d758f source test
 if from_git date-fns DATE_FNS_GIT dd66398305c2b015fba3c1b3d31ccff42ee8d4cf src \
     && [[ -d "$OUT/date-fns/src" && ! -f "$OUT/date-fns/.astrag.toml" ]]; then

@@ -22,6 +22,7 @@ from rich.table import Table
 
 from astrag import api, present
 from astrag.arguments import path_argument
+from astrag.cli_errors import checked_dir, error_json
 from astrag.errors import AstragError
 
 # emoji=False: ":memo:" in a name or path stays as written.
@@ -110,14 +111,6 @@ def errors(fmt: Fmt = Fmt.text) -> Iterator[None]:
         raise typer.Exit(2) from None
 
 
-def error_json(e: AstragError) -> dict[str, object]:
-    data: dict[str, object] = {"error": type(e).__name__, "message": e.message, "hint": e.hint}
-    suggestions = getattr(e, "suggestions", None)
-    if suggestions:
-        data["suggestions"] = list(suggestions)
-    return data
-
-
 def open_index(repo: Path | None) -> api.Index:
     """The index a query command answers from: brought up to date first, or (refreshing
     off) as it is, with a warning on stderr naming what it does not reflect."""
@@ -131,19 +124,6 @@ def repo_root(repo: Path | None) -> Path:
     if repo is None:
         return api.find_root(None)
     return checked_dir(repo, "--repo")
-
-
-def checked_dir(path: Path, what: str) -> Path:
-    """``path`` resolved, if it names a directory; otherwise one clear error (a missing
-    folder, a file, a name the filesystem refuses)."""
-    path_argument(str(path), what)
-    try:
-        is_dir = path.is_dir()
-    except OSError as e:
-        raise AstragError(f"cannot use {what} {path}: {e.strerror}", f"pass {what} DIR") from e
-    if not is_dir:
-        raise AstragError(f"{path} is not a directory", "pass --repo with a repository root")
-    return path.resolve()
 
 
 def decoded(data: bytes, what: str) -> str:

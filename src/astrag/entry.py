@@ -22,6 +22,12 @@ def interrupted() -> NoReturn:
 
 def main() -> None:
     try:
+        if sys.argv[1:2] == ["check"]:  # the call after every edit: no CLI framework
+            from astrag.cli_check import fast_check
+
+            code = fast_check(sys.argv[2:])
+            if code is not None:
+                sys.exit(code)
         from astrag.cli import main as cli
     except KeyboardInterrupt:
         interrupted()

@@ -56,17 +56,37 @@ def attribute_accesses(
         return []  # a language without an attribute query (Go: its reads are references)
     source = text.encode("utf-8")
     root = (tree or parser(name).parse(source)).root_node
-    cursor = QueryCursor(_query(stem, name))
-    if lines:
-        cursor.set_point_range((min(lines) - 1, 0), (max(lines), 0))
-    found = cursor.captures(root).get("access", [])
-    lines = text.split("\n")
+    query = _query(stem, name)
+    found: dict[int, Node] = {}
+    # each run of changed lines on its own: a diff's scattered edits in a large file leave
+    # most of its accesses unread (a query over min..max of the lines would read them all)
+    for first, last in _runs(lines) if lines else [(None, None)]:
+        cursor = QueryCursor(query)
+        if first is not None and last is not None:
+            cursor.set_point_range((first - 1, 0), (last, 0))
+        for node in cursor.captures(root).get("access", []):
+            found.setdefault(node.id, node)
+    split = text.split("\n")
     out = []
-    for node in sorted(found, key=lambda n: n.start_byte):
-        access = _access(node, source, lines)
+    for node in sorted(found.values(), key=lambda n: n.start_byte):
+        member = _member_name(node)
+        if lines and (member is None or member.start_point[0] + 1 not in lines):
+            continue  # reported on its name's line, which the change did not write
+        access = _access(node, source, split)
         if access is not None:
             out.append(access)
     return out
+
+
+def _runs(lines: frozenset[int]) -> list[tuple[int, int]]:
+    """``lines`` as runs of consecutive line numbers, (first, last) each."""
+    runs: list[tuple[int, int]] = []
+    for line in sorted(lines):
+        if runs and line == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], line)
+        else:
+            runs.append((line, line))
+    return runs
 
 
 # grammar -> the attribute query written for it (TypeScript's serves its dialects)

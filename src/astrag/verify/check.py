@@ -52,6 +52,10 @@ _PLAIN_DECORATORS = frozenset(
     {"staticmethod", "classmethod", "abstractmethod", "override", "typing.override",
      "abc.abstractmethod", "functools.cache", "cache", "lru_cache", "functools.lru_cache"}
 )  # fmt: skip
+# what a local taken from a collection is bound to (a callback's or a loop's element, an
+# index, a map's ``get``): the steps from the collection's type to the element's
+_ELEMENT_STEPS = frozenset({"[i]", "[k]", "get()"})
+_MEMBER = re.compile(r"[A-Za-z_$][\w$]*")  # a plain member name in a chain: no call, no index
 _UNBOUND_RULES = frozenset({"unknown-function", "undeclared-name", "unknown-type"})
 _PROPERTY_ACCESSORS = frozenset({"setter", "getter", "deleter"})
 
@@ -317,10 +321,12 @@ class Checker:
             found = replace(found, severity="warning", message=message)
         return [found]
 
-    def _declared_receiver(self, site: Site, chain: tuple[str, ...]) -> bool:
+    def _declared_receiver(self, site: Site, chain: tuple[str, ...], depth: int = 0) -> bool:
         """Whether the receiver's type is written in the code, not inferred: ``self``/``this``,
-        a call (its declared return), or a name whose every binding in scope is annotated (a
-        callback's parameter typed from the array it iterates is not: ``xs.map(m => m.x)``)."""
+        a call (its declared return), or a name whose every binding in scope is annotated or
+        is a read of members of such a receiver (``const storage = options.storage``, as
+        declared as ``options.storage`` itself); a callback's parameter typed from the array
+        it iterates is not (``xs.map(m => m.x)``)."""
         root = chain[0]
         if root in self.rules(site.t).receivers or root.endswith("()"):
             return True
@@ -328,7 +334,18 @@ class Checker:
         while True:
             bound = t.bindings.get(scope, {}).get(root)
             if bound:
-                return all(b.type is not None for b in bound)
+                return all(
+                    b.type is not None
+                    or (
+                        depth < 3
+                        and b.value is not None
+                        and len(b.value) > 1
+                        and b.value[0] != root
+                        and all(_MEMBER.fullmatch(part) for part in b.value[1:])
+                        and self._declared_receiver(Site(t, scope, b.line), b.value, depth + 1)
+                    )
+                    for b in bound
+                )
             d = t.defs.get(scope) if scope else None
             if d is not None and d.kind in FUNCTION_KINDS and any(p.name == root for p in d.params):
                 return all(p.annotation is not None for p in d.params if p.name == root)
@@ -517,23 +534,24 @@ class Checker:
         return findings
 
     def _parameter_call(self, change: ChangedFile, ref: Reference) -> list[Finding]:
-        """A call of a parameter of an enclosing function (``listener(a, b, c)``) against the
-        function type written for it, where the language can count that type's arguments."""
-        t, scope, name = self.r.tables[change.path], ref.scope, ref.chain[0]
-        while True:
-            d = t.defs.get(scope) if scope else None
-            bound = t.bindings.get(scope, {}).get(name, [])
-            if t.children.get(scope, {}).get(name):
-                return []  # a function of that name declared on the way
-            if d is not None and d.kind in FUNCTION_KINDS and any(p.name == name for p in d.params):
-                if len(bound) > 1:
-                    return []  # the parameter is assigned too: which value is called is open
-                break
-            if bound or d is None:
-                return []
-            scope = d.parent or ""
-        source = change.text.encode("utf-8")[d.start_byte : d.end_byte].decode("utf-8", "replace")
-        arity = self.rules(t).parameter_arity(source, d.name, name)
+        """A call of a local whose type is a function type (``listener(a, b, c)``): a parameter
+        with the function type written out, or a local whose declared type names an alias of
+        one, directly (``cb: Listener``) or as the element of a collection it is taken from
+        (``listeners: Set<Listener>``; ``listeners.forEach((l) => l(a, b))``, ``for (const l
+        of listeners)``, ``handlers.get(k)``), where the language can count the arguments."""
+        t, name = self.r.tables[change.path], ref.chain[0]
+        site = Site(t, ref.scope, ref.line)
+        found = self._local_declaration(site, name)
+        if found is None:
+            return []
+        d, _ = found
+        arity = None
+        if d is not None:  # a parameter of ``d``: its written type first
+            source = change.text.encode("utf-8")[d.start_byte : d.end_byte]
+            text = source.decode("utf-8", "replace")
+            arity = self.rules(t).parameter_arity(text, d.name, name)
+        if arity is None:
+            arity = self._alias_arity(site, name, 0)
         if arity is None:
             return []
         required, most = arity
@@ -544,6 +562,78 @@ class Checker:
         plural = "s" if (most if most is not None else required) != 1 else ""
         message = f"{name}() takes {takes} positional argument{plural}, {given} given"
         return [Finding(change.path, ref.line, ref.column, "wrong-arguments", message)]
+
+    def _local_declaration(
+        self, site: Site, name: str
+    ) -> tuple[Definition | None, Param | None] | None:
+        """Where the local ``name`` seen from ``site`` is declared: (the function, its
+        parameter) for a parameter never assigned, (None, None) for a local bound by
+        declarations only; None when a function of that name is declared on the way, the
+        parameter is assigned, or the name is no local."""
+        t, scope = site.t, site.scope
+        while True:
+            d = t.defs.get(scope) if scope else None
+            bound = t.bindings.get(scope, {}).get(name, [])
+            if t.children.get(scope, {}).get(name):
+                return None  # a function of that name declared on the way
+            params = [p for p in d.params if p.name == name] if d is not None else []
+            if d is not None and d.kind in FUNCTION_KINDS and params:
+                if len(bound) > 1:
+                    return None  # the parameter is assigned too: which value is called is open
+                return d, params[0]
+            if bound:
+                return None, None
+            if d is None:
+                return None
+            scope = d.parent or ""
+
+    def _local_type(self, site: Site, name: str, depth: int) -> tuple[str, ...] | None:
+        """The declared type (a type chain) of local ``name``: its parameter's annotation, its
+        declaration's type, or, for a local taken from a collection with no type of its own
+        (a callback's or a loop's element, ``m.get(k)``, ``xs[i]``), the collection's element
+        type. None when any visible declaration of it says otherwise or nothing is written."""
+        if depth > 3:
+            return None
+        found = self._local_declaration(site, name)
+        if found is None:
+            return None
+        _, param = found
+        if param is not None:
+            return param.annotation
+        t, scope = site.t, site.scope
+        while not t.bindings.get(scope, {}).get(name):
+            d = t.defs.get(scope)
+            if d is None:
+                return None
+            scope = d.parent or ""
+        typed: set[tuple[str, ...] | None] = set()
+        for b in t.bindings[scope][name]:
+            if b.block is not None and not b.block[0] <= site.line <= b.block[1]:
+                continue
+            if b.type is not None:
+                typed.add(b.type)
+            elif b.value is not None and len(b.value) == 2 and b.value[1] in _ELEMENT_STEPS:
+                outer = self._local_type(Site(t, scope, b.line), b.value[0], depth + 1)
+                typed.add(_element_type(outer, b.value[1]) if outer else None)
+            else:
+                return None
+        return typed.pop() if len(typed) == 1 else None
+
+    def _alias_arity(self, site: Site, name: str, depth: int) -> tuple[int, int | None] | None:
+        """How many arguments a call of local ``name`` takes when its declared type is the name
+        of a repository type alias of a function type (``type Listener = (s: S) => void``)."""
+        chain = self._local_type(site, name, depth)
+        if chain is None or len(chain) != 1 or not chain[0].isidentifier():
+            return None
+        denot, _ = self.r.walk(site, chain)
+        if denot is None or denot[0] != "sym":
+            return None
+        alias = self.r.definition(denot)
+        if alias is None or alias.kind not in (DefKind.TYPE_ALIAS, DefKind.VARIABLE):
+            return None  # a variable may be an alias (Python ``Listener = Callable[...]``)
+        source = self.bodies.file_text(denot[1]).encode("utf-8")
+        text = source[alias.start_byte : alias.end_byte].decode("utf-8", "replace")
+        return self.rules(self.r.tables[denot[1]]).alias_arity(text, alias.name)
 
     def _ambiguous(self, site: Site, name: str) -> bool:
         """A bare name its scope binds more than once, a definition and an assignment or two
@@ -793,3 +883,14 @@ def _shift(f: Finding, offset: int) -> Finding:
     if not offset:
         return f
     return Finding(f.path, f.line - offset, f.column, f.rule, f.message, f.severity, f.suggestions)
+
+
+def _element_type(collection: tuple[str, ...], step: str) -> tuple[str, ...] | None:
+    """The element type of a collection type chain taken by ``step``: a sequence's or a
+    set's (``X[]``, ``Set<X>``) by iteration or index, a map's value (``Map<K, X>``,
+    ``Record<K, X>``) by index or ``get``; iterating a map gives pairs, so no element."""
+    if collection[-1:] == ("[]",) and step in ("[i]", "[k]"):
+        return collection[:-1]
+    if collection[-1:] == ("{}",) and step in ("[k]", "get()"):
+        return collection[:-1]
+    return None

@@ -199,6 +199,12 @@ class LanguageRules:
         or None when that cannot be counted."""
         return None
 
+    def alias_arity(self, text: str, name: str) -> tuple[int, int | None] | None:
+        """How many arguments a call of a value typed by the type alias ``name`` (its
+        definition's ``text``) takes, when the alias names a function type: (required, at
+        most; None: any number), or None."""
+        return None
+
     def adds_member(self, text: str, owner: str, name: str) -> bool:
         """The checked file's ``text`` gives the class named ``owner`` the member ``name`` from
         outside its body (Python: ``Owner.name = ...``, ``obj.__class__.name = ...``)."""

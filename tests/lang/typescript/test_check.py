@@ -265,13 +265,15 @@ def test_a_call_of_a_parameter_is_counted_against_its_function_type(
             const inner = (listener: () => void) => listener();
         }
     """
-    # a bare type parameter may be void: listener(1) is no sure mistake; an alias is not
-    # followed (alias(...) unchecked); the arrow's own listener is its own parameter
+    # a bare type parameter may be void: listener(1) is no sure mistake; an alias is followed
+    # to the function type it names (alias(a, b) against (s: T) => void); the arrow's own
+    # listener is its own parameter
     assert rows(root, code, "b.ts") == [
         ("wrong-arguments", 9),
         ("wrong-arguments", 12),
         ("wrong-arguments", 15),
         ("wrong-arguments", 17),
+        ("wrong-arguments", 18),
     ]
     reassigned = """
         export function on(listener: (s: number) => void): void {
@@ -304,3 +306,92 @@ def test_an_intersection_with_a_part_whose_members_are_unseen_is_open(
     # the members of an object type written with no named type, of a type parameter, of a
     # function type are not all seen: only Options alone is closed
     assert rows(root, code, "use.ts") == [("unknown-member", 8)]
+
+
+def test_a_function_taken_from_a_collection_is_counted_against_its_alias(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(
+        tmp_path_factory.mktemp("fnalias"),
+        {
+            "types.ts": """
+                export type Listener<T> = (state: T, prev: T) => void;
+                export type Plain = (a: number) => void;
+                export type Either = Plain | ((a: string, b: string) => void);
+                export type Wide = (a: number, b: number) => void;
+            """
+        },
+    )
+    code = """
+        import { Listener, Plain, Either } from "./types";
+        export function make<T>(s: T, byName: Map<string, Plain>, record: Record<string, Plain>) {
+            const listeners: Set<Listener<T>> = new Set();
+            const plain: Plain[] = [];
+            listeners.forEach((listener) => listener(s, s, s));
+            for (const cb of plain) cb(1, 2);
+            plain.forEach(function (each) { each(1, 2); });
+            const got = byName.get("a");
+            got!(1, 2);
+            const indexed = record["a"];
+            indexed(1, 2);
+            const first = plain[0];
+            first(1, 2);
+        }
+    """
+    # the zustand shape: Set<Listener>.forEach's parameter; an element of an array, a map's
+    # value by get or index
+    assert rows(root, code, "use.ts") == [
+        ("wrong-arguments", 5),
+        ("wrong-arguments", 6),
+        ("wrong-arguments", 7),
+        ("wrong-arguments", 9),
+        ("wrong-arguments", 11),
+        ("wrong-arguments", 13),
+    ]
+    right = """
+        import { Listener, Plain, Either, Wide } from "./types";
+        export function make<T>(
+            s: T, byName: Map<string, Plain>, either: Either[], other: Plain[]
+        ) {
+            const listeners: Set<Listener<T>> = new Set();
+            listeners.forEach((listener) => listener(s, s));
+            listeners.forEach((listener) => listener(s));
+            byName.forEach((value) => value(1));
+            for (const pair of byName) pair(1, 2);
+            either.forEach((e) => e("a", "b"));
+            other.forEach((cb) => cb(1));
+            const wide: Wide[] = [];
+            wide.forEach((cb) => cb(1, 2));
+        }
+    """
+    # a type parameter may be void (listener(s)); iterating a map gives pairs; a union is not
+    # counted; the two callbacks' cb (other's and wide's) are two declarations of one name
+    # in the function's scope, so neither is sure
+    assert rows(root, right, "use.ts") == []
+
+
+def test_a_local_read_from_a_declared_member_is_declared(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(
+        tmp_path_factory.mktemp("memberread"),
+        {
+            "store.ts": """
+                export interface PersistStorage { getItem(name: string): string | null }
+                export interface PersistOptions { name: string; storage?: PersistStorage }
+            """
+        },
+    )
+    code = """
+        import { PersistOptions } from "./store";
+        export function load(options: PersistOptions, loose) {
+            const storage = options.storage;
+            storage?.getItme("a");
+            storage?.getItem("a");
+            const guessed = loose.storage;
+            guessed.getItme("a");
+        }
+    """
+    # a read of a declared member is as declared as the chain itself (options.storage.getItme
+    # is judged); a read off an untyped parameter is not
+    assert rows(root, code, "use.ts") == [("unknown-member", 4)]

@@ -26,6 +26,11 @@ from astrag.graph.facts import (
 from astrag.graph.tables import FileTables, Site
 from astrag.graph.values import Value
 from astrag.lang.python.check_bodies import python_class_body
+from astrag.lang.python.check_callable import (
+    alias_annotation,
+    callable_arity,
+    parameter_annotation,
+)
 from astrag.lang.python.check_stdlib import (
     ABSTRACT_MODULES,
     installed_call,
@@ -245,6 +250,16 @@ class PythonRules(LanguageRules):
     ) -> bool:
         body = bodies.read("python", path, qual, python_class_body)
         return body is None or name in body.assigned or name in body.slots
+
+    def parameter_arity(
+        self, text: str, function: str, param: str
+    ) -> tuple[int, int | None] | None:
+        written = parameter_annotation(text, function, param)  # ``cb: Callable[[int], None]``
+        return callable_arity(written) if written is not None else None
+
+    def alias_arity(self, text: str, name: str) -> tuple[int, int | None] | None:
+        written = alias_annotation(text, name)  # ``Listener = Callable[[int], None]``
+        return callable_arity(written) if written is not None else None
 
     def adds_member(self, text: str, owner: str, name: str) -> bool:
         # ``Owner.name = ...``, or through an instance's class (``logger.__class__.name = ...``,

@@ -19,6 +19,7 @@ from astrag.graph.values import Value
 from astrag.lang.typescript.check_globals import Globals, program_globals
 from astrag.lang.typescript.check_members import ts_declared_members
 from astrag.lang.typescript.check_params import (
+    alias_type,
     function_type_arity,
     parameter_type,
     voidable_parameters,
@@ -113,6 +114,10 @@ class TypeScriptRules(LanguageRules):
         self, text: str, function: str, param: str
     ) -> tuple[int, int | None] | None:
         written = parameter_type(text, function, param)  # ``listener: (s: T, p: T) => void``
+        return function_type_arity(written) if written is not None else None
+
+    def alias_arity(self, text: str, name: str) -> tuple[int, int | None] | None:
+        written = alias_type(text, name)  # ``type Listener<S> = (state: S, prev: S) => void``
         return function_type_arity(written) if written is not None else None
 
     def unverified_name(

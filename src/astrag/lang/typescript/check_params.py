@@ -171,3 +171,18 @@ def function_type_arity(annotation: str) -> tuple[int, int | None] | None:
         if not voidable:
             required = total
     return required, total
+
+
+def alias_type(text: str, name: str) -> str | None:
+    """The type a type alias ``name`` stands for (its definition's ``text``: ``export type
+    Listener<S> = (state: S) => void``), or None when the text is no such alias."""
+    found = re.match(rf"\s*(?:(?:export|declare)\s+)*type\s+{re.escape(name)}\s*", text)
+    if found is None:
+        return None
+    i = found.end()
+    if text.startswith("<", i):
+        i = _group(text, i)[1]
+    rest = text[i:].lstrip()
+    if not rest.startswith("=") or rest.startswith("=>"):
+        return None
+    return rest[1:].strip().rstrip(";").strip()

@@ -1,0 +1,110 @@
+"""The checker on Python: calls of a value typed by ``Callable[[...], R]`` (a parameter with the
+type written out, an alias of it, an element of a collection of them), and a local read from a
+declared member."""
+
+from __future__ import annotations
+
+import pytest
+
+from astrag.lang.python.check_callable import alias_annotation, callable_arity
+from tests.verify.checked import indexed, rows
+
+HOOKS = {
+    "hooks.py": """
+        from typing import Callable, TypeAlias
+        Listener = Callable[[int, str], None]
+        Anything: TypeAlias = Callable[..., None]
+        Either = Callable[[int], None] | Callable[[int, int], None]
+    """
+}
+
+
+def test_a_call_is_counted_against_the_callable_type(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("callable"), HOOKS)
+    code = """
+        from typing import Callable, Optional
+        from hooks import Listener
+
+        def run(cb: Callable[[int], None], each: list[Listener], by: dict[str, Listener],
+                maybe: Optional[Callable[[], int]] = None) -> None:
+            cb(1, 2)
+            for listener in each:
+                listener(1, "a", 3)
+            got = by.get("a")
+            got(1)
+            maybe(1)
+    """
+    assert rows(root, code, "use.py") == [
+        ("wrong-arguments", 6),
+        ("wrong-arguments", 8),
+        ("wrong-arguments", 10),
+        ("wrong-arguments", 11),
+    ]
+
+
+def test_what_is_not_a_plain_callable_is_not_counted(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("open"), HOOKS)
+    code = """
+        from typing import Callable
+        from hooks import Listener, Anything, Either
+
+        def run(cb: Callable[[int], None], wide: Anything, either: Either, loose,
+                listener: Listener) -> None:
+            cb(1)
+            wide(1, 2, 3)
+            either(1, 2)
+            loose(1, 2, 3)
+            listener(1, "a")
+            cb = print
+            cb(1, 2)
+    """
+    # ``...`` takes anything, a union is not counted, an untyped parameter is open; ``cb``
+    # is assigned again, so which function runs is not known
+    assert rows(root, code, "use.py") == []
+
+
+def test_callable_arity_reads_the_written_type() -> None:
+    assert callable_arity("Callable[[int, str], None]") == (2, 2)
+    assert callable_arity("typing.Callable[[], None] | None") == (0, 0)
+    assert callable_arity("Optional[Callable[[Dict[str, int]], None]]") == (1, 1)
+    assert callable_arity("Callable[..., None]") is None
+    assert callable_arity("Callable[P, R]") is None
+    assert callable_arity("Callable[[int], None] | Callable[[], None]") is None
+    assert alias_annotation("Listener: TypeAlias = Callable[[int], None]", "Listener") == (
+        "Callable[[int], None]"
+    )
+    assert alias_annotation("Listener == 1", "Listener") is None
+
+
+def test_a_local_read_from_a_declared_member_is_declared(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(
+        tmp_path_factory.mktemp("memberread"),
+        {
+            "store.py": """
+                class Storage:
+                    def __init__(self) -> None:
+                        self.path = ""
+
+                class Options:
+                    def __init__(self, storage: Storage) -> None:
+                        self.storage = storage
+            """
+        },
+    )
+    code = """
+        from store import Options
+
+        def load(options: Options, loose) -> None:
+            storage = options.storage
+            print(storage.pth, storage.path)
+            guessed = loose.storage
+            print(guessed.pth)
+    """
+    # storage is as declared as options.storage; guessed comes off an untyped parameter
+    assert rows(root, code, "use.py") == [("unknown-member", 5)]
