@@ -32,6 +32,7 @@ from astrag.cli_shared import errors as _errors
 from astrag.cli_shared import repo_root as _root
 from astrag.cli_store import NoRefreshOpt, StoreOpt, choose_store
 from astrag.errors import AstragError
+from astrag.verify.findings import severity_tag
 
 if TYPE_CHECKING:
     from astrag.indexer import IndexSummary
@@ -440,15 +441,10 @@ def check(
             for f in report.findings:  # one a line, whole, however long (soft wrap in a pipe)
                 where = escape(f"{f.path}:{f.line}:{f.column}")
                 rule = f"[red]{f.rule}[/]" if f.severity == "error" else f"[yellow]{f.rule}[/]"
-                tag = "" if f.severity == "error" else f" ({f.severity})"
+                tag = severity_tag(f)
                 out.print(f"{where} {rule}{tag} {escape(f.message)}", highlight=False)
-            files = len(report.files)
-            summary = f"{len(report.findings)} finding(s) in {files} file(s)"
-            warnings = sum(f.severity != "error" for f in report.findings)
-            if warnings:
-                summary += f", {warnings} of them unverified (warning)"
-            err.print(f"[dim]{summary}, {report.seconds * 1000:.0f} ms[/]")
-    if any(f.severity == "error" for f in report.findings):
+            err.print(f"[dim]{escape(report.summary())}[/]")
+    if report.failed:
         raise typer.Exit(1)  # a warning alone (what the index could not verify) exits 0
 
 

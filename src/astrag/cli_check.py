@@ -103,18 +103,17 @@ def _run(options: dict[str, str], fmt: str) -> int:
         data = present.check_json(report) if fmt == "json" else present.check_sarif(report)
         _emit_json(data)
     else:
-        lines = []
-        for f in report.findings:  # one a line, whole, however long
-            tag = "" if f.severity == "error" else f" ({f.severity})"
-            lines.append(f"{f.path}:{f.line}:{f.column} {f.rule}{tag} {f.message}\n")
-        sys.stdout.write("".join(lines))
-        summary = f"{len(report.findings)} finding(s) in {len(report.files)} file(s)"
-        warnings = sum(f.severity != "error" for f in report.findings)
-        if warnings:
-            summary += f", {warnings} of them unverified (warning)"
+        from astrag.verify.findings import severity_tag
+
+        sys.stdout.write(  # one a line, whole, however long
+            "".join(
+                f"{f.path}:{f.line}:{f.column} {f.rule}{severity_tag(f)} {f.message}\n"
+                for f in report.findings
+            )
+        )
         sys.stdout.flush()
-        sys.stderr.write(f"{summary}, {report.seconds * 1000:.0f} ms\n")
-    return 1 if any(f.severity == "error" for f in report.findings) else 0
+        sys.stderr.write(report.summary() + "\n")
+    return 1 if report.failed else 0
 
 
 def _emit_json(data: object) -> None:

@@ -55,3 +55,22 @@ class CheckReport:
     files: list[str] = field(default_factory=list)  # the files checked (new versions)
     seconds: float = 0.0
     warning: str = ""  # the index did not reflect files outside the change (stale, kept)
+
+    @property
+    def failed(self) -> bool:
+        """Whether a finding is an error: a warning alone (what the index could not verify)
+        passes, as ``astrag check``'s exit status says."""
+        return any(f.severity == "error" for f in self.findings)
+
+    def summary(self) -> str:
+        """The one line a person reads after the findings: counts, the unverified, the time."""
+        text = f"{len(self.findings)} finding(s) in {len(self.files)} file(s)"
+        warnings = sum(f.severity != "error" for f in self.findings)
+        if warnings:
+            text += f", {warnings} of them unverified (warning)"
+        return f"{text}, {self.seconds * 1000:.0f} ms"
+
+
+def severity_tag(f: Finding) -> str:
+    """What a finding's line says after its rule: nothing for an error, else its severity."""
+    return "" if f.severity == "error" else f" ({f.severity})"
