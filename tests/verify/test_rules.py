@@ -374,6 +374,33 @@ def test_an_incomplete_rename_is_found_in_the_file_it_forgot(repo: Path) -> None
     assert api.check(repo, diff_of(repo, everywhere)).findings == []
 
 
+def test_a_rename_is_found_on_the_lines_of_its_own_file_that_the_change_left(
+    repo: Path,
+) -> None:
+    """An attribute renamed where ``__init__`` assigns it, not where a method reads it: the
+    read is on a line the change did not write, in a file it did."""
+    report = api.check(repo, diff_of(repo, {"web/models.py": ("self.entries,", "self.items,")}))
+    assert [(f.path, f.line, f.rule, f.suggestions[:1]) for f in report.findings] == [
+        ("web/models.py", 14, "unknown-member", ("items",))
+    ]
+    assert "renamed by this change to items" in report.findings[0].message
+    whole = diff_of(repo, {"web/models.py": ("self.entries", "self.items")})
+    assert api.check(repo, whole).findings == []
+
+
+def test_a_function_renamed_at_its_declaration_is_found_where_its_file_calls_it(
+    repo: Path,
+) -> None:
+    report = api.check(
+        repo, diff_of(repo, {"src/bound.ts": ("function label(", "function labelOf(")})
+    )
+    assert [(f.path, f.line, f.rule, f.suggestions[:1]) for f in report.findings] == [
+        ("src/bound.ts", 8, "unknown-function", ("labelOf",))
+    ]
+    whole = diff_of(repo, {"src/bound.ts": ("label(", "labelOf(")})
+    assert api.check(repo, whole).findings == []
+
+
 def test_a_signature_change_is_found_at_the_callers_it_left(repo: Path) -> None:
     required = diff_of(
         repo,

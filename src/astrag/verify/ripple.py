@@ -1,4 +1,4 @@
-"""What a change breaks in the files it did not touch.
+"""What a change breaks in the files and lines it did not touch.
 
 A change that removes, renames or re-signs a definition (a function, method, class, field,
 or a whole module) can leave its users behind: the one import a rename forgot, a caller still
@@ -8,6 +8,9 @@ repository: the index records which files' resolution consulted a changed file
 against the repository as it was and once as the change leaves it. What fails only after the
 change is the change's doing and is reported at the site, with the new name suggested where
 the change renamed the definition; what failed before too is not this change's finding.
+A changed file's own lines that the change left alone are users too (``self._path`` read in
+a method after the change renamed the attribute in ``__init__``): each is checked in the new
+version and, at the line it had, in the old.
 """
 
 from __future__ import annotations
@@ -106,6 +109,14 @@ def candidate_lines(text: str, pattern: re.Pattern[str]) -> frozenset[int]:
     return frozenset(
         number for number, line in enumerate(text.split("\n"), 1) if pattern.search(line)
     )
+
+
+def kept_lines(old: str, new: str) -> dict[int, int]:
+    """Each 1-based line of ``new`` that the change left as it was, to its line in ``old``."""
+    matcher = difflib.SequenceMatcher(None, old.split("\n"), new.split("\n"), autojunk=False)
+    return {
+        b + k + 1: a + k + 1 for a, b, size in matcher.get_matching_blocks() for k in range(size)
+    }
 
 
 def new_findings(before: list[Finding], after: list[Finding]) -> list[Finding]:

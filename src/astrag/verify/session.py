@@ -26,8 +26,10 @@ from astrag.verify.findings import CheckReport, Finding
 from astrag.verify.inputs import ChangedFile
 from astrag.verify.old_facts import OldFacts
 from astrag.verify.ripple import (
+    Affected,
     affected_names,
     candidate_lines,
+    kept_lines,
     new_findings,
     renamed_on_line,
     with_rename,
@@ -200,7 +202,7 @@ class CheckSession:
         touched = set(new) | set(deleted) | set(old)
         created = {c.path for c in changes if c.old is None or (c.old_path or c.path) != c.path}
         before = self._checker(_Overlay(self.facts, old, created - set(old)), {})
-        out: list[Finding] = []
+        out = self._broken_in_place(changes, new, old, affected, checker, before)
         for path in sorted(self._users(touched, affected.names) - touched):
             if path not in self.facts or language_of(path) is None:
                 continue
@@ -217,6 +219,45 @@ class CheckSession:
                 for finding in new_findings(earlier, after):
                     name = renamed_on_line(split[finding.line - 1], affected.renamed)
                     out.append(with_rename(finding, affected.renamed, name))
+        return out
+
+    def _broken_in_place(
+        self,
+        changes: list[ChangedFile],
+        new: dict[str, FileFacts],
+        old: dict[str, FileFacts],
+        affected: Affected,
+        after: Checker,
+        before: Checker,
+    ) -> list[Finding]:
+        """Sites on the lines of a changed file that the change left as they were and that
+        name what it removed or renamed: checked as the change leaves them and, at the lines
+        they had, as they were; what fails only after is the change's doing."""
+        pattern = affected.pattern()
+        out: list[Finding] = []
+        for c in changes:
+            facts = old.get(c.old_path or c.path)
+            if c.lines is None or c.old is None or facts is None or pattern is None:
+                continue  # every line already checked, or nothing to compare with
+            untouched = candidate_lines(c.text, pattern) - c.lines
+            if not untouched:
+                continue
+            was = kept_lines(c.old, c.text)
+            untouched = frozenset(n for n in untouched if n in was)
+            site = ChangedFile(c.path, c.text, untouched, old=c.old)
+            found = after.check(site, new[c.path], None)
+            if not found:
+                continue
+            earlier_site = ChangedFile(
+                c.old_path or c.path, c.old, frozenset(was[n] for n in untouched), old=c.old
+            )
+            earlier = {(f.line, f.column, f.rule) for f in before.check(earlier_site, facts)}
+            split = c.text.split("\n")
+            for finding in found:
+                if (was[finding.line], finding.column, finding.rule) in earlier:
+                    continue
+                name = renamed_on_line(split[finding.line - 1], affected.renamed)
+                out.append(with_rename(finding, affected.renamed, name))
         return out
 
     def _users(self, touched: set[str], names: set[str]) -> set[str]:
