@@ -494,7 +494,7 @@ def _run_cold(
             yield IndexUpdate(
                 edges_for=tuple(path for path, _, _ in shard),
                 edges=edges,
-                depends={path: frozenset(deps) for path, _, deps in shard},
+                depends={path: deps for path, _, deps in shard},  # encoded already
             )
             done += len(shard)
             if progress:
