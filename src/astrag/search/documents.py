@@ -16,14 +16,7 @@ from functools import lru_cache
 
 from astrag.graph.facts import Definition, DefKind, FileFacts, RefKind
 from astrag.graph.symbols import definition_keys, symbol_id
-from astrag.search.text import (
-    code_words,
-    code_words_both,
-    distinct_words,
-    name_words,
-    path_words,
-    unique,
-)
+from astrag.search.text import code_words, distinct_words, name_words, path_words, unique
 
 _BODY_BYTES = 8000  # identifiers of a body beyond this add little and cost index size
 _BODY_WORDS = 400
@@ -88,9 +81,9 @@ def _definition_doc(
     callees: tuple[str, ...],
     pwords: list[str],
 ) -> SearchDoc:
-    qual_words, plain_qual = code_words_both(d.qualname.replace(".", " "))
+    qual_words = code_words(d.qualname.replace(".", " "))
+    plain_qual = code_words(d.qualname.replace(".", " "), keep_joined=False)
     sig = d.signature or d.name
-    sig_words, plain_sig = code_words_both(sig)
     relations = [c[-1] for c in (*d.bases, *d.implements) if c]
     body_text = source[d.start_byte : min(d.end_byte, d.start_byte + _BODY_BYTES)].decode(
         "utf-8", errors="replace"
@@ -105,7 +98,7 @@ def _definition_doc(
         f"{kind} {' '.join(plain_qual)}",
         f"in {' '.join(_plain_path(facts.path))}"
         + (f" of {' '.join(code_words(parent, keep_joined=False))}" if parent else ""),
-        " ".join(plain_sig),
+        " ".join(code_words(sig, keep_joined=False)),
     ]
     if doc:
         lines.append(doc)
@@ -119,7 +112,7 @@ def _definition_doc(
         path=facts.path,
         name=" ".join(unique([*code_words(d.name), d.name.lower()])),
         qual=" ".join(unique(qual_words + pwords)),
-        sig=" ".join(sig_words),
+        sig=" ".join(code_words(sig)),
         doc=doc,
         body=" ".join(unique([*rel_words, *call_words, *body_words])),
         text="\n".join(lines),

@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import lru_cache
-from itertools import chain, islice
 
 from astrag.lang import indexed_extensions
 
@@ -53,21 +52,12 @@ def code_words(text: str, *, keep_joined: bool = True) -> list[str]:
     """Every identifier of ``text`` split into words, in order; with ``keep_joined`` an
     identifier made of several words also contributes its joined lowercase form."""
     out: list[str] = []
-    words = name_words if keep_joined else _split  # each cached: one look-up per identifier
     for ident in _IDENT.findall(text):
-        out.extend(words(ident))
+        parts = _split(ident)
+        out.extend(parts)
+        if keep_joined and len(parts) > 1:
+            out.append("".join(parts))
     return out
-
-
-def code_words_both(text: str) -> tuple[list[str], list[str]]:
-    """``(code_words(text), code_words(text, keep_joined=False))`` in one pass over ``text``
-    (a search document wants both of a signature and of a qualified name)."""
-    joined: list[str] = []
-    plain: list[str] = []
-    for ident in _IDENT.findall(text):
-        joined.extend(name_words(ident))
-        plain.extend(_split(ident))
-    return joined, plain
 
 
 @lru_cache(maxsize=1 << 16)
@@ -80,27 +70,14 @@ def name_words(name: str) -> tuple[str, ...]:
 def distinct_words(text: str, limit: int) -> list[str]:
     """The first ``limit`` distinct words of the distinct identifiers of ``text``, skipping
     one-letter words: a bag for search, made without splitting any identifier twice."""
-    # every identifier's words, deduplicated in C: the first ``limit`` of them are the same
-    # as a Python loop that stopped once it had ``limit`` (which cost 0.4 of medusa's 1.6 s
-    # of search documents)
-    idents = dict.fromkeys(_IDENT.findall(text))
-    words = dict.fromkeys(chain.from_iterable(map(_LONG_WORDS.__getitem__, idents)))
-    return list(islice(words, limit))
-
-
-class _LongWords(dict[str, tuple[str, ...]]):
-    """An identifier's words of more than one letter, made once (bounded: a long-lived process
-    starts over rather than growing without end)."""
-
-    def __missing__(self, ident: str) -> tuple[str, ...]:
-        if len(self) >= _LONG_WORDS_KEPT:
-            self.clear()
-        words = self[ident] = tuple(w for w in _split(ident) if len(w) > 1)
-        return words
-
-
-_LONG_WORDS_KEPT = 1 << 17
-_LONG_WORDS = _LongWords()
+    words: dict[str, None] = {}
+    for ident in dict.fromkeys(_IDENT.findall(text)):
+        for w in _split(ident):
+            if len(w) > 1:
+                words[w] = None
+        if len(words) >= limit:
+            break
+    return list(words)[:limit]
 
 
 def unique(words: Iterable[str], limit: int | None = None) -> list[str]:
