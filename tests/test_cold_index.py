@@ -122,7 +122,7 @@ def test_new_parsers_re_index_everything_and_drop_what_went(tmp_path: Path) -> N
 
 
 def test_a_failing_resolver_process_fails_the_run_and_ends(tmp_path: Path) -> None:
-    resolver = ResolverProcess(None, 1)
+    resolver = ResolverProcess(1)
     try:
         resolver.add("a.py", encode_facts(extract_facts("a.py", b"def f():\n    pass\n")))
         resolver.add("b.py", b"not facts")
@@ -138,7 +138,7 @@ def test_the_resolver_process_hands_over_every_batch_before_any_is_taken(tmp_pat
     batches (here far more than a pipe holds) are read as they come, so the resolver process
     finishes meanwhile instead of waiting for its pipe to be emptied."""
     source = "def f():\n    pass\n\ndef g():\n" + "    f()\n" * 400
-    resolver = ResolverProcess(None, 1)
+    resolver = ResolverProcess(1)
     try:
         for i in range(40):
             resolver.add(f"m{i:02}.py", encode_facts(extract_facts(f"m{i:02}.py", source.encode())))
@@ -173,3 +173,49 @@ def test_a_cold_index_reports_its_stages_as_one_process_does(tmp_path: Path) -> 
         assert stages == ["parse", "resolve", "write"], jobs
         ends = {stage: (done, total) for stage, done, total in seen[jobs]}
         assert ends == {"parse": (70, 70), "resolve": (70, 70), "write": (1, 1)}, jobs
+
+
+def test_importing_the_indexer_does_not_import_numpy() -> None:
+    """An index run without embeddings never needs numpy: importing it cost a cold run 0.1 s
+    before its parsers could start."""
+    import subprocess
+    import sys
+
+    code = "import sys, astrag.indexer; print('numpy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def _resolved_calls(files: dict[str, bytes], layout: object) -> set[tuple[str, str]]:
+    resolver = ResolverProcess(1)
+    try:
+        for path, source in files.items():
+            resolver.add(path, encode_facts(extract_facts(path, source)))
+        resolver.all_added(layout)  # type: ignore[arg-type]
+        shards = list(resolver.shards())
+    finally:
+        resolver.close()
+    return {
+        (e[0], e[1]) for shard in shards for _, edges, _ in shard for e in edges if e[2] == "calls"
+    }
+
+
+def test_the_resolver_process_resolves_under_the_layout_sent_with_the_last_file(
+    tmp_path: Path,
+) -> None:
+    """The indexer reads the layout while the parsers work and sends it once all files are in:
+    a `paths` alias resolves with it, and without it does not."""
+    from astrag.project_layout import read_layout
+
+    _write(
+        tmp_path,
+        "tsconfig.json",
+        '{"compilerOptions": {"baseUrl": ".", "paths": {"@lib/*": ["lib/*"]}}}',
+    )
+    files = {
+        "lib/a.ts": b"export function alpha(): number { return 1; }\n",
+        "main.ts": b"import { alpha } from '@lib/a';\nexport function go() { return alpha(); }\n",
+    }
+    layout = read_layout(tmp_path, sorted(files))
+    assert ("main.ts::go", "lib/a.ts::alpha") in _resolved_calls(files, layout)
+    assert ("main.ts::go", "lib/a.ts::alpha") not in _resolved_calls(files, None)

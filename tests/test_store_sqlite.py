@@ -510,3 +510,25 @@ def test_the_writer_keeps_counts_an_older_index_lacks(store: SqliteStore) -> Non
     with store.acquire_writer():
         assert store.counts() == kept
     assert json.loads(store.meta()["counts"]) == kept
+
+
+def test_a_dependency_set_given_encoded_is_written_as_the_set_itself(tmp_path: Path) -> None:
+    """The cold index's resolver process sends each file's dependency set encoded
+    (codec.encode_depends): written as it comes, it reads back as the set would."""
+    from astrag.store.codec import encode_depends
+
+    deps = frozenset({"c.py", "b.py", "d/e.py"})
+    stores = []
+    for name, given in (("set", deps), ("bytes", encode_depends(deps))):
+        s = SqliteStore(tmp_path / name / ".astrag")
+        s.open()
+        s.apply(dataclasses.replace(base_update(), depends={"a.py": given}))
+        stores.append(s)
+    try:
+        assert [s.all_depends() for s in stores] == [{"a.py": deps}] * 2
+        assert [s.dependents(["d/e.py"]) for s in stores] == [{"a.py"}] * 2
+        raw = [s._db.execute("SELECT deps FROM depends").fetchall() for s in stores]
+        assert raw[0] == raw[1]
+    finally:
+        for s in stores:
+            s.close()

@@ -9,11 +9,12 @@ is prepared); two embedders with one name must give the same vectors.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
-
-import numpy as np
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from astrag.errors import AstragError
+
+if TYPE_CHECKING:  # only named in annotations: importing astrag.embed must not import numpy
+    import numpy as np
 
 
 @runtime_checkable
@@ -40,6 +41,8 @@ class EmbeddingError(AstragError):
 
 def normalise_rows(vectors: np.ndarray) -> np.ndarray:
     """``vectors`` as float32 with unit-length rows; all-zero rows stay zero (no NaN)."""
+    import numpy as np
+
     out = np.array(vectors, dtype=np.float32)  # a copy: callers keep their array
     norms = np.linalg.norm(out, axis=1, keepdims=True)
     np.divide(out, norms, out=out, where=norms > 0)

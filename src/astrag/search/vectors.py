@@ -11,16 +11,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from astrag.embed import Embedder, load_embedder
 from astrag.store.base import GraphStore
 
+if TYPE_CHECKING:  # numpy is imported where vectors are read: an index run without
+    # embeddings (--no-embed) never imports it (0.1 s before a cold run's parsers start)
+    import numpy as np
+
 ProgressFn = Callable[[str, int, int], None]
 _BATCH = 512
 _COMMIT_EVERY = 8192  # texts per transaction: a killed run loses at most this much work
-_DTYPE = np.float16
+_DTYPE = "float16"  # numpy's name: numpy is imported only where vectors are made or read
 
 
 def embed_missing(
@@ -71,10 +74,14 @@ class DenseIndex:
         ids, blobs = store.vectors()
         if not ids:
             return None
+        import numpy as np
+
         matrix = np.frombuffer(b"".join(blobs), dtype=_DTYPE).reshape(len(ids), -1)
         return cls(ids, matrix.astype(np.float32), name)
 
     def search(self, query: np.ndarray, limit: int) -> list[tuple[str, float]]:
+        import numpy as np
+
         scores = self.matrix @ query.astype(np.float32)
         limit = min(limit, len(scores))
         if limit <= 0:

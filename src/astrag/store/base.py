@@ -63,7 +63,8 @@ class IndexUpdate:
     edges_for: tuple[str, ...] = ()
     edges: tuple[Edge, ...] = ()
     placeholders: tuple[Symbol, ...] = ()
-    depends: dict[str, frozenset[str]] = field(default_factory=dict)
+    # bytes: the set encoded already (codec.encode_depends), as the resolver process sends it
+    depends: dict[str, frozenset[str] | bytes] = field(default_factory=dict)
     docs_for: tuple[str, ...] = ()
     docs: tuple[SearchDoc, ...] = ()
     meta: dict[str, str] = field(default_factory=dict)

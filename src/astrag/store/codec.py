@@ -191,6 +191,11 @@ def decode_facts(blob: bytes) -> FileFacts:
     # fmt: on
 
 
+def encode_depends(deps: Iterable[str]) -> bytes:
+    """A file's dependency set as a store keeps it: its paths sorted, marshalled."""
+    return marshal.dumps(sorted(deps))
+
+
 def encode_symbols(symbols: Iterable[Symbol]) -> bytes:
     """A file's symbols as a compact blob (a parser process sends them with the facts)."""
     return marshal.dumps([_symbol_fields(s) for s in symbols], 4)

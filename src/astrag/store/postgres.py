@@ -32,7 +32,7 @@ import marshal
 import os
 import socket
 import struct
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
@@ -62,6 +62,7 @@ from astrag.store.codec import (
     RESOLUTION_CODE,
     RESOLUTION_CODES,
     LazyFacts,
+    encode_depends,
     encode_facts,
     gc_paused,
     new_edge,
@@ -855,7 +856,7 @@ class PostgresStore:
                   e.column, codes[e.resolution]) for e in update.edges],
             )  # fmt: skip
 
-    def _replace_depends(self, depends: dict[str, frozenset[str]]) -> None:
+    def _replace_depends(self, depends: Mapping[str, frozenset[str] | bytes]) -> None:
         if depends:
             self._db.execute(
                 "DELETE FROM depends WHERE repo = %s AND file = ANY(%s)",
@@ -863,7 +864,10 @@ class PostgresStore:
             )
             self._copy(
                 "depends", "repo, file, deps",
-                [(self._repo, f, marshal.dumps(sorted(deps))) for f, deps in depends.items()],
+                [
+                    (self._repo, f, d if isinstance(d, bytes) else encode_depends(d))
+                    for f, d in depends.items()
+                ],
             )  # fmt: skip
 
     def _delete_docs(self, paths: Iterable[str]) -> None:
