@@ -358,6 +358,33 @@ def test_a_name_is_unbound_beside_a_region_the_grammar_cannot_read(repo: Path) -
     assert api.check(repo, hidden).findings == []
 
 
+def test_comparing_a_member_of_self_does_not_narrow_self(repo: Path) -> None:
+    """``self.sep == ...`` compares a value; only a union narrows by a discriminant, and the
+    object a method runs on is never one. A union's discriminant still narrows."""
+    code = """
+        class A:
+            kind = "a"
+            only_a = 1
+
+
+        class B:
+            kind = "b"
+
+
+        class Flags:
+            def __init__(self) -> None:
+                self.sep = "\\n"
+
+            def write(self, x: A | B) -> object:
+                if x.kind == "a":
+                    print(x.only_a)
+                if self.sep == "\\n":
+                    return self.seps
+                return self.sep
+    """
+    assert rows(repo, code, "web/flags.py") == [("unknown-member", 18)]
+
+
 # --------------------------------------------------------------- what the change breaks
 
 

@@ -43,7 +43,7 @@ from astrag.verify.attributes import Access, attribute_accesses
 from astrag.verify.findings import Finding
 from astrag.verify.inputs import ChangedFile
 from astrag.verify.members import AttributeRule, ClassBodies, same_kind_mro, scope_at
-from astrag.verify.narrowing import narrowed
+from astrag.verify.narrowing import DISCRIMINANT, narrowed
 from astrag.verify.rules import DEFAULT, Guard, LanguageRules, rules_for
 from astrag.verify.syntax import syntax_errors
 
@@ -414,7 +414,10 @@ class Checker:
         or the member's presence on it is (``getattr(x, "name", None)``)."""
         d = site.t.defs.get(site.scope)
         first = d.start_line if d is not None else 1
-        receiver, tests = ".".join(chain[:-1]), self.rules(site.t).narrowing
+        rules = self.rules(site.t)
+        receiver, tests = ".".join(chain[:-1]), rules.narrowing
+        if receiver in rules.receivers:  # self/this: the class itself, never a union
+            tests = tuple(t for t in tests if t != DISCRIMINANT)
         return narrowed(change.text, first, site.line, receiver, chain[-1], tests)
 
     # ------------------------------------------------------------------ closed classes

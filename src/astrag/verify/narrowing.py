@@ -12,6 +12,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+# a discriminant compared (``obj.kind === ...``) narrows a union; the object a method runs
+# on (``self``, ``this``) is never one, so for it such a comparison is only a comparison
+DISCRIMINANT = r"{r}\.[\w$]+\s*(?:===|!==|==|!=)"
 # the tests and casts of every language the checker reads; a language's rules may name its
 # own (``LanguageRules.narrowing``): in Java only ``instanceof`` and a cast narrow a type
 TESTS = (
@@ -19,7 +22,7 @@ TESTS = (
     # a type guard: isComputedValue(obj), a namespace's own: CompoundMenuNode.is(node)
     r"\b(?:is|is[A-Z_]\w*)\s*\(\s*{r}\s*[,)]",
     r"""['"][\w$]+['"]\s+in\s+{r}\b""",  # 'key' in obj
-    r"{r}\.[\w$]+\s*(?:===|!==|==|!=)",  # a discriminant compared: obj.kind === ...
+    DISCRIMINANT,
     r"\bswitch\s*\(\s*{r}\.",
     r"\bisinstance\s*\(\s*{r}\s*,",  # Python
     r"\btype\s*\(\s*{r}\s*\)\s*(?:is|==)",
