@@ -63,15 +63,7 @@ def _probe(root: Path, out: Path) -> tuple[dict[str, object], str]:
 
 
 def test_check_changed_loads_no_embedder_numpy_search_or_mcp(tmp_path: Path) -> None:
-    root = tmp_path / "repo"
-    root.mkdir()
-    (root / "shop.py").write_text("def total(items):\n    return sum(items)\n")
-    (root / "main.py").write_text("from shop import total\n\nprint(total([1, 2]))\n")
-    _git(root, "init", "-q")
-    _git(root, "add", "-A")
-    _git(root, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "init")
-    (root / "main.py").write_text("from shop import totals\n\nprint(totals([1, 2]))\n")
-    api.index(root, embedder="none")  # fresh: the check has nothing to re-index
+    root = _changed_repo(tmp_path / "repo")  # fresh: the check has nothing to re-index
 
     seen, printed = _probe(root, tmp_path / "probe.json")
 
