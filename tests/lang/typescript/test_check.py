@@ -49,6 +49,7 @@ FILES = {
         }
         export class Decl { getValue(): number { return 1; } }
     """,
+    "provider.ts": "export default interface Provider { get(): number; }",
     "beautify/beautify.js": "export function beautify(text) { return text; }",
     "beautify/beautify.d.ts": """
         export interface BeautifyOptions { indent?: number }
@@ -177,6 +178,16 @@ def test_a_namespace_merged_with_an_interface_is_not_the_interface(repo: Path) -
         }
     """
     assert rows(repo, code, "use.ts") == [("wrong-arguments", 4)]
+
+
+def test_a_default_exported_interface_is_what_a_default_import_names(repo: Path) -> None:
+    """``export default interface Provider``: the import binds it, and its members are judged
+    as any closed interface's are."""
+    code = """
+        import Provider from './provider';
+        export function read(p: Provider): number { return p.get() + p.gte(); }
+    """
+    assert rows(repo, code, "read.ts") == [("unknown-member", 2)]
 
 
 def test_a_namespaces_type_guard_narrows(repo: Path) -> None:

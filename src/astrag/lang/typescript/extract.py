@@ -1143,7 +1143,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
         name = node.child_by_field_name("name")
         if name is None:
             return
-        outer, exported, _, declare = _outer(node)
+        outer, exported, default, declare = _outer(node)
         parent = self.parent()
         qualname = f"{parent}.{self.text(name)}" if parent else self.text(name)
         self.scope_nodes[(node.start_byte, node.end_byte)] = qualname  # see class_def
@@ -1168,7 +1168,8 @@ class _Extractor(ContextualTypes, ComposedTypes):
             signature=self.signature(node.start_byte, body.start_byte if body else node.end_byte),
             docstring=self.docstring(outer.start_byte),
             exported=exported,
-            modifiers=("declare",) if declare else (),
+            # ``export default interface X``: what ``import X from`` the module names
+            modifiers=("default_export",) * default + ("declare",) * declare,
             bases=tuple(bases),
         )
         calls = [m for m in body.named_children if m.type == "call_signature"] if body else []
