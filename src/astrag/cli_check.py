@@ -12,9 +12,7 @@ colours and layout apply), goes through the full CLI (:func:`fast_check` answers
 from __future__ import annotations
 
 import json
-import os
 import sys
-import traceback
 from pathlib import Path
 
 _FORMATS = ("text", "json", "sarif")
@@ -61,30 +59,19 @@ def fast_check(argv: list[str]) -> int | None:
     if options is None:
         return None
     fmt = options.get("format", "text")
+    from astrag.cli_errors import error_json, write_bug, write_error
     from astrag.errors import AstragError
 
     try:
         return _run(options, fmt)
     except AstragError as e:
         if fmt != "text":
-            from astrag.cli_errors import error_json
-
             _emit_json(error_json(e))
         else:
-            sys.stderr.write(f"error: {e.message}\n")
-            if e.hint:
-                sys.stderr.write(f"hint: {e.hint}\n")
+            write_error(e.message, e.hint)
         return 2
     except Exception as e:  # as cli_main: one line, never a wall of Python
-        if os.environ.get("ASTRAG_DEBUG"):
-            traceback.print_exc()
-        from astrag.arguments import shown
-
-        sys.stderr.write(
-            f"error: internal error: {type(e).__name__}: {shown(str(e), 300)}\n"
-            "hint: this is a bug in astrag; run it again with ASTRAG_DEBUG=1 and report the "
-            "traceback\n"
-        )
+        write_bug(e)
         return 2
 
 

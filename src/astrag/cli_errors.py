@@ -1,13 +1,34 @@
-"""How the command line names a bad ``--repo`` and shows an error as JSON: shared by every
-command (``cli_shared``) and by the fast ``check --changed`` (``cli_check``), which must not
-import typer or rich to use them."""
+"""How the command line names a bad ``--repo``, shows an error as JSON and reports a bug as
+one line: shared by every command (``cli_shared``, ``cli_main``) and by the fast ``check
+--changed`` (``cli_check``), which must not import typer or rich to use them."""
 
 from __future__ import annotations
 
+import os
+import sys
+import traceback
 from pathlib import Path
 
-from astrag.arguments import path_argument
+from astrag.arguments import path_argument, shown
 from astrag.errors import AstragError
+
+DEBUG_ENV = "ASTRAG_DEBUG"  # set: a bug prints its traceback too
+
+
+def write_error(message: str, hint: str | None) -> None:
+    """What went wrong and what to do, a line each, on stderr."""
+    sys.stderr.write(f"error: {message}\n" + (f"hint: {hint}\n" if hint else ""))
+
+
+def write_bug(e: Exception) -> None:
+    """An exception astrag did not expect, as one error and hint, never a wall of Python
+    (the traceback too when ``ASTRAG_DEBUG`` is set, for a report)."""
+    if os.environ.get(DEBUG_ENV):
+        traceback.print_exc()
+    write_error(
+        f"internal error: {type(e).__name__}: {shown(str(e), 300)}",
+        f"this is a bug in astrag; run it again with {DEBUG_ENV}=1 and report the traceback",
+    )
 
 
 def error_json(e: AstragError) -> dict[str, object]:

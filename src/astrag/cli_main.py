@@ -8,19 +8,15 @@ saying what to do, exit status 2. A bug still says which exception it was, and
 
 from __future__ import annotations
 
-import os
 import sys
-import traceback
 from typing import NoReturn
 
 import typer
 from typer.exceptions import TyperException  # the base of every usage error typer raises
 
-from astrag.arguments import shown
+from astrag.cli_errors import write_bug, write_error
 from astrag.entry import interrupted
 from astrag.errors import AstragError
-
-DEBUG_ENV = "ASTRAG_DEBUG"
 
 
 def run(app: typer.Typer, argv: list[str] | None = None) -> NoReturn:
@@ -37,17 +33,13 @@ def run(app: typer.Typer, argv: list[str] | None = None) -> NoReturn:
     except (typer.Abort, KeyboardInterrupt):
         interrupted()
     except Exception as e:  # the last resort: a bug must not print a wall of Python
-        if os.environ.get(DEBUG_ENV):
-            traceback.print_exc()
-        _fail(
-            f"internal error: {type(e).__name__}: {shown(str(e), 300)}",
-            f"this is a bug in astrag; run it again with {DEBUG_ENV}=1 and report the traceback",
-        )
+        write_bug(e)
+        sys.exit(2)
     sys.exit(code if isinstance(code, int) else 0)
 
 
 def _fail(message: str, hint: str) -> NoReturn:
-    sys.stderr.write(f"error: {message}\nhint: {hint}\n")
+    write_error(message, hint)
     sys.exit(2)
 
 
