@@ -125,6 +125,18 @@ def new_findings(before: list[Finding], after: list[Finding]) -> list[Finding]:
     return [f for f in after if (f.path, f.line, f.column, f.rule) not in old]
 
 
+def caused(
+    before: list[Finding], after: list[Finding], text: str, renamed: Mapping[str, str]
+) -> list[Finding]:
+    """The findings of ``after`` the change caused (``new_findings``), each with the name the
+    change gave a renamed definition its line still names (``text``: the file they are in)."""
+    split = text.split("\n")
+    return [
+        with_rename(f, renamed, renamed_on_line(split[f.line - 1], renamed))
+        for f in new_findings(before, after)
+    ]
+
+
 def with_rename(finding: Finding, renamed: Mapping[str, str], name: str | None) -> Finding:
     """The finding with the name the change gave the definition as its first suggestion."""
     new = renamed.get(name or "")

@@ -7,8 +7,10 @@ state, so checks never see each other's changes.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from tree_sitter import Tree
@@ -25,15 +27,7 @@ from astrag.verify.check import Checker
 from astrag.verify.findings import CheckReport, Finding
 from astrag.verify.inputs import ChangedFile
 from astrag.verify.old_facts import OldFacts
-from astrag.verify.ripple import (
-    Affected,
-    affected_names,
-    candidate_lines,
-    kept_lines,
-    new_findings,
-    renamed_on_line,
-    with_rename,
-)
+from astrag.verify.ripple import Affected, affected_names, candidate_lines, caused, kept_lines
 from astrag.verify.rules import checked
 from astrag.verify.sources import read_regular_file
 
@@ -139,7 +133,7 @@ class CheckSession:
         for change in changes:
             report.findings.extend(checker.check(change, new[change.path], trees[change.path]))
         report.findings.extend(
-            self._broken_elsewhere(changes, new, deleted, deleted_texts or {}, checker)
+            self._broken_elsewhere(changes, new, trees, deleted, deleted_texts or {}, checker)
         )
         report.findings.sort(key=lambda f: (f.path, f.line, f.column, f.rule))
         report.seconds = time.perf_counter() - started
@@ -179,6 +173,7 @@ class CheckSession:
         self,
         changes: list[ChangedFile],
         new: dict[str, FileFacts],
+        trees: Mapping[str, Tree | None],
         deleted: Sequence[str],
         deleted_texts: Mapping[str, str],
         checker: Checker,
@@ -202,7 +197,7 @@ class CheckSession:
         touched = set(new) | set(deleted) | set(old)
         created = {c.path for c in changes if c.old is None or (c.old_path or c.path) != c.path}
         before = self._checker(_Overlay(self.facts, old, created - set(old)), {})
-        out = self._broken_in_place(changes, new, old, affected, checker, before)
+        out = self._broken_in_place(changes, new, trees, old, affected, pattern, checker, before)
         for path in sorted(self._users(touched, affected.names) - touched):
             if path not in self.facts or language_of(path) is None:
                 continue
@@ -214,30 +209,28 @@ class CheckSession:
             tree = parse_file(path, text.encode("utf-8"))  # one parse for both checks
             after = checker.check(site, self.facts[path], tree)
             if after:
-                split = text.split("\n")
                 earlier = before.check(site, self.facts[path], tree)
-                for finding in new_findings(earlier, after):
-                    name = renamed_on_line(split[finding.line - 1], affected.renamed)
-                    out.append(with_rename(finding, affected.renamed, name))
+                out += caused(earlier, after, text, affected.renamed)
         return out
 
     def _broken_in_place(
         self,
         changes: list[ChangedFile],
         new: dict[str, FileFacts],
+        trees: Mapping[str, Tree | None],
         old: dict[str, FileFacts],
         affected: Affected,
+        pattern: re.Pattern[str],
         after: Checker,
         before: Checker,
     ) -> list[Finding]:
         """Sites on the lines of a changed file that the change left as they were and that
         name what it removed or renamed: checked as the change leaves them and, at the lines
         they had, as they were; what fails only after is the change's doing."""
-        pattern = affected.pattern()
         out: list[Finding] = []
         for c in changes:
             facts = old.get(c.old_path or c.path)
-            if c.lines is None or c.old is None or facts is None or pattern is None:
+            if c.lines is None or c.old is None or facts is None:
                 continue  # every line already checked, or nothing to compare with
             untouched = candidate_lines(c.text, pattern) - c.lines
             if not untouched:
@@ -245,19 +238,19 @@ class CheckSession:
             was = kept_lines(c.old, c.text)
             untouched = frozenset(n for n in untouched if n in was)
             site = ChangedFile(c.path, c.text, untouched, old=c.old)
-            found = after.check(site, new[c.path], None)
+            found = after.check(site, new[c.path], trees.get(c.path))
             if not found:
                 continue
             earlier_site = ChangedFile(
                 c.old_path or c.path, c.old, frozenset(was[n] for n in untouched), old=c.old
             )
-            earlier = {(f.line, f.column, f.rule) for f in before.check(earlier_site, facts)}
-            split = c.text.split("\n")
-            for finding in found:
-                if (was[finding.line], finding.column, finding.rule) in earlier:
-                    continue
-                name = renamed_on_line(split[finding.line - 1], affected.renamed)
-                out.append(with_rename(finding, affected.renamed, name))
+            now = {old_line: line for line, old_line in was.items()}  # back to the new lines
+            earlier = [
+                replace(f, path=c.path, line=now[f.line])
+                for f in before.check(earlier_site, facts)
+                if f.line in now
+            ]
+            out += caused(earlier, found, c.text, affected.renamed)
         return out
 
     def _users(self, touched: set[str], names: set[str]) -> set[str]:
