@@ -191,9 +191,10 @@ def decode_facts(blob: bytes) -> FileFacts:
     # fmt: on
 
 
-def encode_depends(deps: Iterable[str]) -> bytes:
-    """A file's dependency set as a store keeps it: its paths sorted, marshalled."""
-    return marshal.dumps(sorted(deps))
+def encode_depends(deps: Iterable[str] | bytes) -> bytes:
+    """A file's dependency set as a store keeps it: its paths sorted, marshalled (bytes: one
+    encoded so already, as the cold run's resolver process sends them)."""
+    return deps if isinstance(deps, bytes) else marshal.dumps(sorted(deps))
 
 
 def encode_symbols(symbols: Iterable[Symbol]) -> bytes:

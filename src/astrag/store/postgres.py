@@ -864,10 +864,7 @@ class PostgresStore:
             )
             self._copy(
                 "depends", "repo, file, deps",
-                [
-                    (self._repo, f, d if isinstance(d, bytes) else encode_depends(d))
-                    for f, d in depends.items()
-                ],
+                [(self._repo, f, encode_depends(d)) for f, d in depends.items()],
             )  # fmt: skip
 
     def _delete_docs(self, paths: Iterable[str]) -> None:

@@ -924,7 +924,7 @@ class SqliteStore:
         # reading them all back for an incremental update is a few ms.
         conn.executemany(
             "INSERT OR REPLACE INTO depends (file, deps) VALUES (?, ?)",
-            [(f, d if isinstance(d, bytes) else encode_depends(d)) for f, d in depends.items()],
+            [(f, encode_depends(d)) for f, d in depends.items()],
         )
 
     @staticmethod
