@@ -34,6 +34,7 @@ def test_who_calls_lists_dispatch_and_unverified_callers_under_a_note(
     context = answer.context
     assert context.text.startswith(f"Note: {note}\n\nFiles:\n")
     assert context.tokens == count_tokens(context.text) <= 2000
+    assert context.budget == 2000  # the budget asked for, not what the notes left of it
     found = reasons(context)
     assert found[R + "Router.app"] == "calls BaseRoute.matches, which may dispatch to Route.matches"
     assert found[R + "Router.first"] == "unverified: calls `.matches(` at line 43"

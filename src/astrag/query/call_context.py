@@ -76,9 +76,10 @@ def notes_budget(notes: Sequence[str], budget: int) -> tuple[str, int]:
     return block, room
 
 
-def with_notes(context: Context, block: str) -> Context:
-    """``context`` with ``block`` at the top of its text (counted: it stays within budget)."""
+def with_notes(context: Context, block: str, budget: int) -> Context:
+    """``context`` (assembled in what ``notes_budget`` left) with ``block`` at the top of its
+    text, counted against the whole ``budget`` again: the tokens of both are within it."""
     if not block:
         return context
     text = f"{block}\n\n{context.text}" if context.text else block
-    return replace(context, text=text, tokens=count_tokens(text))
+    return replace(context, text=text, tokens=count_tokens(text), budget=budget)

@@ -123,7 +123,7 @@ def answer(
         full_share=full_share,
         lead_boost=lambda s: 1.0 + LEAD_NAME_WEIGHT * name_coverage(words, s.name),
     )
-    context = with_notes(context, block)
+    context = with_notes(context, block, budget)
     return Answer(plan, tuple(hits), tuple(reached), context, tuple(notes))
 
 
