@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from astrag.lang.go.signature import result_count
 from tests.graph.graphs import build, targets, triples
 
 GO_MOD = "module example.com/app\n\ngo 1.22\n"
@@ -174,6 +177,65 @@ def test_implicit_interfaces_from_method_sets(tmp_path: Path) -> None:
     # a call through an interface lands on the interface's method (as go/types says)
     assert targets(edges, "calls", "geo/geo.go::Describe") == {"shape/shape.go::Namer.Name"}
     assert targets(edges, "inherits", "shape/shape.go::Shape") == {"shape/shape.go::Namer"}
+
+
+def test_interfaces_embedding_the_standard_librarys_are_implemented(tmp_path: Path) -> None:
+    edges = build(
+        tmp_path,
+        {
+            "go.mod": GO_MOD,
+            "flag.go": """
+                package app
+
+                import (
+                    "fmt"
+                    "sync"
+
+                    "example.org/other/thing"
+                )
+
+                type Flag interface {
+                    fmt.Stringer
+                    Names() []string
+                }
+
+                type Failure interface {
+                    error
+                    Code() int
+                }
+
+                // Flush with a result: BoolFlag's Flush() returns none, so is another method
+                type Flusher interface{ Flush() error }
+
+                // embeds an interface whose methods cannot be seen: no type is said to
+                // implement it
+                type Opaque interface {
+                    thing.Doer
+                    Names() []string
+                }
+
+                type BoolFlag struct{ sync.Mutex }
+
+                func (b *BoolFlag) String() string   { return "" }
+                func (b *BoolFlag) Names() []string  { return nil }
+                func (b *BoolFlag) Flush()            {}
+
+                type Quiet struct{}
+
+                func (Quiet) Names() []string { return nil }
+
+                type Bad struct{}
+
+                func (Bad) Error() string { return "" }
+                func (Bad) Code() int     { return 1 }
+            """,
+        },
+    )
+    # BoolFlag embeds sync.Mutex, whose methods cannot be seen: its own still cover Flag
+    assert targets(edges, "implements", "flag.go::BoolFlag") == {"flag.go::Flag"}
+    # Quiet lacks fmt.Stringer's String
+    assert targets(edges, "implements", "flag.go::Quiet") == set()
+    assert targets(edges, "implements", "flag.go::Bad") == {"flag.go::Failure"}
 
 
 def test_generics_instantiation_and_type_parameters(tmp_path: Path) -> None:
@@ -359,3 +421,20 @@ def test_test_files_see_the_package_but_not_the_other_way(tmp_path: Path) -> Non
     )
     assert targets(edges, "calls", "app_test.go::TestRun") == {"app.go::Run"}
     assert targets(edges, "calls", "app.go::Run") == {"unresolved::fixture"}
+
+
+@pytest.mark.parametrize(
+    ("signature", "count"),
+    [
+        ("Flush() error", 1),
+        ("func (f *W) Flush()", 0),
+        ("func (f *W) Pair(a, b int) (x, y int)", 2),
+        ("Pair(a, b int) (n int, err error)", 2),
+        ("Many() ( int, error, )", 2),
+        ("func (w W) Gen() func() (int, error)", 1),
+        ("func (c *C[T]) Get(k map[string]int) (v T, ok bool)", 2),
+        ("Do(f func(int) error) (map[string][]int)", 1),
+    ],
+)
+def test_result_counts_from_method_headers(signature: str, count: int) -> None:
+    assert result_count(signature) == count

@@ -9,8 +9,9 @@ method's receiver is a typed local the frontend binds. A type's members are spre
 files of its package (methods are declared anywhere in it), so its linearisation is its own
 declaration, then the same type's members in sibling files, then its embedded fields' types
 (promotion). Interfaces are implemented implicitly: a struct implements each interface of its
-own package, or of a package its file imports, whose method set (names and parameter counts,
-embedded interfaces included) its own method set covers.
+own package, or of a package its file imports, whose method set (names, parameter and result
+counts, embedded interfaces included, the standard library's fixed ones among them) its own
+method set covers.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from astrag.lang.go.modules import (
     package_files,
     representative_file,
 )
+from astrag.lang.go.signature import result_count
+from astrag.lang.go.std_interfaces import STD_INTERFACES
 from astrag.lang.go.syntax import PREDECLARED
 
 if TYPE_CHECKING:
@@ -36,7 +39,7 @@ if TYPE_CHECKING:
     from astrag.graph.tables import FileTables
 
 LANGUAGE = "go"
-MethodSet = dict[str, int]  # method name -> parameter count (-1: variadic)
+MethodSet = dict[str, tuple[int, int]]  # method name -> (parameters, -1: variadic; results)
 
 
 class GoSemantics:
@@ -107,13 +110,16 @@ class GoSemantics:
         d = t.defs.get(qual)
         if d is None or d.kind != DefKind.CLASS:
             return ()
-        own = method_set(r, t.path, qual)
-        if own is None or not own:
+        # A type embedding something from outside the repository has at least the methods
+        # seen here: if those cover an interface, it implements it. An interface's method set
+        # must be whole, or a type could be said to implement it while lacking a method.
+        own, _ = method_set(r, t.path, qual)
+        if not own:
             return ()
         found: list[Value] = []
         for ipath, iqual in candidate_interfaces(r, t):
-            wanted = method_set(r, ipath, iqual)
-            if wanted and all(own.get(name, -2) == count for name, count in wanted.items()):
+            wanted, whole = method_set(r, ipath, iqual)
+            if whole and wanted and all(own.get(name) == shape for name, shape in wanted.items()):
                 found.append(("sym", ipath, iqual))
         return found
 
@@ -137,14 +143,14 @@ def package_member(r: Resolver, d: str, name: str, tests: bool) -> Value | None:
     return r.memoised(("go-package", d, name, tests), compute)  # type: ignore[return-value]
 
 
-def method_set(r: Resolver, path: str, qual: str) -> MethodSet | None:
-    """The methods a type has, own and promoted, by name with their parameter counts; None
-    when part of it cannot be seen (a base outside the repository)."""
+def method_set(r: Resolver, path: str, qual: str) -> tuple[MethodSet, bool]:
+    """The methods a type has, own and promoted, by name with their parameter and result
+    counts, and
+    whether that is all of them: False when a base outside the repository adds methods that
+    cannot be seen (the standard library's fixed interfaces, ``std_interfaces``, can)."""
 
-    def compute() -> MethodSet | None:
+    def compute() -> tuple[MethodSet, bool]:
         mro, external = r.mro(path, qual)
-        if external:
-            return None
         methods: MethodSet = {}
         for cpath, cqual in mro:
             t = r.table(cpath)
@@ -152,8 +158,17 @@ def method_set(r: Resolver, path: str, qual: str) -> MethodSet | None:
                 m = t.defs.get(member)
                 if m is not None and m.kind == DefKind.METHOD and name not in methods:
                     variadic = any(p.kind == "var_positional" for p in m.params)
-                    methods[name] = -1 if variadic else len(m.params)
-        return methods
+                    arity = -1 if variadic else len(m.params)
+                    methods[name] = (arity, result_count(m.signature))
+        whole = True
+        for base in external:  # after the repository's own: a shallower method wins
+            known = STD_INTERFACES.get(base[1]) if base[0] == "ext" else None
+            if known is None:
+                whole = False
+            else:
+                for name, shape in known.items():
+                    methods.setdefault(name, shape)
+        return methods, whole
 
     return r.memoised(("go-methods", path, qual), compute)  # type: ignore[return-value]
 
