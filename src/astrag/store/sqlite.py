@@ -181,7 +181,9 @@ def _encode_tuple(values: tuple[str, ...]) -> str:
     return json.dumps(values) if values else ""
 
 
+@functools.lru_cache(maxsize=4096)
 def _decode_tuple(text: str) -> tuple[str, ...]:
+    # cached: a few modifier and decorator lists ('["export"]', '["async"]') are most rows'
     return tuple(json.loads(text)) if text else ()
 
 
