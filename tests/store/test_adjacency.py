@@ -140,3 +140,37 @@ def test_this_stores_own_writes_are_seen(tmp_path: Path) -> None:
         assert store._adjacency.held is not None
     finally:
         store.close()
+
+
+def test_a_process_that_only_searches_keeps_symbols_and_sees_a_change(
+    indexed: Path, tmp_path: Path
+) -> None:
+    """The symbols are kept while the search postings are held too, for their state."""
+    root = tmp_path / "copy"
+    shutil.copytree(indexed, root)
+    (root / "zoo.py").write_text("def feed():\n    pass\n")
+    index_repository(root, jobs=1, embedder="none")
+    reader = SqliteStore(root / ".astrag", readonly=True)
+    reader.open()
+    keys = ["zoo.py::feed", "zoo.py::groom"]
+    try:
+        reader.search_text(["feed"], FIELD_WEIGHTS, 5)
+        assert reader._seen_symbols() is None  # a process that searches once keeps nothing
+        reader.search_text(["feed"], FIELD_WEIGHTS, 5)
+        assert reader._postings.held is not None and reader._adjacency.held is None
+        first = reader.get_symbols(keys)
+        assert list(first) == ["zoo.py::feed"]
+        assert reader._seen_symbols() == {"zoo.py::feed": first["zoo.py::feed"], keys[1]: None}
+        assert reader.get_symbols(keys[::-1]) == first  # from the kept ones
+        (root / "zoo.py").write_text("def feed():\n    groom()\n\ndef groom():\n    pass\n")
+        index_repository(root, jobs=1, embedder="none")  # another connection commits
+        assert reader._seen_symbols() is None  # the postings held are of the old state
+        after = reader.get_symbols(keys)
+        assert list(after) == keys and after["zoo.py::feed"].end_line == 2
+        reader._postings.read_seconds = 0.0  # as if reading them had been free: read at once
+        reader.search_text(["feed"], FIELD_WEIGHTS, 5)
+        assert reader._postings.held is not None
+        assert reader._seen_symbols() == {}  # the new state's: nothing read in it yet
+        assert reader.get_symbols(keys) == after
+    finally:
+        reader.close()

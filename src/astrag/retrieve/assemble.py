@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 import re
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -404,16 +404,17 @@ def assemble(
 
     ranked = _ranked(candidates)
     selected: list[_Entry] = []
+    # the selected entries by file, in selection order: what can contain a candidate, or be
+    # contained by it, is in its own file (a scan of all selected per candidate and option
+    # was a tenth of a warm context on a large repository)
+    by_path: dict[str, list[_Entry]] = {}
     blocks = 0  # sum of cost() over selected
     full_blocks = 0  # the same over selected full items
     map_tokens = 0  # count() of the file map of selected
     full_limit = full_share * budget
-    for rank, cand in enumerate(ranked):
+
+    def options(cand: Candidate, rank: int, room: int) -> Iterator[_Entry]:
         sym = cand.symbol
-        if any(e.full and _contains(e.symbol, sym) for e in selected):
-            continue  # its lines are already in the context
-        options: list[_Entry] = []
-        room = budget - (blocks + len(selected) + map_tokens)
         # code averages well under _MAX_CHARS_PER_TOKEN characters a token, so a source longer
         # than that many per token of room cannot fit: skip it without tokenizing it
         if (
@@ -421,35 +422,49 @@ def assemble(
             and source_of(sym)
             and len(source_of(sym)) <= room * _MAX_CHARS_PER_TOKEN
         ):
-            options.append(_Entry(cand, rank, True, source_of(sym)))
-        options.append(_Entry(cand, rank, False, _signature_form(sym, source_of)))
-        for option in options:
+            yield _Entry(cand, rank, True, source_of(sym))
+        yield _Entry(cand, rank, False, _signature_form(sym, source_of))
+
+    for rank, cand in enumerate(ranked):
+        sym = cand.symbol
+        here = by_path.get(sym.path, ())
+        if any(e.full and _contains(e.symbol, sym) for e in here):
+            continue  # its lines are already in the context
+        room = budget - (blocks + len(selected) + map_tokens)
+        for option in options(cand, rank, room):
             # a class shown whole replaces its members shown on their own
-            dropped = [e for e in selected if option.full and _contains(sym, e.symbol)]
+            dropped = [e for e in here if _contains(sym, e.symbol)] if option.full else []
             new_blocks = blocks - sum(cost(e) for e in dropped) + cost(option)
             new_full = full_blocks - sum(cost(e) for e in dropped if e.full)
             if option.full:
                 new_full += cost(option)
                 if new_full > full_limit:
                     continue
-            trial = [e for e in selected if e not in dropped] + [option]
             # Estimate: each block counted once (cached), about a token per "\n\n" seam, and
             # the file map, counted only when the blocks alone leave room for it. The
             # estimate steers the greedy choice; the final text is counted for real below.
-            seams = len(trial)
+            seams = len(selected) - len(dropped) + 1
             # the map only grows unless members are dropped: its last size is a lower bound
             floor = 0 if dropped else map_tokens
             if new_blocks + seams + floor > budget:
                 continue
+            trial = (
+                [e for e in selected if e not in dropped] + [option]
+                if dropped
+                else [*selected, option]
+            )
             if dropped or not selected:
                 trial_map = count(_file_map(trial))
             else:
                 # a new file adds a line to the map (a known file at most changes a count);
                 # recounting the whole map per candidate made assembly quadratic
-                new_file = all(e.symbol.path != sym.path for e in selected)
+                new_file = sym.path not in by_path
                 trial_map = map_tokens + (count(f"- {sym.path} (1 item)\n") if new_file else 0)
             if trial_map + new_blocks + seams <= budget:
                 selected = trial
+                if dropped:
+                    by_path[sym.path] = [e for e in here if e not in dropped]
+                by_path.setdefault(sym.path, []).append(option)
                 blocks, full_blocks, map_tokens = new_blocks, new_full, trial_map
                 break
         else:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import binascii
 import hashlib
 import importlib.util
+import re
 from collections.abc import Sequence
 from functools import cache, lru_cache
 from pathlib import Path
@@ -73,10 +74,27 @@ def _encode(text: str) -> list[int]:
     return _encoding().encode_ordinary(text)
 
 
+# a line break and the non-blank character after it: cl100k's pre-tokenizer never joins
+# them (see ``count_joined``); ``\S`` is str.isspace's complement, as ``count_joined`` tests
+_SEAM = re.compile(r"(?<=\n)(?=\S)")
+
+
 @lru_cache(maxsize=1 << 14)
 def count_tokens(text: str) -> int:
     """The number of ``cl100k_base`` tokens in ``text``. Cached: a warm process assembles
-    the same symbols' blocks for many queries, and tokenizing is most of assembly's cost."""
+    the same symbols' blocks for many queries, and tokenizing is most of assembly's cost.
+    Text of several lines is counted line by line where a line starts with non-blank text
+    (exact, see ``count_joined``), each line's count cached: a block never shown before
+    still shares most of its lines' text with blocks counted earlier (``}``, ``return``,
+    imports: medusa's contexts, 77 % of lines, 42 % of characters), and a BPE run over a
+    few short texts is no slower than over their join."""
+    if "\n" not in text:
+        return _count_line(text)
+    return sum(map(_count_line, _SEAM.split(text)))
+
+
+@lru_cache(maxsize=1 << 16)
+def _count_line(text: str) -> int:
     return len(_encode(text))
 
 

@@ -151,6 +151,13 @@ def _tokenize_with_fts5(texts: list[tuple[int, int, str]]) -> dict[tuple[int, in
     return out
 
 
+def query_terms(words: Sequence[str]) -> list[str | None]:
+    """:func:`query_term` of each word, the new plain words stemmed in one ask of FTS5: each
+    ask is a transaction on the tokenizer's table, 0.2-0.4 ms whether of one word or ten."""
+    _learn_stems(w for w in words if _PLAIN.fullmatch(w) and " " not in w)
+    return [query_term(w) for w in words]
+
+
 def query_term(word: str) -> str | None:
     """The FTS5 term a query word matches (stemmed); None if it makes no single token, which
     ``search.text.query_words`` never produces (its words are ASCII letters and digits)."""

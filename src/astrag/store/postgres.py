@@ -1111,7 +1111,7 @@ class PostgresStore:
         """FTS5's ``bm25()`` ranking (see store/lexical.py): best first, ties by id."""
         if not words:
             return []
-        terms = [lexical.query_term(w) for w in words]
+        terms = lexical.query_terms(words)
         wanted = [t for t in terms if t is not None]
         if not wanted:
             return []

@@ -181,7 +181,9 @@ def _encode_tuple(values: tuple[str, ...]) -> str:
     return json.dumps(values) if values else ""
 
 
+@functools.lru_cache(maxsize=4096)
 def _decode_tuple(text: str) -> tuple[str, ...]:
+    # cached: a few modifier and decorator lists ('["export"]', '["async"]') are most rows'
     return tuple(json.loads(text)) if text else ()
 
 
@@ -326,6 +328,7 @@ class SqliteStore:
         self._searches = 0
         self._writes = 0  # applies through this store (they leave data_version as it is)
         self._symbols_seen: dict[str, Symbol | None] = {}  # get_symbols' answers, that state
+        self._symbols_state: tuple[object, ...] | None = None  # the state they were read in
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -382,6 +385,7 @@ class SqliteStore:
     def close(self) -> None:
         self._postings.drop()
         self._adjacency.drop()
+        self._symbols_state = None
         if self._conn is not None:
             self._conn.close()
             self._conn = None
@@ -1058,6 +1062,10 @@ class SqliteStore:
     def get_symbols(self, symbol_ids: Iterable[str]) -> dict[str, Symbol]:
         """The symbols of ``symbol_ids`` that exist, by id: one query per few hundred ids."""
         keys = list(dict.fromkeys(symbol_ids))
+        seen = self._seen_symbols()
+        if seen is not None and all(k in seen for k in keys):
+            # all kept: one read of the state, no transaction (a search's forty hits)
+            return {k: symbol for k in keys if (symbol := seen[k]) is not None}
         query = _SYMBOL_SELECT + " WHERE n.name IN ({})"
         with self.snapshot():  # the state the kept symbols are checked against is the one read
             seen = self._seen_symbols()
@@ -1073,8 +1081,15 @@ class SqliteStore:
 
     def _seen_symbols(self) -> dict[str, Symbol | None] | None:
         """The symbols read so far of the index as it is now (None: no such symbol), kept
-        while the edges are held in memory; None when they are not."""
-        return self._symbols_seen if self._adjacency.now(self._stamp()) is not None else None
+        while the search postings or the edges are held in memory (a warm process, from its
+        second search); None when neither is. Kept from the postings too: a process that
+        only searches loaded each query's forty hits with SQL, an eighth of a warm search."""
+        stamp = self._stamp()
+        if self._postings.now(stamp) is None and self._adjacency.now(stamp) is None:
+            return None
+        if self._symbols_state != stamp:
+            self._symbols_seen, self._symbols_state = {}, stamp
+        return self._symbols_seen
 
     def _stamp(self) -> tuple[object, ...]:
         """The state of the index as this connection sees it: the file, another connection's
@@ -1152,7 +1167,7 @@ class SqliteStore:
             if memory is not None:
                 from astrag.store.postings import rank
 
-                terms = [lexical.query_term(w) for w in words]
+                terms = lexical.query_terms(words)
                 if all(t is not None for t in terms):
                     return rank(memory, terms, weights, limit)  # type: ignore[arg-type]
         started = time.perf_counter()
@@ -1189,6 +1204,7 @@ class SqliteStore:
         from astrag.store.postings import build  # numpy: not for a process that asks once
 
         conn = self._db
+        self._symbols_state = None  # those kept are read again for this state
         conn.execute(
             "CREATE VIRTUAL TABLE IF NOT EXISTS temp.docs_terms "
             "USING fts5vocab(main, docs_fts, 'instance')"
@@ -1292,7 +1308,7 @@ class SqliteStore:
                 conn.execute("SELECT nid, name FROM names"),
                 (nid for (nid,) in conn.execute("SELECT nid FROM symbols WHERE path != ''")),
             )
-        self._symbols_seen = {}  # kept for the state the edges are read from
+        self._symbols_state = None  # those kept are read again for this state
         return found
 
     @_translate_errors
