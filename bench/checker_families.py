@@ -295,6 +295,17 @@ def _renamed(text: str, old: str, new: str) -> str:
     return "".join(out) + word.sub(new, text[last:])
 
 
+def _default_export(sf: SourceFile, name: str) -> bool:
+    """Whether the TypeScript file exports ``name`` as its default (``export default name``,
+    ``export default class name``)."""
+    pattern = re.compile(
+        rf"^\s*export\s+default\s+(?:abstract\s+)?(?:async\s+)?"
+        rf"(?:(?:function\s*\*?|class|interface)\s+)?{re.escape(name)}\b",
+        re.M,
+    )
+    return bool(pattern.search(sf.text))
+
+
 def incomplete_refactor_cases(corpus: Corpus, rng: random.Random, quota: int) -> list[Case]:
     candidates: list[tuple[str, list[Edit]]] = []
     plans: dict[int, tuple[str, str, str, str, list[str], tuple[str, int]]] = {}
@@ -310,6 +321,10 @@ def incomplete_refactor_cases(corpus: Corpus, rng: random.Random, quota: int) ->
             continue
         symbol = corpus.symbols[target]
         home = corpus.file(symbol.path)
+        if corpus.lang == "typescript" and _default_export(home, symbol.name):
+            # importers name a default export as they like (``import Registry from``,
+            # ``export {default as inject} from``): renaming its declaration breaks none of them
+            continue
         new = pick_new_name(symbol.name, corpus, home, rng)
         if new is None or len(symbol.name) < 5:
             continue

@@ -433,6 +433,8 @@ class Checker:
             return False
         if any(self.bodies.damaged(p, q) for p, q in same_kind_mro(self.r, receiver)):
             return False  # the parser lost part of a class: its members are not all known
+        if _declared_twice(self.r.tables[receiver[1]], receiver[2]):
+            return False  # which of two classes of one name a type names depends on the site
         return self.rules(self.r.tables[receiver[1]]).closed_class(
             self, receiver, d, name, attribute
         )
@@ -886,6 +888,16 @@ def _shift(f: Finding, offset: int) -> Finding:
     if not offset:
         return f
     return Finding(f.path, f.line - offset, f.column, f.rule, f.message, f.severity, f.suggestions)
+
+
+def _declared_twice(t: FileTables, qual: str) -> bool:
+    """Whether the scope that declares ``qual`` declares its name again (test callbacks each
+    with their own ``class Bar``, a class redefined under a version test): the index keeps the
+    second as ``Bar#2``, and a type written ``Bar`` resolves to the first wherever it is read."""
+    prefix, _, last = qual.rpartition(".")
+    stem = last.split("#", 1)[0]
+    twin = f"{prefix}.{stem}" if prefix else stem
+    return last != stem or f"{twin}#2" in t.defs
 
 
 def _element_type(collection: tuple[str, ...], step: str) -> tuple[str, ...] | None:

@@ -406,3 +406,38 @@ def test_a_local_read_from_a_declared_member_is_declared(
     # a read of a declared member is as declared as the chain itself (options.storage.getItme
     # is judged); a read off an untyped parameter is not
     assert rows(root, code, "use.ts") == [("unknown-member", 4)]
+
+
+TWIN_CLASSES = """
+    declare function test(name: string, body: () => void): void;
+    class Baz { run(): number { return 1; } }
+    test("plain", () => {
+        class Bar {}
+        const b = new Bar();
+    });
+    test("with a method", () => {
+        class Bar { repeat(s: string): string { return s + s; } }
+        function twice(bar: Bar, baz: Baz): string {
+            baz.rnu();
+            return bar.repeat("a");
+        }
+    });
+"""
+
+
+def test_a_class_its_scope_declares_twice_is_not_judged(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("twins"), {"bar.test.ts": TWIN_CLASSES})
+    # each callback's own `class Bar`: `bar: Bar` in the second means the second, which the
+    # index cannot tell from the first; Baz, declared once, is still judged
+    assert rows(root, TWIN_CLASSES, "bar.test.ts") == [("unknown-member", 10)]
+
+
+def test_a_class_declared_once_in_a_callback_is_judged(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    once = TWIN_CLASSES.replace("class Bar {}", "class Other {}").replace("new Bar", "new Other")
+    root = indexed(tmp_path_factory.mktemp("once"), {"bar.test.ts": once})
+    wrong = once.replace('bar.repeat("a")', 'bar.repaet("a")')
+    assert rows(root, wrong, "bar.test.ts") == [("unknown-member", 10), ("unknown-member", 11)]
