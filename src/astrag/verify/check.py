@@ -169,6 +169,8 @@ class Checker:
             if self.damaged_module(module[1], imp.name):
                 return []  # the parser lost part of that module: its names are not all known
             rules = self.rules(self.r.tables[module[1]])
+            if imp.name in rules.module_members:
+                return []  # every module has it (``from pkg import __doc__``)
             if rules.module_declares(self, module[1], imp.name, change.path):
                 return []  # the module has it, in a way the resolver did not see
         candidates = self.r.member_names(module) if module and imp.name else set()
@@ -560,7 +562,9 @@ class Checker:
         if arity is None:
             return []
         required, most = arity
-        given = ref.arg_count
+        # a keyword passes a parameter as a positional one would (``main(args=a, env=e)`` on a
+        # ``Callable[[A, E], R]``: a type checker objects, the call runs)
+        given = ref.arg_count + len(ref.keywords)
         if required <= given and (most is None or given <= most):
             return []
         takes = f"at least {required}" if most is None else _count(required, most)

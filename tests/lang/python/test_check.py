@@ -108,3 +108,53 @@ def test_a_local_read_from_a_declared_member_is_declared(
     """
     # storage is as declared as options.storage; guessed comes off an untyped parameter
     assert rows(root, code, "use.py") == [("unknown-member", 5)]
+
+
+def test_a_callable_called_with_keywords_counts_them(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("keywords"), HOOKS)
+    code = """
+        from typing import Callable
+
+        def run(main: Callable[[int, str], int]) -> None:
+            main(args=1, env="a")
+            main(1, env="a")
+            main(args=1)
+    """
+    # keywords pass parameters as positional arguments would; one argument is still too few
+    assert rows(root, code, "use.py") == [("wrong-arguments", 6)]
+
+
+def test_names_every_module_or_another_platform_has(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(
+        tmp_path_factory.mktemp("modnames"),
+        {"pkg/__init__.py": '"""A package."""\n__version__ = "1"\n', "pkg/core.py": "x = 1\n"},
+    )
+    code = """
+        from pkg import __doc__, __version__
+        from pkg import __dco__
+        from subprocess import CREATE_NO_WINDOW, STARTUPINFO
+        from subprocess import CREATE_NO_WINDOWS
+    """
+    # a module's docstring is always there; subprocess binds the Windows names under a
+    # platform test in its source; misspellings of either are still reported
+    assert rows(root, code, "use.py") == [("unknown-import", 2), ("unknown-import", 4)]
+
+
+def test_the_class_type_returns_is_not_type(tmp_path_factory: pytest.TempPathFactory) -> None:
+    root = indexed(tmp_path_factory.mktemp("typeof"), {"base.py": "class Base:\n    pass\n"})
+    code = """
+        class Auth:
+            @staticmethod
+            def make_header(user: str) -> str:
+                return user
+
+            def call(self) -> str:
+                str(self).uper()
+                return type(self).make_header("a")
+    """
+    # ``type(x)`` gives x's class, not an instance of ``type``; ``str(x)`` gives a str
+    assert rows(root, code, "auth.py") == [("unknown-member", 7)]
