@@ -378,6 +378,34 @@ class Checker:
                 return False
             scope = d.parent
 
+    def _overridden_otherwise(
+        self, site: Site, receiver: Value | None, callee: Definition
+    ) -> bool:
+        """``x.m(a, b)`` where ``x`` may be an instance of a subclass, in a language that
+        allows it, and some repository subclass overrides ``m`` with other parameters (Python
+        lets an override change its signature: ``Pattern.handleMatch(m)``,
+        ``InlineProcessor.handleMatch(m, data)``): which one runs is not known."""
+        if receiver is None or receiver[0] != "inst":
+            return False
+        if not self.rules(site.t).receiver_may_be_subclass:
+            return False
+        shape = [(p.kind, p.has_default) for p in callee.params]
+        seen: set[tuple[str, str]] = set()
+        todo = [(receiver[1], receiver[2])]
+        while todo:
+            for sub in self.subclasses(*todo.pop()):
+                if sub in seen:
+                    continue
+                seen.add(sub)
+                path, qual = sub
+                if path not in self.r.tables.facts:
+                    return True  # the index moved on: cannot tell
+                own = self.r.tables[path].defs.get(f"{qual}.{callee.name}")
+                if own is not None and [(p.kind, p.has_default) for p in own.params] != shape:
+                    return True
+                todo.append(sub)
+        return False
+
     def _subclass_may_have(
         self, site: Site, chain: tuple[str, ...], receiver: Value, attribute: bool = False
     ) -> bool:
@@ -510,6 +538,8 @@ class Checker:
             return _overloaded_arguments(change, ref, denot, overloads) if overloads else []
         callee, bound = self._callable(denot, ref, receiver)
         if callee is None or any(d not in _PLAIN_DECORATORS for d in _decorators(callee)):
+            return []
+        if bound and self._overridden_otherwise(site, receiver, callee):
             return []
         params = callee.params[1:] if bound else callee.params
         kinds = {p.kind for p in params}

@@ -158,3 +158,45 @@ def test_the_class_type_returns_is_not_type(tmp_path_factory: pytest.TempPathFac
     """
     # ``type(x)`` gives x's class, not an instance of ``type``; ``str(x)`` gives a str
     assert rows(root, code, "auth.py") == [("unknown-member", 7)]
+
+
+PATTERNS = {
+    "patterns.py": """
+        class Pattern:
+            def handle(self, m: str) -> str:
+                return m
+
+        class Inline(Pattern):
+            def handle(self, m: str, data: str) -> str:  # another signature
+                return m + data
+
+        class Same(Pattern):
+            def handle(self, m: str) -> str:
+                return m
+    """,
+    "plain.py": """
+        class Plain:
+            def handle(self, m: str) -> str:
+                return m
+
+        class Child(Plain):
+            def handle(self, m: str) -> str:
+                return m * 2
+    """,
+}
+
+
+def test_a_method_a_subclass_overrides_otherwise_is_not_counted(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("overrides"), PATTERNS)
+    code = """
+        from patterns import Pattern
+        from plain import Plain
+
+        def apply(pattern: Pattern, plain: Plain) -> None:
+            pattern.handle("m", "data")
+            plain.handle("m", "data")
+    """
+    # ``pattern`` may be an Inline, whose handle takes two; every Plain's takes one
+    assert rows(root, code, "use.py") == [("wrong-arguments", 6)]
