@@ -378,9 +378,7 @@ class Checker:
                 return False
             scope = d.parent
 
-    def _overridden_otherwise(
-        self, site: Site, receiver: Value | None, callee: Definition
-    ) -> bool:
+    def _overridden_otherwise(self, site: Site, receiver: Value | None, callee: Definition) -> bool:
         """``x.m(a, b)`` where ``x`` may be an instance of a subclass, in a language that
         allows it, and some repository subclass overrides ``m`` with other parameters (Python
         lets an override change its signature: ``Pattern.handleMatch(m)``,
