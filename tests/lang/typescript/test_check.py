@@ -4,6 +4,7 @@ what a getter returns. Each beside the mistake still reported."""
 
 from __future__ import annotations
 
+import difflib
 import textwrap
 from pathlib import Path
 
@@ -441,3 +442,54 @@ def test_a_class_declared_once_in_a_callback_is_judged(
     root = indexed(tmp_path_factory.mktemp("once"), {"bar.test.ts": once})
     wrong = once.replace('bar.repeat("a")', 'bar.repaet("a")')
     assert rows(root, wrong, "bar.test.ts") == [("unknown-member", 10), ("unknown-member", 11)]
+
+
+NESTED = {
+    "keys.ts": """
+        export const keys = (value: object): string[] => {
+          return Object.entries(value).flatMap(([k, v]) =>
+            keys(v, [k])
+          )
+        }
+    """,
+    "lagging.ts": """
+        export const keys = (value: object): string[] => {
+          return Object.entries(value).flatMap(([k, v]) =>
+            keys(v, [k])
+          )
+        }
+        const broken = [1, 2;
+    """,
+}
+
+
+def _diff(root: Path, rel: str, old: str, new: str) -> str:
+    text = (root / rel).read_text()
+    changed = text.replace(old, new)
+    return "".join(
+        difflib.unified_diff(
+            text.splitlines(keepends=True),
+            changed.splitlines(keepends=True),
+            f"a/{rel}",
+            f"b/{rel}",
+        )
+    )
+
+
+def test_a_slip_inside_a_statement_begun_above_is_the_changes(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("nested"), NESTED)
+    # the unclosed `(` is on line 3; the region the parser cannot read begins on line 2,
+    # which the change did not write. The old version parsed cleanly: the change did it
+    report = api.check(root, _diff(root, "keys.ts", "keys(v, [k])", "keys(v, [k]"))
+    assert [(f.rule, f.line) for f in report.findings] == [("syntax-error", 3)]
+
+
+def test_a_region_begun_above_in_a_file_the_grammar_lagged_on_is_not_blamed(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("lagging"), NESTED)
+    # the old version had damage of its own: the grammar may lack a construct there
+    report = api.check(root, _diff(root, "lagging.ts", "keys(v, [k])", "keys(v, [k]"))
+    assert [(f.rule, f.line) for f in report.findings] == []
