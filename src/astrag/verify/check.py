@@ -153,7 +153,9 @@ class Checker:
             return False
         seen.add(path)
         t = self.r.tables[path]
-        if t.facts.errors and (name is None or names(self.bodies.file_text(path), name)):
+        # only a statement the parser could not read whole may hide a definition: a name
+        # the file's clean statements mention (an import of it) is not lost there
+        if t.facts.errors and (name is None or names(self.bodies.damaged_text(path), name)):
             return True
         return any(
             self.damaged_module(source, name, seen)

@@ -493,3 +493,33 @@ def test_a_region_begun_above_in_a_file_the_grammar_lagged_on_is_not_blamed(
     # the old version had damage of its own: the grammar may lack a construct there
     report = api.check(root, _diff(root, "lagging.ts", "keys(v, [k])", "keys(v, [k]"))
     assert [(f.rule, f.line) for f in report.findings] == []
+
+
+def _barrel(damaged: str) -> dict[str, str]:
+    return {
+        "a.ts": "export function kept(): number { return 1; }",
+        "b.ts": f"""
+            // this module never defines gone
+            export const other = 1;
+            {damaged}
+        """,
+        "barrel.ts": 'export * from "./a";\nexport * from "./b";',
+    }
+
+
+def test_a_name_a_damaged_module_mentions_only_in_clean_statements_is_missing(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("cleanmention"), _barrel("export const x = [1, 2;"))
+    code = 'import { kept, gone } from "./barrel";\n'
+    # b.ts has a statement the parser cannot read, but it does not name `gone`: the comment
+    # that does is read whole, so no definition of it was lost
+    assert rows(root, code, "use.ts") == [("unknown-import", 1)]
+
+
+def test_a_name_a_damaged_statement_mentions_may_be_defined_there(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("lostdef"), _barrel("export const gone = [1, 2;"))
+    code = 'import { kept, gone } from "./barrel";\n'
+    assert rows(root, code, "use.ts") == []
