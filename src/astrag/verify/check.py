@@ -188,6 +188,8 @@ class Checker:
 
     def _check_reference(self, change: ChangedFile, ref: Reference) -> list[Finding]:
         t = self.r.tables[change.path]
+        if len(ref.chain) == 2 and ref.chain[1] in ("[i]", "[k]") and ref.kind == RefKind.CALL:
+            return self._element_call(change, ref)  # ``listeners[0](a, b)``
         if "?" in ref.chain or any("[i]" in part or "[k]" in part for part in ref.chain):
             return []
         site = Site(t, ref.scope, ref.line)
@@ -658,10 +660,36 @@ class Checker:
                 return None
         return typed.pop() if len(typed) == 1 else None
 
+    def _element_call(self, change: ChangedFile, ref: Reference) -> list[Finding]:
+        """A call of an element of a local collection (``listeners[0](a, b)``, ``handlers[k](e)``)
+        whose declared element type is a repository alias of a function type."""
+        if ref.arg_count < 0:
+            return []
+        site = Site(self.r.tables[change.path], ref.scope, ref.line)
+        outer = self._local_type(site, ref.chain[0], 0)
+        element = _element_type(outer, ref.chain[1]) if outer else None
+        arity = self._type_arity(site, element) if element else None
+        if arity is None:
+            return []
+        required, most = arity
+        given = ref.arg_count + len(ref.keywords)
+        if required <= given and (most is None or given <= most):
+            return []
+        takes = f"at least {required}" if most is None else _count(required, most)
+        plural = "s" if (most if most is not None else required) != 1 else ""
+        message = f"{ref.chain[0]}[...]() takes {takes} positional argument{plural}, {given} given"
+        return [Finding(change.path, ref.line, ref.column, "wrong-arguments", message)]
+
     def _alias_arity(self, site: Site, name: str, depth: int) -> tuple[int, int | None] | None:
         """How many arguments a call of local ``name`` takes when its declared type is the name
         of a repository type alias of a function type (``type Listener = (s: S) => void``)."""
-        chain = self._local_type(site, name, depth)
+        return self._type_arity(site, self._local_type(site, name, depth))
+
+    def _type_arity(
+        self, site: Site, chain: tuple[str, ...] | None
+    ) -> tuple[int, int | None] | None:
+        """How many arguments a value of type ``chain`` takes when it names a repository type
+        alias of a function type."""
         if chain is None or len(chain) != 1 or not chain[0].isidentifier():
             return None
         denot, _ = self.r.walk(site, chain)

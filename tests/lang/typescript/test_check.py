@@ -523,3 +523,43 @@ def test_a_name_a_damaged_statement_mentions_may_be_defined_there(
     root = indexed(tmp_path_factory.mktemp("lostdef"), _barrel("export const gone = [1, 2;"))
     code = 'import { kept, gone } from "./barrel";\n'
     assert rows(root, code, "use.ts") == []
+
+
+def test_a_call_of_a_collections_element_is_counted_against_its_alias(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(
+        tmp_path_factory.mktemp("elementcall"),
+        {"hooks.ts": "export type Listener = (a: number, b: string) => void;\n"},
+    )
+    code = """
+        import { Listener } from "./hooks";
+        export function run(xs: Listener[], byName: Record<string, Listener>) {
+            xs[0](1, "a", 3);
+            byName["k"](1);
+        }
+    """
+    assert rows(root, code, "use.ts") == [("wrong-arguments", 3), ("wrong-arguments", 4)]
+
+
+def test_a_call_of_an_element_of_an_untyped_collection_is_not_counted(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(
+        tmp_path_factory.mktemp("elementopen"),
+        {"hooks.ts": "export type Listener = (a: number, b: string) => void;\n"},
+    )
+    code = """
+        import { Listener } from "./hooks";
+        export function run(xs: Listener[], loose: any[], fs: Function[]) {
+            xs[0](1, "a");
+            loose[0](1, 2, 3);
+            fs[0](1);
+            let ys: Listener[] = xs;
+            ys = [];
+            ys[0](1, "a", 3);
+        }
+    """
+    # the right count, an element of no declared function type, a local assigned again
+    # (which value it holds at the call is not followed)
+    assert rows(root, code, "use.ts") == []
