@@ -953,13 +953,19 @@ def _shift(f: Finding, offset: int) -> Finding:
 
 
 def _declared_twice(t: FileTables, qual: str) -> bool:
-    """Whether the scope that declares ``qual`` declares its name again (test callbacks each
-    with their own ``class Bar``, a class redefined under a version test): the index keeps the
-    second as ``Bar#2``, and a type written ``Bar`` resolves to the first wherever it is read."""
+    """Whether the scope that declares the class ``qual`` declares another class of its name
+    (test callbacks each with their own ``class Bar``): the index keeps the second as
+    ``Bar#2``, and a type written ``Bar`` resolves to the first wherever it is read. A
+    variable that rebinds the name (``Converter = _add_hash(Converter)``) is not another
+    class."""
     prefix, _, last = qual.rpartition(".")
     stem = last.split("#", 1)[0]
     twin = f"{prefix}.{stem}" if prefix else stem
-    return last != stem or f"{twin}#2" in t.defs
+    classes, number = 0, 1
+    while (d := t.defs.get(twin if number == 1 else f"{twin}#{number}")) is not None:
+        classes += d.kind in CLASS_KINDS
+        number += 1
+    return classes > 1
 
 
 def _element_type(collection: tuple[str, ...], step: str) -> tuple[str, ...] | None:

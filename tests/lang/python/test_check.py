@@ -200,3 +200,26 @@ def test_a_method_a_subclass_overrides_otherwise_is_not_counted(
     """
     # ``pattern`` may be an Inline, whose handle takes two; every Plain's takes one
     assert rows(root, code, "use.py") == [("wrong-arguments", 6)]
+
+
+def test_a_class_its_name_is_rebound_to_is_still_judged(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    code = """
+        def _add_hash(cls: type) -> type:
+            return cls
+
+
+        class Converter:
+            def name(self) -> str:
+                return "c"
+
+            def call(self) -> str:
+                return self.nmae()
+
+
+        Converter = _add_hash(Converter)
+    """
+    root = indexed(tmp_path_factory.mktemp("rebound"), {"conv.py": code})
+    # the variable rebinding the name is not a second class of it: the class stays closed
+    assert rows(root, code, "conv.py") == [("unknown-member", 10)]
