@@ -223,3 +223,26 @@ def test_a_class_its_name_is_rebound_to_is_still_judged(
     root = indexed(tmp_path_factory.mktemp("rebound"), {"conv.py": code})
     # the variable rebinding the name is not a second class of it: the class stays closed
     assert rows(root, code, "conv.py") == [("unknown-member", 10)]
+
+
+def test_a_class_deriving_from_object_is_closed(tmp_path_factory: pytest.TempPathFactory) -> None:
+    code = """
+        class Parser(object):
+            def __init__(self) -> None:
+                self._parser = 1
+
+            def usage(self) -> int:
+                return self._parsers
+
+
+        class Loose(object):
+            def __getattr__(self, name: str) -> int:
+                return 1
+
+            def usage(self) -> int:
+                return self._parsers
+    """
+    root = indexed(tmp_path_factory.mktemp("object"), {"parser.py": code})
+    # ``(object)`` is no base at all: the misspelt read is found; a class answering any
+    # name through ``__getattr__`` still is not judged
+    assert rows(root, code, "parser.py") == [("unknown-member", 6)]
