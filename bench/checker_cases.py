@@ -340,16 +340,12 @@ def suffixed_renames(name: str) -> list[str]:
 
 # words no identifier may be (``raises`` -> ``raise`` made the renamed code unparseable: the
 # checker's syntax errors were then counted as false alarms)
-RESERVED_WORDS = (
-    frozenset(keyword.kwlist)
-    | frozenset(keyword.softkwlist)
-    | frozenset(
-        "break case catch class const continue debugger default delete do else enum export extends "
-        "false finally for function if import in instanceof new null return super switch this "
-        "throw true try typeof var void while with let static yield await implements interface "
-        "package private protected public abstract assert boolean byte char double final float "
-        "goto int long native short synchronized throws transient volatile".split()
-    )
+RESERVED_WORDS = frozenset(keyword.kwlist) | frozenset(
+    "break case catch class const continue debugger default delete do else enum export extends "
+    "false finally for function if import in instanceof new null return super switch this "
+    "throw true try typeof var void while with let static yield await implements interface "
+    "package private protected public abstract assert boolean byte char double final float "
+    "goto int long native short synchronized throws transient volatile".split()
 )
 
 
