@@ -246,3 +246,25 @@ def test_a_class_deriving_from_object_is_closed(tmp_path_factory: pytest.TempPat
     # ``(object)`` is no base at all: the misspelt read is found; a class answering any
     # name through ``__getattr__`` still is not judged
     assert rows(root, code, "parser.py") == [("unknown-member", 6)]
+
+
+def test_a_name_narrowed_to_a_module_object_has_its_modules_names(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("moduletype"), {"base.py": "x = 1\n"})
+    code = """
+        import logging
+        from types import ModuleType
+
+        try:
+            from CommandNotFound import CommandNotFound
+        except ImportError:
+            CommandNotFound = None
+
+        if isinstance(CommandNotFound, ModuleType):
+            packages = CommandNotFound.CommandNotFound().get_packages
+        logging.getLoggr("x")
+    """
+    # a module object has whatever names its module defines; a standard module's misspelt
+    # function is still reported
+    assert rows(root, code, "use.py") == [("unknown-member", 11)]

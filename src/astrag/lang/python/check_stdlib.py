@@ -65,6 +65,8 @@ def stdlib_missing_attribute(dotted: str) -> tuple[str | None, str | None]:
             return None, None  # ``x.__class__``, ``x.__dict__``: the class's differ from x's
         if isinstance(obj, ModuleType) and "__getattr__" in vars(obj):
             return None, None  # the module answers any name (PEP 562)
+        if obj is ModuleType:
+            return None, None  # a module object (``isinstance(m, ModuleType)``): its names
         if isinstance(obj, type) and hasattr(obj, "__getattr__"):
             return None, None  # so do its instances
         if not hasattr(obj, attribute):
