@@ -20,6 +20,7 @@ import builtins
 import dataclasses
 import difflib
 import itertools
+import keyword
 import random
 import re
 from collections import defaultdict
@@ -337,10 +338,23 @@ def suffixed_renames(name: str) -> list[str]:
     return [join_words(prefix, [*words, suffix], style) for suffix in cased]
 
 
+# words no identifier may be (``raises`` -> ``raise`` made the renamed code unparseable: the
+# checker's syntax errors were then counted as false alarms)
+RESERVED_WORDS = frozenset(keyword.kwlist) | frozenset(
+    "break case catch class const continue debugger default delete do else enum export extends "
+    "false finally for function if import in instanceof new null return super switch this "
+    "throw true try typeof var void while with let static yield await implements interface "
+    "package private protected public abstract assert boolean byte char double final float "
+    "goto int long native short synchronized throws transient volatile".split()
+)
+
+
 def pick_new_name(name: str, corpus: Corpus, sf: SourceFile, rng: random.Random) -> str | None:
     """A free near-miss of ``name``, preferring verb swaps and plural/case confusions over
     invented suffixes."""
-    options = [n for n in plausible_renames(name) if corpus.is_free(n, sf)]
+    options = [
+        n for n in plausible_renames(name) if n not in RESERVED_WORDS and corpus.is_free(n, sf)
+    ]
     weak = set(suffixed_renames(name))
     strong = [n for n in options if n not in weak]
     return rng.choice(strong or options) if options else None

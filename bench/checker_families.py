@@ -295,6 +295,17 @@ def _renamed(text: str, old: str, new: str) -> str:
     return "".join(out) + word.sub(new, text[last:])
 
 
+def _default_export(sf: SourceFile, name: str) -> bool:
+    """Whether the TypeScript file exports ``name`` as its default (``export default name``,
+    ``export default class name``)."""
+    pattern = re.compile(
+        rf"^\s*export\s+default\s+(?:abstract\s+)?(?:async\s+)?"
+        rf"(?:(?:function\s*\*?|class|interface)\s+)?{re.escape(name)}\b",
+        re.M,
+    )
+    return bool(pattern.search(sf.text))
+
+
 def incomplete_refactor_cases(corpus: Corpus, rng: random.Random, quota: int) -> list[Case]:
     candidates: list[tuple[str, list[Edit]]] = []
     plans: dict[int, tuple[str, str, str, str, list[str], tuple[str, int]]] = {}
@@ -310,6 +321,10 @@ def incomplete_refactor_cases(corpus: Corpus, rng: random.Random, quota: int) ->
             continue
         symbol = corpus.symbols[target]
         home = corpus.file(symbol.path)
+        if corpus.lang == "typescript" and _default_export(home, symbol.name):
+            # importers name a default export as they like (``import Registry from``,
+            # ``export {default as inject} from``): renaming its declaration breaks none of them
+            continue
         new = pick_new_name(symbol.name, corpus, home, rng)
         if new is None or len(symbol.name) < 5:
             continue
@@ -369,6 +384,7 @@ def _import_cases(
             case = _refactor_case(corpus, "rename-import", marker, parts, "unknown-import", also)
             left = _left_through_attributes(corpus, target, old, after)
             left += _imported_through_forgotten(corpus, old, path, edited)
+            left += _imported_unrenamed(corpus, old, path, edited)
             left += _members_renamed_too(corpus, old, edited, after)
             cases.append(dataclasses.replace(case, elsewhere=tuple(sorted(set(left)))))
     return cases
@@ -493,6 +509,23 @@ def _imported_through_forgotten(
     return tuple(found)
 
 
+def _imported_unrenamed(
+    corpus: Corpus, old: str, forgotten: str, edited: list[str]
+) -> tuple[tuple[str, int], ...]:
+    """The imports of the renamed name in files the diff leaves, besides the forgotten one (a
+    re-export the index did not list as an importer: mobx's ``export { isFlow } from
+    "./internal"``). The name means one thing at module level in the repository (the rename
+    skips any other), so each one really breaks."""
+    found = []
+    for rel in corpus.paths:
+        if rel in edited or rel == forgotten:
+            continue
+        for imp in corpus.file(rel).facts.imports:
+            if imp.name == old and not imp.scope:
+                found.append((rel, imp.line))
+    return tuple(found)
+
+
 def _path_alias_file(corpus: Corpus, module: str) -> str | None:
     """The repository file a bare module specifier denotes through the root ``tsconfig.json``'s
     ``paths`` (jotai: ``"jotai/*": ["./src/*.ts"]``, so ``jotai/vanilla/utils`` is
@@ -612,6 +645,7 @@ def method_refactor_cases(corpus: Corpus, rng: random.Random, quota: int) -> lis
     for _variant, (marker,) in choose(candidates, quota, rng):
         target, old, new, home, edited, lines_of = plans[id(marker)]
         parts = []
+        after: dict[str, list[str]] = {}
         for rel in edited:
             sf = corpus.file(rel)
             if not ends_with_newline(sf):
@@ -620,13 +654,29 @@ def method_refactor_cases(corpus: Corpus, rng: random.Random, quota: int) -> lis
             changed = _method_rename(sf, old, new, lines, rel == home)
             if changed == sf.lines:
                 break  # the definition or a call is not written as astrag expects: skip
+            after[rel] = changed
             parts.append(make_diff(rel, sf.lines, changed))
         else:
             also = tuple(sorted(lines_of[marker.path]))
-            cases.append(
-                _refactor_case(corpus, "rename-method", marker, parts, "unknown-member", also)
-            )
+            case = _refactor_case(corpus, "rename-method", marker, parts, "unknown-member", also)
+            left = _members_left(corpus, old, after)
+            cases.append(dataclasses.replace(case, elsewhere=left))
     return cases
+
+
+def _members_left(
+    corpus: Corpus, old: str, after: dict[str, list[str]]
+) -> tuple[tuple[str, int], ...]:
+    """Every ``x.old`` the method rename leaves, anywhere in the repository after the diff
+    (a read such as ``render_lines = console.render_lines``, a call the index did not resolve):
+    the name is the method's alone in the repository, so a finding there that the member is
+    missing is a break the change really made, not a false alarm."""
+    member = re.compile(rf"\.\s*{re.escape(old)}(?![\w$])")
+    left = []
+    for path in corpus.paths:
+        lines = after.get(path) or corpus.file(path).lines
+        left += [(path, n) for n, text in enumerate(lines, 1) if member.search(text)]
+    return tuple(sorted(left))
 
 
 # ---------------------------------------------------------------------------- self-check

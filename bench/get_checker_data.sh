@@ -41,6 +41,16 @@
 #                    tsconfig.json (class-heavy: a DI container, decorators, providers)
 #   RADASH_GIT       github.com/sodiray/radash                @ 4cab1900..., src/ tsconfig.json
 #                    (functional: plain exported functions over arrays, objects, promises)
+# The fifth stop's blind held-out set, picked by style from file lists alone and pinned before
+# astrag ran on them (docs/BENCHMARKS.md section 3, "Issue 13's fifth stop"):
+#   THEFUCK_GIT      github.com/nvbn/thefuck                  @ c7e7e1d8..., thefuck/ tests/
+#                    (an application: ~200 small rule modules behind decorators, Python 2 era)
+#   VOLUPTUOUS_GIT   github.com/alecthomas/voluptuous         @ 87825d6d..., voluptuous/
+#                    (a library: schema and validator classes, typed, its tests inside)
+#   TS_PATTERN_GIT   github.com/gvergnaud/ts-pattern          @ 2ece6ba5..., src/ tests/
+#                    tsconfig.json (functional, type-level: pattern builders, jest tests)
+#   OCLIF_CORE_GIT   github.com/oclif/core                    @ 2ba8f2f1..., src/ test/
+#                    tsconfig.json (class-heavy: a CLI framework, commands, config, parser)
 # The tuned pair (rich, nestjs-graphql) is copied from bench/get_data.sh's corpora.
 # DATA (default: bench/data) says where the corpora go.
 set -euo pipefail
@@ -82,6 +92,11 @@ from_git tinydb TINYDB_GIT 2283a2b556d5ef361b61bae8ed89c0ce0730d7c8 tinydb tests
 from_git httpie HTTPIE_GIT 5b604c37c6c67e18e7c3e9aee6c88a8c22b98345 httpie tests
 from_git tsyringe TSYRINGE_GIT e033769d97cfb6cc4a8569e2b50eb32015453302 src test tsconfig.json
 from_git radash RADASH_GIT 4cab1900d08e0997abc4f17aec3cbfe18958d766 src tsconfig.json
+from_git thefuck THEFUCK_GIT c7e7e1d884d3bb241ea6448f72a989434c2a35ec thefuck tests
+from_git voluptuous VOLUPTUOUS_GIT 87825d6dbdab8830fcc6d559ecb3b88bdf68af6d voluptuous
+from_git ts-pattern TS_PATTERN_GIT 2ece6ba54edcbc0d4f4fce67becf89143f9d07bc src tests \
+    tsconfig.json
+from_git oclif-core OCLIF_CORE_GIT 2ba8f2f1ee3c4aa636a8fc27593d779218d9bd76 src test tsconfig.json
 from_git ky KY_GIT 3419113b48e034fdcf8fa6bd3be3da7b3d0d758f source test
 if from_git date-fns DATE_FNS_GIT dd66398305c2b015fba3c1b3d31ccff42ee8d4cf src \
     && [[ -d "$OUT/date-fns/src" && ! -f "$OUT/date-fns/.astrag.toml" ]]; then

@@ -153,7 +153,9 @@ class Checker:
             return False
         seen.add(path)
         t = self.r.tables[path]
-        if t.facts.errors and (name is None or names(self.bodies.file_text(path), name)):
+        # only a statement the parser could not read whole may hide a definition: a name
+        # the file's clean statements mention (an import of it) is not lost there
+        if t.facts.errors and (name is None or names(self.bodies.damaged_text(path), name)):
             return True
         return any(
             self.damaged_module(source, name, seen)
@@ -169,6 +171,8 @@ class Checker:
             if self.damaged_module(module[1], imp.name):
                 return []  # the parser lost part of that module: its names are not all known
             rules = self.rules(self.r.tables[module[1]])
+            if imp.name in rules.module_members:
+                return []  # every module has it (``from pkg import __doc__``)
             if rules.module_declares(self, module[1], imp.name, change.path):
                 return []  # the module has it, in a way the resolver did not see
         candidates = self.r.member_names(module) if module and imp.name else set()
@@ -184,6 +188,8 @@ class Checker:
 
     def _check_reference(self, change: ChangedFile, ref: Reference) -> list[Finding]:
         t = self.r.tables[change.path]
+        if len(ref.chain) == 2 and ref.chain[1] in ("[i]", "[k]") and ref.kind == RefKind.CALL:
+            return self._element_call(change, ref)  # ``listeners[0](a, b)``
         if "?" in ref.chain or any("[i]" in part or "[k]" in part for part in ref.chain):
             return []
         site = Site(t, ref.scope, ref.line)
@@ -376,6 +382,32 @@ class Checker:
                 return False
             scope = d.parent
 
+    def _overridden_otherwise(self, site: Site, receiver: Value | None, callee: Definition) -> bool:
+        """``x.m(a, b)`` where ``x`` may be an instance of a subclass, in a language that
+        allows it, and some repository subclass overrides ``m`` with other parameters (Python
+        lets an override change its signature: ``Pattern.handleMatch(m)``,
+        ``InlineProcessor.handleMatch(m, data)``): which one runs is not known."""
+        if receiver is None or receiver[0] != "inst":
+            return False
+        if not self.rules(site.t).receiver_may_be_subclass:
+            return False
+        shape = [(p.kind, p.has_default) for p in callee.params]
+        seen: set[tuple[str, str]] = set()
+        todo = [(receiver[1], receiver[2])]
+        while todo:
+            for sub in self.subclasses(*todo.pop()):
+                if sub in seen:
+                    continue
+                seen.add(sub)
+                path, qual = sub
+                if path not in self.r.tables.facts:
+                    return True  # the index moved on: cannot tell
+                own = self.r.tables[path].defs.get(f"{qual}.{callee.name}")
+                if own is not None and [(p.kind, p.has_default) for p in own.params] != shape:
+                    return True
+                todo.append(sub)
+        return False
+
     def _subclass_may_have(
         self, site: Site, chain: tuple[str, ...], receiver: Value, attribute: bool = False
     ) -> bool:
@@ -433,6 +465,8 @@ class Checker:
             return False
         if any(self.bodies.damaged(p, q) for p, q in same_kind_mro(self.r, receiver)):
             return False  # the parser lost part of a class: its members are not all known
+        if _declared_twice(self.r.tables[receiver[1]], receiver[2]):
+            return False  # which of two classes of one name a type names depends on the site
         return self.rules(self.r.tables[receiver[1]]).closed_class(
             self, receiver, d, name, attribute
         )
@@ -507,6 +541,8 @@ class Checker:
         callee, bound = self._callable(denot, ref, receiver)
         if callee is None or any(d not in _PLAIN_DECORATORS for d in _decorators(callee)):
             return []
+        if bound and self._overridden_otherwise(site, receiver, callee):
+            return []
         params = callee.params[1:] if bound else callee.params
         kinds = {p.kind for p in params}
         findings = []
@@ -558,7 +594,9 @@ class Checker:
         if arity is None:
             return []
         required, most = arity
-        given = ref.arg_count
+        # a keyword passes a parameter as a positional one would (``main(args=a, env=e)`` on a
+        # ``Callable[[A, E], R]``: a type checker objects, the call runs)
+        given = ref.arg_count + len(ref.keywords)
         if required <= given and (most is None or given <= most):
             return []
         takes = f"at least {required}" if most is None else _count(required, most)
@@ -622,10 +660,36 @@ class Checker:
                 return None
         return typed.pop() if len(typed) == 1 else None
 
+    def _element_call(self, change: ChangedFile, ref: Reference) -> list[Finding]:
+        """A call of an element of a local collection (``listeners[0](a, b)``, ``handlers[k](e)``)
+        whose declared element type is a repository alias of a function type."""
+        if ref.arg_count < 0:
+            return []
+        site = Site(self.r.tables[change.path], ref.scope, ref.line)
+        outer = self._local_type(site, ref.chain[0], 0)
+        element = _element_type(outer, ref.chain[1]) if outer else None
+        arity = self._type_arity(site, element) if element else None
+        if arity is None:
+            return []
+        required, most = arity
+        given = ref.arg_count + len(ref.keywords)
+        if required <= given and (most is None or given <= most):
+            return []
+        takes = f"at least {required}" if most is None else _count(required, most)
+        plural = "s" if (most if most is not None else required) != 1 else ""
+        message = f"{ref.chain[0]}[...]() takes {takes} positional argument{plural}, {given} given"
+        return [Finding(change.path, ref.line, ref.column, "wrong-arguments", message)]
+
     def _alias_arity(self, site: Site, name: str, depth: int) -> tuple[int, int | None] | None:
         """How many arguments a call of local ``name`` takes when its declared type is the name
         of a repository type alias of a function type (``type Listener = (s: S) => void``)."""
-        chain = self._local_type(site, name, depth)
+        return self._type_arity(site, self._local_type(site, name, depth))
+
+    def _type_arity(
+        self, site: Site, chain: tuple[str, ...] | None
+    ) -> tuple[int, int | None] | None:
+        """How many arguments a value of type ``chain`` takes when it names a repository type
+        alias of a function type."""
         if chain is None or len(chain) != 1 or not chain[0].isidentifier():
             return None
         denot, _ = self.r.walk(site, chain)
@@ -886,6 +950,22 @@ def _shift(f: Finding, offset: int) -> Finding:
     if not offset:
         return f
     return Finding(f.path, f.line - offset, f.column, f.rule, f.message, f.severity, f.suggestions)
+
+
+def _declared_twice(t: FileTables, qual: str) -> bool:
+    """Whether the scope that declares the class ``qual`` declares another class of its name
+    (test callbacks each with their own ``class Bar``): the index keeps the second as
+    ``Bar#2``, and a type written ``Bar`` resolves to the first wherever it is read. A
+    variable that rebinds the name (``Converter = _add_hash(Converter)``) is not another
+    class."""
+    prefix, _, last = qual.rpartition(".")
+    stem = last.split("#", 1)[0]
+    twin = f"{prefix}.{stem}" if prefix else stem
+    classes, number = 0, 1
+    while (d := t.defs.get(twin if number == 1 else f"{twin}#{number}")) is not None:
+        classes += d.kind in CLASS_KINDS
+        number += 1
+    return classes > 1
 
 
 def _element_type(collection: tuple[str, ...], step: str) -> tuple[str, ...] | None:

@@ -104,6 +104,25 @@ class ClassBodies:
 
         return self._cached("damaged", path, qual, compute)
 
+    def damaged_text(self, path: str) -> str:
+        """The text of the file's top-level statements the parser could not read whole
+        (all of it when it cannot be parsed here): where a definition may have been lost."""
+
+        def compute() -> str:
+            text = self.file_text(path)
+            grammar = grammar_of(path)
+            if grammar is None:
+                return text
+            source = text.encode("utf-8")
+            root = parser(grammar).parse(source).root_node
+            return "\n".join(
+                source[n.start_byte : n.end_byte].decode("utf-8", "replace")
+                for n in root.children
+                if n.has_error or n.is_missing or n.type == "ERROR"
+            )
+
+        return self._cached("damaged-text", path, "", compute)
+
 
 def scope_at(facts: FileFacts, byte: int) -> str:
     """The qualname of the innermost function or class around ``byte`` ("" at module level)."""

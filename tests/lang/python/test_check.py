@@ -108,3 +108,163 @@ def test_a_local_read_from_a_declared_member_is_declared(
     """
     # storage is as declared as options.storage; guessed comes off an untyped parameter
     assert rows(root, code, "use.py") == [("unknown-member", 5)]
+
+
+def test_a_callable_called_with_keywords_counts_them(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("keywords"), HOOKS)
+    code = """
+        from typing import Callable
+
+        def run(main: Callable[[int, str], int]) -> None:
+            main(args=1, env="a")
+            main(1, env="a")
+            main(args=1)
+    """
+    # keywords pass parameters as positional arguments would; one argument is still too few
+    assert rows(root, code, "use.py") == [("wrong-arguments", 6)]
+
+
+def test_names_every_module_or_another_platform_has(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(
+        tmp_path_factory.mktemp("modnames"),
+        {"pkg/__init__.py": '"""A package."""\n__version__ = "1"\n', "pkg/core.py": "x = 1\n"},
+    )
+    code = """
+        from pkg import __doc__, __version__
+        from pkg import __dco__
+        from subprocess import CREATE_NO_WINDOW, STARTUPINFO
+        from subprocess import CREATE_NO_WINDOWS
+    """
+    # a module's docstring is always there; subprocess binds the Windows names under a
+    # platform test in its source; misspellings of either are still reported
+    assert rows(root, code, "use.py") == [("unknown-import", 2), ("unknown-import", 4)]
+
+
+def test_the_class_type_returns_is_not_type(tmp_path_factory: pytest.TempPathFactory) -> None:
+    root = indexed(tmp_path_factory.mktemp("typeof"), {"base.py": "class Base:\n    pass\n"})
+    code = """
+        class Auth:
+            @staticmethod
+            def make_header(user: str) -> str:
+                return user
+
+            def call(self) -> str:
+                str(self).uper()
+                return type(self).make_header("a")
+    """
+    # ``type(x)`` gives x's class, not an instance of ``type``; ``str(x)`` gives a str
+    assert rows(root, code, "auth.py") == [("unknown-member", 7)]
+
+
+PATTERNS = {
+    "patterns.py": """
+        class Pattern:
+            def handle(self, m: str) -> str:
+                return m
+
+        class Inline(Pattern):
+            def handle(self, m: str, data: str) -> str:  # another signature
+                return m + data
+
+        class Same(Pattern):
+            def handle(self, m: str) -> str:
+                return m
+    """,
+    "plain.py": """
+        class Plain:
+            def handle(self, m: str) -> str:
+                return m
+
+        class Child(Plain):
+            def handle(self, m: str) -> str:
+                return m * 2
+    """,
+}
+
+
+def test_a_method_a_subclass_overrides_otherwise_is_not_counted(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("overrides"), PATTERNS)
+    code = """
+        from patterns import Pattern
+        from plain import Plain
+
+        def apply(pattern: Pattern, plain: Plain) -> None:
+            pattern.handle("m", "data")
+            plain.handle("m", "data")
+    """
+    # ``pattern`` may be an Inline, whose handle takes two; every Plain's takes one
+    assert rows(root, code, "use.py") == [("wrong-arguments", 6)]
+
+
+def test_a_class_its_name_is_rebound_to_is_still_judged(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    code = """
+        def _add_hash(cls: type) -> type:
+            return cls
+
+
+        class Converter:
+            def name(self) -> str:
+                return "c"
+
+            def call(self) -> str:
+                return self.nmae()
+
+
+        Converter = _add_hash(Converter)
+    """
+    root = indexed(tmp_path_factory.mktemp("rebound"), {"conv.py": code})
+    # the variable rebinding the name is not a second class of it: the class stays closed
+    assert rows(root, code, "conv.py") == [("unknown-member", 10)]
+
+
+def test_a_class_deriving_from_object_is_closed(tmp_path_factory: pytest.TempPathFactory) -> None:
+    code = """
+        class Parser(object):
+            def __init__(self) -> None:
+                self._parser = 1
+
+            def usage(self) -> int:
+                return self._parsers
+
+
+        class Loose(object):
+            def __getattr__(self, name: str) -> int:
+                return 1
+
+            def usage(self) -> int:
+                return self._parsers
+    """
+    root = indexed(tmp_path_factory.mktemp("object"), {"parser.py": code})
+    # ``(object)`` is no base at all: the misspelt read is found; a class answering any
+    # name through ``__getattr__`` still is not judged
+    assert rows(root, code, "parser.py") == [("unknown-member", 6)]
+
+
+def test_a_name_narrowed_to_a_module_object_has_its_modules_names(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("moduletype"), {"base.py": "x = 1\n"})
+    code = """
+        import logging
+        from types import ModuleType
+
+        try:
+            from CommandNotFound import CommandNotFound
+        except ImportError:
+            CommandNotFound = None
+
+        if isinstance(CommandNotFound, ModuleType):
+            packages = CommandNotFound.CommandNotFound().get_packages
+        logging.getLoggr("x")
+    """
+    # a module object has whatever names its module defines; a standard module's misspelt
+    # function is still reported
+    assert rows(root, code, "use.py") == [("unknown-member", 11)]

@@ -4,6 +4,7 @@ what a getter returns. Each beside the mistake still reported."""
 
 from __future__ import annotations
 
+import difflib
 import textwrap
 from pathlib import Path
 
@@ -406,3 +407,159 @@ def test_a_local_read_from_a_declared_member_is_declared(
     # a read of a declared member is as declared as the chain itself (options.storage.getItme
     # is judged); a read off an untyped parameter is not
     assert rows(root, code, "use.ts") == [("unknown-member", 4)]
+
+
+TWIN_CLASSES = """
+    declare function test(name: string, body: () => void): void;
+    class Baz { run(): number { return 1; } }
+    test("plain", () => {
+        class Bar {}
+        const b = new Bar();
+    });
+    test("with a method", () => {
+        class Bar { repeat(s: string): string { return s + s; } }
+        function twice(bar: Bar, baz: Baz): string {
+            baz.rnu();
+            return bar.repeat("a");
+        }
+    });
+"""
+
+
+def test_a_class_its_scope_declares_twice_is_not_judged(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("twins"), {"bar.test.ts": TWIN_CLASSES})
+    # each callback's own `class Bar`: `bar: Bar` in the second means the second, which the
+    # index cannot tell from the first; Baz, declared once, is still judged
+    assert rows(root, TWIN_CLASSES, "bar.test.ts") == [("unknown-member", 10)]
+
+
+def test_a_class_declared_once_in_a_callback_is_judged(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    once = TWIN_CLASSES.replace("class Bar {}", "class Other {}").replace("new Bar", "new Other")
+    root = indexed(tmp_path_factory.mktemp("once"), {"bar.test.ts": once})
+    wrong = once.replace('bar.repeat("a")', 'bar.repaet("a")')
+    assert rows(root, wrong, "bar.test.ts") == [("unknown-member", 10), ("unknown-member", 11)]
+
+
+NESTED = {
+    "keys.ts": """
+        export const keys = (value: object): string[] => {
+          return Object.entries(value).flatMap(([k, v]) =>
+            keys(v, [k])
+          )
+        }
+    """,
+    "lagging.ts": """
+        export const keys = (value: object): string[] => {
+          return Object.entries(value).flatMap(([k, v]) =>
+            keys(v, [k])
+          )
+        }
+        const broken = [1, 2;
+    """,
+}
+
+
+def _diff(root: Path, rel: str, old: str, new: str) -> str:
+    text = (root / rel).read_text()
+    changed = text.replace(old, new)
+    return "".join(
+        difflib.unified_diff(
+            text.splitlines(keepends=True),
+            changed.splitlines(keepends=True),
+            f"a/{rel}",
+            f"b/{rel}",
+        )
+    )
+
+
+def test_a_slip_inside_a_statement_begun_above_is_the_changes(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("nested"), NESTED)
+    # the unclosed `(` is on line 3; the region the parser cannot read begins on line 2,
+    # which the change did not write. The old version parsed cleanly: the change did it
+    report = api.check(root, _diff(root, "keys.ts", "keys(v, [k])", "keys(v, [k]"))
+    assert [(f.rule, f.line) for f in report.findings] == [("syntax-error", 3)]
+
+
+def test_a_region_begun_above_in_a_file_the_grammar_lagged_on_is_not_blamed(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("lagging"), NESTED)
+    # the old version had damage of its own: the grammar may lack a construct there
+    report = api.check(root, _diff(root, "lagging.ts", "keys(v, [k])", "keys(v, [k]"))
+    assert [(f.rule, f.line) for f in report.findings] == []
+
+
+def _barrel(damaged: str) -> dict[str, str]:
+    return {
+        "a.ts": "export function kept(): number { return 1; }",
+        "b.ts": f"""
+            // this module never defines gone
+            export const other = 1;
+            {damaged}
+        """,
+        "barrel.ts": 'export * from "./a";\nexport * from "./b";',
+    }
+
+
+def test_a_name_a_damaged_module_mentions_only_in_clean_statements_is_missing(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("cleanmention"), _barrel("export const x = [1, 2;"))
+    code = 'import { kept, gone } from "./barrel";\n'
+    # b.ts has a statement the parser cannot read, but it does not name `gone`: the comment
+    # that does is read whole, so no definition of it was lost
+    assert rows(root, code, "use.ts") == [("unknown-import", 1)]
+
+
+def test_a_name_a_damaged_statement_mentions_may_be_defined_there(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("lostdef"), _barrel("export const gone = [1, 2;"))
+    code = 'import { kept, gone } from "./barrel";\n'
+    assert rows(root, code, "use.ts") == []
+
+
+def test_a_call_of_a_collections_element_is_counted_against_its_alias(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(
+        tmp_path_factory.mktemp("elementcall"),
+        {"hooks.ts": "export type Listener = (a: number, b: string) => void;\n"},
+    )
+    code = """
+        import { Listener } from "./hooks";
+        export function run(xs: Listener[], byName: Record<string, Listener>) {
+            xs[0](1, "a", 3);
+            byName["k"](1);
+        }
+    """
+    assert rows(root, code, "use.ts") == [("wrong-arguments", 3), ("wrong-arguments", 4)]
+
+
+def test_a_call_of_an_element_of_an_untyped_collection_is_not_counted(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(
+        tmp_path_factory.mktemp("elementopen"),
+        {"hooks.ts": "export type Listener = (a: number, b: string) => void;\n"},
+    )
+    code = """
+        import { Listener } from "./hooks";
+        export function run(xs: Listener[], loose: any[], fs: Function[]) {
+            xs[0](1, "a");
+            loose[0](1, 2, 3);
+            fs[0](1);
+            let ys: Listener[] = xs;
+            ys = [];
+            ys[0](1, "a", 3);
+        }
+    """
+    # the right count, an element of no declared function type, a local assigned again
+    # (which value it holds at the call is not followed)
+    assert rows(root, code, "use.ts") == []

@@ -276,6 +276,9 @@ def _standard_bases_lack(external: list[Value], name: str, abstract_only: bool) 
         base[0] == "ext"
         and (
             (base[1] in _TYPING_BASES and not name.startswith("__"))
+            # ``class C(object)``, as Python 2 wrote it: the same as no base, and an object
+            # has no instance attribute besides what ``object`` itself defines
+            or (base[1] == "builtins.object" and not hasattr(object, name))
             or (
                 (not abstract_only or base[1].startswith(ABSTRACT_MODULES))
                 and stdlib_missing_attribute(f"{base[1]}.{name}")[1] == name

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import inspect
+import re
 import sys
 from collections.abc import Callable, Iterable
 from types import GetSetDescriptorType, MemberDescriptorType, ModuleType
@@ -64,14 +65,20 @@ def stdlib_missing_attribute(dotted: str) -> tuple[str | None, str | None]:
             return None, None  # ``x.__class__``, ``x.__dict__``: the class's differ from x's
         if isinstance(obj, ModuleType) and "__getattr__" in vars(obj):
             return None, None  # the module answers any name (PEP 562)
+        if obj is ModuleType:
+            return None, None  # a module object (``isinstance(m, ModuleType)``): its names
         if isinstance(obj, type) and hasattr(obj, "__getattr__"):
             return None, None  # so do its instances
         if not hasattr(obj, attribute):
             if isinstance(obj, ModuleType) and _submodule_exists(f"{owner}.{attribute}"):
                 return None, None  # a submodule not imported yet (``ctypes.wintypes``)
+            if isinstance(obj, ModuleType) and _source_names(obj, attribute):
+                return None, None  # defined on another platform (``subprocess.STARTUPINFO``)
             return (owner, attribute) if i == len(rest) - 1 and not called else (None, None)
         obj = getattr(obj, attribute)
         owner = f"{owner}.{attribute}"
+        if called and obj is type:
+            return None, None  # ``type(x)``: the class of x, whatever it is
         if called and not isinstance(obj, type):
             return None, None  # the result of a function: its type is not known
         if called and i < len(rest) - 1 and _abstract(obj):
@@ -79,6 +86,20 @@ def stdlib_missing_attribute(dotted: str) -> tuple[str | None, str | None]:
         if isinstance(obj, _DESCRIPTORS):
             return None, None  # an instance attribute (``datetime.tzinfo``): its value unknown
     return None, None
+
+
+def _source_names(module: ModuleType, name: str) -> bool:
+    """Whether the module's own Python source names ``name`` as a whole word: a name it binds
+    only on some platforms (``if _mswindows: from _winapi import CREATE_NO_WINDOW``)."""
+    path = getattr(module, "__file__", None)
+    if not path or not path.endswith(".py"):
+        return False
+    try:
+        with open(path, encoding="utf-8") as source:
+            text = source.read()
+    except (OSError, UnicodeDecodeError):
+        return False
+    return re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", text) is not None
 
 
 def _abstract(cls: object) -> bool:

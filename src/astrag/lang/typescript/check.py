@@ -31,6 +31,7 @@ from astrag.verify.findings import Finding
 from astrag.verify.inputs import ChangedFile
 from astrag.verify.packages import ts_package_exports
 from astrag.verify.rules import LanguageRules
+from astrag.verify.syntax import BLAME_IF_CLEAN_BEFORE
 
 if TYPE_CHECKING:
     from astrag.verify.check import Checker
@@ -80,6 +81,10 @@ class TypeScriptRules(LanguageRules):
          "valueOf", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toLocaleString",
          "then", "catch", "finally", "caller", "arguments"}
     )  # fmt: skip
+    # text the parser could not read that began on a line the change did not write (an
+    # unclosed `(` inside a callback the statement above opened) is the change's when the old
+    # version parsed cleanly: the grammar read that very code before the change
+    damage_begun_elsewhere = BLAME_IF_CLEAN_BEFORE
 
     def opted_out(self, text: str) -> bool:
         return "@ts-nocheck" in text[:500]
