@@ -29,7 +29,7 @@ from functools import cache
 from tree_sitter import Node, Query, QueryCursor, Tree
 
 from astrag.graph.facts import Chain, DefKind, FileFacts, Import, Param
-from astrag.lang.go.scopes import Scopes
+from astrag.lang.go.scopes import Scopes, load_kinds
 from astrag.lang.go.syntax import (
     Fields as _F,
 )
@@ -67,6 +67,7 @@ def extract(path: str, source: bytes, grammar: str = "go", tree: Tree | None = N
     tree = tree or GRAMMARS.parser(grammar).parse(source)
     if not _F.loaded:
         _F.load(GRAMMARS.language("go"))
+        load_kinds(GRAMMARS.language("go"))
     root = tree.root_node
     f = _File(path=path, source=source)
     cursor = QueryCursor(_query())
