@@ -29,7 +29,10 @@ from functools import cache
 from tree_sitter import Node, Query, QueryCursor, Tree
 
 from astrag.graph.facts import Chain, DefKind, FileFacts, Import, Param
-from astrag.lang.go.scopes import Scopes
+from astrag.lang.go.scopes import Scopes, load_kinds
+from astrag.lang.go.syntax import (
+    Fields as _F,
+)
 from astrag.lang.go.syntax import (
     Recorder,
     doc_comment,
@@ -62,6 +65,9 @@ def _query() -> Query:
 
 def extract(path: str, source: bytes, grammar: str = "go", tree: Tree | None = None) -> FileFacts:
     tree = tree or GRAMMARS.parser(grammar).parse(source)
+    if not _F.loaded:
+        _F.load(GRAMMARS.language("go"))
+        load_kinds(GRAMMARS.language("go"))
     root = tree.root_node
     f = _File(path=path, source=source)
     cursor = QueryCursor(_query())
@@ -104,12 +110,12 @@ class _File(Recorder):
     # ------------------------------------------------------------------ imports
 
     def add_import(self, spec: Node) -> None:
-        path_node = spec.child_by_field_name("path")
+        path_node = spec.child_by_field_id(_F.path)
         if path_node is None:
             return
         module = text(path_node).strip('"`')
-        name_node = spec.child_by_field_name("name")
-        line = spec.start_point[0] + 1
+        name_node = spec.child_by_field_id(_F.name)
+        line = self.line(spec.start_byte)
         if name_node is None:
             self.imports.append(
                 Import(module=module, name=None, alias=import_alias(module), line=line)
@@ -124,8 +130,8 @@ class _File(Recorder):
     # ------------------------------------------------------------------ types
 
     def add_alias(self, spec: Node) -> None:
-        name = text(spec.child_by_field_name("name"))
-        target = type_chain(spec.child_by_field_name("type"))
+        name = text(spec.child_by_field_id(_F.name))
+        target = type_chain(spec.child_by_field_id(_F.type))
         doc = spec_doc(spec)
         self.define(
             spec,
@@ -137,12 +143,12 @@ class _File(Recorder):
             type=target,
             signature=self.header(spec, None)[:200],
         )
-        self.walk_types(spec.child_by_field_name("type"), "", frozenset())
+        self.walk_types(spec.child_by_field_id(_F.type), "", frozenset())
 
     def add_type(self, spec: Node) -> None:
-        name = text(spec.child_by_field_name("name"))
-        params = type_names(spec.child_by_field_name("type_parameters"))
-        body = spec.child_by_field_name("type")
+        name = text(spec.child_by_field_id(_F.name))
+        params = type_names(spec.child_by_field_id(_F.type_parameters))
+        body = spec.child_by_field_id(_F.type)
         doc = spec_doc(spec)
         bases: list[Chain] = []
         if body is not None and body.type == "struct_type":
@@ -169,9 +175,9 @@ class _File(Recorder):
         for decl in fields.named_children if fields is not None else ():
             if decl.type != "field_declaration":
                 continue
-            type_node = decl.child_by_field_name("type")
+            type_node = decl.child_by_field_id(_F.type)
             chain = type_chain(type_node, params)
-            names = decl.children_by_field_name("name")
+            names = decl.children_by_field_id(_F.name)
             if not names and chain is not None:  # embedded: named after its type, and a base
                 bases.append(chain)
                 self.define(
@@ -200,7 +206,7 @@ class _File(Recorder):
     def add_interface_members(self, iface: Node, owner: str, params: frozenset, bases: list):
         for member in iface.named_children:
             if member.type == "method_elem":
-                name = text(member.child_by_field_name("name"))
+                name = text(member.child_by_field_id(_F.name))
                 self.define(
                     member,
                     DefKind.METHOD,
@@ -209,12 +215,12 @@ class _File(Recorder):
                     owner,
                     signature=self.header(member, None),
                     docstring=doc_comment(member),
-                    params=self.params(member.child_by_field_name("parameters"), params),
-                    returns=self.result(member.child_by_field_name("result"), params),
+                    params=self.params(member.child_by_field_id(_F.parameters), params),
+                    returns=self.result(member.child_by_field_id(_F.result), params),
                     modifiers=("abstract",),
                 )
-                self.walk_types(member.child_by_field_name("parameters"), owner, params)
-                self.walk_types(member.child_by_field_name("result"), owner, params)
+                self.walk_types(member.child_by_field_id(_F.parameters), owner, params)
+                self.walk_types(member.child_by_field_id(_F.result), owner, params)
             elif member.type == "type_elem" and len(member.named_children) == 1:
                 chain = type_chain(member.named_children[0], params)
                 if chain is not None and chain[-1] != "[]":
@@ -229,9 +235,9 @@ class _File(Recorder):
             if decl.type not in ("parameter_declaration", "variadic_parameter_declaration"):
                 continue
             variadic = decl.type == "variadic_parameter_declaration"
-            chain = type_chain(decl.child_by_field_name("type"), type_params)
+            chain = type_chain(decl.child_by_field_id(_F.type), type_params)
             kind = "var_positional" if variadic else "positional"
-            names = decl.children_by_field_name("name") or [None]
+            names = decl.children_by_field_id(_F.name) or [None]
             for n in names:
                 out.append(
                     Param(name=text(n) if n is not None else "_", annotation=chain, kind=kind)
@@ -245,21 +251,21 @@ class _File(Recorder):
             first = next(
                 (c for c in result.named_children if c.type == "parameter_declaration"), None
             )
-            return type_chain(first.child_by_field_name("type"), type_params) if first else None
+            return type_chain(first.child_by_field_id(_F.type), type_params) if first else None
         return type_chain(result, type_params)
 
     def add_function(self, node: Node) -> None:
-        name = text(node.child_by_field_name("name"))
-        receiver = node.child_by_field_name("receiver")
-        type_params = type_names(node.child_by_field_name("type_parameters"))
+        name = text(node.child_by_field_id(_F.name))
+        receiver = node.child_by_field_id(_F.receiver)
+        type_params = type_names(node.child_by_field_id(_F.type_parameters))
         parent, recv_name = "", ""
         if receiver is not None:
             parent, recv_params, recv_name = receiver_type(receiver)
             type_params |= recv_params
         qualname = f"{parent}.{name}" if parent else name
-        plist = node.child_by_field_name("parameters")
-        result = node.child_by_field_name("result")
-        body = node.child_by_field_name("body")
+        plist = node.child_by_field_id(_F.parameters)
+        result = node.child_by_field_id(_F.result)
+        body = node.child_by_field_id(_F.body)
         self.define(
             node,
             DefKind.METHOD if parent else DefKind.FUNCTION,
@@ -274,25 +280,25 @@ class _File(Recorder):
         scope = Scopes(self, qualname, type_params)
         scope.push()
         for tp in sorted(type_params):
-            scope.declare(tp, node.start_point[0] + 1)
+            scope.declare(tp, self.line(node.start_byte))
         if receiver is not None and recv_name and parent:
-            scope.declare(recv_name, node.start_point[0] + 1, type=(parent,))
+            scope.declare(recv_name, self.line(node.start_byte), type=(parent,))
         scope.declare_params(plist)
         if result is not None and result.type == "parameter_list":
             scope.declare_params(result)
         else:
             self.walk_types(result, qualname, type_params)
-        self.walk_types(node.child_by_field_name("type_parameters"), qualname, type_params)
+        self.walk_types(node.child_by_field_id(_F.type_parameters), qualname, type_params)
         if receiver is not None:
             self.walk_types(receiver, qualname, type_params)
         if body is not None:
             scope.visit(body)
 
     def add_variable(self, spec: Node) -> None:
-        names = spec.children_by_field_name("name")
-        type_node = spec.child_by_field_name("type")
+        names = spec.children_by_field_id(_F.name)
+        type_node = spec.child_by_field_id(_F.type)
         chain = type_chain(type_node)
-        values_node = spec.child_by_field_name("value")
+        values_node = spec.child_by_field_id(_F.value)
         values = values_node.named_children if values_node is not None else []
         body = Scopes(self, "", frozenset())
         body.push()

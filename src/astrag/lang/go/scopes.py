@@ -8,7 +8,9 @@ calls and locals belong to the function around them.
 
 from __future__ import annotations
 
-from tree_sitter import Node
+from collections.abc import Callable
+
+from tree_sitter import Language, Node
 
 from astrag.graph.facts import Binding, Chain, RefKind
 from astrag.lang.go.syntax import (
@@ -19,6 +21,9 @@ from astrag.lang.go.syntax import (
     is_bare_name,
     specs,
     type_chain,
+)
+from astrag.lang.go.syntax import (
+    Fields as _F,
 )
 
 # statements and clauses that open a block scope of their own
@@ -44,21 +49,26 @@ class Scopes:
         self.f = f
         self.scope = scope
         self.type_params = type_params
-        self.stack: list[dict[str, str]] = []
+        self.stack: list[dict[str, str]] = []  # per open block: name -> its unique name
+        # name -> the unique names of the open blocks declaring it, innermost last: a lookup
+        # is one probe, not one per open block (etcd: 170k lookups, blocks nest deep)
+        self.visible: dict[str, list[str]] = {}
         self.used: dict[str, int] = {}
 
     def push(self) -> None:
         self.stack.append({})
 
     def pop(self) -> None:
-        self.stack.pop()
+        visible = self.visible
+        for name in self.stack.pop():
+            shadowed = visible[name]
+            shadowed.pop()
+            if not shadowed:
+                del visible[name]
 
     def lookup(self, name: str) -> str | None:
-        for frame in reversed(self.stack):
-            found = frame.get(name)
-            if found is not None:
-                return found
-        return None
+        found = self.visible.get(name)
+        return found[-1] if found else None
 
     def declare(self, name: str, line: int, type: Chain | None = None, value: Chain | None = None):
         if name == "_" or not name:
@@ -70,18 +80,19 @@ class Scopes:
         self.used[name] = count
         unique = name if count == 1 else f"{name}#{count}"
         frame[name] = unique
+        self.visible.setdefault(name, []).append(unique)
         self.f.bindings.append(Binding(self.scope, unique, line, type=type, value=value))
 
     def declare_params(self, plist: Node | None) -> None:
         for decl in plist.named_children if plist is not None else ():
             if decl.type not in ("parameter_declaration", "variadic_parameter_declaration"):
                 continue
-            type_node = decl.child_by_field_name("type")
+            type_node = decl.child_by_field_id(_F.type)
             chain = type_chain(type_node, self.type_params)
             if decl.type == "variadic_parameter_declaration" and chain and chain[-1] != "[]":
                 chain = (*chain, "[]")
-            for n in decl.children_by_field_name("name"):
-                self.declare(self.f.text(n), n.start_point[0] + 1, type=chain)
+            for n in decl.children_by_field_id(_F.name):
+                self.declare(self.f.text(n), self.f.line(n.start_byte), type=chain)
             self.f.walk_types(type_node, self.scope, self.type_params)
 
     # ------------------------------------------------------------------ chains
@@ -99,22 +110,22 @@ class Scopes:
         if kind == "call_expression":
             return self._call_chain(node)
         if kind in ("type_conversion_expression", "composite_literal", "type_assertion_expression"):
-            made = type_chain(node.child_by_field_name("type"), self.type_params)
+            made = type_chain(node.child_by_field_id(_F.type), self.type_params)
             return called(made) if made and made[-1] != "[]" else None
         if kind == "index_expression":
             generic = self.instantiated(node)
             if generic is not None:
                 return self.chain(generic)
-            operand = self.chain(node.child_by_field_name("operand"))
+            operand = self.chain(node.child_by_field_id(_F.operand))
             return (*operand, "[i]") if operand else None
         if kind == "slice_expression":
-            return self.chain(node.child_by_field_name("operand"))
+            return self.chain(node.child_by_field_id(_F.operand))
         if kind == "parenthesized_expression":
             inner = node.named_children
             return self.chain(inner[0]) if len(inner) == 1 else None
         if kind == "unary_expression":
-            operator = node.child_by_field_name("operator")
-            operand = self.chain(node.child_by_field_name("operand"))
+            operator = node.child_by_field_id(_F.operator)
+            operand = self.chain(node.child_by_field_id(_F.operand))
             op = self.f.text(operator) if operator is not None else ""
             if op in ("&", "*"):
                 return operand
@@ -127,8 +138,8 @@ class Scopes:
         ``a``), in one pass down the operands: a chain is read once per use, not once per dot."""
         fields = []
         while node.type == "selector_expression":
-            fld = node.child_by_field_name("field")
-            operand = node.child_by_field_name("operand")
+            fld = node.child_by_field_id(_F.field)
+            operand = node.child_by_field_id(_F.operand)
             if fld is None or operand is None:
                 return None, operand
             fields.append(fld)
@@ -144,8 +155,8 @@ class Scopes:
         than indexes a value (the grammar cannot tell ``New[string]`` from ``fs[i]``): its
         index is a type parameter, a predeclared type, a capitalised name or ``pkg.T``, and
         no local variable."""
-        index = node.child_by_field_name("index")
-        operand = node.child_by_field_name("operand")
+        index = node.child_by_field_id(_F.index)
+        operand = node.child_by_field_id(_F.operand)
         if index is None or operand is None:
             return None
         if index.type in ("identifier", "type_identifier"):
@@ -156,8 +167,8 @@ class Scopes:
                 return None
             typeish = name in PREDECLARED_TYPES or name[:1].isupper()
         elif index.type == "selector_expression":
-            root = index.child_by_field_name("operand")
-            fld = index.child_by_field_name("field")
+            root = index.child_by_field_id(_F.operand)
+            fld = index.child_by_field_id(_F.field)
             typeish = (
                 root is not None
                 and root.type == "identifier"
@@ -170,9 +181,9 @@ class Scopes:
         return operand if typeish else None
 
     def _call_chain(self, node: Node) -> Chain | None:
-        fn = node.child_by_field_name("function")
+        fn = node.child_by_field_id(_F.function)
         if fn is not None and fn.type == "identifier" and self.f.text(fn) in ("new", "make"):
-            args = node.child_by_field_name("arguments")
+            args = node.child_by_field_id(_F.arguments)
             first = args.named_children[0] if args is not None and args.named_children else None
             made = type_chain(first, self.type_params)
             if made and self.lookup(self.f.text(fn)) is None:
@@ -185,14 +196,15 @@ class Scopes:
     # ------------------------------------------------------------------ the walk
 
     def visit(self, node: Node) -> None:
-        handler = _DISPATCH.get(node.type, Scopes.visit_children)
+        handler = _BY_KIND.get(node.kind_id, Scopes.visit_children)
         if handler is not None:
             handler(self, node)
 
     def visit_children(self, node: Node) -> None:
         # one dispatch per child, none for the many that hold no name (literals, comments)
+        by_kind, visit_children = _BY_KIND, Scopes.visit_children
         for child in node.named_children:
-            handler = _DISPATCH.get(child.type, Scopes.visit_children)
+            handler = by_kind.get(child.kind_id, visit_children)
             if handler is not None:
                 handler(self, child)
 
@@ -216,13 +228,13 @@ class Scopes:
         chain, innermost = self._selector(node)
         if chain is None or innermost is None:
             return
-        self.f.refer(RefKind.READ, chain, self.scope, node.child_by_field_name("field"))
+        self.f.refer(RefKind.READ, chain, self.scope, node.child_by_field_id(_F.field))
         if innermost.type != "identifier":
             self.visit(innermost)  # ``f(x).y``: the call is a use of its own
 
     def call(self, node: Node) -> None:
-        fn = node.child_by_field_name("function")
-        args = node.child_by_field_name("arguments")
+        fn = node.child_by_field_id(_F.function)
+        args = node.child_by_field_id(_F.arguments)
         arg_nodes = args.named_children if args is not None else []
         if fn is not None:
             target, at = self._callee(fn)
@@ -234,7 +246,7 @@ class Scopes:
                         break
                 self.f.refer(RefKind.CALL, target, self.scope, at, arg_count=count)
             self._visit_callee(fn)
-        type_args = node.child_by_field_name("type_arguments")  # at most one
+        type_args = node.child_by_field_id(_F.type_arguments)  # at most one
         if type_args is not None:
             self.f.walk_types(type_args, self.scope, self.type_params)
         for arg in arg_nodes:
@@ -250,7 +262,7 @@ class Scopes:
                 return None, None  # ``string(b)``: a conversion, never a call
             return (local or name,), fn
         if kind == "selector_expression":
-            return self._selector(fn)[0], fn.child_by_field_name("field")
+            return self._selector(fn)[0], fn.child_by_field_id(_F.field)
         if kind == "parenthesized_expression" and len(fn.named_children) == 1:
             return self._callee(fn.named_children[0])
         if kind == "index_expression":
@@ -268,7 +280,7 @@ class Scopes:
                 if inner is None:
                     break
             elif node.type == "selector_expression":
-                inner = node.child_by_field_name("operand")
+                inner = node.child_by_field_id(_F.operand)
             else:
                 inner = node.named_children[0] if node.named_children else None
             if inner is None:
@@ -280,7 +292,7 @@ class Scopes:
     def conversion(self, node: Node) -> None:
         """``T(x)`` parsed as a conversion; with ``F[int](x)`` it is an explicit instantiation,
         a call of the generic function (which only the resolver can tell from a type)."""
-        type_node = node.child_by_field_name("type")
+        type_node = node.child_by_field_id(_F.type)
         if type_node is not None and type_node.type == "pointer_type":
             # ``*pkg.F[K, V](x)``: a conversion to a pointer type needs parentheses, so this is
             # the dereference of an instantiated call
@@ -288,25 +300,25 @@ class Scopes:
             if len(inner) == 1 and inner[0].type == "generic_type":
                 type_node = inner[0]
         if type_node is not None and type_node.type == "generic_type":
-            name_node = type_node.child_by_field_name("type")
+            name_node = type_node.child_by_field_id(_F.type)
             chain = type_chain(name_node, self.type_params)
             if chain is not None and name_node is not None:
                 if len(chain) == 1:
                     chain = (self.lookup(chain[0]) or chain[0],)
-                at = name_node.child_by_field_name("name") or name_node
+                at = name_node.child_by_field_id(_F.name) or name_node
                 self.f.refer(RefKind.CALL, chain, self.scope, at, arg_count=1)
             self.f.walk_types(
-                type_node.child_by_field_name("type_arguments"), self.scope, self.type_params
+                type_node.child_by_field_id(_F.type_arguments), self.scope, self.type_params
             )
         else:
             self.f.walk_types(type_node, self.scope, self.type_params)
-        operand = node.child_by_field_name("operand")
+        operand = node.child_by_field_id(_F.operand)
         if operand is not None:
             self.visit(operand)
 
     def composite(self, node: Node) -> None:
-        self.f.walk_types(node.child_by_field_name("type"), self.scope, self.type_params)
-        body = node.child_by_field_name("body")
+        self.f.walk_types(node.child_by_field_id(_F.type), self.scope, self.type_params)
+        body = node.child_by_field_id(_F.body)
         if body is not None:
             self.literal(body)
 
@@ -316,8 +328,8 @@ class Scopes:
         read is then only not recorded)."""
         for element in body.named_children:
             if element.type == "keyed_element":
-                key = element.child_by_field_name("key")
-                value = element.child_by_field_name("value")
+                key = element.child_by_field_id(_F.key)
+                value = element.child_by_field_id(_F.value)
                 if key is not None and not is_bare_name(key):
                     self.visit(key)
                 if value is not None:
@@ -326,13 +338,13 @@ class Scopes:
                 self.visit(element)
 
     def short_var(self, node: Node) -> None:
-        left = node.child_by_field_name("left")
-        right = node.child_by_field_name("right")
+        left = node.child_by_field_id(_F.left)
+        right = node.child_by_field_id(_F.right)
         if right is not None:
             self.visit(right)
         names = [n for n in left.named_children if n.type == "identifier"] if left else []
         values = self.paired_values(len(names), right.named_children if right else [])
-        line = node.start_point[0] + 1
+        line = self.f.line(node.start_byte)
         for n, value in zip(names, values, strict=True):
             self.declare(self.f.text(n), line, value=value)
 
@@ -347,20 +359,20 @@ class Scopes:
 
     def var_decl(self, node: Node) -> None:
         for spec in specs(node):
-            type_node = spec.child_by_field_name("type")
+            type_node = spec.child_by_field_id(_F.type)
             chain = type_chain(type_node, self.type_params)
-            values = spec.child_by_field_name("value")
+            values = spec.child_by_field_id(_F.value)
             if values is not None:
                 self.visit(values)
             self.f.walk_types(type_node, self.scope, self.type_params)
-            names = spec.children_by_field_name("name")
+            names = spec.children_by_field_id(_F.name)
             paired = self.paired_values(len(names), values.named_children if values else [])
             for n, value in zip(names, paired, strict=True):
-                self.declare(self.f.text(n), n.start_point[0] + 1, type=chain, value=value)
+                self.declare(self.f.text(n), self.f.line(n.start_byte), type=chain, value=value)
 
     def range_clause(self, node: Node) -> None:
-        left = node.child_by_field_name("left")
-        right = node.child_by_field_name("right")
+        left = node.child_by_field_id(_F.left)
+        right = node.child_by_field_id(_F.right)
         if right is not None:
             self.visit(right)
         declares = any(c.type == ":=" for c in node.children)
@@ -372,14 +384,14 @@ class Scopes:
         over = self.chain(right)
         for i, n in enumerate(names):
             value = (*over, "[i]") if over and i == 1 else None
-            self.declare(self.f.text(n), n.start_point[0] + 1, value=value)
+            self.declare(self.f.text(n), self.f.line(n.start_byte), value=value)
 
     def type_switch(self, node: Node) -> None:
         self.push()
-        alias = node.child_by_field_name("alias")
+        alias = node.child_by_field_id(_F.alias)
         names = [self.f.text(n) for n in alias.named_children] if alias is not None else []
-        value = node.child_by_field_name("value")
-        initializer = node.child_by_field_name("initializer")
+        value = node.child_by_field_id(_F.value)
+        initializer = node.child_by_field_id(_F.initializer)
         if initializer is not None:
             self.visit(initializer)
         if value is not None:
@@ -389,12 +401,12 @@ class Scopes:
             if clause.type not in ("type_case", "default_case"):
                 continue
             self.push()
-            types = clause.children_by_field_name("type")
+            types = clause.children_by_field_id(_F.type)
             for t in types:
                 self.f.walk_types(t, self.scope, self.type_params)
             one = type_chain(types[0], self.type_params) if len(types) == 1 else None
             for name in names:
-                line = clause.start_point[0] + 1
+                line = self.f.line(clause.start_byte)
                 if one is not None:
                     self.declare(name, line, type=one)
                 else:
@@ -407,13 +419,13 @@ class Scopes:
 
     def func_literal(self, node: Node) -> None:
         self.push()
-        self.declare_params(node.child_by_field_name("parameters"))
-        result = node.child_by_field_name("result")
+        self.declare_params(node.child_by_field_id(_F.parameters))
+        result = node.child_by_field_id(_F.result)
         if result is not None and result.type == "parameter_list":
             self.declare_params(result)
         else:
             self.f.walk_types(result, self.scope, self.type_params)
-        body = node.child_by_field_name("body")
+        body = node.child_by_field_id(_F.body)
         if body is not None:
             self.visit(body)
         self.pop()
@@ -421,9 +433,9 @@ class Scopes:
     def local_type(self, node: Node) -> None:
         """A type declared inside a function: its name shadows package-level ones."""
         for spec in node.named_children:
-            name = spec.child_by_field_name("name")
+            name = spec.child_by_field_id(_F.name)
             if name is not None:
-                self.declare(self.f.text(name), spec.start_point[0] + 1)
+                self.declare(self.f.text(name), self.f.line(spec.start_byte))
 
 
 _HANDLERS = {
@@ -458,3 +470,16 @@ _DISPATCH = {
     "selector_expression": Scopes.read_selector,
     **_HANDLERS,
 }
+# ``_DISPATCH`` by the grammar's kind id (filled by :func:`load_kinds` once the grammar is
+# loaded): a node's ``kind_id`` is an int, where its ``type`` is a new string to hash on every
+# read (etcd: 380k nodes dispatched); a kind absent here (ERROR too) is searched
+_BY_KIND: dict[int, Callable[[Scopes, Node], None] | None] = {}
+
+
+def load_kinds(language: Language) -> None:
+    """Fill ``_BY_KIND``: every kind id whose name ``_DISPATCH`` lists (a node's ``type`` is
+    its kind's name, so the handler is the one its name gives)."""
+    for kind in range(language.node_kind_count):
+        name = language.node_kind_for_id(kind)
+        if name in _DISPATCH:
+            _BY_KIND[kind] = _DISPATCH[name]

@@ -29,8 +29,9 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from functools import cache
+from itertools import accumulate
 
-from tree_sitter import Node, Query, QueryCursor, Tree
+from tree_sitter import Language, Node, Query, QueryCursor, Tree
 
 from astrag.graph.facts import (
     Binding,
@@ -53,6 +54,30 @@ def _load_java() -> object:
 
 
 GRAMMARS = Grammars({"java": _load_java})
+
+
+class _Fields:
+    """The grammar's field ids, read once the grammar is loaded: ``child_by_field_id`` skips
+    the search of the grammar's field names that ``child_by_field_name`` makes on every call
+    (jackson-databind: 470k calls, half their cost)."""
+
+    alternative = arguments = array = body = consequence = constructor = dimensions = 0
+    element = field = left = name = object = operator = parameters = right = type = 0
+    type_parameters = value = 0
+    loaded = False
+
+    @classmethod
+    def load(cls, language: Language) -> None:
+        for name, value in list(vars(cls).items()):
+            if isinstance(value, int) and not isinstance(value, bool):
+                field_id = language.field_id_for_name(name)
+                if field_id is None:
+                    raise ValueError(f"the java grammar has no field {name!r}")
+                setattr(cls, name, field_id)
+        cls.loaded = True
+
+
+_F = _Fields
 
 _CLASS_KIND = {
     "class": DefKind.CLASS,
@@ -84,12 +109,15 @@ _VISIBILITY = ("private", "protected", "public")
 _KEPT_MODIFIERS = ("static", "abstract", "final", "default", "synchronized", "native")
 _SPACES = re.compile(r"\s+")
 _COMMENTS = frozenset({"line_comment", "block_comment"})
+_PLUS_ONE = (1).__add__
 
 
 def extract(path: str, source: bytes, grammar_name: str, tree: Tree | None = None) -> FileFacts:
     """Parse one Java file (unless ``tree`` is its parse already) and return what it says
     about itself."""
     tree = tree or GRAMMARS.parser(grammar_name).parse(source)
+    if not _F.loaded:
+        _F.load(GRAMMARS.language("java"))
     captures = in_document_order(QueryCursor(_facts_query()).captures(tree.root_node))
     extractor = _Extractor(source, captures)
     facts = extractor.run(tree.root_node)
@@ -127,6 +155,10 @@ class _Extractor:
     def __init__(self, source: bytes, captures: dict[str, list[Node]]) -> None:
         self.src = source
         self.ascii = source.isascii()
+        # each line's first byte: a node's line from its start byte by bisection, instead of
+        # ``Node.start_point``, whose named tuple costs several times as much (250k per
+        # jackson-databind); tree-sitter counts rows by "\n" alone, as this does
+        self._starts = list(accumulate(map(_PLUS_ONE, map(len, source.split(b"\n"))), initial=0))
         self._lines: list[bytes] | None = None
         self.captures = captures
         # the byte intervals of classes (an anonymous one's body) and methods: their scopes
@@ -168,9 +200,15 @@ class _Extractor:
     def text(self, node: Node) -> str:
         return self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
+    def line(self, pos: int) -> int:
+        """The 1-based line of byte ``pos``."""
+        return bisect_right(self._starts, pos)
+
     def position(self, node: Node) -> tuple[int, int]:
         """1-based line and column (in characters; tree-sitter counts bytes) of a node."""
-        row, byte_column = node.start_point
+        start = node.start_byte
+        row = bisect_right(self._starts, start) - 1
+        byte_column = start - self._starts[row]
         if self.ascii:
             return row + 1, byte_column + 1
         if self._lines is None:
@@ -210,7 +248,7 @@ class _Extractor:
         if kind == "generic_type":
             return self.type_chain(node.named_children[0], scope) if node.named_children else None
         if kind == "array_type":
-            element = self.type_chain(node.child_by_field_name("element"), scope)
+            element = self.type_chain(node.child_by_field_id(_F.element), scope)
             return (*element, "[]") if element else None
         if kind in _PRIMITIVES:
             return (self.text(node),)
@@ -241,8 +279,8 @@ class _Extractor:
             self.on_method(node, kind, parent)
         elif kind in ("field", "component"):
             self.on_field(node, kind, parent)
-        elif kind == "constant" and node.child_by_field_name("body") is None:
-            name = self.text(node.child_by_field_name("name"))
+        elif kind == "constant" and node.child_by_field_id(_F.body) is None:
+            name = self.text(node.child_by_field_id(_F.name))
             self.add(
                 node,
                 DefKind.FIELD,
@@ -260,8 +298,8 @@ class _Extractor:
                 name,
                 qual,
                 parent,
-                node.start_point[0] + 1,
-                node.end_point[0] + 1,
+                self.line(node.start_byte),
+                self.line(node.end_byte),
                 node.start_byte,
                 node.end_byte,
                 **extra,
@@ -300,12 +338,12 @@ class _Extractor:
         if kind == "anonymous":  # a class_body: of ``new T() {...}`` or of an enum constant
             creation = node.parent
             if creation.type == "enum_constant":
-                name = self.text(creation.child_by_field_name("name"))
+                name = self.text(creation.child_by_field_id(_F.name))
                 bases: tuple[Chain, ...] = ((parent.rsplit(".", 1)[-1],),)
             else:
                 self.anonymous[parent] = n = self.anonymous.get(parent, 0) + 1
                 name = f"${n}"
-                base = self.type_chain(creation.child_by_field_name("type"), parent)
+                base = self.type_chain(creation.child_by_field_id(_F.type), parent)
                 bases = (base,) if base else ()
             qual = self.qualify(parent, name)
             self.register(node, qual, parent, DefKind.CLASS)
@@ -320,7 +358,7 @@ class _Extractor:
                 modifiers=("anonymous",) if name.startswith("$") else (),
             )
             return
-        name = self.text(node.child_by_field_name("name"))
+        name = self.text(node.child_by_field_id(_F.name))
         qual = self.qualify(parent, name)
         self.register(node, qual, parent, _CLASS_KIND[kind])
         mods, declared, annotations = self.modifiers(node)
@@ -374,20 +412,20 @@ class _Extractor:
 
     def on_method(self, node: Node, kind: str, parent: str) -> None:
         name = (
-            "constructor" if kind == "constructor" else self.text(node.child_by_field_name("name"))
+            "constructor" if kind == "constructor" else self.text(node.child_by_field_id(_F.name))
         )
         qual = self.qualify(parent, name)
         self.register(node, qual, parent, DefKind.METHOD)
         mods, declared, annotations = self.modifiers(node)
         if kind == "constructor":
             mods = (*mods, "constructor")
-        elif self.in_interface(parent) and node.child_by_field_name("body") is None:
+        elif self.in_interface(parent) and node.child_by_field_id(_F.body) is None:
             mods = (*mods, "abstract")
         visibility, exported = self.visibility(declared, parent)
         if node.type == "compact_constructor_declaration":
             params = self.record_components(node.parent.parent, qual)
         else:
-            params = self.params(node.child_by_field_name("parameters"), qual)
+            params = self.params(node.child_by_field_id(_F.parameters), qual)
         returns = None if kind == "constructor" else self.return_type(node, parent)
         self.add(
             node,
@@ -408,7 +446,7 @@ class _Extractor:
     def return_type(self, method: Node, parent: str) -> Chain | None:
         """The declared return type; a class's self-type parameter (``B`` of ``class
         Builder<B extends Builder<B>>``, the fluent-builder idiom) is the receiver: ``this``."""
-        type_node = method.child_by_field_name("type")
+        type_node = method.child_by_field_id(_F.type)
         if type_node is not None and type_node.type == "type_identifier":
             name = self.text(type_node)
             scope = parent
@@ -419,7 +457,7 @@ class _Extractor:
         return self.type_chain(type_node, parent)
 
     def note_self_types(self, node: Node, qual: str, name: str) -> None:
-        params = node.child_by_field_name("type_parameters")
+        params = node.child_by_field_id(_F.type_parameters)
         for param in params.named_children if params is not None else ():
             kids = param.named_children
             bound = next((k for k in kids if k.type == "type_bound"), None)
@@ -431,17 +469,17 @@ class _Extractor:
                 self.self_types.setdefault(qual, set()).add(self.text(kids[0]))
 
     def record_components(self, record: Node, scope: str) -> tuple[Param, ...]:
-        return self.params(record.child_by_field_name("parameters") if record else None, scope)
+        return self.params(record.child_by_field_id(_F.parameters) if record else None, scope)
 
     def params(self, node: Node | None, scope: str) -> tuple[Param, ...]:
         out: list[Param] = []
         for p in node.named_children if node is not None else ():
             if p.type == "formal_parameter":
-                name = p.child_by_field_name("name")
+                name = p.child_by_field_id(_F.name)
                 out.append(
                     Param(
                         self.text(name) if name else "",
-                        self.type_chain(p.child_by_field_name("type"), scope),
+                        self.type_chain(p.child_by_field_id(_F.type), scope),
                     )
                 )
             elif p.type == "spread_parameter":
@@ -453,14 +491,14 @@ class _Extractor:
                 declarator = next(
                     (c for c in p.named_children if c.type == "variable_declarator"), None
                 )
-                name = declarator.child_by_field_name("name") if declarator else None
+                name = declarator.child_by_field_id(_F.name) if declarator else None
                 element = self.type_chain(types[0], scope) if types else None
                 out.append(Param(self.text(name) if name else "", element, kind="var_positional"))
         return tuple(out)
 
     def on_field(self, node: Node, kind: str, parent: str) -> None:
         """A field's declarator (``int a, b = 2;`` is two fields) or a record component."""
-        name_node = node.child_by_field_name("name")
+        name_node = node.child_by_field_id(_F.name)
         name = self.text(name_node)
         declaration = node if kind == "component" else node.parent
         mods, declared, annotations = self.modifiers(declaration)
@@ -469,8 +507,8 @@ class _Extractor:
         elif self.in_interface(parent):
             mods = tuple(dict.fromkeys((*mods, "static", "final")))
         visibility, exported = self.visibility(declared, parent)
-        field_type = self.type_chain(declaration.child_by_field_name("type"), parent)
-        if node.child_by_field_name("dimensions") is not None and field_type:
+        field_type = self.type_chain(declaration.child_by_field_id(_F.type), parent)
+        if node.child_by_field_id(_F.dimensions) is not None and field_type:
             field_type = (*field_type, "[]")  # ``int a[]``
         self.add(
             node if kind == "component" else declaration,
@@ -486,7 +524,7 @@ class _Extractor:
         )
 
     def signature(self, node: Node) -> str:
-        body = node.child_by_field_name("body")
+        body = node.child_by_field_id(_F.body)
         end = body.start_byte if body is not None else node.end_byte
         start = node.start_byte
         for child in node.children:  # the header starts after the annotations
@@ -528,7 +566,7 @@ class _Extractor:
             if dotted is None:
                 continue
             parts = self.text(dotted).replace(" ", "").split(".")
-            line = node.start_point[0] + 1
+            line = self.line(node.start_byte)
             if any(c.type == "asterisk" for c in node.children):
                 self.imports.append(Import(".".join(parts), "*", "", line))
             elif len(parts) > 1:
@@ -564,19 +602,19 @@ class _Extractor:
                     if x.type not in ("modifiers", "variable_declarator")
                 ]
                 element = self.type_chain(types[0], scope) if types else None
-                name = decl.child_by_field_name("name") if decl else None
+                name = decl.child_by_field_id(_F.name) if decl else None
                 self.bind(
-                    scope, name, node.start_point[0] + 1, (*element, "[]") if element else None
+                    scope, name, self.line(node.start_byte), (*element, "[]") if element else None
                 )
                 continue
             self.bind(
                 scope,
-                node.child_by_field_name("name"),
-                node.start_point[0] + 1,
-                self.type_chain(node.child_by_field_name("type"), scope),
+                node.child_by_field_id(_F.name),
+                self.line(node.start_byte),
+                self.type_chain(node.child_by_field_id(_F.type), scope),
             )
         for node in c.get("binding.untyped", ()):
-            self.bind(self.scope_of(node), node, node.start_point[0] + 1)
+            self.bind(self.scope_of(node), node, self.line(node.start_byte))
         for node in c.get("binding.local", ()):
             self.local_declaration(node)
         for node in c.get("binding.loop", ()):
@@ -588,20 +626,22 @@ class _Extractor:
             one = types[0] if len(types) == 1 else None  # a multi-catch is their common base
             self.bind(
                 scope,
-                node.child_by_field_name("name"),
-                node.start_point[0] + 1,
+                node.child_by_field_id(_F.name),
+                self.line(node.start_byte),
                 value=self.instance_of(one),
             )
         for node in (*c.get("binding.resource", ()), *c.get("binding.pattern", ())):
             scope = self.scope_of(node)
-            type_node = node.child_by_field_name("type") or node.child_by_field_name("right")
+            type_node = node.child_by_field_id(_F.type) or node.child_by_field_id(_F.right)
             declared = self.type_chain(type_node, scope)
             value = (
                 self.instance_of(declared)
                 if declared
-                else self.value_chain(node.child_by_field_name("value"))
+                else self.value_chain(node.child_by_field_id(_F.value))
             )
-            self.bind(scope, node.child_by_field_name("name"), node.start_point[0] + 1, value=value)
+            self.bind(
+                scope, node.child_by_field_id(_F.name), self.line(node.start_byte), value=value
+            )
         for node in c.get("binding.type_pattern", ()):
             scope = self.scope_of(node)
             kids = node.named_children
@@ -609,19 +649,19 @@ class _Extractor:
                 self.bind(
                     scope,
                     kids[1],
-                    node.start_point[0] + 1,
+                    self.line(node.start_byte),
                     value=self.instance_of(self.type_chain(kids[0], scope)),
                 )
 
     def local_declaration(self, node: Node) -> None:
         scope = self.scope_of(node)
-        declared = self.type_chain(node.child_by_field_name("type"), scope)
+        declared = self.type_chain(node.child_by_field_id(_F.type), scope)
         for declarator in node.named_children:
             if declarator.type != "variable_declarator":
                 continue
-            name = declarator.child_by_field_name("name")
-            line = declarator.start_point[0] + 1
-            if declared and declarator.child_by_field_name("dimensions") is None:
+            name = declarator.child_by_field_id(_F.name)
+            line = self.line(declarator.start_byte)
+            if declared and declarator.child_by_field_id(_F.dimensions) is None:
                 if declared[-1] == "[]":
                     self.bind(scope, name, line, declared)
                 else:
@@ -633,18 +673,18 @@ class _Extractor:
                     scope,
                     name,
                     line,
-                    value=self.value_chain(declarator.child_by_field_name("value")),
+                    value=self.value_chain(declarator.child_by_field_id(_F.value)),
                 )
 
     def loop_variable(self, node: Node) -> None:
         scope = self.scope_of(node)
-        declared = self.type_chain(node.child_by_field_name("type"), scope)
-        line = node.start_point[0] + 1
-        name = node.child_by_field_name("name")
+        declared = self.type_chain(node.child_by_field_id(_F.type), scope)
+        line = self.line(node.start_byte)
+        name = node.child_by_field_id(_F.name)
         if declared:
             self.bind(scope, name, line, value=self.instance_of(declared))
         else:
-            iterated = self.value_chain(node.child_by_field_name("value"))
+            iterated = self.value_chain(node.child_by_field_id(_F.value))
             self.bind(scope, name, line, value=(*iterated, "[i]") if iterated else None)
 
     # ------------------------------------------------------------------ value chains
@@ -660,29 +700,29 @@ class _Extractor:
             inner = node.named_children
             return self.value_chain(inner[0]) if len(inner) == 1 else None
         if kind == "field_access":
-            obj = node.child_by_field_name("object")
-            fld = node.child_by_field_name("field")
+            obj = node.child_by_field_id(_F.object)
+            fld = node.child_by_field_id(_F.field)
             if fld is not None and fld.type == "this":  # ``Outer.this``
                 outer = self.value_chain(obj)
                 return self.instance_of(outer)
             base = self.value_chain(obj)
             return (*base, self.text(fld)) if base and fld is not None else None
         if kind == "method_invocation":
-            name = node.child_by_field_name("name")
-            obj = node.child_by_field_name("object")
+            name = node.child_by_field_id(_F.name)
+            obj = node.child_by_field_id(_F.object)
             base = self.value_chain(obj) if obj is not None else ()
             return (
                 (*base, self.text(name) + "()") if base is not None and name is not None else None
             )
         if kind == "object_creation_expression":
             scope = self.scope_of(node)
-            return self.instance_of(self.type_chain(node.child_by_field_name("type"), scope))
+            return self.instance_of(self.type_chain(node.child_by_field_id(_F.type), scope))
         if kind == "cast_expression":
             return self.instance_of(
-                self.type_chain(node.child_by_field_name("type"), self.scope_of(node))
+                self.type_chain(node.child_by_field_id(_F.type), self.scope_of(node))
             )
         if kind == "array_access":
-            base = self.value_chain(node.child_by_field_name("array"))
+            base = self.value_chain(node.child_by_field_id(_F.array))
             return (*base, "[i]") if base else None
         literal = self.literal_type(node)
         return (literal + "()",) if literal else None
@@ -693,18 +733,18 @@ class _Extractor:
         if node.type == "instanceof_expression":
             return "boolean"
         if node.type == "ternary_expression":  # ``c ? " " : "\n"``: both branches agree
-            sides = [node.child_by_field_name(f) for f in ("consequence", "alternative")]
+            sides = [node.child_by_field_id(f) for f in (_F.consequence, _F.alternative)]
             types = {self.literal_type(x) if x is not None else None for x in sides}
             return types.pop() if len(types) == 1 else None
         if node.type == "unary_expression":
-            return "boolean" if node.child_by_field_name("operator").type == "!" else None
+            return "boolean" if node.child_by_field_id(_F.operator).type == "!" else None
         if node.type != "binary_expression":
             return None
-        op = node.child_by_field_name("operator").type
+        op = node.child_by_field_id(_F.operator).type
         if op in _BOOLEAN_OPERATORS:
             return "boolean"
         if op == "+":
-            sides = (node.child_by_field_name("left"), node.child_by_field_name("right"))
+            sides = (node.child_by_field_id(_F.left), node.child_by_field_id(_F.right))
             if any(
                 s.type in ("string_literal", "text_block")
                 or (s.type == "binary_expression" and self.operator_type(s) == "String")
@@ -750,8 +790,8 @@ class _Extractor:
     def collect_references(self) -> None:
         c = self.captures
         for node in c.get("reference.call", ()):
-            name = node.child_by_field_name("name")
-            obj = node.child_by_field_name("object")
+            name = node.child_by_field_id(_F.name)
+            obj = node.child_by_field_id(_F.object)
             base = self.value_chain(obj) if obj is not None else ()
             chain = (*(base if base is not None else ("?",)), self.text(name))
             self.add_ref(
@@ -759,19 +799,19 @@ class _Extractor:
                 chain,
                 name,
                 self.scope_of(node),
-                node.child_by_field_name("arguments"),
+                node.child_by_field_id(_F.arguments),
             )
         for node in c.get("reference.new", ()):
             self.on_new(node)
         for node in c.get("reference.constructor", ()):
-            ctor = node.child_by_field_name("constructor")
-            if ctor is not None and node.child_by_field_name("object") is None:
+            ctor = node.child_by_field_id(_F.constructor)
+            if ctor is not None and node.child_by_field_id(_F.object) is None:
                 self.add_ref(
                     RefKind.CALL,
                     (ctor.type,),
                     ctor,
                     self.scope_of(node),
-                    node.child_by_field_name("arguments"),
+                    node.child_by_field_id(_F.arguments),
                 )
         for node in c.get("reference.methodref", ()):
             self.on_method_reference(node)
@@ -781,14 +821,14 @@ class _Extractor:
             self.add_ref(
                 RefKind.CALL,
                 (enum,),
-                node.child_by_field_name("name"),
+                node.child_by_field_id(_F.name),
                 scope,
-                node.child_by_field_name("arguments"),
+                node.child_by_field_id(_F.arguments),
             )
         self.collect_types()
 
     def on_new(self, node: Node) -> None:
-        type_node = node.child_by_field_name("type")
+        type_node = node.child_by_field_id(_F.type)
         scope = self.scope_of(node)
         chain = self.type_chain(type_node, "")  # a type parameter cannot be instantiated
         if not chain or chain[-1] == "[]":
@@ -807,7 +847,7 @@ class _Extractor:
             base = self.value_chain(outer)
             chain = (*(base if base else ("?",)), *chain)
         at = _last_identifier(type_node)
-        self.add_ref(RefKind.CALL, chain, at, scope, node.child_by_field_name("arguments"))
+        self.add_ref(RefKind.CALL, chain, at, scope, node.child_by_field_id(_F.arguments))
 
     def on_method_reference(self, node: Node) -> None:
         kids = node.children
