@@ -120,7 +120,7 @@ class ComposedTypes:
         owner = target.removesuffix(b".prototype").decode("utf-8", "replace")
         if target == owner.encode() or self.kinds.get(owner) != DefKind.CLASS:
             return
-        line = self.line(call.start_byte)
+        line = call.start_point[0] + 1
         for source in sources[1:]:
             chain = self.value_chain(source)
             if chain is not None and chain[-1] == "prototype":
@@ -148,7 +148,7 @@ class ComposedTypes:
             else:
                 continue
             if type_ is not None:
-                line = self.line(member.start_byte)
+                line = member.start_point[0] + 1
                 self.bindings.append(Binding(scope, f"({key}.{self.text(name)})", line, type_))
                 found = True
         if not found:

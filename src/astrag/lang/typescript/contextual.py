@@ -163,7 +163,7 @@ class ContextualTypes:
         wanted = self.text(node)
         for q, arg in enumerate(generics.type_arguments(generic)):
             if arg.type == "type_identifier" and self.text(arg) == wanted:
-                line = self.line(inner.start_byte)
+                line = inner.start_point[0] + 1
                 self.bindings.append(Binding(scope, name, line, (str(q),)))
                 return
 
@@ -275,7 +275,7 @@ class ContextualTypes:
         kind = self.kinds.get(scope)
         if scope and kind not in FUNCTION_KINDS and kind not in (DefKind.CLASS, DefKind.INTERFACE):
             return  # where ``bind`` records no binding either
-        line, text = self.line(name.start_byte), self.text(name)
+        line, text = name.start_point[0] + 1, self.text(name)
         for j, arg in enumerate(generics.type_arguments(node)):
             typed = self.principal_type(arg)
             if typed is not None:
@@ -294,7 +294,7 @@ class ContextualTypes:
                 return  # ``'a' | string``: any string, no discriminant
             text = self.text(literal)
             values.append(text[1:-1] if literal.type == "string" else text)
-        line = self.line(annotation.start_byte)
+        line = annotation.start_point[0] + 1
         self.bindings.append(Binding(owner, f"(lit:{name})", line, tuple(values)))
 
     def function_params(self: _Extractor, fn_type: Node) -> list[Node | None]:
@@ -318,7 +318,7 @@ class ContextualTypes:
                 continue
             type_ = self.principal_type(p.child_by_field_id(self.fid.type))
             if type_ is not None:
-                self.bindings.append(Binding(scope, f"(p:{j})", self.line(p.start_byte), type_))
+                self.bindings.append(Binding(scope, f"(p:{j})", p.start_point[0] + 1, type_))
             j += 1
 
     def signature_return(self: _Extractor, scope: str, signature: Node) -> None:
@@ -327,7 +327,7 @@ class ContextualTypes:
         instance of it gives (facts.py)."""
         type_ = self.principal_type(signature.child_by_field_id(self.fid.return_type), True)
         if type_ is not None:
-            self.bindings.append(Binding(scope, "(call)", self.line(signature.start_byte), type_))
+            self.bindings.append(Binding(scope, "(call)", signature.start_point[0] + 1, type_))
 
     def signature_callbacks(self: _Extractor, scope: str, signature: Node) -> None:
         """A call signature's parameters that take callbacks: a function type's parameter
@@ -348,7 +348,7 @@ class ContextualTypes:
                     type_ = type_[:-1] if type_[-1] == "[]" else None
                 if type_ is not None:
                     name = f"(*{k}:fn)" if rest else f"({k}:fn)"
-                    self.bindings.append(Binding(scope, name, self.line(p.start_byte), type_))
+                    self.bindings.append(Binding(scope, name, p.start_point[0] + 1, type_))
             k += 1
 
     def collect_shapes(self: _Extractor) -> None:
@@ -366,7 +366,7 @@ class ContextualTypes:
                     continue
                 type_ = self.principal_type(member.child_by_field_id(self.fid.type))
                 if type_ is not None:
-                    line = self.line(member.start_byte)
+                    line = member.start_point[0] + 1
                     self.bindings.append(Binding(scope, f"(r:{self.text(name)})", line, type_))
 
     def collect_returned_arguments(self: _Extractor) -> None:
@@ -388,7 +388,7 @@ class ContextualTypes:
             chain = self.principal_type(annotation, True)
             if chain is None or self.type_chain(node) != chain:
                 continue  # not a plain generic class (``Foo[]``, ``Map<K, V>`` read otherwise)
-            line = self.line(fn.start_byte)
+            line = fn.start_point[0] + 1
             for j, arg in enumerate(generics.type_arguments(node)):
                 typed = self.principal_type(arg)
                 if typed is not None:
@@ -416,7 +416,7 @@ class ContextualTypes:
                 if pattern.type == "this":
                     continue  # TS ``this: Foo`` is no argument
                 if self.text(pattern) == wanted:
-                    line = self.line(node.start_byte)
+                    line = node.start_point[0] + 1
                     self.bindings.append(Binding(scope, f"(is:{position})", line, principal))
                     break
                 position += 1
@@ -439,7 +439,7 @@ class ContextualTypes:
                     owner = owner.parent
             scope = self.scope_nodes.get((owner.start_byte, owner.end_byte))
             for k in positions if scope is not None else ():
-                line = self.line(declaration.start_byte)
+                line = declaration.start_point[0] + 1
                 self.bindings.append(Binding(scope, f"(new:{k})", line))
 
     def class_arguments(self: _Extractor, args: Node | None) -> list[str]:
@@ -484,7 +484,7 @@ class ContextualTypes:
         function, one with members on its prototype (``function View() { this.lookup() }``)."""
         for fn, owner in self.anonymous_methods:
             scope = self.scopes.at(fn.start_byte)
-            self.bindings.append(Binding(scope, "this", self.line(fn.start_byte), None, (owner,)))
+            self.bindings.append(Binding(scope, "this", fn.start_point[0] + 1, None, (owner,)))
         for owner in self.constructor_functions:
             d = next((d for d in self.defs if d.qualname == owner), None)
             if d is not None and d.kind == DefKind.FUNCTION and self.kinds.get(owner):

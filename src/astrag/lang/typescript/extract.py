@@ -32,7 +32,6 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields, replace
 from functools import cache
-from itertools import accumulate
 from operator import attrgetter, itemgetter
 
 from tree_sitter import Node, Query, QueryCursor, Tree
@@ -235,7 +234,6 @@ _SPACE_BYTES = frozenset(b" \t\r\n")
 _DECORATOR_END_BYTES = frozenset(
     b")$_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 )
-_PLUS_ONE = (1).__add__  # a line's length with its ``\n``
 _SIMPLE_TEXTS: dict[bytes, bool] = {}  # raw text -> whether _SIMPLE_CHAIN matches it
 _CACHE_LIMIT = 1 << 16
 _UNKNOWN: Chain = ("?",)  # the chain of an expression no access path describes
@@ -575,7 +573,6 @@ class _Extractor(ContextualTypes, ComposedTypes):
         self.caps = captures
         self.ascii = source.isascii()
         self._lines: list[bytes] | None = None
-        self._starts: list[int] | None = None  # see line_starts
         self.defs: list[Definition] = []
         self.refs: list[Reference] = []
         self.imports: list[Import] = []
@@ -640,27 +637,6 @@ class _Extractor(ContextualTypes, ComposedTypes):
 
     def text(self, node: Node) -> str:
         return self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
-
-    def line(self, offset: int) -> int:
-        """The 1-based line of a byte offset: the row tree-sitter's points give (rows end at
-        ``\n`` only), found in the file's line starts. A node's ``start_point`` makes a Point
-        object on each call, which costs three times this look-up."""
-        starts = self._starts
-        if starts is None:
-            starts = self._starts = self.line_starts()
-        return bisect_right(starts, offset)
-
-    def point(self, offset: int) -> tuple[int, int]:
-        """The 0-based (row, byte column) of a byte offset, as a node's ``start_point``."""
-        starts = self._starts
-        if starts is None:
-            starts = self._starts = self.line_starts()
-        row = bisect_right(starts, offset) - 1
-        return row, offset - starts[row]
-
-    def line_starts(self) -> list[int]:
-        """The byte offset each line starts at (one more entry: past the end)."""
-        return list(accumulate(map(_PLUS_ONE, map(len, self.src.split(b"\n"))), initial=0))
 
     def column_at(self, row: int, byte_column: int) -> int:
         """1-based column in characters of a (row, byte column) point."""
@@ -872,7 +848,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
         self.constraints_noted.add((owner, index))
         type_ = self.constraint_type(param)
         if type_ is not None:
-            line = self.line(param.start_byte)
+            line = param.start_point[0] + 1
             self.bindings.append(Binding(owner, f"<{index}>", line, type_))
 
     def note_type_arguments(self, owner: str, per_base: list[list[Node]]) -> None:
@@ -881,7 +857,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
             for j, arg in enumerate(args):
                 type_ = self.principal_type(arg)
                 if type_ is not None:
-                    line = self.line(arg.start_byte)
+                    line = arg.start_point[0] + 1
                     self.bindings.append(Binding(owner, f"<{k}:{j}>", line, type_))
 
     def import_type(self, node: Node) -> Chain | None:
@@ -899,7 +875,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
         alias = f"(import:{module}).{name}"
         if alias not in self.import_types:
             self.import_types.add(alias)
-            line = self.line(node.start_byte)
+            line = node.start_point[0] + 1
             self.imports.append(Import(module, name, alias, line, type_only=True))
         return (alias,)
 
@@ -1014,8 +990,8 @@ class _Extractor(ContextualTypes, ComposedTypes):
             name=name,
             qualname=qualname,
             parent=parent,
-            start_line=self.line(start.start_byte),
-            end_line=self.line(end.end_byte),
+            start_line=start.start_point[0] + 1,
+            end_line=end.end_point[0] + 1,
             start_byte=start.start_byte,
             end_byte=end.end_byte,
             decorators=tuple(decorator_texts),
@@ -1206,7 +1182,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
         self, node: Node, chain: Chain, scope: str, into: list[Chain], kind: RefKind
     ) -> None:
         into.append(chain)
-        self.add_ref(kind, chain, scope, self.point(_last_token(node).start_byte))
+        self.add_ref(kind, chain, scope, _last_token(node).start_point)
 
     def on_interface(self, node: Node) -> None:
         name = node.child_by_field_id(self.fid.name)
@@ -1711,9 +1687,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
                 continue
             value = self.value_chain(node)
             if value is not None:
-                self.bindings.append(
-                    Binding(scope, "return", self.line(node.start_byte), None, value)
-                )
+                self.bindings.append(Binding(scope, "return", node.start_point[0] + 1, None, value))
 
     def collect_local_assignments(self) -> None:
         """``x = expr`` to a name declared in the same scope: a later value for x. Assignments
@@ -1728,7 +1702,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
             scope = self.scopes.at(node.start_byte)
             name = self.text(left)
             if name in self.locals.get(scope, ()):
-                line = self.line(left.start_byte)
+                line = left.start_point[0] + 1
                 self.bindings.append(Binding(scope, name, line, None, self.value_chain(right)))
 
     def bind(
@@ -1739,7 +1713,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
         # scope "" here means inside an anonymous callback at module level (``describe(() =>
         # { const svc = new Svc(); ... })``): real module-level names never come through here
         if scope == "" or self.kinds.get(scope) in _BODY_KINDS:
-            line, block = self.line(name.start_byte), self.declaring_block(name)
+            line, block = name.start_point[0] + 1, self.declaring_block(name)
             self.bindings.append(Binding(scope, text, line, type_, value, block))
 
     def declaring_block(self, name: Node) -> tuple[int, int] | None:
@@ -1769,7 +1743,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
             for n in (owner, block):
                 if (n.start_byte, n.end_byte) in self.scope_nodes:
                     return None  # the body of the definition itself: the whole scope
-        return (self.line(block.start_byte), self.line(block.end_byte))
+        return (block.start_point[0] + 1, block.end_point[0] + 1)
 
     def module_variables(self, node: Node, name: Node, value: Node | None, statement: Node) -> None:
         outer, exported, _, declare = _outer(statement)
@@ -1908,7 +1882,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
         function has no ``this`` of its own."""
         if fn.type != "arrow_function" and self.stack:
             scope = self.stack[-1][1]
-            self.bindings.append(Binding(scope, "this", self.line(fn.start_byte), None, owner))
+            self.bindings.append(Binding(scope, "this", fn.start_point[0] + 1, None, owner))
 
     def import_source(self, node: Node | None) -> Node | None:
         """The ``require('x')`` / ``import('x')`` call an expression is, or None."""
@@ -1939,7 +1913,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
         if call is None:
             return False
         self.import_calls.add(call.start_byte)
-        module, line, scope = self.call_module(call), self.line(statement.start_byte), self.parent()
+        module, line, scope = self.call_module(call), statement.start_point[0] + 1, self.parent()
         if name.type == "identifier":
             imported = self.text(member) if member is not None else None
             self.imports.append(Import(module, imported, self.text(name), line, scope=scope))
@@ -1994,7 +1968,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
             self.function_value_def(value, name, (value, value), outer_info)
 
     def reexport(self, node: Node, module: str) -> None:
-        line = self.line(node.start_byte)
+        line = node.start_point[0] + 1
         type_only = any(c.type == "type" for c in node.children)
         for child in node.named_children:
             if child.type == "export_clause":
@@ -2170,9 +2144,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
                 # unless the function declares its own (read below)
                 this = (*context[0], f"({context[1]}:this)")
                 target = own_scope if own_scope is not None else scope
-                self.bindings.append(
-                    Binding(target, "this", self.line(owner.start_byte), None, this)
-                )
+                self.bindings.append(Binding(target, "this", owner.start_point[0] + 1, None, this))
             position = 0  # among the arguments: TS ``this: Foo`` is none
             for i, param in enumerate(params.named_children):
                 pattern = (
@@ -2184,7 +2156,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
                     # ``function (this: SchedulerAction<T>) { this.schedule() }``
                     this_type = self.principal_type(param.child_by_field_id(self.fid.type))
                     if this_type is not None:
-                        line = self.line(param.start_byte)
+                        line = param.start_point[0] + 1
                         target = own_scope if own_scope is not None else scope
                         self.bindings.append(Binding(target, "this", line, this_type))
                     continue
@@ -2298,12 +2270,12 @@ class _Extractor(ContextualTypes, ComposedTypes):
             if pattern.type == "this":
                 type_ = self.principal_type(p.child_by_field_id(self.fid.type))
                 if type_ is not None:
-                    line = self.line(p.start_byte)
+                    line = p.start_point[0] + 1
                     self.bindings.append(Binding(scope, f"({position}:this)", line, type_))
                 continue
             type_ = self.principal_type(p.child_by_field_id(self.fid.type))
             if type_ is not None:
-                line = self.line(p.start_byte)
+                line = p.start_point[0] + 1
                 self.bindings.append(Binding(scope, f"({position}:{j})", line, type_))
             self.returned_parameter(scope, f"({position}:{j}:ret)", p, param)
             j += 1
@@ -2344,7 +2316,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
             if source is None:
                 continue
             module = _unquote(self.text(source))
-            line, scope = self.line(node.start_byte), self.scopes.at(node.start_byte)
+            line, scope = node.start_point[0] + 1, self.scopes.at(node.start_byte)
             type_only = any(c.type == "type" for c in node.children)
             before = len(self.imports)
             for clause in clauses:
@@ -2395,9 +2367,10 @@ class _Extractor(ContextualTypes, ComposedTypes):
         """A chain and the (row, byte column) of its last element's name token."""
         raw = self.src[node.start_byte : node.end_byte]
         parts = _simple_chain(raw)
-        if parts is not None:  # one line, no spaces: the last name ends where the chain does
-            return parts, self.point(node.end_byte - len(parts[-1]))
-        return tuple(self.chain(node)), self.point(_last_token(node).start_byte)
+        if parts is not None:
+            row, col = node.end_point
+            return parts, (row, col - len(parts[-1]))
+        return tuple(self.chain(node)), _last_token(node).start_point
 
     def collect_calls(self) -> None:
         at, src, chain_at, add_ref = self.scopes.at, self.src, self.chain_at, self.add_ref
@@ -2438,7 +2411,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
             return
         module = self.call_module(call)
         scope = self.scopes.at(call.start_byte)
-        self.imports.append(Import(module, None, "", self.line(call.start_byte), scope=scope))
+        self.imports.append(Import(module, None, "", call.start_point[0] + 1, scope=scope))
 
     def collect_types(self) -> None:
         at = self.scopes.at
@@ -2460,7 +2433,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
             scope = at(node.start_byte)
             if len(chain) == 1 and self.is_type_parameter(chain[0], scope):
                 continue
-            self.add_ref(RefKind.TYPE, chain, scope, self.point(_last_token(node).start_byte))
+            self.add_ref(RefKind.TYPE, chain, scope, _last_token(node).start_point)
 
     def is_type_parameter(self, name: str, scope: str) -> bool:
         for _ in range(64):
