@@ -91,10 +91,10 @@ class ComposedTypes:
         intersection the compiler gives the call; None for any other call."""
         if not self.src.startswith(_ASSIGN, call.start_byte):  # most calls: one comparison
             return None
-        fn = call.child_by_field_name("function")
+        fn = call.child_by_field_id(self.fid.function)
         if fn is None or fn.end_byte - fn.start_byte != len(_ASSIGN):
             return None
-        args = call.child_by_field_name("arguments")
+        args = call.child_by_field_id(self.fid.arguments)
         out: list[str] = []
         for arg in args.named_children if args is not None else ():
             if arg.type in ("object", "comment"):
@@ -112,7 +112,7 @@ class ComposedTypes:
             return
         if statement.parent is None or statement.parent.type != "program":
             return
-        args = call.child_by_field_name("arguments")
+        args = call.child_by_field_id(self.fid.arguments)
         sources = [a for a in args.named_children if a.type != "comment"] if args else []
         if len(sources) < 2:
             return
@@ -137,13 +137,13 @@ class ComposedTypes:
             return (key,)
         found = False
         for member in node.named_children:
-            name = member.child_by_field_name("name")
+            name = member.child_by_field_id(self.fid.name)
             if name is None:
                 continue
             if member.type == "property_signature":
-                type_ = self.principal_type(member.child_by_field_name("type"))
+                type_ = self.principal_type(member.child_by_field_id(self.fid.type))
             elif member.type == "method_signature":
-                returned = self.principal_type(member.child_by_field_name("return_type"), True)
+                returned = self.principal_type(member.child_by_field_id(self.fid.return_type), True)
                 type_ = ("=>", *returned) if returned is not None else None
             else:
                 continue

@@ -60,12 +60,12 @@ class ContextualTypes:
         Its untyped parameter j is then ``(*chain, "(p:j)")``: the type that member declares for
         it (facts.py), as the compiler types it from the context."""
         if fn.type == "method_definition":
-            obj, key = fn.parent, fn.child_by_field_name("name")
+            obj, key = fn.parent, fn.child_by_field_id(self.fid.name)
         else:
             pair = outermost(fn).parent
             if pair is None or pair.type != "pair":
                 return None
-            obj, key = pair.parent, pair.child_by_field_name("key")
+            obj, key = pair.parent, pair.child_by_field_id(self.fid.key)
         name = self.member_name(key)
         if obj is None or obj.type != "object" or name is None:
             return None
@@ -81,7 +81,7 @@ class ContextualTypes:
         if parent is None:
             return None
         if parent.type == "variable_declarator":
-            name = parent.child_by_field_name("name")
+            name = parent.child_by_field_id(self.fid.name)
             return (self.text(name),) if name is not None and name.type == "identifier" else None
         returned = self.returned_annotation(node)
         if returned is not None:  # ``function f(): Process { return { init(i) {…} } }``
@@ -90,7 +90,7 @@ class ContextualTypes:
                 return None
             return (*declared[:-1], declared[-1] + "()")  # an instance of the declared type
         if parent.type == "pair" and parent.parent is not None and parent.parent.type == "object":
-            key = self.member_name(parent.child_by_field_name("key"))
+            key = self.member_name(parent.child_by_field_id(self.fid.key))
             outer = self.object_context(parent.parent) if key is not None else None
             return (*outer, key) if outer is not None and key is not None else None
         argument = self.call_argument(node)
@@ -124,7 +124,7 @@ class ContextualTypes:
         declarator = outermost(call).parent
         if declarator is None or declarator.type != "variable_declarator":
             return None
-        annotation = declarator.child_by_field_name("type")
+        annotation = declarator.child_by_field_id(self.fid.type)
         generic = first_named(annotation) if annotation is not None else None
         if generic is None or generic.type != "generic_type":
             return None
@@ -143,14 +143,14 @@ class ContextualTypes:
         passes as argument q, as the pseudo-binding ``(k:j:ret)`` of the function typed
         ``(q,)``: where the call's contextual type says what it returns (``declared_arguments``),
         its argument q is what the parameter is (facts.py)."""
-        annotation = inner.child_by_field_name("type")
+        annotation = inner.child_by_field_id(self.fid.type)
         node = first_named(annotation) if annotation is not None else None
         declarations = self.generic_names.get(self.text(node)) if node is not None else None
         if not declarations or node.type != "type_identifier":
             return
         formal = param.parent
         fn = formal.parent if formal is not None else None
-        returned = fn.child_by_field_name("return_type") if fn is not None else None
+        returned = fn.child_by_field_id(self.fid.return_type) if fn is not None else None
         generic = first_named(returned) if returned is not None else None
         found = generics.declaring_parameter(node, declarations)
         if (
@@ -179,7 +179,7 @@ class ContextualTypes:
         """What a destructured parameter (``({ injector }: Ctx) => ...``) takes its names
         from: an instance of its declared type, else what its untyped self would be (the
         array element, the callee's or the member's declared parameter type)."""
-        declared = self.principal_type(param.child_by_field_name("type"))
+        declared = self.principal_type(param.child_by_field_id(self.fid.type))
         if declared is not None:
             if declared[0][:1] == "<" or declared[-1] == "[]":
                 return None
@@ -207,7 +207,7 @@ class ContextualTypes:
         if declarator is None:
             return None
         if annotation is None and declarator.type == "variable_declarator":
-            annotation = declarator.child_by_field_name("type")
+            annotation = declarator.child_by_field_id(self.fid.type)
         elif annotation is None:  # ``(mw): MiddlewareHandler => async (c, next) => …``
             annotation = self.returned_annotation(node)
         if annotation is not None and annotation.type == "function_type":
@@ -226,7 +226,7 @@ class ContextualTypes:
         if parent is None:
             return None
         if parent.type == "arrow_function":
-            body = parent.child_by_field_name("body")
+            body = parent.child_by_field_id(self.fid.body)
             outer = parent if body is not None and body.id == node.id else None
         elif parent.type == "return_statement":
             outer = parent.parent
@@ -236,13 +236,13 @@ class ContextualTypes:
             return None
         if outer is None:
             return None
-        declared = outer.child_by_field_name("return_type")
+        declared = outer.child_by_field_id(self.fid.return_type)
         if declared is None and outer.type in ("arrow_function", "function_expression"):
             # ``const f: (e: E) => Parse = (e) => (schema) => …``: the return type of the
             # function type the returning function is itself bound to
             signature = self.declared_signature(outer)
             if signature is not None and not isinstance(signature, tuple):
-                declared = signature.child_by_field_name("return_type")
+                declared = signature.child_by_field_id(self.fid.return_type)
         return declared
 
     def object_shape(self: _Extractor, scope: str, annotation: Node | None) -> Chain | None:
@@ -299,24 +299,24 @@ class ContextualTypes:
 
     def function_params(self: _Extractor, fn_type: Node) -> list[Node | None]:
         """The type annotations of a function type's parameters, by position (no ``this``)."""
-        params = fn_type.child_by_field_name("parameters")
+        params = fn_type.child_by_field_id(self.fid.parameters)
         out: list[Node | None] = []
         for p in params.named_children if params is not None else ():
-            pattern = p.child_by_field_name("pattern")
+            pattern = p.child_by_field_id(self.fid.pattern)
             if pattern is not None and pattern.type != "this":
-                out.append(p.child_by_field_name("type"))
+                out.append(p.child_by_field_id(self.fid.type))
         return out
 
     def signature_param_types(self: _Extractor, scope: str, signature: Node) -> None:
         """The declared type of each parameter j of a function type or call signature, as the
         pseudo-binding ``(p:j)`` of ``scope`` (a type alias, an interface)."""
-        params = signature.child_by_field_name("parameters")
+        params = signature.child_by_field_id(self.fid.parameters)
         j = 0
         for p in params.named_children if params is not None else ():
-            pattern = p.child_by_field_name("pattern")
+            pattern = p.child_by_field_id(self.fid.pattern)
             if pattern is None or pattern.type == "this":
                 continue
-            type_ = self.principal_type(p.child_by_field_name("type"))
+            type_ = self.principal_type(p.child_by_field_id(self.fid.type))
             if type_ is not None:
                 self.bindings.append(Binding(scope, f"(p:{j})", p.start_point[0] + 1, type_))
             j += 1
@@ -325,7 +325,7 @@ class ContextualTypes:
         """An interface's call signature's return type as the pseudo-binding ``(call)`` of the
         interface (``interface UnaryFunction<T, R> { (source: T): R }``): what calling an
         instance of it gives (facts.py)."""
-        type_ = self.principal_type(signature.child_by_field_name("return_type"), True)
+        type_ = self.principal_type(signature.child_by_field_id(self.fid.return_type), True)
         if type_ is not None:
             self.bindings.append(Binding(scope, "(call)", signature.start_point[0] + 1, type_))
 
@@ -333,16 +333,16 @@ class ContextualTypes:
         """A call signature's parameters that take callbacks: a function type's parameter
         types as ``(k:j)`` (``callback_param_types``), a named type as ``(k:fn)``, a rest
         parameter's element type as ``(*k:fn)`` (the resolver reads that type's ``(p:j)``)."""
-        params = signature.child_by_field_name("parameters")
+        params = signature.child_by_field_id(self.fid.parameters)
         k = 0
         for p in params.named_children if params is not None else ():
-            pattern = p.child_by_field_name("pattern")
+            pattern = p.child_by_field_id(self.fid.pattern)
             if pattern is None or pattern.type == "this":
                 continue
-            if self.function_type(p.child_by_field_name("type")) is not None:
+            if self.function_type(p.child_by_field_id(self.fid.type)) is not None:
                 self.callback_param_types(scope, k, p, any_scope=True)
             else:
-                type_ = self.principal_type(p.child_by_field_name("type"))
+                type_ = self.principal_type(p.child_by_field_id(self.fid.type))
                 rest = pattern.type == "rest_pattern"
                 if rest and type_ is not None:
                     type_ = type_[:-1] if type_[-1] == "[]" else None
@@ -356,15 +356,15 @@ class ContextualTypes:
         and ``(r:ctx)`` of f, what a member of its result is (facts.py)."""
         for fn in self.caps.get("binding.shape", ()):
             scope = self.scope_nodes.get((fn.start_byte, fn.end_byte))
-            annotation = fn.child_by_field_name("return_type")
+            annotation = fn.child_by_field_id(self.fid.return_type)
             shape = first_named(annotation) if annotation is not None else None
             if scope is None or shape is None or shape.type != "object_type":
                 continue
             for member in shape.named_children:
-                name = member.child_by_field_name("name")
+                name = member.child_by_field_id(self.fid.name)
                 if member.type != "property_signature" or name is None:
                     continue
-                type_ = self.principal_type(member.child_by_field_name("type"))
+                type_ = self.principal_type(member.child_by_field_id(self.fid.type))
                 if type_ is not None:
                     line = member.start_point[0] + 1
                     self.bindings.append(Binding(scope, f"(r:{self.text(name)})", line, type_))
@@ -375,11 +375,11 @@ class ContextualTypes:
         so that what a call gives carries them as a declared instance does (facts.py)."""
         for fn in self.caps.get("binding.returned", ()):
             scope = self.scope_nodes.get((fn.start_byte, fn.end_byte))
-            annotation = fn.child_by_field_name("return_type")
+            annotation = fn.child_by_field_id(self.fid.return_type)
             node = first_named(annotation) if annotation is not None else None
             if scope is None or node is None:
                 continue
-            name = node.child_by_field_name("name")
+            name = node.child_by_field_id(self.fid.name)
             if name is not None and self.text(name) == "Promise":
                 args = generics.type_arguments(node)
                 node = args[0] if len(args) == 1 else None
@@ -399,18 +399,18 @@ class ContextualTypes:
         the parameter's position (facts.py), typed by the predicate's type."""
         for node in self.caps.get("binding.predicate", ()):
             fn, predicate = node.parent, first_named(node)
-            name = predicate.child_by_field_name("name") if predicate is not None else None
-            type_ = predicate.child_by_field_name("type") if predicate is not None else None
+            name = predicate.child_by_field_id(self.fid.name) if predicate is not None else None
+            type_ = predicate.child_by_field_id(self.fid.type) if predicate is not None else None
             if fn is None or name is None or type_ is None or name.type != "identifier":
                 continue
             scope = self.scope_nodes.get((fn.start_byte, fn.end_byte))
-            params = fn.child_by_field_name("parameters")
+            params = fn.child_by_field_id(self.fid.parameters)
             principal = self.principal_type(type_)
             if scope is None or params is None or principal is None:
                 continue
             wanted, position = self.text(name), 0
             for param in params.named_children:
-                pattern = param.child_by_field_name("pattern")
+                pattern = param.child_by_field_id(self.fid.pattern)
                 if pattern is None:
                     continue
                 if pattern.type == "this":
@@ -470,7 +470,7 @@ class ContextualTypes:
         of this file (bound in ``bind_anonymous_this`` once scopes are known)."""
         fn = unwrap(fn) or fn
         while target.type in ("member_expression", "subscript_expression"):
-            inner = target.child_by_field_name("object")
+            inner = target.child_by_field_id(self.fid.object)
             if inner is None:
                 return
             target = inner

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable
-from dataclasses import replace
+from dataclasses import dataclass, fields, replace
 from functools import cache
 from operator import attrgetter, itemgetter
 
@@ -298,7 +298,43 @@ def damaged_spans(source: bytes, grammar_name: str) -> list[tuple[int, int]] | N
 
 def _facts(source: bytes, tree: Tree, grammar_name: str) -> dict[str, object]:
     captures = in_document_order(QueryCursor(_facts_query(grammar_name)).captures(tree.root_node))
-    return _Extractor(source, captures).run()
+    return _Extractor(source, captures, _field_ids(grammar_name)).run()
+
+
+@dataclass(frozen=True, slots=True)
+class _Fields:
+    """A grammar's ids of the node fields the frontend reads (0: a field the grammar lacks,
+    which no node has). ``child_by_field_id`` costs a third of ``child_by_field_name``, which
+    looks the name up among the grammar's field names on every call, and the frontend makes
+    close to a million such lookups on a large repository; the ids differ between grammars."""
+
+    alias: int
+    arguments: int
+    body: int
+    constructor: int
+    function: int
+    key: int
+    kind: int
+    left: int
+    name: int
+    object: int
+    operator: int
+    parameter: int
+    parameters: int
+    pattern: int
+    property: int
+    return_type: int
+    right: int
+    source: int
+    type: int
+    type_arguments: int
+    value: int
+
+
+@cache
+def _field_ids(grammar_name: str) -> _Fields:
+    grammar = GRAMMARS.language(grammar_name)
+    return _Fields(**{f.name: grammar.field_id_for_name(f.name) or 0 for f in fields(_Fields)})
 
 
 @cache
@@ -531,8 +567,9 @@ _READ_RULES: dict[str, Callable[[Node, Node], bool]] = {
 class _Extractor(ContextualTypes, ComposedTypes):
     """One file's facts; see the module docstring for the passes."""
 
-    def __init__(self, source: bytes, captures: dict[str, list[Node]]) -> None:
+    def __init__(self, source: bytes, captures: dict[str, list[Node]], fid: _Fields) -> None:
         self.src = source
+        self.fid = fid  # the grammar's field ids: ``node.child_by_field_id(self.fid.name)``
         self.caps = captures
         self.ascii = source.isascii()
         self._lines: list[bytes] | None = None
@@ -638,18 +675,20 @@ class _Extractor(ContextualTypes, ComposedTypes):
         while current is not None:
             kind = current.type
             if kind == "member_expression":
-                prop = current.child_by_field_name("property")
+                prop = current.child_by_field_id(self.fid.property)
                 parts.append((self.text(prop) if prop is not None else "?") + suffix)
                 suffix = ""
-                current = current.child_by_field_name("object")
+                current = current.child_by_field_id(self.fid.object)
             elif kind == "call_expression":
                 if values and not suffix:  # ``get(Foo).m``: what the call returns may be a Foo
-                    parts.extend(self.class_arguments(current.child_by_field_name("arguments")))
+                    parts.extend(
+                        self.class_arguments(current.child_by_field_id(self.fid.arguments))
+                    )
                 suffix += "()"
-                current = current.child_by_field_name("function")
+                current = current.child_by_field_id(self.fid.function)
             elif kind == "new_expression":
                 suffix += "()"
-                current = current.child_by_field_name("constructor")
+                current = current.child_by_field_id(self.fid.constructor)
             elif kind == "non_null_expression":
                 current = _first_named(current)
             elif kind in ("parenthesized_expression", "await_expression") and not suffix:
@@ -657,7 +696,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
             elif kind == "subscript_expression":  # ``xs[0].m``, ``byCode[c].m``: an element
                 parts.append("[k]" + suffix)  # or a mapped value
                 suffix = ""
-                current = current.child_by_field_name("object")
+                current = current.child_by_field_id(self.fid.object)
             elif kind in ("identifier", "this", "super"):
                 parts.append(self.text(current) + suffix)
                 break
@@ -683,11 +722,11 @@ class _Extractor(ContextualTypes, ComposedTypes):
         if node is None:
             return None
         if node.type == "subscript_expression":
-            inner = self.value_chain(node.child_by_field_name("object"))
+            inner = self.value_chain(node.child_by_field_id(self.fid.object))
             return (*inner, "[k]") if inner is not None else None
         if node.type == "ternary_expression" or (
             node.type == "binary_expression"
-            and self.text(node.child_by_field_name("operator")) in ("||", "??")
+            and self.text(node.child_by_field_id(self.fid.operator)) in ("||", "??")
         ):
             sides = (
                 ("consequence", "alternative")
@@ -720,7 +759,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
         if kind == "nested_type_identifier":
             return tuple("".join(self.text(node).split()).split("."))
         if kind == "generic_type":
-            name = node.child_by_field_name("name")
+            name = node.child_by_field_id(self.fid.name)
             return self.type_chain(name) if name is not None else None
         return None
 
@@ -740,10 +779,10 @@ class _Extractor(ContextualTypes, ComposedTypes):
             elif kind == "array_type":
                 return self.element_type(_first_named(node))
             elif kind == "generic_type":
-                name = node.child_by_field_name("name")
+                name = node.child_by_field_id(self.fid.name)
                 text = self.text(name) if name is not None else ""
                 if text in _ELEMENT_GENERICS:
-                    args = node.child_by_field_name("type_arguments")
+                    args = node.child_by_field_id(self.fid.type_arguments)
                     inner = [c for c in args.named_children if c.type != "comment"] if args else []
                     return self.element_type(inner[0]) if len(inner) == 1 else None
                 if text in _MAPPING_GENERICS:
@@ -751,7 +790,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
                     return self.mapped_type(args[1]) if len(args) == 2 else None
                 if text not in _UNWRAP_ALWAYS and not (returns and text in _UNWRAP_RETURNS):
                     return self.type_chain(node)
-                args = node.child_by_field_name("type_arguments")
+                args = node.child_by_field_id(self.fid.type_arguments)
                 inner = [c for c in args.named_children if c.type != "comment"] if args else []
                 node = inner[0] if len(inner) == 1 or (inner and text in _UNWRAP_ALWAYS) else None
             elif kind == "union_type":
@@ -766,13 +805,13 @@ class _Extractor(ContextualTypes, ComposedTypes):
             elif kind == "type_query":
                 return self.type_query(node)
             elif kind == "function_type":  # ``() => Foo``: a function whose call gives a Foo
-                returned = self.principal_type(node.child_by_field_name("return_type"), True)
+                returned = self.principal_type(node.child_by_field_id(self.fid.return_type), True)
                 return ("=>", *returned) if returned is not None else None
             elif kind == "object_type":  # ``{ [code: string]: Action }``: a mapping
                 members = [c for c in node.named_children if c.type != "comment"]
                 if len(members) != 1 or members[0].type != "index_signature":
                     return None
-                return self.mapped_type(members[0].child_by_field_name("type"))
+                return self.mapped_type(members[0].child_by_field_id(self.fid.type))
             else:
                 return self.type_chain(node)
         return None
@@ -824,8 +863,11 @@ class _Extractor(ContextualTypes, ComposedTypes):
     def import_type(self, node: Node) -> Chain | None:
         """``import('../connection').Connection`` in a type: the import it is, recorded once
         under a name no code can write (``(import:../connection).Connection``), as its chain."""
-        call, prop = node.child_by_field_name("object"), node.child_by_field_name("property")
-        fn = call.child_by_field_name("function") if call is not None else None
+        call, prop = (
+            node.child_by_field_id(self.fid.object),
+            node.child_by_field_id(self.fid.property),
+        )
+        fn = call.child_by_field_id(self.fid.function) if call is not None else None
         if fn is None or fn.type != "import" or prop is None:
             return None
         module = self.call_module(call)
@@ -1034,7 +1076,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
         owner = body.parent if body is not None else None
         while owner is not None and owner.type == "type_arguments":  # ``Readonly<{ … }>``
             wrapper = owner.parent
-            name = wrapper.child_by_field_name("name") if wrapper is not None else None
+            name = wrapper.child_by_field_id(self.fid.name) if wrapper is not None else None
             if name is None or self.text(name) not in _MEMBER_KEEPING:
                 return None
             if len([c for c in owner.named_children if c.type != "comment"]) != 1:
@@ -1055,7 +1097,10 @@ class _Extractor(ContextualTypes, ComposedTypes):
 
     def on_class(self, node: Node) -> None:
         if node.type == "variable_declarator":
-            name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+            name, value = (
+                node.child_by_field_id(self.fid.name),
+                node.child_by_field_id(self.fid.value),
+            )
             statement = node.parent
             if name is None or value is None or statement is None:
                 return
@@ -1063,7 +1108,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
             start = statement if first is not None and first.start_byte == node.start_byte else node
             self.class_def(value, self.text(name), (start, node), _outer(statement))
             return
-        name = node.child_by_field_name("name")
+        name = node.child_by_field_id(self.fid.name)
         if name is not None:
             self.class_def(node, self.text(name), (node, node), _outer(node))
 
@@ -1086,7 +1131,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
         key = self.peek_key(qualname, DefKind.CLASS, cls)
         self.scope_nodes[(cls.start_byte, cls.end_byte)] = key
         bases, implements = self.heritage(cls, key)
-        body = cls.child_by_field_name("body")
+        body = cls.child_by_field_id(self.fid.body)
         header_start = span[0].start_byte if span[0] is not cls else _header_start(cls)
         self.emit(
             DefKind.CLASS,
@@ -1140,7 +1185,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
         self.add_ref(kind, chain, scope, _last_token(node).start_point)
 
     def on_interface(self, node: Node) -> None:
-        name = node.child_by_field_name("name")
+        name = node.child_by_field_id(self.fid.name)
         if name is None:
             return
         outer, exported, default, declare = _outer(node)
@@ -1158,7 +1203,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
                         base_args.append(generics.type_arguments(typ))
         if any(base_args):
             self.note_type_arguments(qualname, base_args)
-        body = node.child_by_field_name("body")
+        body = node.child_by_field_id(self.fid.body)
         self.emit(
             DefKind.INTERFACE,
             self.text(name),
@@ -1180,11 +1225,11 @@ class _Extractor(ContextualTypes, ComposedTypes):
             self.signature_return(self.stack[-1][1], calls[0])
 
     def on_enum(self, node: Node) -> None:
-        self.simple_def(node, DefKind.ENUM, node.child_by_field_name("body"))
+        self.simple_def(node, DefKind.ENUM, node.child_by_field_id(self.fid.body))
 
     def on_type_alias(self, node: Node) -> None:
         # ``type ZodTypeAny = ZodType<any>``: the one named type it stands for, if any
-        value = node.child_by_field_name("value")
+        value = node.child_by_field_id(self.fid.value)
         aliased = self.principal_type(value)
         self.simple_def(node, DefKind.TYPE_ALIAS, None, aliased)
         # ``type Handler = (c: Context, next: Next) => void``: its parameters' types, ``(p:j)``
@@ -1197,7 +1242,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
     def simple_def(
         self, node: Node, kind: DefKind, body: Node | None, type_: Chain | None = None
     ) -> None:
-        name = node.child_by_field_name("name")
+        name = node.child_by_field_id(self.fid.name)
         if name is None:
             return
         outer, exported, _, declare = _outer(node)
@@ -1215,11 +1260,11 @@ class _Extractor(ContextualTypes, ComposedTypes):
         )
 
     def on_namespace(self, node: Node) -> None:
-        name = node.child_by_field_name("name")
+        name = node.child_by_field_id(self.fid.name)
         if name is None:
             return
         outer, exported, _, declare = _outer(node)
-        body = node.child_by_field_name("body")
+        body = node.child_by_field_id(self.fid.body)
         self.emit(
             DefKind.VARIABLE,
             "".join(_unquote(self.text(name)).split()),
@@ -1237,7 +1282,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
         if node.type == "variable_declarator":
             self.on_bound_function(node)
             return
-        name = node.child_by_field_name("name")
+        name = node.child_by_field_id(self.fid.name)
         if name is None:
             return
         outer, exported, default, declare = _outer(node)
@@ -1245,7 +1290,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
         if node.type == "generator_function_declaration":
             mods.append("generator")
         mods += ["default_export"] * default + ["declare"] * declare
-        body = node.child_by_field_name("body")
+        body = node.child_by_field_id(self.fid.body)
         if node.type == "function_signature":
             self.overload_candidates.append(len(self.defs))
         self.emit(
@@ -1258,19 +1303,24 @@ class _Extractor(ContextualTypes, ComposedTypes):
             docstring=self.docstring(outer.start_byte),
             exported=exported,
             modifiers=_sorted_modifiers(mods),
-            params=self.params(node.child_by_field_name("parameters")),
-            returns=self.principal_type(node.child_by_field_name("return_type"), returns=True),
+            params=self.params(node.child_by_field_id(self.fid.parameters)),
+            returns=self.principal_type(node.child_by_field_id(self.fid.return_type), returns=True),
         )
 
     def on_bound_function(self, node: Node) -> None:
-        name, written = node.child_by_field_name("name"), node.child_by_field_name("value")
+        name, written = (
+            node.child_by_field_id(self.fid.name),
+            node.child_by_field_id(self.fid.value),
+        )
         statement = node.parent
         value = _unwrap(written)  # ``const f = ((arg) => ...) as T`` is the function all the same
         if name is None or value is None or value.type not in _FUNCTION_VALUES or statement is None:
             return
         first = _first_declarator(statement)
         start = statement if first is not None and first.start_byte == node.start_byte else node
-        declared = node.child_by_field_name("type")  # else the cast's type, which f is declared
+        declared = node.child_by_field_id(
+            self.fid.type
+        )  # else the cast's type, which f is declared
         self.function_value_def(
             value,
             self.text(name),
@@ -1296,9 +1346,9 @@ class _Extractor(ContextualTypes, ComposedTypes):
             fn.type == "generator_function"
         )
         mods += ["default_export"] * default + ["declare"] * declare
-        body = fn.child_by_field_name("body")
-        params = fn.child_by_field_name("parameters")
-        single = fn.child_by_field_name("parameter")  # ``x => ...``
+        body = fn.child_by_field_id(self.fid.body)
+        params = fn.child_by_field_id(self.fid.parameters)
+        single = fn.child_by_field_id(self.fid.parameter)  # ``x => ...``
         self.emit(
             DefKind.FUNCTION,
             name,
@@ -1310,7 +1360,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
             exported=exported,
             modifiers=_sorted_modifiers(mods),
             params=(Param(self.text(single)),) if single is not None else self.params(params),
-            returns=self.principal_type(fn.child_by_field_name("return_type"), returns=True),
+            returns=self.principal_type(fn.child_by_field_id(self.fid.return_type), returns=True),
             type=declared_type,
         )
 
@@ -1325,7 +1375,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
                 if ts_param is not None:
                     out.append(ts_param)
             elif kind == "assignment_pattern":
-                left = param.child_by_field_name("left")
+                left = param.child_by_field_id(self.fid.left)
                 out.append(Param(_collapse(self.text(left or param)), has_default=True))
             elif kind == "rest_pattern":
                 inner = _first_named(param)
@@ -1335,7 +1385,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
         return tuple(out)
 
     def ts_param(self, param: Node) -> Param | None:
-        pattern = param.child_by_field_name("pattern")
+        pattern = param.child_by_field_id(self.fid.pattern)
         if pattern is None or pattern.type == "this":
             return None  # TS ``this: Foo`` is not an argument
         rest = pattern.type == "rest_pattern"
@@ -1343,14 +1393,15 @@ class _Extractor(ContextualTypes, ComposedTypes):
         name = name if name is not None else pattern
         return Param(
             self.text(name) if name.type == "identifier" else _collapse(self.text(name)),
-            self.principal_type(param.child_by_field_name("type")),
-            param.type == "optional_parameter" or param.child_by_field_name("value") is not None,
+            self.principal_type(param.child_by_field_id(self.fid.type)),
+            param.type == "optional_parameter"
+            or param.child_by_field_id(self.fid.value) is not None,
             "var_positional" if rest else "positional",
         )
 
     def on_method(self, node: Node) -> None:
         owner = self.container(node)
-        name_node = node.child_by_field_name("name")
+        name_node = node.child_by_field_id(self.fid.name)
         name = self.member_name(name_node)
         if owner is None and name is not None and node.parent is not None:
             self.object_method(node, name, node.parent)
@@ -1367,7 +1418,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
         mods += ["constructor"] * is_ctor
         if node.type == "method_signature":
             self.overload_candidates.append(len(self.defs))
-        body = node.child_by_field_name("body")
+        body = node.child_by_field_id(self.fid.body)
         siblings = self.preceding_decorators(node)  # TS: decorators precede the member
         decorators = siblings + decorators
         self.emit(
@@ -1382,11 +1433,11 @@ class _Extractor(ContextualTypes, ComposedTypes):
             exported=owner_kind == DefKind.INTERFACE or visibility != "private",
             visibility=visibility,
             modifiers=_sorted_modifiers(mods),
-            params=self.params(node.child_by_field_name("parameters")),
-            returns=self.principal_type(node.child_by_field_name("return_type"), returns=True),
+            params=self.params(node.child_by_field_id(self.fid.parameters)),
+            returns=self.principal_type(node.child_by_field_id(self.fid.return_type), returns=True),
         )
         if is_ctor:
-            self.parameter_properties(node.child_by_field_name("parameters"), owner_name)
+            self.parameter_properties(node.child_by_field_id(self.fid.parameters), owner_name)
 
     def preceding_decorators(self, member: Node) -> list[Node]:
         """Decorators of a class member: the grammar makes them the member's siblings."""
@@ -1416,11 +1467,11 @@ class _Extractor(ContextualTypes, ComposedTypes):
                 for c in param.children
             ):
                 continue
-            pattern = param.child_by_field_name("pattern")
+            pattern = param.child_by_field_id(self.fid.pattern)
             if pattern is None or pattern.type != "identifier":
                 continue
             mods, visibility, header, decorators = self.scan(param)
-            annotation = param.child_by_field_name("type")
+            annotation = param.child_by_field_id(self.fid.type)
             type_ = self.principal_type(annotation)
             if type_ is not None and annotation is not None:
                 self.instance_arguments(cls, pattern, annotation, type_)
@@ -1436,12 +1487,14 @@ class _Extractor(ContextualTypes, ComposedTypes):
                 visibility=visibility,
                 modifiers=_sorted_modifiers(mods),
                 type=type_,
-                value=self.value_chain(param.child_by_field_name("value")),
+                value=self.value_chain(param.child_by_field_id(self.fid.value)),
             )
 
     def on_field(self, node: Node) -> None:
         owner = self.container(node)
-        name_node = node.child_by_field_name("name") or node.child_by_field_name("property")
+        name_node = node.child_by_field_id(self.fid.name) or node.child_by_field_id(
+            self.fid.property
+        )
         name = self.member_name(name_node)
         if owner is None or name is None or name_node is None:
             return
@@ -1449,8 +1502,8 @@ class _Extractor(ContextualTypes, ComposedTypes):
         mods, visibility, header, decorators = self.scan(node)
         if name_node.type == "private_property_identifier":
             visibility = "private"
-        value = node.child_by_field_name("value")
-        type_node = node.child_by_field_name("type")
+        value = node.child_by_field_id(self.fid.value)
+        type_node = node.child_by_field_id(self.fid.type)
         fields: dict[str, object] = {
             "docstring": self.docstring(node.start_byte),
             "exported": owner_kind == DefKind.INTERFACE or visibility != "private",
@@ -1458,7 +1511,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
         }
         fn_type = self.function_type(type_node) if node.type == "property_signature" else None
         if value is not None and value.type in ("arrow_function", "function_expression"):
-            body = value.child_by_field_name("body")
+            body = value.child_by_field_id(self.fid.body)
             mods += ["arrow"] * (value.type == "arrow_function")
             self.emit(
                 DefKind.METHOD,
@@ -1469,9 +1522,9 @@ class _Extractor(ContextualTypes, ComposedTypes):
                 decorators,
                 signature=self.signature(header, body.start_byte if body else node.end_byte),
                 modifiers=_sorted_modifiers(mods + self.modifiers(value)[0]),
-                params=self.params(value.child_by_field_name("parameters"))
+                params=self.params(value.child_by_field_id(self.fid.parameters))
                 or self.single_param(value),
-                returns=self.principal_type(value.child_by_field_name("return_type"), True),
+                returns=self.principal_type(value.child_by_field_id(self.fid.return_type), True),
                 **fields,
             )
         elif fn_type is not None:
@@ -1484,8 +1537,8 @@ class _Extractor(ContextualTypes, ComposedTypes):
                 decorators,
                 signature=self.signature(node.start_byte, node.end_byte),
                 modifiers=_sorted_modifiers(mods),
-                params=self.params(fn_type.child_by_field_name("parameters")),
-                returns=self.principal_type(fn_type.child_by_field_name("return_type"), True),
+                params=self.params(fn_type.child_by_field_id(self.fid.parameters)),
+                returns=self.principal_type(fn_type.child_by_field_id(self.fid.return_type), True),
                 **fields,
             )
         else:
@@ -1534,7 +1587,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
         return annotation is not None
 
     def single_param(self, fn: Node) -> tuple[Param, ...]:
-        single = fn.child_by_field_name("parameter")
+        single = fn.child_by_field_id(self.fid.parameter)
         return (Param(self.text(single)),) if single is not None else ()
 
     def function_type(self, annotation: Node | None) -> Node | None:
@@ -1548,8 +1601,8 @@ class _Extractor(ContextualTypes, ComposedTypes):
     # ------------------------------------------------- declarators, exports, assignments
 
     def on_declarator(self, node: Node) -> None:
-        name = node.child_by_field_name("name")
-        value = node.child_by_field_name("value")
+        name = node.child_by_field_id(self.fid.name)
+        value = node.child_by_field_id(self.fid.value)
         statement = node.parent
         if name is None or statement is None:
             return
@@ -1567,7 +1620,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
             self.locals.setdefault(scope, set()).add(self.text(name))
             return
         if name.type == "identifier":
-            annotation = node.child_by_field_name("type")
+            annotation = node.child_by_field_id(self.fid.type)
             type_ = self.principal_type(annotation) or self.cast_type(value)
             if type_ is not None and annotation is not None:
                 self.instance_arguments(scope, name, annotation, type_)
@@ -1596,7 +1649,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
     def collection_type(self, new: Node) -> Chain | None:
         """``new Map<K, Foo>()`` is a ``("Foo", "{}")``, ``new Set<Foo>()`` a ``("Foo", "[]")``:
         what the compiler reads from a built-in collection's type arguments."""
-        constructor = new.child_by_field_name("constructor")
+        constructor = new.child_by_field_id(self.fid.constructor)
         name = self.text(constructor) if constructor is not None else ""
         if name not in _MAPPING_GENERICS and name not in _ELEMENT_GENERICS:
             return None
@@ -1611,8 +1664,8 @@ class _Extractor(ContextualTypes, ComposedTypes):
             if child.type == "shorthand_property_identifier_pattern":
                 self.bind(scope, child, None, (*source, self.text(child)))
                 continue
-            key = child.child_by_field_name("key") if child.type == "pair_pattern" else None
-            value = child.child_by_field_name("value") if key is not None else None
+            key = child.child_by_field_id(self.fid.key) if child.type == "pair_pattern" else None
+            value = child.child_by_field_id(self.fid.value) if key is not None else None
             if key is not None and value is not None and value.type == "identifier":
                 self.bind(scope, value, None, (*source, self.text(key)))
                 continue
@@ -1623,13 +1676,14 @@ class _Extractor(ContextualTypes, ComposedTypes):
         """``return <chain>`` as the pseudo-binding ``return`` of the named function it is in
         (see facts.py); returns inside anonymous callbacks belong to the callbacks."""
         for node in self.caps.get("binding.return", ()):
+            # the scope first: a bisect, where the walk up to the function makes a node a step
+            scope = self.scopes.at(node.start_byte)
+            if self.kinds.get(scope) not in _BODY_KINDS:
+                continue
             fn = node.parent
             while fn is not None and fn.type not in FUNCTION_NODES:
                 fn = fn.parent
             if fn is None or (fn.parent is not None and fn.parent.type in _CALLBACK_PARENTS):
-                continue
-            scope = self.scopes.at(node.start_byte)
-            if self.kinds.get(scope) not in _BODY_KINDS:
                 continue
             value = self.value_chain(node)
             if value is not None:
@@ -1639,7 +1693,10 @@ class _Extractor(ContextualTypes, ComposedTypes):
         """``x = expr`` to a name declared in the same scope: a later value for x. Assignments
         to names the scope does not declare write an outer variable and bind nothing here."""
         for node in self.caps.get("assignment.local", ()):
-            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            left, right = (
+                node.child_by_field_id(self.fid.left),
+                node.child_by_field_id(self.fid.right),
+            )
             if left is None or right is None:
                 continue
             scope = self.scopes.at(node.start_byte)
@@ -1669,7 +1726,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
         if node is None:
             return None
         if node.type == "for_in_statement":  # ``for (const x of xs)``: the loop is its block
-            kind = node.child_by_field_name("kind")
+            kind = node.child_by_field_id(self.fid.kind)
             if kind is None or self.text(kind) not in ("const", "let"):
                 return None
             block = node
@@ -1692,7 +1749,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
         outer, exported, _, declare = _outer(statement)
         first = _first_declarator(statement)
         start = statement if first is not None and first.start_byte == node.start_byte else node
-        keyword = statement.child_by_field_name("kind") or statement.child(0)
+        keyword = statement.child_by_field_id(self.fid.kind) or statement.child(0)
         head = self.signature(node.start_byte, value.start_byte if value else node.end_byte)
         common = {
             "docstring": self.docstring(outer.start_byte),
@@ -1701,7 +1758,9 @@ class _Extractor(ContextualTypes, ComposedTypes):
             "signature": f"{self.text(keyword)} {head.rstrip(' =')}" if keyword else head,
         }
         if name.type == "identifier":
-            type_ = self.principal_type(node.child_by_field_name("type")) or self.cast_type(value)
+            type_ = self.principal_type(node.child_by_field_id(self.fid.type)) or self.cast_type(
+                value
+            )
             if _unwrap(value) is not None and _unwrap(value).type == "object":
                 parent = self.parent()
                 self.object_variables[node.start_byte] = (
@@ -1737,12 +1796,12 @@ class _Extractor(ContextualTypes, ComposedTypes):
             return self.object_variables.get(parent.start_byte)
         if parent.type == "pair" and parent.parent is not None and parent.parent.type == "object":
             outer = self.object_owner(parent.parent)
-            key = self.member_name(parent.child_by_field_name("key"))
+            key = self.member_name(parent.child_by_field_id(self.fid.key))
             if outer is None or key is None:
                 return None
             return f"{outer}.{key}" if outer else key
         if parent.type == "assignment_expression":
-            left = parent.child_by_field_name("left")
+            left = parent.child_by_field_id(self.fid.left)
             if left is not None and self.text(left) in ("module.exports", "exports"):
                 # ``module.exports = {...}``, also as ``const proto = module.exports = {...}``
                 statement = parent.parent
@@ -1757,7 +1816,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
         """``key: () => ...`` / ``key: function () {}`` / ``key: {...}`` in a literal bound
         to a module-level name: a function ``owner.key`` (a nested literal a variable that
         only qualifies its members)."""
-        value, key = pair.child_by_field_name("value"), pair.child_by_field_name("key")
+        value, key = pair.child_by_field_id(self.fid.value), pair.child_by_field_id(self.fid.key)
         value = _unwrap(value)  # ``key: ((arg) => ...) as T`` is the function all the same
         if value is None or (value.type not in _FUNCTION_VALUES and value.type != "object"):
             return
@@ -1787,7 +1846,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
         parent = node.parent
         if parent is None or parent.type in _NAMING_PARENTS:
             return
-        name = fn.child_by_field_name("name")
+        name = fn.child_by_field_id(self.fid.name)
         if name is not None:
             self.function_value_def(fn, self.text(name), (fn, fn), (fn, False, False, False))
 
@@ -1797,7 +1856,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
         if owner is None:
             return
         mods, _, header, _ = self.scan(node)
-        body = node.child_by_field_name("body")
+        body = node.child_by_field_id(self.fid.body)
         self.emit(
             DefKind.FUNCTION,
             name,
@@ -1807,8 +1866,8 @@ class _Extractor(ContextualTypes, ComposedTypes):
             signature=self.signature(header, body.start_byte if body else node.end_byte),
             docstring=self.docstring(node.start_byte),
             modifiers=_sorted_modifiers(mods),
-            params=self.params(node.child_by_field_name("parameters")),
-            returns=self.principal_type(node.child_by_field_name("return_type"), returns=True),
+            params=self.params(node.child_by_field_id(self.fid.parameters)),
+            returns=self.principal_type(node.child_by_field_id(self.fid.return_type), returns=True),
         )
         self.object_member_export(owner, name)
         self.bind_this(node, _owner_chain(owner))
@@ -1831,15 +1890,15 @@ class _Extractor(ContextualTypes, ComposedTypes):
             node = _first_named(node)
         if node is None or node.type != "call_expression":
             return None
-        fn = node.child_by_field_name("function")
+        fn = node.child_by_field_id(self.fid.function)
         if fn is None or not (fn.type == "import" or self.text(fn) == "require"):
             return None
-        args = node.child_by_field_name("arguments")
+        args = node.child_by_field_id(self.fid.arguments)
         first = _first_named(args) if args is not None else None
         return node if first is not None and first.type == "string" else None
 
     def call_module(self, call: Node) -> str:
-        args = call.child_by_field_name("arguments")
+        args = call.child_by_field_id(self.fid.arguments)
         first = _first_named(args) if args is not None else None
         return _unquote(self.text(first)) if first is not None else ""
 
@@ -1849,8 +1908,8 @@ class _Extractor(ContextualTypes, ComposedTypes):
         member = None
         call = self.import_source(value)
         if call is None and value.type == "member_expression":
-            call = self.import_source(value.child_by_field_name("object"))
-            member = value.child_by_field_name("property")
+            call = self.import_source(value.child_by_field_id(self.fid.object))
+            member = value.child_by_field_id(self.fid.property)
         if call is None:
             return False
         self.import_calls.add(call.start_byte)
@@ -1864,14 +1923,17 @@ class _Extractor(ContextualTypes, ComposedTypes):
                 text = self.text(child)
                 self.imports.append(Import(module, text, text, line, scope=scope))
             elif child.type == "pair_pattern":
-                key, bound = child.child_by_field_name("key"), child.child_by_field_name("value")
+                key, bound = (
+                    child.child_by_field_id(self.fid.key),
+                    child.child_by_field_id(self.fid.value),
+                )
                 if key is not None and bound is not None and bound.type == "identifier":
                     key_text, alias = _unquote(self.text(key)), self.text(bound)
                     self.imports.append(Import(module, key_text, alias, line, scope=scope))
         return True
 
     def on_export(self, node: Node) -> None:
-        source = node.child_by_field_name("source")
+        source = node.child_by_field_id(self.fid.source)
         if source is not None:
             self.reexport(node, _unquote(self.text(source)))
             return
@@ -1879,8 +1941,8 @@ class _Extractor(ContextualTypes, ComposedTypes):
         for child in node.children:
             if child.type == "export_clause":
                 for spec in child.named_children:
-                    local = spec.child_by_field_name("name")
-                    alias = spec.child_by_field_name("alias")
+                    local = spec.child_by_field_id(self.fid.name)
+                    alias = spec.child_by_field_id(self.fid.alias)
                     if spec.type == "export_specifier" and local is not None:
                         exported = _unquote(self.text(alias or local))
                         self.exports.append((_unquote(self.text(local)), exported))
@@ -1888,7 +1950,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
                 assigns = True
             elif assigns and child.type == "identifier":
                 self.exports.append((self.text(child), "="))  # TS ``export = x``
-        value = node.child_by_field_name("value")
+        value = node.child_by_field_id(self.fid.value)
         if value is None:
             return
         if value.type == "identifier":
@@ -1897,7 +1959,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
             self.anonymous_default(node, value)
 
     def anonymous_default(self, statement: Node, value: Node) -> None:
-        name_node = value.child_by_field_name("name")
+        name_node = value.child_by_field_id(self.fid.name)
         name = self.text(name_node) if name_node is not None else "default"
         outer_info = (statement, True, True, False)
         if value.type == "class":
@@ -1911,8 +1973,8 @@ class _Extractor(ContextualTypes, ComposedTypes):
         for child in node.named_children:
             if child.type == "export_clause":
                 for spec in child.named_children:
-                    name = spec.child_by_field_name("name")
-                    alias = spec.child_by_field_name("alias")
+                    name = spec.child_by_field_id(self.fid.name)
+                    alias = spec.child_by_field_id(self.fid.alias)
                     if spec.type != "export_specifier" or name is None:
                         continue
                     text = _unquote(self.text(name))
@@ -1932,8 +1994,8 @@ class _Extractor(ContextualTypes, ComposedTypes):
         self.imports.append(Import(module, "*", "", line, reexport=True, type_only=type_only))
 
     def on_assignment(self, node: Node) -> None:
-        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        target = left.child_by_field_name("object") if left is not None else None
+        left, right = node.child_by_field_id(self.fid.left), node.child_by_field_id(self.fid.right)
+        target = left.child_by_field_id(self.fid.object) if left is not None else None
         if left is None or right is None or target is None:
             return
         if target.type == "this":
@@ -1973,7 +2035,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
         outer_info = (statement, True, False, False)
         self.function_value_def(fn, name, (node, node), outer_info, owner=owner)
         self.bind_this(fn, (owner,))
-        left = node.child_by_field_name("left")
+        left = node.child_by_field_id(self.fid.left)
         if left is not None and b".prototype." in self.src[left.start_byte : left.end_byte]:
             self.constructor_functions.add(owner)
 
@@ -1988,13 +2050,13 @@ class _Extractor(ContextualTypes, ComposedTypes):
                     self.exports.append((self.text(child), self.text(child)))
                 elif child.type == "pair":
                     key, value = (
-                        child.child_by_field_name("key"),
-                        child.child_by_field_name("value"),
+                        child.child_by_field_id(self.fid.key),
+                        child.child_by_field_id(self.fid.value),
                     )
                     if key is not None and value is not None and value.type == "identifier":
                         self.exports.append((self.text(value), _unquote(self.text(key))))
         elif kind in _BOUND_VALUES:
-            name = right.child_by_field_name("name")
+            name = right.child_by_field_id(self.fid.name)
             if name is not None:
                 self.commonjs_export(node, self.text(name), right, statement)
                 self.exports.append((self.text(name), "="))
@@ -2027,8 +2089,8 @@ class _Extractor(ContextualTypes, ComposedTypes):
                 cls = scope
             elif kind != DefKind.METHOD or self.kinds.get(cls) != DefKind.CLASS:
                 continue
-            left = node.child_by_field_name("left")
-            prop = left.child_by_field_name("property") if left is not None else None
+            left = node.child_by_field_id(self.fid.left)
+            prop = left.child_by_field_id(self.fid.property) if left is not None else None
             if left is None or prop is None:
                 continue
             name = self.text(prop)
@@ -2043,7 +2105,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
                 signature=_collapse(self.text(left)),
                 exported=not private,
                 visibility="private" if private else "public",
-                value=self.value_chain(node.child_by_field_name("right")),
+                value=self.value_chain(node.child_by_field_id(self.fid.right)),
             )
 
     def mark_overloads(self) -> None:
@@ -2086,13 +2148,13 @@ class _Extractor(ContextualTypes, ComposedTypes):
             position = 0  # among the arguments: TS ``this: Foo`` is none
             for i, param in enumerate(params.named_children):
                 pattern = (
-                    param.child_by_field_name("pattern")
+                    param.child_by_field_id(self.fid.pattern)
                     if param.type in ("required_parameter", "optional_parameter")
                     else None
                 )
                 if pattern is not None and pattern.type == "this":
                     # ``function (this: SchedulerAction<T>) { this.schedule() }``
-                    this_type = self.principal_type(param.child_by_field_name("type"))
+                    this_type = self.principal_type(param.child_by_field_id(self.fid.type))
                     if this_type is not None:
                         line = param.start_point[0] + 1
                         target = own_scope if own_scope is not None else scope
@@ -2101,7 +2163,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
                 if own_scope is not None and pattern is not None:
                     self.callback_param_types(own_scope, position, param)
                 if pattern is not None and pattern.type == "identifier":
-                    annotation = param.child_by_field_name("type")
+                    annotation = param.child_by_field_id(self.fid.type)
                     type_ = self.principal_type(annotation)
                     if type_ is None and annotation is not None:
                         type_ = self.object_shape(scope, annotation)
@@ -2131,7 +2193,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
             own_scope = self.scope_nodes.get((owner.start_byte, owner.end_byte)) if owner else None
             position = 0
             for param in params.named_children if own_scope is not None else ():
-                pattern = param.child_by_field_name("pattern")
+                pattern = param.child_by_field_id(self.fid.pattern)
                 if pattern is None or pattern.type == "this":
                     continue
                 self.callback_param_types(own_scope, position, param)
@@ -2166,13 +2228,13 @@ class _Extractor(ContextualTypes, ComposedTypes):
             return None
         if _first_named(args) != fn:
             return None
-        callee = call.child_by_field_name("function")
+        callee = call.child_by_field_id(self.fid.function)
         if callee is None or callee.type != "member_expression":
             return None
-        method = callee.child_by_field_name("property")
+        method = callee.child_by_field_id(self.fid.property)
         if method is None or self.text(method) not in _ELEMENT_CALLBACKS:
             return None
-        receiver = self.value_chain(callee.child_by_field_name("object"))
+        receiver = self.value_chain(callee.child_by_field_id(self.fid.object))
         return (*receiver, "[i]") if receiver is not None else None
 
     def callback_context(self, fn: Node) -> tuple[Chain, int] | None:
@@ -2196,22 +2258,22 @@ class _Extractor(ContextualTypes, ComposedTypes):
         subscriber: Subscriber<R>) => void``): the declared type of each of that function's
         parameters, as the pseudo-binding ``(position:j)`` of ``scope``, and of its ``this:``
         parameter as ``(position:this)``."""
-        fn_type = self.function_type(param.child_by_field_name("type"))
+        fn_type = self.function_type(param.child_by_field_id(self.fid.type))
         if fn_type is None or not (any_scope or self.kinds.get(scope) in _BODY_KINDS):
             return
-        inner = fn_type.child_by_field_name("parameters")
+        inner = fn_type.child_by_field_id(self.fid.parameters)
         j = 0
         for p in inner.named_children if inner is not None else ():
-            pattern = p.child_by_field_name("pattern")
+            pattern = p.child_by_field_id(self.fid.pattern)
             if pattern is None:
                 continue
             if pattern.type == "this":
-                type_ = self.principal_type(p.child_by_field_name("type"))
+                type_ = self.principal_type(p.child_by_field_id(self.fid.type))
                 if type_ is not None:
                     line = p.start_point[0] + 1
                     self.bindings.append(Binding(scope, f"({position}:this)", line, type_))
                 continue
-            type_ = self.principal_type(p.child_by_field_name("type"))
+            type_ = self.principal_type(p.child_by_field_id(self.fid.type))
             if type_ is not None:
                 line = p.start_point[0] + 1
                 self.bindings.append(Binding(scope, f"({position}:{j})", line, type_))
@@ -2225,7 +2287,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
             return None
         if not any(c.type == "of" for c in statement.children):
             return None
-        iterable = self.value_chain(statement.child_by_field_name("right"))
+        iterable = self.value_chain(statement.child_by_field_id(self.fid.right))
         return (*iterable, "[i]") if iterable is not None else None
 
     def narrow(self) -> None:
@@ -2247,10 +2309,10 @@ class _Extractor(ContextualTypes, ComposedTypes):
 
     def collect_imports(self) -> None:
         for node in self.caps.get("import.statement", ()):
-            source = node.child_by_field_name("source")
+            source = node.child_by_field_id(self.fid.source)
             clauses = [c for c in node.named_children if c.type.startswith("import_")]
             if source is None and clauses:
-                source = clauses[0].child_by_field_name("source")
+                source = clauses[0].child_by_field_id(self.fid.source)
             if source is None:
                 continue
             module = _unquote(self.text(source))
@@ -2283,8 +2345,8 @@ class _Extractor(ContextualTypes, ComposedTypes):
             elif part.type == "named_imports":
                 for spec in part.named_children:
                     name, alias = (
-                        spec.child_by_field_name("name"),
-                        spec.child_by_field_name("alias"),
+                        spec.child_by_field_id(self.fid.name),
+                        spec.child_by_field_id(self.fid.alias),
                     )
                     if spec.type != "import_specifier" or name is None:
                         continue
@@ -2314,7 +2376,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
         at, src, chain_at, add_ref = self.scopes.at, self.src, self.chain_at, self.add_ref
         call, new = RefKind.CALL, RefKind.NEW
         for node in self.caps.get("reference.call", ()):
-            fn = node.child_by_field_name("function")
+            fn = node.child_by_field_id(self.fid.function)
             if fn is None:
                 continue
             kind = fn.type
@@ -2325,17 +2387,17 @@ class _Extractor(ContextualTypes, ComposedTypes):
                 continue
             chain, point = chain_at(fn)
             if chain != _UNKNOWN:
-                argc = _arg_count(node.child_by_field_name("arguments"), src)
+                argc = _arg_count(node.child_by_field_id(self.fid.arguments), src)
                 add_ref(call, chain, at(node.start_byte), point, argc)
                 if chain[-1] == "assign" and chain[0] == "Object":
                     self.static_mixin(node)  # ``Object.assign(C.prototype, m)``: composed.py
         for node in self.caps.get("reference.new", ()):
-            ctor = node.child_by_field_name("constructor")
+            ctor = node.child_by_field_id(self.fid.constructor)
             if ctor is None:
                 continue
             chain, point = chain_at(ctor)
             if chain != _UNKNOWN:
-                args = node.child_by_field_name("arguments")
+                args = node.child_by_field_id(self.fid.arguments)
                 argc = _arg_count(args, src) if args is not None else 0
                 add_ref(new, chain, at(node.start_byte), point, argc)
         for node in self.caps.get("reference.decorator", ()):
@@ -2358,7 +2420,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
             if parent is None or parent.type in _TYPE_SKIP:
                 continue
             if parent.type in ("type_alias_declaration", "mapped_type_clause"):
-                name = parent.child_by_field_name("name")
+                name = parent.child_by_field_id(self.fid.name)
                 if name is not None and name.start_byte == node.start_byte:
                     continue
             elif parent.type == "generic_type" and node.start_byte == parent.start_byte:
