@@ -593,16 +593,7 @@ class Checker:
             arity = self._alias_arity(site, name, 0)
         if arity is None:
             return []
-        required, most = arity
-        # a keyword passes a parameter as a positional one would (``main(args=a, env=e)`` on a
-        # ``Callable[[A, E], R]``: a type checker objects, the call runs)
-        given = ref.arg_count + len(ref.keywords)
-        if required <= given and (most is None or given <= most):
-            return []
-        takes = f"at least {required}" if most is None else _count(required, most)
-        plural = "s" if (most if most is not None else required) != 1 else ""
-        message = f"{name}() takes {takes} positional argument{plural}, {given} given"
-        return [Finding(change.path, ref.line, ref.column, "wrong-arguments", message)]
+        return _arity_findings(change, ref, f"{name}()", arity)
 
     def _local_declaration(
         self, site: Site, name: str
@@ -671,14 +662,7 @@ class Checker:
         arity = self._type_arity(site, element) if element else None
         if arity is None:
             return []
-        required, most = arity
-        given = ref.arg_count + len(ref.keywords)
-        if required <= given and (most is None or given <= most):
-            return []
-        takes = f"at least {required}" if most is None else _count(required, most)
-        plural = "s" if (most if most is not None else required) != 1 else ""
-        message = f"{ref.chain[0]}[...]() takes {takes} positional argument{plural}, {given} given"
-        return [Finding(change.path, ref.line, ref.column, "wrong-arguments", message)]
+        return _arity_findings(change, ref, f"{ref.chain[0]}[...]()", arity)
 
     def _alias_arity(self, site: Site, name: str, depth: int) -> tuple[int, int | None] | None:
         """How many arguments a call of local ``name`` takes when its declared type is the name
@@ -950,6 +934,23 @@ def _shift(f: Finding, offset: int) -> Finding:
     if not offset:
         return f
     return Finding(f.path, f.line - offset, f.column, f.rule, f.message, f.severity, f.suggestions)
+
+
+def _arity_findings(
+    change: ChangedFile, ref: Reference, callee: str, arity: tuple[int, int | None]
+) -> list[Finding]:
+    """A wrong-arguments finding when the call ``ref`` of a value typed by a function type
+    (``callee`` as the message names it) passes a count outside ``arity``."""
+    required, most = arity
+    # a keyword passes a parameter as a positional one would (``main(args=a, env=e)`` on a
+    # ``Callable[[A, E], R]``: a type checker objects, the call runs)
+    given = ref.arg_count + len(ref.keywords)
+    if required <= given and (most is None or given <= most):
+        return []
+    takes = f"at least {required}" if most is None else _count(required, most)
+    plural = "s" if (most if most is not None else required) != 1 else ""
+    message = f"{callee} takes {takes} positional argument{plural}, {given} given"
+    return [Finding(change.path, ref.line, ref.column, "wrong-arguments", message)]
 
 
 def _declared_twice(t: FileTables, qual: str) -> bool:

@@ -66,7 +66,7 @@ def _query() -> Query:
 def extract(path: str, source: bytes, grammar: str = "go", tree: Tree | None = None) -> FileFacts:
     tree = tree or GRAMMARS.parser(grammar).parse(source)
     if not _F.loaded:
-        _F.load(GRAMMARS.language("go"))
+        _F.load(GRAMMARS.language("go"), "go")
         load_kinds(GRAMMARS.language("go"))
     root = tree.root_node
     f = _File(path=path, source=source)

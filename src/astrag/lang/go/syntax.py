@@ -13,12 +13,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import accumulate
 
-from tree_sitter import Language, Node
+from tree_sitter import Node
 
 from astrag.graph.facts import Binding, Chain, Definition, DefKind, Import, Reference, RefKind
+from astrag.lang.treesitter import FieldIds
 
 
-class Fields:
+class Fields(FieldIds):
     """The grammar's field ids, read once the grammar is loaded (``extract`` does):
     ``child_by_field_id`` skips the search of the grammar's field names that
     ``child_by_field_name`` makes on every call (etcd: 870k calls, half their cost)."""
@@ -26,17 +27,6 @@ class Fields:
     alias = arguments = body = element = field = function = index = initializer = key = 0
     left = name = operand = operator = package = parameters = path = receiver = result = 0
     right = type = type_arguments = type_parameters = value = 0
-    loaded = False
-
-    @classmethod
-    def load(cls, language: Language) -> None:
-        for name, value in list(vars(cls).items()):
-            if isinstance(value, int) and not isinstance(value, bool):
-                field_id = language.field_id_for_name(name)
-                if field_id is None:
-                    raise ValueError(f"the go grammar has no field {name!r}")
-                setattr(cls, name, field_id)
-        cls.loaded = True
 
 
 _F = Fields
@@ -303,4 +293,3 @@ PREDECLARED_TYPES = frozenset(
     }
 )
 PREDECLARED = PREDECLARED_FUNCS | PREDECLARED_TYPES | {"true", "false", "iota", "nil"}
-PREDECLARED = PREDECLARED

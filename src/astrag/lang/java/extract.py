@@ -31,7 +31,7 @@ from bisect import bisect_right
 from functools import cache
 from itertools import accumulate
 
-from tree_sitter import Language, Node, Query, QueryCursor, Tree
+from tree_sitter import Node, Query, QueryCursor, Tree
 
 from astrag.graph.facts import (
     Binding,
@@ -44,7 +44,13 @@ from astrag.graph.facts import (
     Reference,
     RefKind,
 )
-from astrag.lang.treesitter import Grammars, count_errors, in_document_order, query_source
+from astrag.lang.treesitter import (
+    FieldIds,
+    Grammars,
+    count_errors,
+    in_document_order,
+    query_source,
+)
 
 
 def _load_java() -> object:
@@ -56,7 +62,7 @@ def _load_java() -> object:
 GRAMMARS = Grammars({"java": _load_java})
 
 
-class _Fields:
+class _Fields(FieldIds):
     """The grammar's field ids, read once the grammar is loaded: ``child_by_field_id`` skips
     the search of the grammar's field names that ``child_by_field_name`` makes on every call
     (jackson-databind: 470k calls, half their cost)."""
@@ -64,17 +70,6 @@ class _Fields:
     alternative = arguments = array = body = consequence = constructor = dimensions = 0
     element = field = left = name = object = operator = parameters = right = type = 0
     type_parameters = value = 0
-    loaded = False
-
-    @classmethod
-    def load(cls, language: Language) -> None:
-        for name, value in list(vars(cls).items()):
-            if isinstance(value, int) and not isinstance(value, bool):
-                field_id = language.field_id_for_name(name)
-                if field_id is None:
-                    raise ValueError(f"the java grammar has no field {name!r}")
-                setattr(cls, name, field_id)
-        cls.loaded = True
 
 
 _F = _Fields
@@ -117,7 +112,7 @@ def extract(path: str, source: bytes, grammar_name: str, tree: Tree | None = Non
     about itself."""
     tree = tree or GRAMMARS.parser(grammar_name).parse(source)
     if not _F.loaded:
-        _F.load(GRAMMARS.language("java"))
+        _F.load(GRAMMARS.language("java"), "java")
     captures = in_document_order(QueryCursor(_facts_query()).captures(tree.root_node))
     extractor = _Extractor(source, captures)
     facts = extractor.run(tree.root_node)
