@@ -51,6 +51,18 @@
 #                    tsconfig.json (functional, type-level: pattern builders, jest tests)
 #   OCLIF_CORE_GIT   github.com/oclif/core                    @ 2ba8f2f1..., src/ test/
 #                    tsconfig.json (class-heavy: a CLI framework, commands, config, parser)
+# The sixth stop's blind held-out set, picked by style from file lists alone and pinned before
+# astrag ran on them (docs/BENCHMARKS.md section 3, "Issue 13's sixth stop"):
+#   DRAMATIQ_GIT     github.com/Bogdanp/dramatiq              @ 848b35f2..., dramatiq/ tests/
+#                    (a framework: actors, brokers, middleware classes, partly typed, pytest)
+#   FUNCY_GIT        github.com/Suor/funcy                    @ 70fb6e8b..., funcy/ tests/
+#                    (functional utilities: decorators, star-import facade, untyped)
+#   TRUE_MYTH_GIT    github.com/true-myth/true-myth           @ 9db69042..., src/ test/
+#                    tsconfig.json ts/base.tsconfig.json (functional: Maybe, Result, Task,
+#                    curried overloads, vitest; its paths map `true-myth/*` to src/)
+#   CLIPANION_GIT    github.com/arcanis/clipanion             @ 434b5a6e..., sources/ tests/
+#                    tsconfig.json (class-heavy: command classes, option descriptors, a
+#                    state-machine parser, jest)
 # The tuned pair (rich, nestjs-graphql) is copied from bench/get_data.sh's corpora.
 # DATA (default: bench/data) says where the corpora go.
 set -euo pipefail
@@ -97,6 +109,12 @@ from_git voluptuous VOLUPTUOUS_GIT 87825d6dbdab8830fcc6d559ecb3b88bdf68af6d volu
 from_git ts-pattern TS_PATTERN_GIT 2ece6ba54edcbc0d4f4fce67becf89143f9d07bc src tests \
     tsconfig.json
 from_git oclif-core OCLIF_CORE_GIT 2ba8f2f1ee3c4aa636a8fc27593d779218d9bd76 src test tsconfig.json
+from_git dramatiq DRAMATIQ_GIT 848b35f2f960457ff54a72f9edb3af0de754f72f dramatiq tests
+from_git funcy FUNCY_GIT 70fb6e8b0d1d2d5a78f2a66e80a98d691366cc85 funcy tests
+from_git true-myth TRUE_MYTH_GIT 9db690420634d06ee15ef3b570173936293eefa6 src test \
+    tsconfig.json ts/base.tsconfig.json
+from_git clipanion CLIPANION_GIT 434b5a6e0063c58b5e2f0a62498a7de0b308308f sources tests \
+    tsconfig.json
 from_git ky KY_GIT 3419113b48e034fdcf8fa6bd3be3da7b3d0d758f source test
 if from_git date-fns DATE_FNS_GIT dd66398305c2b015fba3c1b3d31ccff42ee8d4cf src \
     && [[ -d "$OUT/date-fns/src" && ! -f "$OUT/date-fns/.astrag.toml" ]]; then
