@@ -548,8 +548,44 @@ class Checker:
         findings = []
         if "var_keyword" not in kinds:
             findings.extend(self._unknown_keywords(change, ref, callee, params))
+        # a TS function with overload signatures is called through them, never through its
+        # implementation's own parameters (clipanion's Option.Boolean(descriptor) against an
+        # implementation that takes two or three)
+        signatures = [callee]
+        if callee_rules.calls_bind_overload_signatures:
+            signatures = _overload_signatures(self.r.tables[denot[1]], denot[2]) or signatures
+        problems = [
+            self._count_problem(change, ref, denot, callee_rules, signature, bound)
+            for signature in signatures
+        ]
+        if all(problems):
+            if len(problems) == 1:
+                findings.extend(p for p in problems if p is not None)
+            else:
+                message = (
+                    f"{callee.qualname}() has no overload taking {ref.arg_count} positional "
+                    f"argument{'s' if ref.arg_count != 1 else ''}"
+                )
+                findings.append(
+                    Finding(change.path, ref.line, ref.column, "wrong-arguments", message)
+                )
+        return findings
+
+    def _count_problem(
+        self,
+        change: ChangedFile,
+        ref: Reference,
+        denot: Value,
+        callee_rules: LanguageRules,
+        callee: Definition,
+        bound: bool,
+    ) -> Finding | None:
+        """A wrong-arguments finding when the call passes more positional arguments than
+        ``callee`` has or fewer than it requires; None when the count fits."""
+        params = callee.params[1:] if bound else callee.params
+        kinds = {p.kind for p in params}
         if "var_positional" in kinds:
-            return findings  # any number of positional arguments is fine
+            return None  # any number of positional arguments is fine
         positional = [p for p in params if p.kind in ("positional", "positional_only")]
         given = ref.arg_count + sum(p.name in ref.keywords for p in positional[ref.arg_count :])
         required = sum(not p.has_default for p in positional)
@@ -563,14 +599,14 @@ class Checker:
             callee.type is not None or callee.kind != DefKind.FUNCTION
         )
         too_many = ref.arg_count > len(positional) and not typed_arrow
-        if too_many or too_few:
-            plural = "s" if len(positional) != 1 else ""
-            message = (
-                f"{callee.qualname}() takes {_count(required, len(positional))} positional "
-                f"argument{plural}, {ref.arg_count} given"
-            )
-            findings.append(Finding(change.path, ref.line, ref.column, "wrong-arguments", message))
-        return findings
+        if not (too_many or too_few):
+            return None
+        plural = "s" if len(positional) != 1 else ""
+        message = (
+            f"{callee.qualname}() takes {_count(required, len(positional))} positional "
+            f"argument{plural}, {ref.arg_count} given"
+        )
+        return Finding(change.path, ref.line, ref.column, "wrong-arguments", message)
 
     def _parameter_call(self, change: ChangedFile, ref: Reference) -> list[Finding]:
         """A call of a local whose type is a function type (``listener(a, b, c)``): a parameter
@@ -934,6 +970,19 @@ def _shift(f: Finding, offset: int) -> Finding:
     if not offset:
         return f
     return Finding(f.path, f.line - offset, f.column, f.rule, f.message, f.severity, f.suggestions)
+
+
+def _overload_signatures(t: FileTables, qual: str) -> list[Definition]:
+    """The overload signatures declared beside the implementation ``qual`` (TS: body-less
+    declarations of its name, kept as ``qual#2``, ``qual#3``…): what a call is checked
+    against instead of the implementation's own parameters. Empty when there are none."""
+    found = []
+    number = 2
+    while (d := t.defs.get(f"{qual}#{number}")) is not None:
+        if "overload" in d.modifiers:
+            found.append(d)
+        number += 1
+    return found
 
 
 def _arity_findings(

@@ -219,6 +219,11 @@ class LanguageRules:
     # against every one (``overloads``)
     overloaded = False
 
+    # a function's overload signatures are all a caller sees (TS: the implementation's own
+    # parameters are not callable); False where the implementation is what runs and what a
+    # call must fit (Python's ``@overload`` stubs refine types for a type checker only)
+    calls_bind_overload_signatures = False
+
     def overloads(self, checker: Checker, denot: Value) -> list[Definition] | None:
         """Every definition a call of ``denot`` may run; None when they cannot all be seen
         (the call is not judged)."""

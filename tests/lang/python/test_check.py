@@ -268,3 +268,32 @@ def test_a_name_narrowed_to_a_module_object_has_its_modules_names(
     # a module object has whatever names its module defines; a standard module's misspelt
     # function is still reported
     assert rows(root, code, "use.py") == [("unknown-member", 11)]
+
+
+def test_a_call_is_counted_against_the_implementation_not_its_overload_stubs(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(
+        tmp_path_factory.mktemp("overloads"),
+        {
+            "lib.py": """
+                from typing import overload
+
+                @overload
+                def flag(name: str) -> bool: ...
+                @overload
+                def flag(name: str, initial: bool, extra: int) -> bool: ...
+                def flag(name, initial=None, extra=None):
+                    return bool(name)
+            """
+        },
+    )
+    # ``@overload`` stubs refine types for a type checker; the implementation is what runs
+    # (TypeScript, where only the signatures are callable, counts against them instead)
+    code = """
+        from lib import flag
+
+        flag("a", True)
+        flag("a", True, 1, 2)
+    """
+    assert rows(root, code, "use.py") == [("wrong-arguments", 4)]

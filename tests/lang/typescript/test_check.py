@@ -563,3 +563,47 @@ def test_a_call_of_an_element_of_an_untyped_collection_is_not_counted(
     # the right count, an element of no declared function type, a local assigned again
     # (which value it holds at the call is not followed)
     assert rows(root, code, "use.ts") == []
+
+
+def test_a_call_of_an_overloaded_function_is_counted_against_its_overloads(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(
+        tmp_path_factory.mktemp("overloads"),
+        {
+            "options.ts": """
+                export function flag(name: string, opts: { required: true }): boolean;
+                export function flag(name: string, opts?: { x?: 1 }): boolean | undefined;
+                export function flag(name: string, initial: boolean, opts?: { x?: 1 }): boolean;
+                export function flag(name: string, base: { x?: 1 } | boolean, opts?: { x?: 1 }) {
+                    return !!name;
+                }
+                export function plain(name: string, initial: boolean) {
+                    return initial;
+                }
+            """,
+            "index.ts": 'import * as Option from "./options";\nexport { Option };\n',
+        },
+    )
+    # the implementation takes two or three, but no caller sees it: the signatures take one
+    # to three (clipanion's Option.Boolean(descriptor))
+    right = """
+        import { Option } from "./index";
+        import { flag } from "./options";
+        export const a = Option.flag("-v");
+        export const b = flag("-q", true);
+        export const c = flag("-q", { required: true });
+    """
+    assert rows(root, right, "use.ts") == []
+    wrong = """
+        import { Option } from "./index";
+        import { flag, plain } from "./options";
+        export const a = Option.flag("-v", true, {}, 4);
+        export const b = flag();
+        export const c = plain("-q");
+    """
+    assert rows(root, wrong, "use.ts") == [
+        ("wrong-arguments", 3),
+        ("wrong-arguments", 4),
+        ("wrong-arguments", 5),
+    ]

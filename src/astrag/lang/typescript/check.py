@@ -85,6 +85,7 @@ class TypeScriptRules(LanguageRules):
     # unclosed `(` inside a callback the statement above opened) is the change's when the old
     # version parsed cleanly: the grammar read that very code before the change
     damage_begun_elsewhere = BLAME_IF_CLEAN_BEFORE
+    calls_bind_overload_signatures = True
 
     def opted_out(self, text: str) -> bool:
         return "@ts-nocheck" in text[:500]
