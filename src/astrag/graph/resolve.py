@@ -425,6 +425,12 @@ class Resolver(Inference):
 
     def module_level(self, t: FileTables, name: str, line: int = 0) -> Value | None:
         """What ``name`` means at the module level of ``t`` (the last step of a root lookup)."""
+        bound = _visible(t.bindings.get("", {}).get(name), line)
+        if bound and line and any(b.block is not None for b in bound):
+            # declared inside a block of an anonymous callback at module level (a TS test
+            # suite's ``const result = ...`` beside ``import * as result``): inside that
+            # block it shadows the module's own name (its later assignments count too)
+            return ("local", self._local_value(t, "", bound, line))
         qual = t.children.get("", {}).get(name)
         if qual is not None:
             return ("sym", t.path, qual)
@@ -436,8 +442,7 @@ class Resolver(Inference):
             found = self.cached(("star", t.path, name), lambda: self._star_member(t, stars, name))
             if found is not None:
                 return found  # type: ignore[return-value]
-        bound = _visible(t.bindings.get("", {}).get(name), line)
-        if bound:  # declared inside an anonymous callback at module level (TS test suites)
+        if bound:  # assigned inside an anonymous callback at module level (TS test suites)
             return ("local", self._local_value(t, "", bound, line))
         return t.sem.global_name(self, t, name)
 

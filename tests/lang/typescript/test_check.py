@@ -607,3 +607,29 @@ def test_a_call_of_an_overloaded_function_is_counted_against_its_overloads(
         ("wrong-arguments", 4),
         ("wrong-arguments", 5),
     ]
+
+
+def test_a_local_of_a_test_callback_shadows_a_namespace_import(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(
+        tmp_path_factory.mktemp("shadow"),
+        {"result.ts": "export function ok(v: number): number { return v; }\n"},
+    )
+    code = """
+        import * as result from "./result";
+
+        describe("result", () => {
+          test("ok", () => {
+            expect(result.ok(1)).toBe(1);
+            result.okk(1);
+          });
+          test("shadow", () => {
+            const result = { toString: () => "x" };
+            expect(result.toString()).toBe("x");
+          });
+        });
+    """
+    # inside the second callback `result` is the local object, not the module (true-myth's
+    # tests); in the first it is still the module, whose `okk` does not exist
+    assert rows(root, code, "use.test.ts") == [("unknown-member", 6)]
