@@ -297,3 +297,25 @@ def test_a_call_is_counted_against_the_implementation_not_its_overload_stubs(
         flag("a", True, 1, 2)
     """
     assert rows(root, code, "use.py") == [("wrong-arguments", 4)]
+
+
+def test_a_name_a_function_declares_global_is_declared_for_the_module(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("globals"), {"other.py": "X = 1\n"})
+    code = """
+        def setup():
+            def inner():
+                global CACHE
+                CACHE = {}
+            inner()
+
+        def more():
+            global a, CACHED
+            CACHED = 1
+
+        def use():
+            return CACHE, CACHED, CACHE_MISSING
+    """
+    # dramatiq's nested `global`; a name no `global` statement names is still undeclared
+    assert rows(root, code, "use.py") == [("undeclared-name", 12)]

@@ -181,6 +181,7 @@ class PythonRules(LanguageRules):
             or _captured_by_a_pattern(site.t, site.scope, name, text)
             or _WRITES_GLOBALS.search(text) is not None
             or _bound_by_pep_695(site.t, site.scope, name, ref.line, text)
+            or _declared_global(name, text)
         )
 
     def import_findings(
@@ -451,6 +452,17 @@ def _parameter_names(written: str) -> set[str]:
         if found:
             names.add(found.group(1))
     return names
+
+
+def _declared_global(name: str, text: str) -> bool:
+    """A module-level name a function of the file creates (``global CACHE`` then ``CACHE =
+    {}``, in a nested function too: dramatiq): the module has it once the function ran."""
+    return "global" in text and _global_statement(name).search(text) is not None
+
+
+@lru_cache(maxsize=256)
+def _global_statement(name: str) -> re.Pattern[str]:
+    return re.compile(rf"^[ \t]*global[ \t]+(?:[\w \t,]*,[ \t]*)?{re.escape(name)}\b", re.M)
 
 
 def _captured_by_a_pattern(t: FileTables, scope: str, name: str, text: str) -> bool:
