@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -392,21 +392,25 @@ class Checker:
         if not self.rules(site.t).receiver_may_be_subclass:
             return False
         shape = [(p.kind, p.has_default) for p in callee.params]
+        for path, qual in self._descendants(receiver[1], receiver[2]):
+            if path not in self.r.tables.facts:
+                return True  # the index moved on: cannot tell
+            own = self.r.tables[path].defs.get(f"{qual}.{callee.name}")
+            if own is not None and [(p.kind, p.has_default) for p in own.params] != shape:
+                return True
+        return False
+
+    def _descendants(self, path: str, qual: str) -> Iterator[tuple[str, str]]:
+        """Every repository subclass of the class, at any depth, once each (a caller that
+        returns early stops the walk)."""
         seen: set[tuple[str, str]] = set()
-        todo = [(receiver[1], receiver[2])]
+        todo = [(path, qual)]
         while todo:
             for sub in self.subclasses(*todo.pop()):
-                if sub in seen:
-                    continue
-                seen.add(sub)
-                path, qual = sub
-                if path not in self.r.tables.facts:
-                    return True  # the index moved on: cannot tell
-                own = self.r.tables[path].defs.get(f"{qual}.{callee.name}")
-                if own is not None and [(p.kind, p.has_default) for p in own.params] != shape:
-                    return True
-                todo.append(sub)
-        return False
+                if sub not in seen:
+                    seen.add(sub)
+                    yield sub
+                    todo.append(sub)
 
     def _subclass_may_have(
         self, site: Site, chain: tuple[str, ...], receiver: Value, attribute: bool = False
@@ -419,26 +423,16 @@ class Checker:
         if not rules.receiver_may_be_subclass or chain[0] not in rules.receivers:
             return False
         name = chain[-1]
-        seen: set[tuple[str, str]] = set()
-        todo = [(receiver[1], receiver[2])]
-        while todo:
-            for sub in self.subclasses(*todo.pop()):
-                if sub in seen:
-                    continue
-                seen.add(sub)
-                path, qual = sub
-                if path not in self.r.tables.facts or qual not in self.r.tables[path].defs:
-                    return True  # the index moved on: cannot tell
-                member = self.r.class_member(path, qual, name)
-                if member is not None and member[0] == "sym":
-                    return True  # declared there (or by another repository base of it)
-                if not self.closed_class(("sym", path, qual), name, attribute):
-                    return True  # a base outside the repository may have it
-                if self.rules(self.r.tables[path]).body_declares(
-                    self.bodies, path, qual, name, False
-                ):
-                    return True
-                todo.append(sub)
+        for path, qual in self._descendants(receiver[1], receiver[2]):
+            if path not in self.r.tables.facts or qual not in self.r.tables[path].defs:
+                return True  # the index moved on: cannot tell
+            member = self.r.class_member(path, qual, name)
+            if member is not None and member[0] == "sym":
+                return True  # declared there (or by another repository base of it)
+            if not self.closed_class(("sym", path, qual), name, attribute):
+                return True  # a base outside the repository may have it
+            if self.rules(self.r.tables[path]).body_declares(self.bodies, path, qual, name, False):
+                return True
         return False
 
     def is_narrowed(self, change: ChangedFile, site: Site, chain: tuple[str, ...]) -> bool:
