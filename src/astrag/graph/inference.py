@@ -399,14 +399,11 @@ class Inference:
         ``type X = …``): what an annotation naming it means. An interface's members are those
         of the qualname (``make.init``, shared with a function-local ``init``: the two are one
         merged symbol's parts, the compiler's declaration and what runs)."""
-        t = self.tables[denot[1]]
-        n = 2
-        while (d := t.defs.get(f"{denot[2]}#{n}")) is not None:
+        for key, d in self.tables[denot[1]].others(denot[2]):
             if d.kind in CLASS_KINDS:
                 return ("inst", denot[1], denot[2])
             if d.kind == DefKind.TYPE_ALIAS and d.type is not None:
-                return self._aliased(("sym", denot[1], f"{denot[2]}#{n}"), d)
-            n += 1
+                return self._aliased(("sym", denot[1], key), d)
         return None
 
 

@@ -840,13 +840,7 @@ def _merged_bases(t: FileTables, qual: str) -> list[Chain]:
     """What the interfaces declared under a class's own qualname extend: declarations of one
     name that make one type (TS ``interface X extends M {}`` + ``class X extends B``) give it
     the bases of each. Other same-named definitions (``if``/``else`` alternatives) do not."""
-    out: list[Chain] = []
-    n = 2
-    while (d := t.defs.get(f"{qual}#{n}")) is not None:
-        if d.kind == DefKind.INTERFACE:
-            out.extend(d.bases)
-        n += 1
-    return out
+    return [base for _, d in t.others(qual) if d.kind == DefKind.INTERFACE for base in d.bases]
 
 
 def _mixins(t: FileTables, qual: str) -> list[Chain]:
@@ -860,14 +854,7 @@ def _merged_namespace(t: FileTables, qual: str) -> bool:
     (the namespace is ``qual#2``): the names it declares are in scope inside it."""
     found = t.merged.get(qual)
     if found is None:
-        found = False
-        n = 2
-        while (d := t.defs.get(f"{qual}#{n}")) is not None:
-            if "namespace" in d.modifiers:
-                found = True
-                break
-            n += 1
-        t.merged[qual] = found
+        found = t.merged[qual] = any("namespace" in d.modifiers for _, d in t.others(qual))
     return found
 
 

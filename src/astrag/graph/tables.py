@@ -6,7 +6,7 @@ them while other files still parse, and a checker can share them between checks.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from astrag import lang
@@ -37,6 +37,15 @@ class FileTables:
 
     def __post_init__(self) -> None:
         self.path = self.facts.path
+
+    def others(self, qual: str) -> Iterator[tuple[str, Definition]]:
+        """The second and later definitions of ``qual`` in the file, by their keys
+        (``qual#2``, ``qual#3``…) in source order: a TS overload stub, an interface or a
+        namespace merged with a class, an ``if``/``else`` alternative."""
+        n = 2
+        while (d := self.defs.get(key := f"{qual}#{n}")) is not None:
+            yield key, d
+            n += 1
 
 
 def build_tables(facts: FileFacts) -> FileTables:

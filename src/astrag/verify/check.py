@@ -970,13 +970,7 @@ def _overload_signatures(t: FileTables, qual: str) -> list[Definition]:
     """The overload signatures declared beside the implementation ``qual`` (TS: body-less
     declarations of its name, kept as ``qual#2``, ``qual#3``…): what a call is checked
     against instead of the implementation's own parameters. Empty when there are none."""
-    found = []
-    number = 2
-    while (d := t.defs.get(f"{qual}#{number}")) is not None:
-        if "overload" in d.modifiers:
-            found.append(d)
-        number += 1
-    return found
+    return [d for _, d in t.others(qual) if "overload" in d.modifiers]
 
 
 def _arity_findings(
@@ -1005,11 +999,11 @@ def _declared_twice(t: FileTables, qual: str) -> bool:
     prefix, _, last = qual.rpartition(".")
     stem = last.split("#", 1)[0]
     twin = f"{prefix}.{stem}" if prefix else stem
-    classes, number = 0, 1
-    while (d := t.defs.get(twin if number == 1 else f"{twin}#{number}")) is not None:
-        classes += d.kind in CLASS_KINDS
-        number += 1
-    return classes > 1
+    first = t.defs.get(twin)
+    if first is None:
+        return False
+    classes = [first, *(d for _, d in t.others(twin))]
+    return sum(d.kind in CLASS_KINDS for d in classes) > 1
 
 
 def _element_type(collection: tuple[str, ...], step: str) -> tuple[str, ...] | None:
