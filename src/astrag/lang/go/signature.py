@@ -8,6 +8,8 @@ compares both. The header is the definition's ``signature`` text (``func (w *W) 
 
 from __future__ import annotations
 
+from astrag.lang.brackets import split_outside
+
 _OPEN = "([{"
 _CLOSE = ")]}"
 
@@ -26,7 +28,7 @@ def result_count(signature: str) -> int:
         return 0
     if rest.startswith("(") and len(groups) > index + 1 and groups[index + 1][1] == len(text) - 1:
         inner = text[groups[index + 1][0] + 1 : groups[index + 1][1]]
-        return len([part for part in _split_top_level(inner) if part.strip()])
+        return len([part for part in split_outside(inner, ",") if part.strip()])
     return 1
 
 
@@ -46,19 +48,3 @@ def _top_level_groups(text: str) -> list[tuple[int, int]]:
                 groups.append((start, i))
                 start = -1
     return groups
-
-
-def _split_top_level(text: str) -> list[str]:
-    parts: list[str] = []
-    depth = 0
-    last = 0
-    for i, ch in enumerate(text):
-        if ch in _OPEN:
-            depth += 1
-        elif ch in _CLOSE:
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(text[last:i])
-            last = i + 1
-    parts.append(text[last:])
-    return parts

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from astrag.lang.brackets import split_outside
+
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 _CALLABLE = re.compile(r"(?:typing\.|collections\.abc\.|abc\.|t\.)?Callable\s*\[")
 
@@ -82,19 +84,4 @@ def _group(text: str, start: int) -> str | None:
 
 def _split(text: str, separator: str) -> list[str]:
     """``text`` split at ``separator`` outside brackets and strings."""
-    parts, depth, quote, last = [], 0, "", 0
-    for i, c in enumerate(text):
-        if quote:
-            if c == quote:
-                quote = ""
-        elif c in "'\"":
-            quote = c
-        elif c in _OPEN:
-            depth += 1
-        elif c in _OPEN.values():
-            depth -= 1
-        elif c == separator and depth == 0:
-            parts.append(text[last:i])
-            last = i + 1
-    parts.append(text[last:])
-    return parts
+    return split_outside(text, separator, quotes="'\"")

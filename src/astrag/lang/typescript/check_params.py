@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from astrag.lang.brackets import split_outside
+
 _OPEN = {"(": ")", "[": "]", "{": "}", "<": ">"}
 _CLOSE = frozenset(_OPEN.values())
 _ACCEPTS_VOID = frozenset({"void", "unknown", "any"})
@@ -89,18 +91,8 @@ def _group(text: str, start: int) -> tuple[str, int]:
 
 
 def _split(text: str, separator: str) -> list[str]:
-    """``text`` cut at ``separator`` where no bracket is open."""
-    parts, depth, last = [], 0, 0
-    for i, c in enumerate(text):
-        if c in _OPEN:
-            depth += 1
-        elif c in _CLOSE and not (c == ">" and text[i - 1 : i] == "="):
-            depth -= 1
-        elif c == separator and depth == 0:
-            parts.append(text[last:i])
-            last = i + 1
-    parts.append(text[last:])
-    return parts
+    """``text`` cut at ``separator`` where no bracket is open (``=>`` closes none)."""
+    return split_outside(text, separator, opening="([{<", closing=")]}>", not_closing="=>")
 
 
 def _partition(text: str, separator: str) -> tuple[str, str, str]:
