@@ -10,9 +10,19 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import resources
+from itertools import accumulate
 from operator import attrgetter
 
 from tree_sitter import Language, Node, Parser
+
+_PLUS_ONE = (1).__add__
+
+
+def line_starts(source: bytes) -> list[int]:
+    """Each line's first byte: a node's line from its start byte by bisection, instead of
+    ``Node.start_point``, whose named tuple costs several times as much (250k of them on
+    jackson-databind). tree-sitter counts rows by "\n" alone, as this does."""
+    return list(accumulate(map(_PLUS_ONE, map(len, source.split(b"\n"))), initial=0))
 
 
 class FieldIds:

@@ -11,12 +11,11 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import accumulate
 
 from tree_sitter import Node
 
 from astrag.graph.facts import Binding, Chain, Definition, DefKind, Import, Reference, RefKind
-from astrag.lang.treesitter import FieldIds
+from astrag.lang.treesitter import FieldIds, line_starts
 
 
 class Fields(FieldIds):
@@ -155,9 +154,6 @@ def called(chain: Chain) -> Chain:
     return (*chain[:-1], chain[-1] + "()")
 
 
-_PLUS_ONE = (1).__add__
-
-
 @dataclass
 class Recorder:
     """One file's facts as they are read, and how a node becomes a position or a type."""
@@ -180,9 +176,7 @@ class Recorder:
 
     def __post_init__(self) -> None:
         self.ascii = self.source.isascii()
-        self.starts = list(
-            accumulate(map(_PLUS_ONE, map(len, self.source.split(b"\n"))), initial=0)
-        )
+        self.starts = line_starts(self.source)
 
     def line(self, pos: int) -> int:
         """The 1-based line of byte ``pos``."""

@@ -29,7 +29,6 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from functools import cache
-from itertools import accumulate
 
 from tree_sitter import Node, Query, QueryCursor, Tree
 
@@ -49,6 +48,7 @@ from astrag.lang.treesitter import (
     Grammars,
     count_errors,
     in_document_order,
+    line_starts,
     query_source,
 )
 
@@ -104,7 +104,6 @@ _VISIBILITY = ("private", "protected", "public")
 _KEPT_MODIFIERS = ("static", "abstract", "final", "default", "synchronized", "native")
 _SPACES = re.compile(r"\s+")
 _COMMENTS = frozenset({"line_comment", "block_comment"})
-_PLUS_ONE = (1).__add__
 
 
 def extract(path: str, source: bytes, grammar_name: str, tree: Tree | None = None) -> FileFacts:
@@ -150,10 +149,7 @@ class _Extractor:
     def __init__(self, source: bytes, captures: dict[str, list[Node]]) -> None:
         self.src = source
         self.ascii = source.isascii()
-        # each line's first byte: a node's line from its start byte by bisection, instead of
-        # ``Node.start_point``, whose named tuple costs several times as much (250k per
-        # jackson-databind); tree-sitter counts rows by "\n" alone, as this does
-        self._starts = list(accumulate(map(_PLUS_ONE, map(len, source.split(b"\n"))), initial=0))
+        self._starts = line_starts(source)
         self._lines: list[bytes] | None = None
         self.captures = captures
         # the byte intervals of classes (an anonymous one's body) and methods: their scopes
