@@ -551,7 +551,9 @@ class Resolver(Inference):
                 return denot  # an object with members of its own: a namespace, an object literal
             return self._variable_value_memo(denot, d)
         if d.kind == DefKind.METHOD and "getter" in d.modifiers:
-            return self._returns(denot, d)
+            # memoised like a call's result, which also cuts a getter whose annotation reads
+            # its own name (pyparsing's ``def re(self) -> re.Pattern`` in class ``Regex``)
+            return self.memoised(("ret", denot), lambda: self._returns(denot, d))  # type: ignore[return-value]
         return denot
 
     def _variable_value_memo(self, denot: Value, d: Definition) -> Value | None:

@@ -333,6 +333,32 @@ def test_property_return_type_drives_the_next_member(tmp_path: Path) -> None:
     assert targets(edges, "calls", "p.py::Car.drive") == {"p.py::Engine.start"}
 
 
+def test_property_annotated_with_its_own_name_resolves(tmp_path: Path) -> None:
+    # the annotation's ``re`` finds the property itself in the class's scope: a cycle, cut as
+    # unknown, where following it recursed until Python's stack ran out (pyparsing's Regex)
+    edges = build(
+        tmp_path,
+        {
+            "p.py": """
+                import re
+
+                class Regex:
+                    @property
+                    def re(self) -> re.Pattern:
+                        return re.compile("x")
+
+                    def scan(self, text):
+                        return self.re.match(text)
+
+                    def check(self):
+                        return self.scan("y")
+            """,
+        },
+    )
+    assert targets(edges, "calls", "p.py::Regex.check") == {"p.py::Regex.scan"}
+    assert "p.py::Regex.re" in targets(edges, "references", "p.py::Regex.scan")
+
+
 def test_star_import_respects_all(tmp_path: Path) -> None:
     edges = build(
         tmp_path,
