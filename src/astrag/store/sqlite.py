@@ -925,17 +925,11 @@ class SqliteStore:
     ) -> None:
         text = EDGE_KIND_TEXT
         codes = RESOLUTION_CODE
+        # unpacked (source, target, kind, path, line, column, resolution), not read by field
+        # name: a quarter less per edge (25k of medusa's: 7.2 -> 5.4 ms)
         rows = [
-            (
-                nids[e.source],
-                nids[e.target],
-                text[e.kind],
-                nids[e.path],
-                e.line,
-                e.column,
-                codes[e.resolution],
-            )
-            for e in update.edges
+            (nids[s], nids[t], text[k], nids[p], line, col, codes[how])
+            for s, t, k, p, line, col, how in update.edges
         ]
         if indexes_managed:
             # the caller started from an empty edge table and feeds disjoint files: nothing to
