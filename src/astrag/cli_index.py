@@ -6,11 +6,14 @@ cold etcd index takes about 3 s in all). The plain command lines of ``astrag ind
 ``--rebuild``/``--no-rebuild``, ``--no-embed``, ``--jobs N``, ``--embedder X``, ``--store X``,
 ``--format text|json``, each at most once) are recognised here and handed to the same command
 function, ``cli.index``, under the same error handling as ``cli_main.run``; any other command
-line (``--help``, a mistake, an unusual spelling) goes through the full CLI.
+line (``--help``, a mistake, an unusual spelling) goes through the full CLI. A run that
+succeeded ends without the interpreter's teardown.
 """
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -80,4 +83,17 @@ def fast_index(argv: list[str]) -> None:
         return 0
 
     tolerant_streams()
-    finish(command)
+    try:
+        finish(command)
+    except SystemExit as done:
+        if done.code != 0:
+            raise
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):  # a closed pipe: the interpreter's own exit reports it
+        sys.exit(0)
+    # The index is published, its store closed, every process and thread the run started
+    # ended: exit without tearing the interpreter down, which freed every module's objects and
+    # the compiled grammars one by one after all was done (medusa: 0.04-0.09 s).
+    os._exit(0)
