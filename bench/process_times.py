@@ -41,8 +41,12 @@ class ProcessTime:
 
 
 def schedstat(pid: int) -> tuple[float, float] | None:
-    """(on-CPU, runnable-waiting) seconds of every thread of ``pid``; None once it is gone."""
+    """(on-CPU, runnable-waiting) seconds of every thread of ``pid``; None once it is gone,
+    or has ended and waits to be reaped (a zombie: its parent may reap it much later)."""
     try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        if stat[stat.rindex(")") + 2 :].startswith("Z"):
+            return None
         cpu = wait = 0
         for task in os.listdir(f"/proc/{pid}/task"):
             on, waiting, _ = Path(f"/proc/{pid}/task/{task}/schedstat").read_text().split()

@@ -13,6 +13,7 @@ from astrag.config import Config
 from astrag.indexer import IndexSummary, index_repository
 from astrag.lang import extract_facts
 from astrag.resolver_process import ResolverFailed, ResolverProcess
+from astrag.store.base import IndexUpdate
 from astrag.store.codec import encode_facts
 from astrag.store.open import make_store
 
@@ -102,6 +103,42 @@ def test_a_cold_index_on_two_cores_writes_what_one_process_writes(tmp_path: Path
     }
 
 
+@pytest.mark.parametrize("batch_ready", [False, True])
+def test_the_writer_pauses_for_the_last_batches_only_when_none_is_ready(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, batch_ready: bool
+) -> None:
+    """Once two thirds of the files' edges are written and the resolver has no batch ready, the
+    indexer tells the store it will wait (IndexUpdate.pause: SQLite builds the edge indexes
+    then); with a batch ready it goes on writing. The index is the same either way."""
+    from astrag.store.sqlite import SqliteStore
+
+    one = _project(tmp_path / "one")
+    two = tmp_path / "two"
+    shutil.copytree(one, two)
+    written: list[tuple[int, bool]] = []  # per part: files of its edges, whether it pauses
+    apply_parts = SqliteStore._apply_parts
+
+    def spy(
+        self: SqliteStore, conn: object, update: IndexUpdate, *args: object, **kw: object
+    ) -> None:
+        written.append((len(update.edges_for), update.pause))
+        apply_parts(self, conn, update, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(SqliteStore, "_apply_parts", spy)
+    monkeypatch.setattr(ResolverProcess, "waiting", lambda self: batch_ready)
+    _index(two, jobs=2)
+    monkeypatch.undo()
+    _index(one, jobs=1)
+    assert _contents(two) == _contents(one)
+    pauses = [i for i, (_, pause) in enumerate(written) if pause]
+    if batch_ready:
+        assert pauses == []
+    else:
+        assert len(pauses) == 1
+        before = sum(n for n, _ in written[: pauses[0]])
+        assert before >= 70 * 2 / 3 and before - written[pauses[0] - 1][0] < 70 * 2 / 3
+
+
 def test_new_parsers_re_index_everything_and_drop_what_went(tmp_path: Path) -> None:
     """Facts from other parsers are all parsed again (the cold pipeline over an existing index):
     a deleted file and one that grew past the size limit leave the index."""
@@ -131,6 +168,22 @@ def test_a_failing_resolver_process_fails_the_run_and_ends(tmp_path: Path) -> No
     finally:
         resolver.close()
     assert not resolver._process.is_alive()
+
+
+def test_the_resolver_process_ends_on_its_own_once_its_last_batch_is_sent() -> None:
+    """It exits without freeing its heap object by object, and nothing needs to kill it."""
+    source = b"def f():\n    pass\n\ndef g():\n    f()\n"
+    resolver = ResolverProcess(1)
+    try:
+        for i in range(3):
+            resolver.add(f"m{i}.py", encode_facts(extract_facts(f"m{i}.py", source)))
+        assert not resolver.waiting()  # no batch before all are added
+        shards = list(resolver.shards())
+        resolver._process.join(timeout=60)
+        assert resolver._process.exitcode == 0  # ended by itself, not killed by close()
+    finally:
+        resolver.close()
+    assert sorted(path for shard in shards for path, _, _ in shard) == ["m0.py", "m1.py", "m2.py"]
 
 
 def test_the_resolver_process_hands_over_every_batch_before_any_is_taken(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ saying what to do, exit status 2. A bug still says which exception it was, and
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import NoReturn
 
 import typer
@@ -20,10 +21,16 @@ from astrag.errors import AstragError
 
 
 def run(app: typer.Typer, argv: list[str] | None = None) -> NoReturn:
-    _tolerant_streams()
+    tolerant_streams()
     command = typer.main.get_command(app)
+    finish(lambda: command.main(args=argv, prog_name="astrag", standalone_mode=False))
+
+
+def finish(call: Callable[[], object]) -> NoReturn:
+    """Run a command and exit with its status, every way it can end made one line and a
+    status (``cli_index`` runs ``astrag index`` through this too, without typer's parsing)."""
     try:
-        code = command.main(args=argv, prog_name="astrag", standalone_mode=False)
+        code = call()
     except TyperException as e:  # a usage mistake: a missing argument, an unknown option
         ctx = getattr(e, "ctx", None)
         where = ctx.command_path if ctx is not None else "astrag"
@@ -43,7 +50,7 @@ def _fail(message: str, hint: str) -> NoReturn:
     sys.exit(2)
 
 
-def _tolerant_streams() -> None:
+def tolerant_streams() -> None:
     """Text that cannot be encoded for the terminal (a file name with undecodable bytes, an
     odd locale) is printed escaped instead of raising in the middle of an answer."""
     for stream in (sys.stdout, sys.stderr):

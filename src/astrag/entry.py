@@ -28,6 +28,10 @@ def main() -> None:
             code = fast_check(sys.argv[2:])
             if code is not None:
                 sys.exit(code)
+        if sys.argv[1:2] == ["index"]:  # before the parser processes start: no typer parsing
+            from astrag.cli_index import fast_index
+
+            fast_index(sys.argv[2:])  # exits, unless the full CLI must read the command line
         from astrag.cli import main as cli
     except KeyboardInterrupt:
         interrupted()

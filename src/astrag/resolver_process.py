@@ -30,6 +30,7 @@ resolver (a pipe holds 64 KiB) until it is done.
 from __future__ import annotations
 
 import marshal
+import os
 import pickle
 import threading
 import traceback
@@ -99,6 +100,10 @@ class ResolverProcess:
             if not message or message[:1] == b"!":
                 return
 
+    def waiting(self) -> bool:
+        """Whether a batch has arrived that :meth:`shards` has not handed on yet."""
+        return not self._received.empty()
+
     def shards(self) -> Iterator[EncodedShard]:
         """Every file added, resolved: each shard's files with their edges as rows and their
         dependency sets encoded (``codec.encode_depends``)."""
@@ -112,10 +117,10 @@ class ResolverProcess:
             if message[:1] == b"!":
                 raise ResolverFailed(message[1:].decode(errors="replace"))
             yield marshal.loads(message)
-        self._process.join()
+        # not joined here: the process is ending on its own, and close() reaps it
 
     def close(self) -> None:
-        """End the process whatever state it is in (after :meth:`shards`, it has ended)."""
+        """End the process whatever state it is in (after :meth:`shards`, it ends on its own)."""
         self._to_child.close()
         if self._process.is_alive():
             self._process.kill()
@@ -144,3 +149,8 @@ def _serve(jobs: int, inbox: Connection, outbox: Connection) -> None:
         outbox.send_bytes(b"")
     except BaseException:  # reported to the indexer, which raises it
         outbox.send_bytes(b"!" + traceback.format_exc().encode())
+        return
+    # Every batch is in the pipe: end now. Returning would free the heap of facts, tables and
+    # memo object by object (medusa: 0.1 CPU s) while the indexer, done with the last batch,
+    # had nothing else to run; the kernel drops the whole address space at once.
+    os._exit(0)

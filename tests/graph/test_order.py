@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from astrag.graph.facts import FileFacts
-from astrag.graph.run import resolve_all, shard_ranges
+from astrag.graph.run import _SERIAL_SHARES, resolve_all, shard_ranges, share_ranges
 from astrag.lang import extract_facts
 
 DEEP = 45  # star imports deeper than the resolver follows (graph/resolve.py _MAX_DEPTH)
@@ -55,6 +55,19 @@ def test_shards_are_runs_of_neighbouring_paths_of_about_equal_weight() -> None:
         ["c/1.py"],
     ]
     assert shard_ranges(paths, weight, 1) == [paths]
+
+
+def test_shares_cut_runs_of_the_given_parts_of_the_weight() -> None:
+    paths = [f"p{i:02}.py" for i in range(20)]
+    weight = dict.fromkeys(paths, 1)
+    cut = share_ranges(paths, weight, (2, 1, 1))
+    assert [len(run) for run in cut] == [10, 5, 5]
+    assert [p for run in cut for p in run] == paths
+    # a run in one process ends with small batches: the writer's last one is small
+    many = [f"q{i:03}.py" for i in range(100)]
+    serial = share_ranges(many, dict.fromkeys(many, 1), _SERIAL_SHARES)
+    assert [len(run) for run in serial] == [14, 14, 14, 14, 14, 14, 8, 4, 2, 2]
+    assert share_ranges(["only.py"], {"only.py": 9}, (7, 1)) == [["only.py"]]
 
 
 def test_resolving_in_worker_processes_gives_the_edges_of_one_process() -> None:

@@ -6,8 +6,9 @@ facts, symbols) while the workers resolve, then each batch of edges as it arrive
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from itertools import accumulate
 from multiprocessing import get_all_start_methods, get_context
 
 from astrag.graph.facts import Edge, EdgeKind, FileFacts, Resolution, ResolvedFile, Symbol
@@ -84,7 +85,7 @@ class PendingResolution:
         process, a run of files at a time, without a pool); every target exactly once."""
         if self._pool is None:
             weight = {p: len(self.resolver.tables[p].facts.references) + 1 for p in self.targets}
-            for paths in shard_ranges(self.targets, weight, _SERIAL_SHARDS):
+            for paths in share_ranges(self.targets, weight, _SERIAL_SHARES):
                 yield shard_rows(self.resolver, paths)
             return
         # a shard's result is let go once it is handed on: a finished future kept in a list
@@ -121,7 +122,11 @@ def start_resolution(
 
 _PARALLEL_MIN_FILES = 200
 _SHARDS_PER_JOB = 4
-_SERIAL_SHARDS = 8  # batches a run in one process hands on, for a writer to keep up with
+# The batches a run in one process hands on, by their share of the work, for a writer to keep
+# up with: smaller at the end, because whatever the writer does with the last batch comes after
+# resolution has ended, on one core (the cold pipeline's writer: medusa's last eighth of the
+# edges, 0.1 s of writing after the resolver was done; its last fiftieth now).
+_SERIAL_SHARES = (7, 7, 7, 7, 7, 7, 4, 2, 1, 1)
 _forked: Resolver | None = None  # the resolver a forked worker inherits
 _KIND_TEXT = {k: k.value for k in EdgeKind}  # a dict lookup is ~5x cheaper than ``.value``
 _LEVEL_TEXT = {how: how.value for how in Resolution}
@@ -133,11 +138,21 @@ Shard = list[tuple[str, list[tuple], set[str]]]
 
 def shard_ranges(paths: list[str], weight: dict[str, int], count: int) -> list[list[str]]:
     """``paths`` (sorted) cut into at most ``count`` runs of about equal total weight."""
+    return share_ranges(paths, weight, (1,) * count)
+
+
+def share_ranges(
+    paths: list[str], weight: dict[str, int], shares: Sequence[int]
+) -> list[list[str]]:
+    """``paths`` (sorted) cut into at most ``len(shares)`` runs, the i-th of about
+    ``shares[i] / sum(shares)`` of the total weight."""
     total = sum(weight[p] for p in paths)
+    whole = sum(shares)
+    ends = list(accumulate(shares))  # where each run ends, in shares of the total
     shards: list[list[str]] = [[]]
     done = 0
     for path in paths:
-        if shards[-1] and done >= total * len(shards) / count:
+        if shards[-1] and len(shards) < len(ends) and done >= total * ends[len(shards) - 1] / whole:
             shards.append([])
         shards[-1].append(path)
         done += weight[path]

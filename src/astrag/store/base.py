@@ -54,6 +54,10 @@ class IndexUpdate:
     targets any more is dropped; search documents of ``docs_for`` files are replaced by ``docs``
     (their vectors are cached by text hash and written separately, see ``put_vectors``);
     ``meta`` keys are set.
+
+    ``pause`` says that the writer will wait for its next update and that few rows are still
+    to come: a moment for work a store has put off (SQLite builds the edge indexes it dropped
+    for a bulk write, so that they are not all built after the last edges).
     """
 
     removed: tuple[str, ...] = ()
@@ -68,6 +72,7 @@ class IndexUpdate:
     docs_for: tuple[str, ...] = ()
     docs: tuple[SearchDoc, ...] = ()
     meta: dict[str, str] = field(default_factory=dict)
+    pause: bool = False
 
 
 def suffix_pattern(path: str) -> str:
