@@ -67,6 +67,16 @@ FILES = {
                     setattr(self, key, value)
 
 
+        class Tagged:
+            def __init__(self, other: "Cache") -> None:
+                self.name = "t"
+                setattr(self, "label", "x")
+                setattr(other, "anchor", 1)
+
+            def __eq__(self, other: object) -> bool:
+                return vars(self) == vars(other)
+
+
         class Pickled:
             def __init__(self) -> None:
                 self.wait = 1
@@ -226,6 +236,35 @@ def test_reading_dict_or_restoring_pickled_state_leaves_a_class_closed(repo: Pat
                 print(cls.opts, cls.optz)
     """
     assert rows(repo, meta, "web/models.py") == [("unknown-member", 3)]
+
+
+def test_a_setattr_with_a_written_name_adds_that_member_only(repo: Path) -> None:
+    # ``setattr(x, "label", v)`` adds "label" and leaves the class closed otherwise; a name
+    # that is not written out (Loose's ``setattr(self, key, value)``) opens it, as does
+    # ``vars(self)`` handed to a function
+    code = """
+        def use(tagged: Tagged, loose: Loose) -> None:
+            print(tagged.name, tagged.label, tagged.anchor, loose.anything)
+            print(tagged.nmae)
+    """
+    report = api.check(repo, textwrap.dedent(code).lstrip("\n"), path="web/models.py")
+    assert [(f.rule, f.line, f.suggestions[:1]) for f in report.findings] == [
+        ("unknown-member", 3, ("name",)),
+    ]
+    # and comparing ``vars(self)`` (Tagged.__eq__) adds nothing, where handing it on may
+    handed = """
+        def fill(attributes: dict) -> None:
+            attributes["nmae"] = 1
+
+        class Handed:
+            def __init__(self) -> None:
+                self.name = "h"
+                fill(vars(self))
+
+        def use(handed: Handed) -> None:
+            print(handed.nmae)
+    """
+    assert rows(repo, handed, "web/models.py") == []
 
 
 def test_a_class_given_a_member_from_outside_has_it(repo: Path) -> None:

@@ -16,13 +16,24 @@ from tree_sitter import Node
 from astrag.lang import parser
 from astrag.verify.attributes import access_nodes, is_target
 
+# ``setattr(x, "name", value)`` with the name written out adds that one attribute, which the
+# class then has (to its own instances or, through ``x``, to another's: the class whose text
+# holds the call is the one the checker consults): pyparsing's ``And`` sets
+# ``"parent_anchor"`` on a block, and opening it for that left a typo of a base's property
+# unreported. The receiver is a plain or dotted name; anything else stays dynamic below.
+_PY_NAMED_SETATTR = re.compile(
+    r"""\bsetattr\s*\(\s*[A-Za-z_][\w.]*\s*,\s*(['"])([A-Za-z_]\w*)\1\s*,"""
+)
 # code in a class that adds attributes astrag cannot see: setattr, a write through __dict__
 # (an item, update/setdefault, the dict replaced), vars(self), a __setattr__ of its own. A read
-# of __dict__ (a repr, a copy for __getstate__) adds nothing.
+# of __dict__ or vars(self) (a repr, a comparison, a copy for __getstate__) adds nothing.
 _PY_DYNAMIC = re.compile(
     r"\bsetattr\s*\("
     r"|__dict__\s*(?:\[[^\]]*\]\s*=(?!=)|\.\s*(?:update|setdefault|__setitem__)\s*\(|=(?!=))"
-    r"|\bvars\s*\(\s*self\b|__setattr__"
+    # ``vars(self)`` as written to, or handed on; compared or read from it adds nothing
+    # (pyparsing's ``__eq__``: ``vars(self) == vars(other)``)
+    r"|\bvars\s*\(\s*self\s*\)(?!\s*(?:[=!]=|\.(?:items|keys|values|get|copy)\s*\())"
+    r"|__setattr__"
 )
 # ``__setstate__`` restores what ``__getstate__`` took from an instance of the class, so
 # whatever it writes (``self.__dict__.update(state)``) is an attribute the class already has
@@ -48,14 +59,16 @@ def python_class_body(body: str) -> PythonClassBody:
     slots: set[str] = set()
     source = body.encode("utf-8")
     root = parser("python").parse(source).root_node
-    dynamic = _PY_DYNAMIC.search(_without_setstate(source, root)) is not None
+    text = _without_setstate(source, root)
+    named = {m.group(2) for m in _PY_NAMED_SETATTR.finditer(text)}
+    dynamic = _PY_DYNAMIC.search(_PY_NAMED_SETATTR.sub("", text)) is not None
     for match in _PY_SLOTS.finditer(body):
         names = re.findall(r"""['"]([A-Za-z_]\w*)['"]""", match.group(1))
         if not names and not re.match(r"""\s*[(\[{]\s*[)\]}]""", match.group(1)):
             dynamic = True  # ``__slots__ = NAMES``: not a literal astrag can read
         slots.update(names)
     receivers = _PY_RECEIVERS | _new_instances(body)
-    assigned = set()
+    assigned = set(named)
     for node in access_nodes("python", root):
         obj = node.child_by_field_name("object")
         name = node.child_by_field_name("attribute")
