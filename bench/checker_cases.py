@@ -831,14 +831,17 @@ def _is_call_statement(node: Node) -> bool:
 
 
 def call_statements(sf: SourceFile, body: Node) -> Iterator[Node]:
-    """Single-line call statements of a body, nested blocks included, nested functions not."""
+    """Single-line call statements of a body, nested blocks included, nested functions not.
+    Only statements of a block: the brace-less body of a ``for``/``if`` (``for (...)\n
+    op();``) is no statement of its own, and a copy of its line lands after the loop, where
+    the loop's names are out of scope (clipanion's ``op()``, a real error, not a negative)."""
     stack = [body]
     while stack:
         node = stack.pop()
         for child in node.named_children:
             if child.type in NESTED_SCOPE_TYPES:
                 continue
-            if _is_call_statement(child) and _own_line(sf, child):
+            if _is_call_statement(child) and node.type in BLOCK_TYPES and _own_line(sf, child):
                 yield child
             else:
                 stack.append(child)
