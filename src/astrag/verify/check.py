@@ -283,9 +283,55 @@ class Checker:
             if interface is not None and interface.kind == DefKind.INTERFACE and inferred:
                 return []  # an inferred interface type may be the wrong one
             owner = receiver[2]
+        elif receiver[0] == "union" and ref.kind == RefKind.CALL:
+            owner = self._union_lacking(change, site, ref.chain, receiver) or ""
+            if not owner:
+                return []
+            return self._no_member(change, ref, owner, receiver[1][0])
         else:
             return []
         return self._no_member(change, ref, owner, receiver)
+
+    def _union_lacking(
+        self, change: ChangedFile, site: Site, chain: tuple[str, ...], receiver: Value
+    ) -> str | None:
+        """``m.ands()`` on ``m: Maybe<T>``, ``Maybe<T> = Just<T> | Nothing<T>``: the union's
+        members written out (``A | B``), when every one is a repository class or interface
+        whose members can all be seen (``closed_class``) and none has the member; None
+        otherwise. The receiver's type must be written, not inferred, and not narrowed on the
+        way (a discriminant test picks one member)."""
+        name = chain[-1]
+        members = receiver[1]
+        if name.startswith("__") and name.endswith("__"):
+            return None
+        if name in self.rules(site.t).call_members:
+            return None  # every object has it (``toString``)
+        for member in members:
+            if member[0] != "inst" or not self.closed_class(member, name):
+                return None
+            if self._closure_has(member, name):
+                return None
+        if not self._declared_receiver(site, chain) or self.is_narrowed(change, site, chain):
+            return None
+        return " | ".join(member[2] for member in members)
+
+    def _closure_has(self, receiver: Value, name: str) -> bool:
+        """Some class or interface ``receiver``'s type is made of (through the bases the
+        language reads, ``Omit<Impl, 'value'>`` as ``Impl``) declares ``name``; for a class
+        with a base outside the repository (a standard one, which ``closed_class`` found
+        lacking it), what the resolver finds."""
+        closure = self._closure(receiver)
+        if closure is None:
+            if self.r.class_member(receiver[1], receiver[2], name) is not None:
+                return True
+            closure = same_kind_mro(self.r, receiver)
+        for path, qual in closure:
+            t = self.r.tables[path]
+            if name in t.children.get(qual, {}):
+                return True
+            if self.rules(t).body_declares(self.bodies, path, qual, name, False):
+                return True
+        return False
 
     def _no_member(
         self, change: ChangedFile, ref: Reference, owner: str, receiver: Value
@@ -422,6 +468,8 @@ class Checker:
         rules = self.rules(site.t)
         if not rules.receiver_may_be_subclass or chain[0] not in rules.receivers:
             return False
+        if len(chain) != 2:
+            return False  # ``self.broker.emit()``: the receiver is a field of its own type
         name = chain[-1]
         for path, qual in self._descendants(receiver[1], receiver[2]):
             if path not in self.r.tables.facts or qual not in self.r.tables[path].defs:
@@ -429,7 +477,10 @@ class Checker:
             member = self.r.class_member(path, qual, name)
             if member is not None and member[0] == "sym":
                 return True  # declared there (or by another repository base of it)
-            if not self.closed_class(("sym", path, qual), name, attribute):
+            sub = ("sym" if receiver[0] == "sym" else "inst", path, qual)  # as the receiver
+            if not self.closed_class(sub, name, attribute) and not self._hooks_only(
+                sub, name, attribute
+            ):
                 return True  # a base outside the repository may have it
             if self.rules(self.r.tables[path]).body_declares(self.bodies, path, qual, name, False):
                 return True
@@ -454,15 +505,32 @@ class Checker:
         """A class whose members can all be seen: the language decides which bases it may
         have (``LanguageRules.closed_class``); none of its classes may have lost code to a
         syntax error."""
-        d = self.r.definition(receiver)
-        if d is None or d.kind not in (DefKind.CLASS, DefKind.INTERFACE):
+        d = self._whole_class(receiver)
+        if d is None:
             return False
-        if any(self.bodies.damaged(p, q) for p, q in same_kind_mro(self.r, receiver)):
-            return False  # the parser lost part of a class: its members are not all known
-        if _declared_twice(self.r.tables[receiver[1]], receiver[2]):
-            return False  # which of two classes of one name a type names depends on the site
         return self.rules(self.r.tables[receiver[1]]).closed_class(
             self, receiver, d, name, attribute
+        )
+
+    def _whole_class(self, receiver: Value) -> Definition | None:
+        """The class's definition when its code and name are whole: a class or interface no
+        syntax error cut into, the only one of its name in its scope."""
+        d = self.r.definition(receiver)
+        if d is None or d.kind not in (DefKind.CLASS, DefKind.INTERFACE):
+            return None
+        if any(self.bodies.damaged(p, q) for p, q in same_kind_mro(self.r, receiver)):
+            return None  # the parser lost part of a class: its members are not all known
+        if _declared_twice(self.r.tables[receiver[1]], receiver[2]):
+            return None  # which of two classes of one name a type names depends on the site
+        return d
+
+    def _hooks_only(self, sub: Value, name: str, attribute: bool) -> bool:
+        """A subclass not closed only because it (or a class between) answers any name
+        through a hook (dramatiq's ``RedisBroker.__getattr__`` for ``do_*`` commands): the
+        base's own members are still judged (``self.emit_after()`` in ``Broker``)."""
+        d = self._whole_class(sub)
+        return d is not None and self.rules(self.r.tables[sub[1]]).opened_by_hooks_only(
+            self, sub, d, name, attribute
         )
 
     def missing_member(
@@ -493,12 +561,22 @@ class Checker:
         too) is one ``accept`` takes (default: a class; an interface may be merged or carry
         members nobody declared)."""
         take = accept or (lambda path, qual, d: d.kind == DefKind.CLASS)
-        seen: set[tuple[str, str]] = set()
+        return self._closure(receiver, take) is not None
+
+    def _closure(
+        self,
+        receiver: Value,
+        take: Callable[[str, str, Definition], bool] = lambda path, qual, d: True,
+    ) -> list[tuple[str, str]] | None:
+        """The repository classes and interfaces ``receiver``'s type extends, transitively,
+        itself first, through the bases its language reads (``LanguageRules.bases``); None
+        when one is outside the repository or one ``take`` refuses."""
+        seen: list[tuple[str, str]] = []
 
         def closed(path: str, qual: str) -> bool:
             if (path, qual) in seen:
                 return True
-            seen.add((path, qual))
+            seen.append((path, qual))
             t = self.r.tables[path]
             base_def = t.defs.get(qual)
             if base_def is None or base_def.kind not in (DefKind.CLASS, DefKind.INTERFACE):
@@ -506,13 +584,13 @@ class Checker:
             if not take(path, qual, base_def):
                 return False
             site = Site(t, base_def.parent, base_def.start_line)
-            for chain in base_def.bases:
+            for chain in self.rules(t).bases(self.bodies, path, qual, base_def):
                 base, _ = self.r.walk(site, chain)
                 if base is None or base[0] != "sym" or not closed(base[1], base[2]):
                     return False
             return True
 
-        return closed(receiver[1], receiver[2])
+        return seen if closed(receiver[1], receiver[2]) else None
 
     # ------------------------------------------------------------------ arguments
 

@@ -319,3 +319,202 @@ def test_a_name_a_function_declares_global_is_declared_for_the_module(
     """
     # dramatiq's nested `global`; a name no `global` statement names is still undeclared
     assert rows(root, code, "use.py") == [("undeclared-name", 12)]
+
+
+BROKER = """
+    class Broker:
+        def emit_after(self, x):
+            return x
+
+        def run(self):
+            self.emit_afterr(1)
+            return self.emit_after(1)
+
+
+    class RedisBroker(Broker):
+        def __getattr__(self, name):
+            if name.startswith("do_"):
+                return 1
+            raise AttributeError(name)
+
+        def declare(self):
+            return self.do_declare()
+
+
+    class Loose:
+        def run(self):
+            return self.helper()
+
+
+    class Child(Loose):
+        def helper(self):
+            return 1
+"""
+
+
+def test_a_subclass_hook_leaves_the_base_class_judged(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("subhook"), {"broker.py": BROKER})
+    code = """
+        from broker import Broker
+
+        class Worker:
+            def __init__(self, broker: Broker):
+                self.broker = broker
+
+            def go(self):
+                self.broker.emit_afterr(1)
+                return self.broker.emit_after(1)
+    """
+    # dramatiq's RedisBroker answers ``do_*`` through ``__getattr__``: a misspelt member of
+    # Broker, through ``self`` in Broker or a field typed Broker, is still reported; the
+    # hooked class's own reads and a member a subclass declares (``self.helper()``) are not
+    assert rows(root, BROKER, "broker.py") == [("unknown-member", 6)]
+    assert rows(root, code, "worker.py") == [("unknown-member", 8)]
+
+
+def test_a_metaclass_hook_opens_reads_on_the_class_not_its_instances(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    code = """
+        class generic_actor(type):
+            def __getattr__(cls, name):
+                return getattr(cls.__actor__, name)
+
+
+        class GenericActor(metaclass=generic_actor):
+            def perform(self):
+                return 1
+
+
+        class Add(GenericActor):
+            pass
+
+
+        class Plain(metaclass=type):
+            def perform(self):
+                return 1
+
+
+        def use():
+            Add.options
+            Add().optionz
+            GenericActor.missing_property
+            Plain.optionz
+    """
+    root = indexed(tmp_path_factory.mktemp("metahook"), {"meta.py": code})
+    # the metaclass answers names read on the class (dramatiq's ``Add.options``); an
+    # instance's misspelt attribute and a plain metaclass's class are still judged
+    assert rows(root, code, "meta.py") == [("unknown-member", 22), ("unknown-member", 24)]
+
+
+def test_a_computed_base_leaves_the_class_open(tmp_path_factory: pytest.TempPathFactory) -> None:
+    root = indexed(tmp_path_factory.mktemp("madebase"), {"base.py": "X = 1\n"})
+    code = """
+        import json
+
+        old = json.JSONEncoder()
+
+
+        class Enc(type(old)):
+            def go(self):
+                self.anything()
+                return super().decode("x")
+
+
+        class Dec(json.JSONDecoder):
+            def go(self):
+                return super().decodee("x")
+    """
+    # ``type(old)`` is a class astrag does not know (not ``type`` itself); a named standard
+    # base is still judged
+    assert rows(root, code, "enc.py") == [("unknown-member", 14)]
+
+
+def test_a_field_annotated_with_a_union_is_judged_against_every_member(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    lib = """
+        from threading import Thread
+        from typing import Union
+
+
+        def active():
+            return True
+
+
+        class TimeLimit:
+            def __init__(self):
+                self.manager: Union[_Gevent, _Ctypes]
+                if active():
+                    self.manager = _Gevent()
+                else:
+                    self.manager = _Ctypes()
+
+
+        class _Ctypes(Thread):
+            def handle(self):
+                return 1
+
+
+        class _Gevent:
+            def other(self):
+                return 1
+
+
+        class _Closed:
+            def other(self):
+                return 1
+
+
+        class Holder:
+            def __init__(self):
+                self.m: Union[_Gevent, _Closed]
+                self.m = _Gevent()
+    """
+    root = indexed(tmp_path_factory.mktemp("unionfield"), {"tl.py": lib})
+    code = """
+        from tl import TimeLimit, Holder
+
+
+        def test():
+            middleware = TimeLimit()
+            middleware.manager.handle()
+            middleware.manager.other()
+            h = Holder()
+            h.m.other()
+            h.m.nothing()
+            middleware.manager.nothing()
+    """
+    # dramatiq's ``manager._handle_deadlines()``: the second member's method is there; a
+    # member no class of the union has is reported
+    assert rows(root, code, "test_tl.py") == [("unknown-member", 10), ("unknown-member", 11)]
+
+
+def test_a_decorator_given_the_class_may_attach_a_member(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("monkey"), {"base.py": "X = 1\n"})
+    code = """
+        def monkey(cls):
+            def decorate(value):
+                setattr(cls, value.__name__, value)
+                return value
+            return decorate
+
+
+        def test_monkey_property():
+            class A(object):
+                pass
+
+            @monkey(A)
+            @property
+            def prop(self):
+                return 42
+
+            assert A().prop == 42
+            assert A().other == 42
+    """
+    # funcy's ``@monkey(A)`` puts ``prop`` on A; what nothing attaches is still missing
+    assert rows(root, code, "test_objects.py") == [("unknown-member", 18)]
