@@ -633,3 +633,113 @@ def test_a_local_of_a_test_callback_shadows_a_namespace_import(
     # inside the second callback `result` is the local object, not the module (true-myth's
     # tests); in the first it is still the module, whose `okk` does not exist
     assert rows(root, code, "use.test.ts") == [("unknown-member", 6)]
+
+
+MAYBE = {
+    "maybe.ts": """
+        class MaybeImpl<T extends {}> {
+          value?: T;
+          map(f: (t: T) => T): MaybeImpl<T> {
+            return this;
+          }
+          and(other: MaybeImpl<T>): MaybeImpl<T> {
+            return other;
+          }
+        }
+
+        export interface Just<T extends {}> extends MaybeImpl<T> {
+          isJust: true;
+        }
+
+        export interface Nothing<T extends {}> extends Omit<MaybeImpl<T>, 'value'> {
+          isJust: false;
+        }
+
+        export type Maybe<T extends {}> = Just<T> | Nothing<T>;
+
+        export interface Open {
+          [key: string]: unknown;
+        }
+
+        export type Loose<T extends {}> = Just<T> | Open;
+    """
+}
+
+
+def test_a_union_of_closed_interfaces_is_judged(tmp_path_factory: pytest.TempPathFactory) -> None:
+    root = indexed(tmp_path_factory.mktemp("union"), MAYBE)
+    code = """
+        import type { Maybe, Loose } from './maybe';
+
+        export function use(m: Maybe<number>, l: Loose<number>): void {
+          m.map((x) => x);
+          m.ands(m);
+          m.and(m);
+          l.ands(m);
+          m.toString();
+        }
+    """
+    # true-myth's ``Maybe<T> = Just<T> | Nothing<T>`` (``Nothing`` through ``Omit`` of the
+    # class): a member none of them has is reported; one every member has, or a union with an
+    # open member (an index signature), is not
+    assert rows(root, code, "use.ts") == [("unknown-member", 5)]
+
+
+def test_a_directory_import_goes_through_its_package_json(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    files = {
+        "src/platform/package.json": '{"main": "./node", "browser": "./browser"}\n',
+        "src/platform/node.ts": "export function depth(): number {\n  return 1;\n}\n",
+        "src/platform/browser.ts": "export function depth(): number {\n  return 8;\n}\n",
+        "src/other/readme.txt": "x\n",
+    }
+    root = indexed(tmp_path_factory.mktemp("pkgdir"), files)
+    code = """
+        import * as platform from '../platform';
+        import { depth } from '../platform';
+        import { nothing } from '../platform';
+        import { x } from '../other';
+        export const d = platform.depth() + depth();
+    """
+    # clipanion's ``sources/platform/`` names its entry in its package.json; a name the
+    # entry lacks, and a directory with neither an index nor a package.json, are reported
+    assert rows(root, code, "src/advanced/Cli.ts") == [
+        ("unknown-import", 3),
+        ("unknown-import", 4),
+    ]
+
+
+def test_a_parameter_typed_by_an_alias_that_may_be_void_may_be_left_out(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    cli = """
+        type VoidIfEmpty<T> = keyof T extends never ? void : never;
+        type Plain<T> = T;
+
+        export class Cli<Context extends object> {
+          run(input: string[], context: VoidIfEmpty<Context>): number;
+          run(input: string[], context: Plain<Context>): number;
+          run(input: string[], context: any): number {
+            return input.length;
+          }
+
+          go(input: string[], context: Plain<Context>): number {
+            return input.length;
+          }
+        }
+    """
+    root = indexed(tmp_path_factory.mktemp("voidalias"), {"cli.ts": cli})
+    code = """
+        import { Cli } from './cli';
+
+        export function use(cli: Cli<{}>): number {
+          return cli.run([]) + cli.go([]);
+        }
+    """
+    # clipanion's ``cli.run([])``: an overload whose context is ``VoidIfEmpty<...>`` takes one
+    # argument; an alias that names no ``void`` is still required
+    findings = api.check(root, textwrap.dedent(code).lstrip("\n"), path="use.ts").findings
+    assert [(f.rule, f.line, f.message) for f in findings] == [
+        ("wrong-arguments", 4, "Cli.go() takes 2 positional arguments, 1 given")
+    ]

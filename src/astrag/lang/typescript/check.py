@@ -8,14 +8,17 @@ judged on calls only: its classes grow by assignment and its host provides its g
 
 from __future__ import annotations
 
+import json
 import posixpath
 import re
+from collections.abc import Iterable
 from importlib import resources
 from typing import TYPE_CHECKING
 
-from astrag.graph.facts import Definition, DefKind, Import, Reference
+from astrag.graph.facts import Chain, Definition, DefKind, Import, Reference
 from astrag.graph.tables import FileTables, Site
 from astrag.graph.values import Value
+from astrag.lang.brackets import split_outside
 from astrag.lang.typescript.check_globals import Globals, program_globals
 from astrag.lang.typescript.check_members import ts_declared_members
 from astrag.lang.typescript.check_params import (
@@ -152,9 +155,24 @@ class TypeScriptRules(LanguageRules):
         def text(d: Definition) -> str:
             return source[d.start_byte : d.end_byte].decode("utf-8", "replace")
 
-        owner = checker.r.tables[path].defs.get(callee.parent) if callee.parent else None
+        t = checker.r.tables[path]
+        owner = t.defs.get(callee.parent) if callee.parent else None
         outer = voidable_type_parameters(text(owner), owner.name) if owner else frozenset()
-        return voidable_parameters(text(callee), callee.name, outer)
+
+        def alias_may_be_void(name: str) -> bool:
+            """A repository type alias whose definition names ``void`` (a conditional
+            type, ``keyof T extends never ? void : T``)."""
+            if name in _ACCEPTS_NO_VOID:
+                return False
+            found, _ = checker.r.walk(Site(t, callee.parent, callee.start_line), (name,))
+            alias = checker.r.definition(found) if found and found[0] == "sym" else None
+            if alias is None or alias.kind != DefKind.TYPE_ALIAS:
+                return False
+            source = checker.bodies.file_text(found[1]).encode("utf-8")
+            body = source[alias.start_byte : alias.end_byte].decode("utf-8", "replace")
+            return re.search(r"\bvoid\b", body) is not None
+
+        return voidable_parameters(text(callee), callee.name, outer, alias_may_be_void)
 
     def import_findings(
         self, checker: Checker, change: ChangedFile, imp: Import, target: Value | None
@@ -165,6 +183,14 @@ class TypeScriptRules(LanguageRules):
         if found is None and not imp.module.startswith("."):
             return _package_import(checker, change, imp)
         escaped = posixpath.normpath(posixpath.join(posixpath.dirname(change.path), imp.module))
+        if found is None:  # ``'../platform'``: a directory whose package.json names its entry
+            entry = _package_entry(checker, escaped)
+            if entry is not None:
+                spec = posixpath.relpath(entry, posixpath.dirname(change.path) or ".")
+                spec = spec if spec.startswith(".") else f"./{spec}"
+                found = resolve_ts_module(checker.r.modules, change.path, spec)
+                if found is not None and not imp.name:
+                    return []  # the whole module, which is there
         if found is None and escaped.startswith("../"):
             return []  # outside the indexed root (one package of a monorepo): not ours
         if found is None and _on_disk(checker, escaped):
@@ -219,6 +245,26 @@ class TypeScriptRules(LanguageRules):
 
         return checker.closed_by_bases(receiver, d, accept)
 
+    def bases(self, bodies: ClassBodies, path: str, qual: str, d: Definition) -> Iterable[Chain]:
+        """An interface extending ``Omit<Impl<T>, 'value'>`` (``Pick``, ``Partial``,
+        ``Required``, ``Readonly``) has no member ``Impl`` lacks: it extends ``Impl`` here
+        (true-myth's ``Nothing<T>``); the index keeps the utility's name alone."""
+        if d.kind != DefKind.INTERFACE or not any(c[-1] in _MEMBER_SUBSETS for c in d.bases):
+            return d.bases
+        written = [
+            chain
+            for part in _extends_clause(bodies.read("ts-extends", path, qual, _extends) or "")
+            if (chain := _subset_of(part)) is not None
+        ]
+        out = []
+        for chain in d.bases:
+            if chain[-1] in _MEMBER_SUBSETS:
+                if not written:
+                    return d.bases  # not read as written: the index's chain, outside
+                chain = written.pop(0)
+            out.append(chain)
+        return out
+
     def open_class_body(self, bodies: ClassBodies, path: str, qual: str) -> bool:
         if _declared_members(bodies, path, qual) is None:
             return True  # an index signature
@@ -245,6 +291,46 @@ class JavaScriptRules(TypeScriptRules):
     judges_unbound_reads = False  # too many globals come from the host to call a read unbound
 
 
+# names a parameter's type often starts with that are no type alias of the repository
+_ACCEPTS_NO_VOID = frozenset({"string", "number", "boolean", "Array", "Record", "Promise"})
+# utility types whose members are some of their first argument's
+_MEMBER_SUBSETS = frozenset({"Omit", "Pick", "Partial", "Required", "Readonly"})
+_EXTENDS = re.compile(r"^\s*(?:export\s+)?(?:declare\s+)?interface\s+[\w$]+")
+
+
+def _extends(body: str) -> str:
+    """The ``extends`` list of an interface declaration's text (after its name and type
+    parameters, up to its body's brace); "" when there is none."""
+    head = _EXTENDS.match(body)
+    if head is None:
+        return ""
+    i, depth = head.end(), 0
+    for j in range(i, len(body)):
+        c = body[j]
+        if c in "<([":
+            depth += 1
+        elif c in ">)]" and depth:
+            depth -= 1
+        elif c == "{" and depth == 0:
+            rest = body[i:j].strip()
+            return rest[len("extends") :] if rest.startswith("extends") else ""
+        elif c == "e" and depth == 0 and body.startswith("extends", j):
+            i = j
+    return ""
+
+
+def _extends_clause(text: str) -> list[str]:
+    return [p.strip() for p in split_outside(text, ",", opening="<([{", closing=">)]}") if p]
+
+
+def _subset_of(part: str) -> Chain | None:
+    """``Omit<MaybeImpl<T>, 'value'>`` -> ``("MaybeImpl",)``; None for any other base."""
+    found = re.fullmatch(r"([\w$]+)\s*<\s*([\w$.]+)[\s\S]*>", part)
+    if found is None or found.group(1) not in _MEMBER_SUBSETS:
+        return None
+    return tuple(found.group(2).split("."))
+
+
 def _declared_members(bodies: ClassBodies, path: str, qual: str) -> frozenset[str] | None:
     """The names a class or interface declares (None: any name, an index signature)."""
     return bodies.read("ts", path, qual, lambda body: ts_declared_members(path, body))
@@ -258,6 +344,26 @@ def _declarations_beside(checker: Checker, path: str) -> str | None:
     kind = {"mjs": "mts", "cjs": "cts"}.get(extension, "ts")
     found = f"{stem}.d.{kind}"
     return found if found in checker.r.tables.facts else None
+
+
+def _package_entry(checker: Checker, escaped: str) -> str | None:
+    """The file (relative to the root, as ``escaped``) a directory's own ``package.json``
+    names as its entry (``types``, ``main``, ``module``: clipanion's
+    ``sources/platform/package.json`` with ``"main": "./node"``); None when it names none."""
+    if checker.root is None:
+        return None
+    try:
+        text = (checker.root / escaped / "package.json").read_text("utf-8")
+        manifest = json.loads(text)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(manifest, dict):
+        return None
+    for field in ("types", "typings", "main", "module"):
+        entry = manifest.get(field)
+        if isinstance(entry, str) and entry:
+            return posixpath.normpath(posixpath.join(escaped, entry))
+    return None
 
 
 def _on_disk(checker: Checker, escaped: str) -> bool:
