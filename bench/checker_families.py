@@ -535,7 +535,7 @@ def _imported_through_forgotten(
     for rel in edited:
         sf = corpus.file(rel)
         for imp in sf.facts.imports:
-            if imp.name != old or imp.scope:
+            if imp.name != old:  # at module level or in a function: renamed either way
                 continue
             module = _imported_module(corpus, sf, imp.module, imp.level)
             if module is None and corpus.lang in ("typescript", "javascript"):
@@ -557,7 +557,7 @@ def _imported_unrenamed(
         if rel in edited or rel == forgotten:
             continue
         for imp in corpus.file(rel).facts.imports:
-            if imp.name == old and not imp.scope:
+            if imp.name == old:
                 found.append((rel, imp.line))
     return tuple(found)
 
