@@ -599,6 +599,11 @@ class Checker:
     ) -> list[Finding]:
         if denot[0] == "local" and len(ref.chain) == 1 and ref.kind == RefKind.CALL:
             return self._parameter_call(change, ref) if ref.arg_count >= 0 else []
+        if denot[0] == "union" and receiver is not None and receiver[0] == "union":
+            # ``r.map()`` on ``Result = Ok | Err``: each class's own method, counted when
+            # they all take the same parameters (the count is then the same whichever runs)
+            one = _one_signature(self.r, denot[1])
+            return self._check_arguments(change, ref, one, receiver[1][0]) if one else []
         if ref.arg_count < 0 or denot[0] != "sym":
             return []
         site = Site(self.r.tables[change.path], ref.scope, ref.line)
@@ -1066,6 +1071,20 @@ def _arity_findings(
     plural = "s" if (most if most is not None else required) != 1 else ""
     message = f"{callee} takes {takes} positional argument{plural}, {given} given"
     return [Finding(change.path, ref.line, ref.column, "wrong-arguments", message)]
+
+
+def _one_signature(r: Resolver, members: tuple[Value, ...]) -> Value | None:
+    """The first of a union's member functions when every one is a plain repository method
+    or function with parameters of the same kinds and defaults; None otherwise."""
+    shapes = set()
+    for member in members:
+        d = r.definition(member) if member[0] == "sym" else None
+        if d is None or d.kind not in FUNCTION_KINDS or d.decorators or "overload" in d.modifiers:
+            return None
+        if "#" in member[2] or _overload_signatures(r.tables[member[1]], member[2]):
+            return None
+        shapes.add(tuple((p.kind, p.has_default) for p in d.params))
+    return members[0] if len(shapes) == 1 else None
 
 
 def _declared_twice(t: FileTables, qual: str) -> bool:

@@ -743,3 +743,53 @@ def test_a_parameter_typed_by_an_alias_that_may_be_void_may_be_left_out(
     assert [(f.rule, f.line, f.message) for f in findings] == [
         ("wrong-arguments", 4, "Cli.go() takes 2 positional arguments, 1 given")
     ]
+
+
+RESULT = {
+    "result.ts": """
+        export class Ok<T> {
+          constructor(readonly value: T) {}
+          map(f: (t: T) => T): Ok<T> {
+            return new Ok(f(this.value));
+          }
+          get(a: number): number {
+            return a;
+          }
+        }
+
+        export class Err<T> {
+          constructor(readonly error: string) {}
+          map(_f: (t: T) => T): Err<T> {
+            return this;
+          }
+          get(a: number, b: number): number {
+            return a + b;
+          }
+        }
+
+        export type Result<T> = Ok<T> | Err<T>;
+    """
+}
+
+
+def test_a_call_on_a_union_of_classes_is_counted_when_they_agree(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("unionargs"), RESULT)
+    code = """
+        import type { Result } from './result';
+
+        export function use(r: Result<number>): void {
+          r.map((x) => x);
+          r.map();
+          r.get(1);
+          r.maps((x) => x);
+        }
+    """
+    # every member's ``map`` takes one argument: a call with none is reported; ``get`` takes
+    # one or two depending on the member, so the count is not known; ``maps``: none has it
+    findings = api.check(root, textwrap.dedent(code).lstrip("\n"), path="use.ts").findings
+    assert [(f.rule, f.line) for f in findings] == [
+        ("wrong-arguments", 5),
+        ("unknown-member", 7),
+    ]
