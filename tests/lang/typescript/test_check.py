@@ -716,6 +716,7 @@ def test_a_parameter_typed_by_an_alias_that_may_be_void_may_be_left_out(
     cli = """
         type VoidIfEmpty<T> = keyof T extends never ? void : never;
         type Plain<T> = T;
+        type TypeFn = (returns?: void) => number;
 
         export class Cli<Context extends object> {
           run(input: string[], context: VoidIfEmpty<Context>): number;
@@ -727,6 +728,10 @@ def test_a_parameter_typed_by_an_alias_that_may_be_void_may_be_left_out(
           go(input: string[], context: Plain<Context>): number {
             return input.length;
           }
+
+          take(fn: TypeFn): number {
+            return fn();
+          }
         }
     """
     root = indexed(tmp_path_factory.mktemp("voidalias"), {"cli.ts": cli})
@@ -734,14 +739,16 @@ def test_a_parameter_typed_by_an_alias_that_may_be_void_may_be_left_out(
         import { Cli } from './cli';
 
         export function use(cli: Cli<{}>): number {
-          return cli.run([]) + cli.go([]);
+          return cli.run([]) + cli.go([]) + cli.take();
         }
     """
     # clipanion's ``cli.run([])``: an overload whose context is ``VoidIfEmpty<...>`` takes one
-    # argument; an alias that names no ``void`` is still required
+    # argument; an alias that may not be ``void`` is still required, a function type taking
+    # ``void`` too (nestjs-graphql's ``ReturnTypeFunc``)
     findings = api.check(root, textwrap.dedent(code).lstrip("\n"), path="use.ts").findings
     assert [(f.rule, f.line, f.message) for f in findings] == [
-        ("wrong-arguments", 4, "Cli.go() takes 2 positional arguments, 1 given")
+        ("wrong-arguments", 4, "Cli.go() takes 2 positional arguments, 1 given"),
+        ("wrong-arguments", 4, "Cli.take() takes 1 positional argument, 0 given"),
     ]
 
 

@@ -170,7 +170,7 @@ class TypeScriptRules(LanguageRules):
                 return False
             source = checker.bodies.file_text(found[1]).encode("utf-8")
             body = source[alias.start_byte : alias.end_byte].decode("utf-8", "replace")
-            return re.search(r"\bvoid\b", body) is not None
+            return _alias_may_be_void(body)
 
         return voidable_parameters(text(callee), callee.name, outer, alias_may_be_void)
 
@@ -289,6 +289,20 @@ class JavaScriptRules(TypeScriptRules):
     language = "javascript"
     judges_attributes = False  # plain JS classes grow by assignment
     judges_unbound_reads = False  # too many globals come from the host to call a read unbound
+
+
+def _alias_may_be_void(text: str) -> bool:
+    """A type alias's text whose value may be ``void``: ``void`` as a branch of a conditional
+    type (``keyof T extends never ? void : T``) or a member of a union (``T | void``); not a
+    function type that merely takes or returns one (``(returns?: void) => T``)."""
+    parts = split_outside(text, "=", opening="<([{", closing=">)]}", not_closing="=>")
+    if len(parts) < 2:
+        return False
+    value = "=".join(parts[1:]).strip().rstrip(";").strip()
+    if re.search(r"\?\s*void\s*:|:\s*void$", value):
+        return True
+    alternatives = split_outside(value, "|", opening="<([{", closing=">)]}", not_closing="=>")
+    return "void" in {a.strip() for a in alternatives}
 
 
 # names a parameter's type often starts with that are no type alias of the repository
