@@ -4,8 +4,11 @@ declared member."""
 
 from __future__ import annotations
 
+import difflib
+
 import pytest
 
+from astrag import api
 from astrag.lang.python.check_callable import alias_annotation, callable_arity
 from tests.verify.checked import indexed, rows
 
@@ -518,3 +521,127 @@ def test_a_decorator_given_the_class_may_attach_a_member(
     """
     # funcy's ``@monkey(A)`` puts ``prop`` on A; what nothing attaches is still missing
     assert rows(root, code, "test_objects.py") == [("unknown-member", 18)]
+
+
+def test_a_subclass_may_have_what_self_lacks_through_an_outside_base(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    code = """
+        from collections.abc import MutableMapping
+
+
+        class Cache(MutableMapping):
+            def __init__(self):
+                self.data = {}
+
+            def __getitem__(self, key):
+                return self.data[key]
+
+            def __setitem__(self, key, value):
+                self.data[key] = value
+
+            def __delitem__(self, key):
+                del self.data[key]
+
+            def __iter__(self):
+                return iter(self.data)
+
+            def __len__(self):
+                return len(self.data)
+
+
+        class Timed(Cache):
+            def size(self):
+                self.expire(1)
+                self.expiry(1)
+                return len(self)
+
+
+        class TTL(Timed):
+            def expire(self, time):
+                return time
+    """
+    root = indexed(tmp_path_factory.mktemp("timed"), {"cache.py": code})
+    # cachetools' ``_TimedCache`` calls ``self.expire()``, which its subclasses define; the
+    # lookup stopped at the outside ``MutableMapping``, and that path now asks them too
+    assert rows(root, code, "cache.py") == [("unknown-member", 27)]
+
+
+def test_a_class_renamed_by_the_change_keeps_the_subclasses_it_renames(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    base = "class Mixin:\n    def check(self):\n        return self.assertEqual(1, 1)\n"
+    sub = (
+        "import unittest\n\nfrom base import Mixin\n\n\n"
+        "class T(unittest.TestCase, Mixin):\n    pass\n"
+    )
+    closed = "from base import Mixin\n\n\nclass Plain(Mixin):\n    pass\n"
+    root = indexed(
+        tmp_path_factory.mktemp("renamedmixin"),
+        {"base.py": base, "sub.py": sub, "plain.py": closed},
+    )
+
+    def diff(path: str, old: str) -> str:
+        new = old.replace("Mixin", "Mixins").replace("(1, 1)", "(1, 2)")
+        lines = difflib.unified_diff(
+            old.splitlines(keepends=True), new.splitlines(keepends=True), f"a/{path}", f"b/{path}"
+        )
+        return "".join(lines)
+
+    # cachetools' ``CacheTestMixin`` renamed with its ``unittest.TestCase`` subclasses: the
+    # index knows them by the old name only; the change's own classes are asked. Renamed with
+    # a closed subclass alone, the missing ``assertEqual`` is reported
+    def found(text: str) -> list[tuple[str, str, int]]:
+        return [(f.path, f.rule, f.line) for f in api.check(root, text).findings]
+
+    # (the import the change leaves in the third file is a real break, reported there)
+    with_testcase = diff("base.py", base) + diff("sub.py", sub)
+    assert found(with_testcase) == [("plain.py", "unknown-import", 1)]
+    alone = diff("base.py", base) + diff("plain.py", closed)
+    assert found(alone) == [("base.py", "unknown-member", 3), ("sub.py", "unknown-import", 3)]
+
+
+def test_a_class_a_decorator_rebinds_is_not_judged_on_the_class(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    code = """
+        from dataclasses import dataclass
+
+
+        def curry(f):
+            return f
+
+
+        @curry
+        class Curried:
+            def __init__(self, x):
+                self.x = x
+
+
+        @dataclass
+        class Point:
+            x: int
+
+
+        def use():
+            return Curried.func, Point.nothing
+    """
+    root = indexed(tmp_path_factory.mktemp("rebound"), {"curried.py": code})
+    # toolz's ``@curry class GlobalCurried``: the name is the curry object (``.func``); a
+    # dataclass's name is still the class
+    assert rows(root, code, "curried.py") == [("unknown-member", 20)]
+
+
+def test_every_module_has_a_dict(tmp_path_factory: pytest.TempPathFactory) -> None:
+    root = indexed(
+        tmp_path_factory.mktemp("moduledict"),
+        {"pkg/__init__.py": "", "pkg/curried.py": "def f():\n    return 1\n"},
+    )
+    code = """
+        import pkg.curried
+
+        names = pkg.curried.__dict__
+        other = pkg.curried.g()
+    """
+    # toolz's ``toolz.curried.__dict__``; a function the module lacks is still reported
+    assert rows(root, code, "use.py") == [("unknown-member", 4)]

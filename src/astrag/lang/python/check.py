@@ -93,6 +93,7 @@ class PythonRules(LanguageRules):
         "__cached__",
         "__builtins__",
         "__all__",
+        "__dict__",  # every module object's namespace (toolz's ``toolz.curried.__dict__``)
     }
 
     def parser_accepts(self, text: str) -> bool:
@@ -242,6 +243,7 @@ class PythonRules(LanguageRules):
             self._bases_closed(checker, receiver, d, name, attribute)
             and not _hooked(checker, receiver)
             and not (receiver[0] == "sym" and _metaclass_hooked(checker, receiver))
+            and not (receiver[0] == "sym" and _rebound_by_decorator(d))
         )
 
     def opened_by_hooks_only(
@@ -301,6 +303,21 @@ def _hooked(checker: Checker, receiver: Value) -> bool:
     r = checker.r
     mro, _ = r.mro(receiver[1], receiver[2])
     return any(_DYNAMIC_HOOKS.intersection(r.tables[p].children.get(q, {})) for p, q in mro)
+
+
+# class decorators that return the class itself (the instances' members may change, the
+# name still denotes the class)
+_CLASS_RETURNING_DECORATORS = _PLAIN_CLASS_DECORATORS | frozenset(
+    {"attr.s", "attr.attrs", "attr.define", "attr.frozen", "attr.mutable", "attrs.define",
+     "attrs.frozen", "attrs.mutable", "define", "frozen", "mutable", "attr.dataclass"}
+)  # fmt: skip
+
+
+def _rebound_by_decorator(d: Definition) -> bool:
+    """``@toolz.curry class GlobalCurried``: the name is bound to what the decorator returns
+    (a ``curry`` object, with ``.func``), not to the class; what is read on it is not the
+    class's."""
+    return any(x.split("(", 1)[0].strip() not in _CLASS_RETURNING_DECORATORS for x in d.decorators)
 
 
 def _made_base(d: Definition | None) -> bool:
