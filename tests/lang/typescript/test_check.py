@@ -800,3 +800,50 @@ def test_a_call_on_a_union_of_classes_is_counted_when_they_agree(
         ("wrong-arguments", 5),
         ("unknown-member", 7),
     ]
+
+
+THENABLE = {
+    "result.ts": """
+        export class Ok {
+          isOk(): boolean {
+            return true;
+          }
+        }
+
+        export class ResultAsync implements PromiseLike<Ok> {
+          constructor(private readonly promise: Promise<Ok>) {}
+
+          then<A, B>(
+            onFulfilled?: (value: Ok) => A | PromiseLike<A>,
+            onRejected?: (reason: unknown) => B | PromiseLike<B>,
+          ): PromiseLike<A | B> {
+            return this.promise.then(onFulfilled, onRejected);
+          }
+
+          map(): ResultAsync {
+            return this;
+          }
+        }
+    """
+}
+
+
+def test_an_awaited_thenable_is_what_its_then_resolves_to(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("thenable"), THENABLE)
+    code = """
+        import { ResultAsync } from './result';
+
+        export async function use(ra: ResultAsync): Promise<boolean> {
+          const teed = await ra;
+          const same = ra.map();
+          return teed.isOk() && same.isOk() && (await ra).isOk();
+        }
+    """
+    # neverthrow's ``ResultAsync implements PromiseLike<Result>``: awaited, it is a Result
+    # (the index records ``await ra`` as ``ra``); not awaited, it has no ``isOk``
+    findings = api.check(root, textwrap.dedent(code).lstrip("\n"), path="use.ts").findings
+    assert [(f.rule, f.line, f.message) for f in findings] == [
+        ("unknown-member", 6, "ResultAsync has no member 'isOk'")
+    ]

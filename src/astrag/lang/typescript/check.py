@@ -218,6 +218,9 @@ class TypeScriptRules(LanguageRules):
             resolve_ts_module(checker.r.modules, path, imp.module) is None for imp in sources
         )
 
+    def unknowable(self, checker: Checker, site: Site, chain: Chain) -> bool:
+        return len(chain) > 1 and _awaited_thenable(checker, site, chain)
+
     def implemented_only(self, checker: Checker, denot: Value, receiver: Value | None) -> bool:
         """A class member found only in an external interface the class ``implements``
         (``class ObservableMap implements Map``): implementing adds no members, so a closed
@@ -289,6 +292,37 @@ class JavaScriptRules(TypeScriptRules):
     language = "javascript"
     judges_attributes = False  # plain JS classes grow by assignment
     judges_unbound_reads = False  # too many globals come from the host to call a read unbound
+
+
+def _awaited_thenable(checker: Checker, site: Site, chain: Chain) -> bool:
+    """``const teed = await teedAsync; teed.isOk()``: the index records ``await x`` as ``x``,
+    but awaiting a repository class with a ``then`` member (neverthrow's ``ResultAsync
+    implements PromiseLike<Result>``) gives what ``then`` resolves to, not the class."""
+    root = chain[0]
+    lines = checker.bodies.file_text(site.t.path).split("\n")
+    awaited = re.compile(rf"(?<![\w$]){re.escape(root)}\b[^=\n]*=\s*await\b")
+    used = re.compile(rf"\bawait\s+{re.escape(root)}\b")
+    found = 0 < site.line <= len(lines) and used.search(lines[site.line - 1]) is not None
+    t, scope = site.t, site.scope
+    while not found:
+        bound = t.bindings.get(scope, {}).get(root)
+        if bound:
+            found = any(
+                0 < b.line <= len(lines) and awaited.search(lines[b.line - 1]) for b in bound
+            )
+            break
+        d = t.defs.get(scope) if scope else None
+        if d is None:
+            break
+        scope = d.parent
+    if not found:
+        return False
+    _, receiver = checker.r.walk(site, chain)
+    values = receiver[1] if receiver is not None and receiver[0] == "union" else (receiver,)
+    return any(
+        v is not None and v[0] == "inst" and checker.r.class_member(v[1], v[2], "then") is not None
+        for v in values
+    )
 
 
 def _alias_may_be_void(text: str) -> bool:
