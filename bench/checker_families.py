@@ -316,8 +316,10 @@ _SPECIFIER = re.compile(
 
 
 def _renamed(text: str, old: str, new: str) -> str:
-    """``old`` renamed to ``new`` as a whole word, except inside module specifiers."""
-    word = re.compile(rf"(?<![\w$.]){re.escape(old)}(?![\w$])")
+    """``old`` renamed to ``new`` as a whole word, except inside module specifiers and after
+    a member access's dot (a spread's ``...old`` is the name: neverthrow's
+    ``...ResultAsync<unknown, unknown>[]``)."""
+    word = re.compile(rf"(?:(?<=\.\.\.)|(?<![\w$.])){re.escape(old)}(?![\w$])")
     out, last = [], 0
     for match in _SPECIFIER.finditer(text):
         out += [word.sub(new, text[last : match.start()]), match.group(0)]

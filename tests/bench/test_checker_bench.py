@@ -984,3 +984,18 @@ def test_incomplete_rename_counts_a_function_level_import_through_the_forgotten_
     assert by_forgotten["pkg/__init__.py"].elsewhere == (("tests/test_limit.py", 2),)
     others = [c for path, c in by_forgotten.items() if path != "pkg/__init__.py"]
     assert others and all(c.elsewhere == () for c in others)
+
+
+def test_a_rename_reaches_a_spread_of_the_name_not_a_member_of_it() -> None:
+    import checker_families as cf
+
+    text = (
+        'import { ResultAsync } from "./ResultAsync"\n'
+        "type T = [ResultAsync<A>, ...ResultAsync<B>[]] | typeof x.ResultAsync\n"
+    )
+    # neverthrow's ``...ResultAsync<unknown, unknown>[]`` is the type, renamed with the rest;
+    # a member of that name and a module path are not
+    assert cf._renamed(text, "ResultAsync", "Renamed") == (
+        'import { Renamed } from "./ResultAsync"\n'
+        "type T = [Renamed<A>, ...Renamed<B>[]] | typeof x.ResultAsync\n"
+    )
