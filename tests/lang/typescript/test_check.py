@@ -847,3 +847,21 @@ def test_an_awaited_thenable_is_what_its_then_resolves_to(
     assert [(f.rule, f.line, f.message) for f in findings] == [
         ("unknown-member", 6, "ResultAsync has no member 'isOk'")
     ]
+
+
+def test_a_static_member_is_not_found_in_an_interface_the_class_implements(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("staticimpl"), THENABLE)
+    code = """
+        import { ResultAsync } from './result';
+
+        export const a = ResultAsync.combines([]);
+        export const b = ResultAsync.bind(null);
+        export const c = new ResultAsync(Promise.reject()).then();
+    """
+    # neverthrow's ``ResultAsync.combine`` misspelt, on a class that implements
+    # ``PromiseLike``: the interface gives instances ``then``, the class no static member;
+    # what every function has (``bind``) is still there
+    findings = api.check(root, textwrap.dedent(code).lstrip("\n"), path="use.ts").findings
+    assert [(f.rule, f.line) for f in findings] == [("unknown-member", 3)]

@@ -74,6 +74,10 @@ _JS_OBJECT_MEMBERS = frozenset(
 )  # fmt: skip
 
 
+# what every function, a class too, has
+_FUNCTION_MEMBERS = frozenset({"call", "apply", "bind", "name", "length", "prototype"})
+
+
 class TypeScriptRules(LanguageRules):
     language = "typescript"
     receivers = frozenset({"this", "super"})
@@ -224,9 +228,13 @@ class TypeScriptRules(LanguageRules):
     def implemented_only(self, checker: Checker, denot: Value, receiver: Value | None) -> bool:
         """A class member found only in an external interface the class ``implements``
         (``class ObservableMap implements Map``): implementing adds no members, so a closed
-        class that does not declare it does not have it."""
-        if denot[0] != "ext" or receiver is None or receiver[0] not in ("inst", "super"):
+        class that does not declare it does not have it; nor static members, read on the
+        class itself (neverthrow's ``ResultAsync.combine`` on a class that implements
+        ``PromiseLike``)."""
+        if denot[0] != "ext" or receiver is None or receiver[0] not in ("inst", "super", "sym"):
             return False
+        if receiver[0] == "sym" and denot[1].rpartition(".")[2] in _FUNCTION_MEMBERS:
+            return False  # a class is a function: ``Foo.bind(...)``
         d = checker.r.definition(receiver)
         return d is not None and d.kind == DefKind.CLASS and checker.closed_class(receiver)
 
