@@ -645,3 +645,29 @@ def test_every_module_has_a_dict(tmp_path_factory: pytest.TempPathFactory) -> No
     """
     # toolz's ``toolz.curried.__dict__``; a function the module lacks is still reported
     assert rows(root, code, "use.py") == [("unknown-member", 4)]
+
+
+def test_a_standard_module_with_a_lazy_getattr_still_has_its_own_classes(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("lazymodule"), {"base.py": "X = 1\n"})
+    code = """
+        import unittest
+
+
+        class Mixin:
+            def check(self):
+                self.assertEqual(1, 1)
+                return self.caches(2)
+
+
+        class CacheTest(unittest.TestCase, Mixin):
+            def test(self):
+                self.assertEqual(1, 1)
+                self.assertEqul(1, 1)
+                unittest.anything()
+    """
+    # ``unittest`` answers names lazily (PEP 562) but ``unittest.TestCase`` is its own: the
+    # mixin's ``self.caches()`` (cachetools' tests) and a misspelt assertion are reported; a
+    # name the module does not bind may be one it answers
+    assert rows(root, code, "test_cache.py") == [("unknown-member", 7), ("unknown-member", 13)]
