@@ -307,7 +307,9 @@ def _awaited_thenable(checker: Checker, site: Site, chain: Chain) -> bool:
     but awaiting a repository class with a ``then`` member (neverthrow's ``ResultAsync
     implements PromiseLike<Result>``) gives what ``then`` resolves to, not the class."""
     root = chain[0]
-    lines = checker.bodies.file_text(site.t.path).split("\n")
+    lines = _awaiting_lines(checker, site.t.path)
+    if lines is None:
+        return False
     awaited = re.compile(rf"(?<![\w$]){re.escape(root)}\b[^=\n]*=\s*await\b")
     used = re.compile(rf"\bawait\s+{re.escape(root)}\b")
     found = 0 < site.line <= len(lines) and used.search(lines[site.line - 1]) is not None
@@ -331,6 +333,19 @@ def _awaited_thenable(checker: Checker, site: Site, chain: Chain) -> bool:
         v is not None and v[0] == "inst" and checker.r.class_member(v[1], v[2], "then") is not None
         for v in values
     )
+
+
+def _awaiting_lines(checker: Checker, path: str) -> list[str] | None:
+    """The file's lines when it awaits anything (None otherwise), split once per text: every
+    chain of the file asks."""
+    text = checker.bodies.file_text(path)
+    memo = checker.memo("ts-await")
+    key = (path, text)  # the same text object each time: hashed once, compared by identity
+    if key not in memo:
+        if len(memo) > 64:
+            memo.clear()  # a long session's earlier texts
+        memo[key] = text.split("\n") if "await" in text else None
+    return memo[key]
 
 
 def _alias_may_be_void(text: str) -> bool:
