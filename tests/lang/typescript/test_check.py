@@ -838,14 +838,17 @@ def test_an_awaited_thenable_is_what_its_then_resolves_to(
         export async function use(ra: ResultAsync): Promise<boolean> {
           const teed = await ra;
           const same = ra.map();
+          const awaitedCall = await ra.mapp();
           return teed.isOk() && same.isOk() && (await ra).isOk();
         }
     """
     # neverthrow's ``ResultAsync implements PromiseLike<Result>``: awaited, it is a Result
-    # (the index records ``await ra`` as ``ra``); not awaited, it has no ``isOk``
+    # (the index records ``await ra`` as ``ra``); not awaited, it has no ``isOk``; ``await
+    # ra.mapp()`` awaits the call, whose member is still judged
     findings = api.check(root, textwrap.dedent(code).lstrip("\n"), path="use.ts").findings
     assert [(f.rule, f.line, f.message) for f in findings] == [
-        ("unknown-member", 6, "ResultAsync has no member 'isOk'")
+        ("unknown-member", 6, "ResultAsync has no member 'mapp' (did you mean map?)"),
+        ("unknown-member", 7, "ResultAsync has no member 'isOk'"),
     ]
 
 

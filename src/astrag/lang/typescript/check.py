@@ -311,7 +311,7 @@ def _awaited_thenable(checker: Checker, site: Site, chain: Chain) -> bool:
     if lines is None:
         return False
     awaited = re.compile(rf"(?<![\w$]){re.escape(root)}\b[^=\n]*=\s*await\b")
-    used = re.compile(rf"\bawait\s+{re.escape(root)}\b")
+    used = re.compile(rf"\(\s*await\s+{re.escape(root)}\s*\)")  # ``(await x).m()``
     found = 0 < site.line <= len(lines) and used.search(lines[site.line - 1]) is not None
     t, scope = site.t, site.scope
     while not found:
@@ -330,7 +330,10 @@ def _awaited_thenable(checker: Checker, site: Site, chain: Chain) -> bool:
     _, receiver = checker.r.walk(site, chain)
     values = receiver[1] if receiver is not None and receiver[0] == "union" else (receiver,)
     return any(
-        v is not None and v[0] == "inst" and checker.r.class_member(v[1], v[2], "then") is not None
+        v is not None
+        and v[0] == "inst"
+        and (then := checker.r.class_member(v[1], v[2], "then")) is not None
+        and then[0] == "sym"  # the class's own, not one an outside type may have
         for v in values
     )
 
