@@ -637,8 +637,10 @@ def import_edits(corpus: Corpus, rng: random.Random) -> Iterator[tuple[str, Edit
     for sf in corpus.files():
         for module, level, real, target in _repo_imports(corpus, sf):
             defined = module_top_names(corpus, target)
-            options = [
-                n for n in plausible_renames(real) if corpus.is_free(n, sf) and n not in defined
+            options = [  # never a reserved word: ``import raise`` would be a syntax error
+                n
+                for n in plausible_renames(real)
+                if corpus.is_free(n, sf) and n not in defined and n not in RESERVED_WORDS
             ]
             if options:
                 fake = rng.choice(options)

@@ -999,3 +999,19 @@ def test_a_rename_reaches_a_spread_of_the_name_not_a_member_of_it() -> None:
         'import { Renamed } from "./ResultAsync"\n'
         "type T = [Renamed<A>, ...Renamed<B>[]] | typeof x.ResultAsync\n"
     )
+
+
+def test_an_invented_import_is_never_a_reserved_word(tmp_path: Path) -> None:
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/util.py", "def raises():\n    return 1\n")
+    write(tmp_path, "pkg/a.py", "from pkg.util import raises\n\n\ndef go():\n    return raises()\n")
+    api.index(tmp_path, embedder="none")
+    corpus = cc.load_corpus(tmp_path, "python")
+    # toolz's ``from toolz.utils import raise`` (near ``raises``) did not parse: a syntax error,
+    # not the missing name the case meant
+    names = {
+        edit.note.split()[1]
+        for seed in range(30)
+        for _, edit in cc.import_edits(corpus, random.Random(seed))
+    }
+    assert names and "raise" not in names
