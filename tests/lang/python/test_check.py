@@ -608,8 +608,13 @@ def test_a_class_a_decorator_rebinds_is_not_judged_on_the_class(
         from dataclasses import dataclass
 
 
-        def curry(f):
-            return f
+        class curry:
+            def __init__(self, func):
+                self.func = func
+
+
+        def tidy(cls):
+            return cls
 
 
         @curry
@@ -623,13 +628,18 @@ def test_a_class_a_decorator_rebinds_is_not_judged_on_the_class(
             x: int
 
 
+        @tidy
+        class Tidy:
+            pass
+
+
         def use():
-            return Curried.func, Point.nothing
+            return Curried.func, Point.nothing, Tidy.nothing
     """
     root = indexed(tmp_path_factory.mktemp("rebound"), {"curried.py": code})
-    # toolz's ``@curry class GlobalCurried``: the name is the curry object (``.func``); a
-    # dataclass's name is still the class
-    assert rows(root, code, "curried.py") == [("unknown-member", 20)]
+    # toolz's ``@curry class GlobalCurried``, curry a class: the name is a curry object
+    # (``.func``); under a dataclass or a function decorator the name is still the class
+    assert rows(root, code, "curried.py") == [("unknown-member", 30), ("unknown-member", 30)]
 
 
 def test_every_module_has_a_dict(tmp_path_factory: pytest.TempPathFactory) -> None:

@@ -243,7 +243,7 @@ class PythonRules(LanguageRules):
             self._bases_closed(checker, receiver, d, name, attribute)
             and not _hooked(checker, receiver)
             and not (receiver[0] == "sym" and _metaclass_hooked(checker, receiver))
-            and not (receiver[0] == "sym" and _rebound_by_decorator(d))
+            and not (receiver[0] == "sym" and _rebound_by_decorator(checker, receiver, d))
         )
 
     def opened_by_hooks_only(
@@ -305,19 +305,21 @@ def _hooked(checker: Checker, receiver: Value) -> bool:
     return any(_DYNAMIC_HOOKS.intersection(r.tables[p].children.get(q, {})) for p, q in mro)
 
 
-# class decorators that return the class itself (the instances' members may change, the
-# name still denotes the class)
-_CLASS_RETURNING_DECORATORS = _PLAIN_CLASS_DECORATORS | frozenset(
-    {"attr.s", "attr.attrs", "attr.define", "attr.frozen", "attr.mutable", "attrs.define",
-     "attrs.frozen", "attrs.mutable", "define", "frozen", "mutable", "attr.dataclass"}
-)  # fmt: skip
-
-
-def _rebound_by_decorator(d: Definition) -> bool:
-    """``@toolz.curry class GlobalCurried``: the name is bound to what the decorator returns
-    (a ``curry`` object, with ``.func``), not to the class; what is read on it is not the
-    class's."""
-    return any(x.split("(", 1)[0].strip() not in _CLASS_RETURNING_DECORATORS for x in d.decorators)
+def _rebound_by_decorator(checker: Checker, receiver: Value, d: Definition) -> bool:
+    """``@toolz.curry class GlobalCurried``: a decorator that is a class binds the name to an
+    instance of it (a ``curry`` object, with ``.func``), not to the decorated class; what is
+    read on the name is not the class's. A function decorator is taken to return the class
+    (rich's ``@rich_repr``, ``@total_ordering``), as for its instances."""
+    r = checker.r
+    site = Site(r.tables[receiver[1]], d.parent, d.start_line)
+    for written in d.decorators:
+        head = written.split("(", 1)[0].strip().lstrip("@")
+        if "(" in written or not re.fullmatch(r"[A-Za-z_][\w.]*", head):
+            continue  # a decorator factory's call: what it returns is not known here
+        found, _ = r.walk(site, tuple(head.split(".")))
+        if found is not None and found[0] == "sym" and r.is_class(found):
+            return True
+    return False
 
 
 def _made_base(d: Definition | None) -> bool:
