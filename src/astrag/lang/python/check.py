@@ -308,8 +308,9 @@ def _hooked(checker: Checker, receiver: Value) -> bool:
 def _rebound_by_decorator(checker: Checker, receiver: Value, d: Definition) -> bool:
     """``@toolz.curry class GlobalCurried``: a decorator that is a class binds the name to an
     instance of it (a ``curry`` object, with ``.func``), not to the decorated class; what is
-    read on the name is not the class's. A function decorator is taken to return the class
-    (rich's ``@rich_repr``, ``@total_ordering``), as for its instances."""
+    read on the name is not the class's; so may a decorator nothing binds. A function
+    decorator is taken to return the class (rich's ``@rich_repr``, ``@total_ordering``), as
+    for its instances."""
     r = checker.r
     site = Site(r.tables[receiver[1]], d.parent, d.start_line)
     for written in d.decorators:
@@ -317,8 +318,8 @@ def _rebound_by_decorator(checker: Checker, receiver: Value, d: Definition) -> b
         if "(" in written or not re.fullmatch(r"[A-Za-z_][\w.]*", head):
             continue  # a decorator factory's call: what it returns is not known here
         found, _ = r.walk(site, tuple(head.split(".")))
-        if found is not None and found[0] == "sym" and r.is_class(found):
-            return True
+        if found is None or (found[0] == "sym" and r.is_class(found)):
+            return True  # a class, or a name nothing binds (a decorator a change renamed)
     return False
 
 
