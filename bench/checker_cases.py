@@ -637,8 +637,10 @@ def import_edits(corpus: Corpus, rng: random.Random) -> Iterator[tuple[str, Edit
     for sf in corpus.files():
         for module, level, real, target in _repo_imports(corpus, sf):
             defined = module_top_names(corpus, target)
-            options = [
-                n for n in plausible_renames(real) if corpus.is_free(n, sf) and n not in defined
+            options = [  # never a reserved word: ``import raise`` would be a syntax error
+                n
+                for n in plausible_renames(real)
+                if corpus.is_free(n, sf) and n not in defined and n not in RESERVED_WORDS
             ]
             if options:
                 fake = rng.choice(options)
@@ -831,14 +833,17 @@ def _is_call_statement(node: Node) -> bool:
 
 
 def call_statements(sf: SourceFile, body: Node) -> Iterator[Node]:
-    """Single-line call statements of a body, nested blocks included, nested functions not."""
+    """Single-line call statements of a body, nested blocks included, nested functions not.
+    Only statements of a block: the brace-less body of a ``for``/``if`` (``for (...)\n
+    op();``) is no statement of its own, and a copy of its line lands after the loop, where
+    the loop's names are out of scope (clipanion's ``op()``, a real error, not a negative)."""
     stack = [body]
     while stack:
         node = stack.pop()
         for child in node.named_children:
             if child.type in NESTED_SCOPE_TYPES:
                 continue
-            if _is_call_statement(child) and _own_line(sf, child):
+            if _is_call_statement(child) and node.type in BLOCK_TYPES and _own_line(sf, child):
                 yield child
             else:
                 stack.append(child)

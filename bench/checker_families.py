@@ -265,6 +265,36 @@ def _importers(corpus: Corpus) -> dict[str, list[tuple[str, int]]]:
     return out
 
 
+def _star_edges(corpus: Corpus) -> dict[str, list[str]]:
+    """Python module -> the files that take its names by ``from ... import *``."""
+    out: dict[str, list[str]] = defaultdict(list)
+    if corpus.lang != "python":
+        return out
+    for rel in corpus.paths:
+        sf = corpus.file(rel)
+        for imp in sf.facts.imports:
+            if imp.name == "*" and not imp.scope:
+                source = _imported_module(corpus, sf, imp.module, imp.level)
+                if source is not None:
+                    out[source].append(rel)
+    return out
+
+
+def _star_importers(
+    stars: dict[str, list[str]], corpus: Corpus, module: str, name: str
+) -> list[str]:
+    """The files that take ``module``'s names by ``from ... import *`` (``stars``), directly
+    or through a package that star-imports it, and name ``name``."""
+    reached, todo = {module}, [module]
+    while todo:
+        for rel in stars.get(todo.pop(), ()):
+            if rel not in reached:
+                reached.add(rel)
+                todo.append(rel)
+    word = re.compile(rf"(?<![\w$.]){re.escape(name)}(?![\w$])")
+    return sorted(p for p in reached - {module} if word.search(corpus.file(p).text))
+
+
 def _statement(lines: list[str], line: int) -> str:
     """The import statement starting at ``line``, over the lines it spans (``export {\n
     isHTTPError,\n} from './guards.js'``; Python's parenthesised ``from x import (...)``)."""
@@ -286,8 +316,10 @@ _SPECIFIER = re.compile(
 
 
 def _renamed(text: str, old: str, new: str) -> str:
-    """``old`` renamed to ``new`` as a whole word, except inside module specifiers."""
-    word = re.compile(rf"(?<![\w$.]){re.escape(old)}(?![\w$])")
+    """``old`` renamed to ``new`` as a whole word, except inside module specifiers and after
+    a member access's dot (a spread's ``...old`` is the name: neverthrow's
+    ``...ResultAsync<unknown, unknown>[]``)."""
+    word = re.compile(rf"(?:(?<=\.\.\.)|(?<![\w$.])){re.escape(old)}(?![\w$])")
     out, last = [], 0
     for match in _SPECIFIER.finditer(text):
         out += [word.sub(new, text[last : match.start()]), match.group(0)]
@@ -315,6 +347,7 @@ def incomplete_refactor_cases(corpus: Corpus, rng: random.Random, quota: int) ->
     # rich's) would be renamed in imports of the other one as well, a break the mutation
     # makes, not the one it means
     meanings = _meanings(corpus)
+    stars = _star_edges(corpus)
     for target, sites in sorted(importers.items()):
         files = sorted({p for p, _ in sites})
         if len(files) < 2 or len(meanings[corpus.symbols[target].name]) > 1:
@@ -330,7 +363,12 @@ def incomplete_refactor_cases(corpus: Corpus, rng: random.Random, quota: int) ->
             continue
         forgotten = rng.choice(files)
         line = min(line for p, line in sites if p == forgotten)
-        edited = [symbol.path, *(p for p in files if p != forgotten)]
+        # a file that takes the name by ``from module import *`` uses it as an importer
+        # does: renamed with the rest (funcy's tests star-import the modules they test; a
+        # rename that left them would break their every use, not just the forgotten import)
+        starred = _star_importers(stars, corpus, symbol.path, symbol.name)
+        starred = [p for p in starred if p not in files]
+        edited = [symbol.path, *(p for p in files if p != forgotten), *starred]
         note = f"rename {symbol.name} -> {new} everywhere but {forgotten}"
         marker = Edit(forgotten, line, (), line, symbol.qualname, note)
         plans[id(marker)] = (target, symbol.name, new, forgotten, edited, (forgotten, line))
@@ -499,7 +537,7 @@ def _imported_through_forgotten(
     for rel in edited:
         sf = corpus.file(rel)
         for imp in sf.facts.imports:
-            if imp.name != old or imp.scope:
+            if imp.name != old:  # at module level or in a function: renamed either way
                 continue
             module = _imported_module(corpus, sf, imp.module, imp.level)
             if module is None and corpus.lang in ("typescript", "javascript"):
@@ -521,7 +559,7 @@ def _imported_unrenamed(
         if rel in edited or rel == forgotten:
             continue
         for imp in corpus.file(rel).facts.imports:
-            if imp.name == old and not imp.scope:
+            if imp.name == old:
                 found.append((rel, imp.line))
     return tuple(found)
 
@@ -599,22 +637,31 @@ def _resolved_lines(corpus: Corpus, target: str, path: str) -> set[int]:
     }
 
 
-def _method_rename(sf: SourceFile, old: str, new: str, lines: set[int], home: bool) -> list[str]:
+def _method_rename(
+    sf: SourceFile, old: str, new: str, lines: set[int], starts: set[int] | None = None
+) -> list[str]:
     """``.old(`` renamed on the given call lines (the calls the index resolves to the
-    method). In the class's own file (``home``) also the definition and every
-    ``self.old(`` / ``cls.old(`` / ``this.old(``: the name is unique in the repository, so
-    those are the method. Other ``x.old(`` there are left alone: ``x`` may be a ``str`` whose
-    ``rstrip`` has nothing to do with the class's, and renaming it breaks what the refactor
-    never touched."""
+    method). In the class's own file (``starts``: the lines its definitions begin on, given
+    there only) also the definition and every ``self.old(`` / ``cls.old(`` / ``this.old(``:
+    the name is unique in the repository, so those are the method. Other ``x.old(`` there are
+    left alone: ``x`` may be a ``str`` whose ``rstrip`` has nothing to do with the class's,
+    and renaming it breaks what the refactor never touched; so is a free function of the
+    name the file calls (oclif-core's ``wrap(...)`` of wrap-ansi beside
+    ``HelpFormatter.wrap``): only the first ``old(`` at or after each definition's start (a
+    decorator may come first) is the definition."""
     call = re.compile(rf"\.{re.escape(old)}(?=\s*\()")
     own = re.compile(rf"(?<![\w$.])(self|cls|this)\s*\.\s*{re.escape(old)}(?=\s*\()")
     definition = re.compile(rf"(?<![\w$.]){re.escape(old)}(?=\s*[(<])")
+    pending = sorted(starts or ())
     out = []
     for number, line in enumerate(sf.lines, 1):
         if number in lines:
             line = call.sub(f".{new}", line)
-        if home:
-            line = definition.sub(new, own.sub(rf"\1.{new}", line))
+        if starts is not None:
+            line = own.sub(rf"\1.{new}", line)
+            if pending and pending[0] <= number and definition.search(line):
+                line = definition.sub(new, line, count=1)
+                pending = [start for start in pending if start > number]
         out.append(line)
     return out
 
@@ -651,7 +698,8 @@ def method_refactor_cases(corpus: Corpus, rng: random.Random, quota: int) -> lis
             if not ends_with_newline(sf):
                 break
             lines = _resolved_lines(corpus, target, rel) if rel == home else lines_of[rel]
-            changed = _method_rename(sf, old, new, lines, rel == home)
+            starts = _definition_starts(corpus, target) if rel == home else None
+            changed = _method_rename(sf, old, new, lines, starts)
             if changed == sf.lines:
                 break  # the definition or a call is not written as astrag expects: skip
             after[rel] = changed
@@ -662,6 +710,19 @@ def method_refactor_cases(corpus: Corpus, rng: random.Random, quota: int) -> lis
             left = _members_left(corpus, old, after)
             cases.append(dataclasses.replace(case, elsewhere=left))
     return cases
+
+
+def _definition_starts(corpus: Corpus, target: str) -> set[int]:
+    """The lines the method's definitions begin on in its file (a TS overload signature is a
+    definition of its own)."""
+    method = corpus.symbols[target]
+    return {
+        symbol.start_line
+        for symbol in corpus.symbols.values()
+        if symbol.path == method.path
+        and symbol.parent == method.parent
+        and symbol.name == method.name
+    }
 
 
 def _members_left(

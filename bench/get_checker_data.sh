@@ -63,6 +63,16 @@
 #   CLIPANION_GIT    github.com/arcanis/clipanion             @ 434b5a6e..., sources/ tests/
 #                    tsconfig.json (class-heavy: command classes, option descriptors, a
 #                    state-machine parser, jest)
+# The seventh stop's blind held-out set, picked by style from file lists alone and pinned before
+# astrag ran on them (docs/BENCHMARKS.md section 3, "Issue 13's seventh stop"):
+#   CACHETOOLS_GIT   github.com/tkem/cachetools               @ 28d4506f..., src/ tests/
+#                    (a class library: caches as MutableMapping subclasses, memoizing decorators)
+#   TOOLZ_GIT        github.com/pytoolz/toolz                 @ 568c2b83..., toolz/ (its tests
+#                    inside: functional utilities, a curried namespace built at import)
+#   NEVERTHROW_GIT   github.com/supermacro/neverthrow         @ 5ef3a018..., src/ tests/
+#                    tsconfig.json (functional: Ok/Err classes, a Result union, ResultAsync, jest)
+#   TS_COLLECTIONS_GIT github.com/basarat/typescript-collections @ 309bb1b6..., src/
+#                    tsconfig.json (class-heavy: generic data structures, its tests in src/test)
 # The tuned pair (rich, nestjs-graphql) is copied from bench/get_data.sh's corpora.
 # DATA (default: bench/data) says where the corpora go.
 set -euo pipefail
@@ -114,6 +124,11 @@ from_git funcy FUNCY_GIT 70fb6e8b0d1d2d5a78f2a66e80a98d691366cc85 funcy tests
 from_git true-myth TRUE_MYTH_GIT 9db690420634d06ee15ef3b570173936293eefa6 src test \
     tsconfig.json ts/base.tsconfig.json
 from_git clipanion CLIPANION_GIT 434b5a6e0063c58b5e2f0a62498a7de0b308308f sources tests \
+    tsconfig.json
+from_git cachetools CACHETOOLS_GIT 28d4506f2a49d781ffbcecb095fa7aba5bb80aff src tests
+from_git toolz TOOLZ_GIT 568c2b8393973cd172a466546c9d95779c452438 toolz
+from_git neverthrow NEVERTHROW_GIT 5ef3a018bda74fb960e44b68fc3672635ee8037d src tests tsconfig.json
+from_git typescript-collections TS_COLLECTIONS_GIT 309bb1b6955b403b212309531607b8d17df152e5 src \
     tsconfig.json
 from_git ky KY_GIT 3419113b48e034fdcf8fa6bd3be3da7b3d0d758f source test
 if from_git date-fns DATE_FNS_GIT dd66398305c2b015fba3c1b3d31ccff42ee8d4cf src \

@@ -840,3 +840,178 @@ def test_a_rename_judged_through_a_tsconfig_path_alias(tmp_path: Path) -> None:
     # a package, or an aliased file that is not there: no repository file
     assert cf._path_alias_file(corpus, "react") is None
     assert cf._path_alias_file(corpus, "jotai/vanilla/missing") is None
+
+
+STAR_CORE_PY = """\
+def convert_all(text):
+    return text
+"""
+STAR_USER_PY = """\
+from pkg.core import convert_all
+
+
+def {name}():
+    return convert_all("x")
+"""
+STAR_TEST_PY = """\
+from pkg.core import *
+
+
+def test_convert():
+    assert convert_all("y") == "y"
+"""
+STAR_OTHER_PY = """\
+from pkg.core import *
+
+
+def test_nothing():
+    assert True
+"""
+
+
+def test_incomplete_rename_renames_star_imports_uses_too(tmp_path: Path) -> None:
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/core.py", STAR_CORE_PY)
+    write(tmp_path, "pkg/a.py", STAR_USER_PY.format(name="one"))
+    write(tmp_path, "pkg/b.py", STAR_USER_PY.format(name="two"))
+    write(tmp_path, "tests/test_core.py", STAR_TEST_PY)
+    write(tmp_path, "tests/test_other.py", STAR_OTHER_PY)
+    api.index(tmp_path, embedder="none")
+    by_forgotten = incomplete_renames_by_forgotten_file(tmp_path, lambda c: True)
+    # funcy's tests take the module's names by ``import *``: renamed with the importers
+    # (never the forgotten file); a star importer that never names it is left alone
+    assert sorted(by_forgotten) == ["pkg/a.py", "pkg/b.py"]
+    for case in by_forgotten.values():
+        assert "+++ b/tests/test_core.py" in case.text
+        assert "tests/test_other.py" not in case.text
+        assert case.elsewhere == ()
+
+
+WRAP_PY = """\
+from textwrap import wrap
+
+
+class Formatter:
+    def wrap(self, text):
+        return wrap(text)
+
+    def render(self, text):
+        return self.wrap(text)
+"""
+WRAP_USER_PY = """\
+from pkg.fmt import Formatter
+
+
+def {name}(f: Formatter):
+    return f.wrap("x")
+"""
+
+
+def test_rename_method_leaves_a_free_function_of_the_name_alone(tmp_path: Path) -> None:
+    import checker_families as cf
+
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/fmt.py", WRAP_PY)
+    write(tmp_path, "pkg/a.py", WRAP_USER_PY.format(name="one"))
+    write(tmp_path, "pkg/b.py", WRAP_USER_PY.format(name="two"))
+    api.index(tmp_path, embedder="none")
+    corpus = cc.load_corpus(tmp_path, "python")
+    cases = cf.method_refactor_cases(corpus, random.Random(0), 10)
+    assert [c.variant for c in cases] == ["rename-method"]
+    new = cases[0].note.split(" -> ")[1].split()[0]
+    changed = [line for line in cases[0].text.splitlines() if line.startswith(("-    ", "+    "))]
+    # oclif-core's HelpFormatter.wrap beside wrap-ansi's wrap(): the definition and
+    # self.wrap() are renamed, the free function's call is not
+    assert sorted(changed) == sorted(
+        [
+            "-    def wrap(self, text):",
+            f"+    def {new}(self, text):",
+            "-        return self.wrap(text)",
+            f"+        return self.{new}(text)",
+            '-    return f.wrap("x")',
+            f'+    return f.{new}("x")',
+        ]
+    )
+    assert not any("return wrap(text)" in line for line in changed)
+
+
+LOOPS_TS = """\
+export function run(ops: Array<() => void>, cb: (x: number) => void): void {
+  for (const op of ops)
+    op();
+  for (const op of ops) {
+    cb(1);
+  }
+  cb(2);
+}
+"""
+
+
+def test_duplicated_calls_are_statements_of_a_block(tmp_path: Path) -> None:
+    write(tmp_path, "src/loops.ts", LOOPS_TS)
+    api.index(tmp_path, embedder="none")
+    corpus = cc.load_corpus(tmp_path, "typescript")
+    sf = corpus.file("src/loops.ts")
+    calls = [
+        sf.lines[node.start_point.row].strip()
+        for _, body in cc.function_bodies(sf)
+        for node in cc.call_statements(sf, body)
+    ]
+    # clipanion's brace-less ``for (...) op();``: a copy of its line would land after the
+    # loop, where ``op`` is out of scope; the calls of blocks are kept
+    assert sorted(calls) == ["cb(1);", "cb(2);"]
+
+
+LOCAL_IMPORT_PY = """\
+def test_limit():
+    from pkg import convert
+
+    return convert("z")
+"""
+
+
+def test_incomplete_rename_counts_a_function_level_import_through_the_forgotten_package(
+    tmp_path: Path,
+) -> None:
+    write(tmp_path, "pkg/__init__.py", INIT_REEXPORT_PY)
+    write(tmp_path, "pkg/core.py", CORE_PY)
+    write(tmp_path, "pkg/direct.py", DIRECT_PY)
+    write(tmp_path, "tests/test_limit.py", LOCAL_IMPORT_PY)
+    api.index(tmp_path, embedder="none")
+    by_forgotten = incomplete_renames_by_forgotten_file(tmp_path, lambda c: True)
+    # dramatiq's ``from dramatiq.middleware import AgeLimit`` inside test functions: renamed,
+    # it asks the forgotten package for a name it does not have, a real break
+    assert by_forgotten["pkg/__init__.py"].elsewhere == (("tests/test_limit.py", 2),)
+    others = [c for path, c in by_forgotten.items() if path != "pkg/__init__.py"]
+    assert others and all(c.elsewhere == () for c in others)
+
+
+def test_a_rename_reaches_a_spread_of_the_name_not_a_member_of_it() -> None:
+    import checker_families as cf
+
+    text = (
+        'import { ResultAsync } from "./ResultAsync"\n'
+        "type T = [ResultAsync<A>, ...ResultAsync<B>[]] | typeof x.ResultAsync\n"
+    )
+    # neverthrow's ``...ResultAsync<unknown, unknown>[]`` is the type, renamed with the rest;
+    # a member of that name and a module path are not
+    assert cf._renamed(text, "ResultAsync", "Renamed") == (
+        'import { Renamed } from "./ResultAsync"\n'
+        "type T = [Renamed<A>, ...Renamed<B>[]] | typeof x.ResultAsync\n"
+    )
+
+
+def test_an_invented_import_is_never_a_reserved_word(tmp_path: Path) -> None:
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/util.py", "def raises():\n    return 1\n")
+    write(tmp_path, "pkg/a.py", "from pkg.util import raises\n\n\ndef go():\n    return raises()\n")
+    api.index(tmp_path, embedder="none")
+    corpus = cc.load_corpus(tmp_path, "python")
+    # toolz's ``from toolz.utils import raise`` (near ``raises``) did not parse: a syntax error,
+    # not the missing name the case meant
+    names = {
+        edit.note.split()[1]
+        for seed in range(30)
+        for _, edit in cc.import_edits(corpus, random.Random(seed))
+    }
+    assert names and "raise" not in names

@@ -283,9 +283,55 @@ class Checker:
             if interface is not None and interface.kind == DefKind.INTERFACE and inferred:
                 return []  # an inferred interface type may be the wrong one
             owner = receiver[2]
+        elif receiver[0] == "union" and ref.kind == RefKind.CALL:
+            owner = self._union_lacking(change, site, ref.chain, receiver) or ""
+            if not owner:
+                return []
+            return self._no_member(change, ref, owner, receiver[1][0])
         else:
             return []
         return self._no_member(change, ref, owner, receiver)
+
+    def _union_lacking(
+        self, change: ChangedFile, site: Site, chain: tuple[str, ...], receiver: Value
+    ) -> str | None:
+        """``m.ands()`` on ``m: Maybe<T>``, ``Maybe<T> = Just<T> | Nothing<T>``: the union's
+        members written out (``A | B``), when every one is a repository class or interface
+        whose members can all be seen (``closed_class``) and none has the member; None
+        otherwise. The receiver's type must be written, not inferred, and not narrowed on the
+        way (a discriminant test picks one member)."""
+        name = chain[-1]
+        members = receiver[1]
+        if name.startswith("__") and name.endswith("__"):
+            return None
+        if name in self.rules(site.t).call_members:
+            return None  # every object has it (``toString``)
+        for member in members:
+            if member[0] != "inst" or not self.closed_class(member, name):
+                return None
+            if self._closure_has(member, name):
+                return None
+        if not self._declared_receiver(site, chain) or self.is_narrowed(change, site, chain):
+            return None
+        return " | ".join(member[2] for member in members)
+
+    def _closure_has(self, receiver: Value, name: str) -> bool:
+        """Some class or interface ``receiver``'s type is made of (through the bases the
+        language reads, ``Omit<Impl, 'value'>`` as ``Impl``) declares ``name``; for a class
+        with a base outside the repository (a standard one, which ``closed_class`` found
+        lacking it), what the resolver finds."""
+        closure = self._closure(receiver)
+        if closure is None:
+            if self.r.class_member(receiver[1], receiver[2], name) is not None:
+                return True
+            closure = same_kind_mro(self.r, receiver)
+        for path, qual in closure:
+            t = self.r.tables[path]
+            if name in t.children.get(qual, {}):
+                return True
+            if self.rules(t).body_declares(self.bodies, path, qual, name, False):
+                return True
+        return False
 
     def _no_member(
         self, change: ChangedFile, ref: Reference, owner: str, receiver: Value
@@ -406,11 +452,29 @@ class Checker:
         seen: set[tuple[str, str]] = set()
         todo = [(path, qual)]
         while todo:
-            for sub in self.subclasses(*todo.pop()):
+            base = todo.pop()
+            for sub in [*self.subclasses(*base), *self._changed_subclasses(*base)]:
                 if sub not in seen:
                     seen.add(sub)
                     yield sub
                     todo.append(sub)
+
+    def _changed_subclasses(self, path: str, qual: str) -> list[tuple[str, str]]:
+        """The classes of the changed files that extend ``path``'s class ``qual`` directly:
+        the index knows a class by its old name only (cachetools' renamed ``CacheTestMixin``,
+        whose subclasses the same change renames in their bases)."""
+        found = []
+        for changed in self.bodies.changed:
+            t = self.r.tables[changed] if changed in self.r.tables.facts else None
+            for d in t.facts.definitions if t is not None else ():
+                if d.kind != DefKind.CLASS or not d.bases:
+                    continue
+                site = Site(t, d.parent, d.start_line)
+                for chain in d.bases:
+                    base, _ = self.r.walk(site, chain)
+                    if base is not None and base[0] == "sym" and base[1:] == (path, qual):
+                        found.append((changed, d.qualname))
+        return found
 
     def _subclass_may_have(
         self, site: Site, chain: tuple[str, ...], receiver: Value, attribute: bool = False
@@ -422,6 +486,8 @@ class Checker:
         rules = self.rules(site.t)
         if not rules.receiver_may_be_subclass or chain[0] not in rules.receivers:
             return False
+        if len(chain) != 2:
+            return False  # ``self.broker.emit()``: the receiver is a field of its own type
         name = chain[-1]
         for path, qual in self._descendants(receiver[1], receiver[2]):
             if path not in self.r.tables.facts or qual not in self.r.tables[path].defs:
@@ -429,7 +495,10 @@ class Checker:
             member = self.r.class_member(path, qual, name)
             if member is not None and member[0] == "sym":
                 return True  # declared there (or by another repository base of it)
-            if not self.closed_class(("sym", path, qual), name, attribute):
+            sub = ("sym" if receiver[0] == "sym" else "inst", path, qual)  # as the receiver
+            if not self.closed_class(sub, name, attribute) and not self._hooks_only(
+                sub, name, attribute
+            ):
                 return True  # a base outside the repository may have it
             if self.rules(self.r.tables[path]).body_declares(self.bodies, path, qual, name, False):
                 return True
@@ -454,15 +523,32 @@ class Checker:
         """A class whose members can all be seen: the language decides which bases it may
         have (``LanguageRules.closed_class``); none of its classes may have lost code to a
         syntax error."""
-        d = self.r.definition(receiver)
-        if d is None or d.kind not in (DefKind.CLASS, DefKind.INTERFACE):
+        d = self._whole_class(receiver)
+        if d is None:
             return False
-        if any(self.bodies.damaged(p, q) for p, q in same_kind_mro(self.r, receiver)):
-            return False  # the parser lost part of a class: its members are not all known
-        if _declared_twice(self.r.tables[receiver[1]], receiver[2]):
-            return False  # which of two classes of one name a type names depends on the site
         return self.rules(self.r.tables[receiver[1]]).closed_class(
             self, receiver, d, name, attribute
+        )
+
+    def _whole_class(self, receiver: Value) -> Definition | None:
+        """The class's definition when its code and name are whole: a class or interface no
+        syntax error cut into, the only one of its name in its scope."""
+        d = self.r.definition(receiver)
+        if d is None or d.kind not in (DefKind.CLASS, DefKind.INTERFACE):
+            return None
+        if any(self.bodies.damaged(p, q) for p, q in same_kind_mro(self.r, receiver)):
+            return None  # the parser lost part of a class: its members are not all known
+        if _declared_twice(self.r.tables[receiver[1]], receiver[2]):
+            return None  # which of two classes of one name a type names depends on the site
+        return d
+
+    def _hooks_only(self, sub: Value, name: str, attribute: bool) -> bool:
+        """A subclass not closed only because it (or a class between) answers any name
+        through a hook (dramatiq's ``RedisBroker.__getattr__`` for ``do_*`` commands): the
+        base's own members are still judged (``self.emit_after()`` in ``Broker``)."""
+        d = self._whole_class(sub)
+        return d is not None and self.rules(self.r.tables[sub[1]]).opened_by_hooks_only(
+            self, sub, d, name, attribute
         )
 
     def missing_member(
@@ -477,10 +563,11 @@ class Checker:
             return []
         if name in inherited or not self.closed_class(receiver, name):
             return []
-        if self.is_narrowed(
-            change, Site(self.r.tables[change.path], ref.scope, ref.line), ref.chain
-        ):
+        site = Site(self.r.tables[change.path], ref.scope, ref.line)
+        if self.is_narrowed(change, site, ref.chain):
             return []
+        if self._subclass_may_have(site, ref.chain, receiver):
+            return []  # cachetools' ``self.expire()`` in ``_TimedCache``, its subclasses'
         return self._no_member(change, ref, receiver[2], receiver)
 
     def closed_by_bases(
@@ -493,12 +580,22 @@ class Checker:
         too) is one ``accept`` takes (default: a class; an interface may be merged or carry
         members nobody declared)."""
         take = accept or (lambda path, qual, d: d.kind == DefKind.CLASS)
-        seen: set[tuple[str, str]] = set()
+        return self._closure(receiver, take) is not None
+
+    def _closure(
+        self,
+        receiver: Value,
+        take: Callable[[str, str, Definition], bool] = lambda path, qual, d: True,
+    ) -> list[tuple[str, str]] | None:
+        """The repository classes and interfaces ``receiver``'s type extends, transitively,
+        itself first, through the bases its language reads (``LanguageRules.bases``); None
+        when one is outside the repository or one ``take`` refuses."""
+        seen: list[tuple[str, str]] = []
 
         def closed(path: str, qual: str) -> bool:
             if (path, qual) in seen:
                 return True
-            seen.add((path, qual))
+            seen.append((path, qual))
             t = self.r.tables[path]
             base_def = t.defs.get(qual)
             if base_def is None or base_def.kind not in (DefKind.CLASS, DefKind.INTERFACE):
@@ -506,13 +603,13 @@ class Checker:
             if not take(path, qual, base_def):
                 return False
             site = Site(t, base_def.parent, base_def.start_line)
-            for chain in base_def.bases:
+            for chain in self.rules(t).bases(self.bodies, path, qual, base_def):
                 base, _ = self.r.walk(site, chain)
                 if base is None or base[0] != "sym" or not closed(base[1], base[2]):
                     return False
             return True
 
-        return closed(receiver[1], receiver[2])
+        return seen if closed(receiver[1], receiver[2]) else None
 
     # ------------------------------------------------------------------ arguments
 
@@ -521,6 +618,11 @@ class Checker:
     ) -> list[Finding]:
         if denot[0] == "local" and len(ref.chain) == 1 and ref.kind == RefKind.CALL:
             return self._parameter_call(change, ref) if ref.arg_count >= 0 else []
+        if denot[0] == "union" and receiver is not None and receiver[0] == "union":
+            # ``r.map()`` on ``Result = Ok | Err``: each class's own method, counted when
+            # they all take the same parameters (the count is then the same whichever runs)
+            one = _one_signature(self.r, denot[1])
+            return self._check_arguments(change, ref, one, receiver[1][0]) if one else []
         if ref.arg_count < 0 or denot[0] != "sym":
             return []
         site = Site(self.r.tables[change.path], ref.scope, ref.line)
@@ -988,6 +1090,20 @@ def _arity_findings(
     plural = "s" if (most if most is not None else required) != 1 else ""
     message = f"{callee} takes {takes} positional argument{plural}, {given} given"
     return [Finding(change.path, ref.line, ref.column, "wrong-arguments", message)]
+
+
+def _one_signature(r: Resolver, members: tuple[Value, ...]) -> Value | None:
+    """The first of a union's member functions when every one is a plain repository method
+    or function with parameters of the same kinds and defaults; None otherwise."""
+    shapes = set()
+    for member in members:
+        d = r.definition(member) if member[0] == "sym" else None
+        if d is None or d.kind not in FUNCTION_KINDS or d.decorators or "overload" in d.modifiers:
+            return None
+        if "#" in member[2] or _overload_signatures(r.tables[member[1]], member[2]):
+            return None
+        shapes.add(tuple((p.kind, p.has_default) for p in d.params))
+    return members[0] if len(shapes) == 1 else None
 
 
 def _declared_twice(t: FileTables, qual: str) -> bool:

@@ -179,6 +179,19 @@ class LanguageRules:
         (``name``: the member asked about; ``attribute``: asked by the attribute rule)."""
         return checker.closed_by_bases(receiver, d)
 
+    def opened_by_hooks_only(
+        self, checker: Checker, receiver: Value, d: Definition, name: str, attribute: bool
+    ) -> bool:
+        """The class would be closed but for a dynamic attribute hook of its own or of a class
+        between it and a base (Python's ``__getattr__``): for a subclass of the receiver's
+        static type, no reason to think the base has more members."""
+        return False
+
+    def bases(self, bodies: ClassBodies, path: str, qual: str, d: Definition) -> Iterable[Chain]:
+        """The types the class or interface ``d`` extends, as the closed-world rules follow
+        them (the index's base chains)."""
+        return d.bases
+
     def open_class_body(self, bodies: ClassBodies, path: str, qual: str) -> bool:
         """A class whose text adds members astrag cannot see (``setattr``, an index
         signature)."""

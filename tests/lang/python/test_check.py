@@ -4,8 +4,11 @@ declared member."""
 
 from __future__ import annotations
 
+import difflib
+
 import pytest
 
+from astrag import api
 from astrag.lang.python.check_callable import alias_annotation, callable_arity
 from tests.verify.checked import indexed, rows
 
@@ -319,3 +322,362 @@ def test_a_name_a_function_declares_global_is_declared_for_the_module(
     """
     # dramatiq's nested `global`; a name no `global` statement names is still undeclared
     assert rows(root, code, "use.py") == [("undeclared-name", 12)]
+
+
+BROKER = """
+    class Broker:
+        def emit_after(self, x):
+            return x
+
+        def run(self):
+            self.emit_afterr(1)
+            return self.emit_after(1)
+
+
+    class RedisBroker(Broker):
+        def __getattr__(self, name):
+            if name.startswith("do_"):
+                return 1
+            raise AttributeError(name)
+
+        def declare(self):
+            return self.do_declare()
+
+
+    class Loose:
+        def run(self):
+            return self.helper()
+
+
+    class Child(Loose):
+        def helper(self):
+            return 1
+"""
+
+
+def test_a_subclass_hook_leaves_the_base_class_judged(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("subhook"), {"broker.py": BROKER})
+    code = """
+        from broker import Broker
+
+        class Worker:
+            def __init__(self, broker: Broker):
+                self.broker = broker
+
+            def go(self):
+                self.broker.emit_afterr(1)
+                return self.broker.emit_after(1)
+    """
+    # dramatiq's RedisBroker answers ``do_*`` through ``__getattr__``: a misspelt member of
+    # Broker, through ``self`` in Broker or a field typed Broker, is still reported; the
+    # hooked class's own reads and a member a subclass declares (``self.helper()``) are not
+    assert rows(root, BROKER, "broker.py") == [("unknown-member", 6)]
+    assert rows(root, code, "worker.py") == [("unknown-member", 8)]
+
+
+def test_a_metaclass_hook_opens_reads_on_the_class_not_its_instances(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    code = """
+        class generic_actor(type):
+            def __getattr__(cls, name):
+                return getattr(cls.__actor__, name)
+
+
+        class GenericActor(metaclass=generic_actor):
+            def perform(self):
+                return 1
+
+
+        class Add(GenericActor):
+            pass
+
+
+        class Plain(metaclass=type):
+            def perform(self):
+                return 1
+
+
+        def use():
+            Add.options
+            Add().optionz
+            GenericActor.missing_property
+            Plain.optionz
+    """
+    root = indexed(tmp_path_factory.mktemp("metahook"), {"meta.py": code})
+    # the metaclass answers names read on the class (dramatiq's ``Add.options``); an
+    # instance's misspelt attribute and a plain metaclass's class are still judged
+    assert rows(root, code, "meta.py") == [("unknown-member", 22), ("unknown-member", 24)]
+
+
+def test_a_computed_base_leaves_the_class_open(tmp_path_factory: pytest.TempPathFactory) -> None:
+    root = indexed(tmp_path_factory.mktemp("madebase"), {"base.py": "X = 1\n"})
+    code = """
+        import json
+
+        old = json.JSONEncoder()
+
+
+        class Enc(type(old)):
+            def go(self):
+                self.anything()
+                return super().decode("x")
+
+
+        class Dec(json.JSONDecoder):
+            def go(self):
+                return super().decodee("x")
+    """
+    # ``type(old)`` is a class astrag does not know (not ``type`` itself); a named standard
+    # base is still judged
+    assert rows(root, code, "enc.py") == [("unknown-member", 14)]
+
+
+def test_a_field_annotated_with_a_union_is_judged_against_every_member(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    lib = """
+        from threading import Thread
+        from typing import Union
+
+
+        def active():
+            return True
+
+
+        class TimeLimit:
+            def __init__(self):
+                self.manager: Union[_Gevent, _Ctypes]
+                if active():
+                    self.manager = _Gevent()
+                else:
+                    self.manager = _Ctypes()
+
+
+        class _Ctypes(Thread):
+            def handle(self):
+                return 1
+
+
+        class _Gevent:
+            def other(self):
+                return 1
+
+
+        class _Closed:
+            def other(self):
+                return 1
+
+
+        class Holder:
+            def __init__(self):
+                self.m: Union[_Gevent, _Closed]
+                self.m = _Gevent()
+    """
+    root = indexed(tmp_path_factory.mktemp("unionfield"), {"tl.py": lib})
+    code = """
+        from tl import TimeLimit, Holder
+
+
+        def test():
+            middleware = TimeLimit()
+            middleware.manager.handle()
+            middleware.manager.other()
+            h = Holder()
+            h.m.other()
+            h.m.nothing()
+            middleware.manager.nothing()
+    """
+    # dramatiq's ``manager._handle_deadlines()``: the second member's method is there; a
+    # member no class of the union has is reported
+    assert rows(root, code, "test_tl.py") == [("unknown-member", 10), ("unknown-member", 11)]
+
+
+def test_a_decorator_given_the_class_may_attach_a_member(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("monkey"), {"base.py": "X = 1\n"})
+    code = """
+        def monkey(cls):
+            def decorate(value):
+                setattr(cls, value.__name__, value)
+                return value
+            return decorate
+
+
+        def test_monkey_property():
+            class A(object):
+                pass
+
+            @monkey(A)
+            @property
+            def prop(self):
+                return 42
+
+            assert A().prop == 42
+            assert A().other == 42
+    """
+    # funcy's ``@monkey(A)`` puts ``prop`` on A; what nothing attaches is still missing
+    assert rows(root, code, "test_objects.py") == [("unknown-member", 18)]
+
+
+def test_a_subclass_may_have_what_self_lacks_through_an_outside_base(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    code = """
+        from collections.abc import MutableMapping
+
+
+        class Cache(MutableMapping):
+            def __init__(self):
+                self.data = {}
+
+            def __getitem__(self, key):
+                return self.data[key]
+
+            def __setitem__(self, key, value):
+                self.data[key] = value
+
+            def __delitem__(self, key):
+                del self.data[key]
+
+            def __iter__(self):
+                return iter(self.data)
+
+            def __len__(self):
+                return len(self.data)
+
+
+        class Timed(Cache):
+            def size(self):
+                self.expire(1)
+                self.expiry(1)
+                return len(self)
+
+
+        class TTL(Timed):
+            def expire(self, time):
+                return time
+    """
+    root = indexed(tmp_path_factory.mktemp("timed"), {"cache.py": code})
+    # cachetools' ``_TimedCache`` calls ``self.expire()``, which its subclasses define; the
+    # lookup stopped at the outside ``MutableMapping``, and that path now asks them too
+    assert rows(root, code, "cache.py") == [("unknown-member", 27)]
+
+
+def test_a_class_renamed_by_the_change_keeps_the_subclasses_it_renames(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    base = "class Mixin:\n    def check(self):\n        return self.assertEqual(1, 1)\n"
+    sub = (
+        "import unittest\n\nfrom base import Mixin\n\n\n"
+        "class T(unittest.TestCase, Mixin):\n    pass\n"
+    )
+    closed = "from base import Mixin\n\n\nclass Plain(Mixin):\n    pass\n"
+    root = indexed(
+        tmp_path_factory.mktemp("renamedmixin"),
+        {"base.py": base, "sub.py": sub, "plain.py": closed},
+    )
+
+    def diff(path: str, old: str) -> str:
+        new = old.replace("Mixin", "Mixins").replace("(1, 1)", "(1, 2)")
+        lines = difflib.unified_diff(
+            old.splitlines(keepends=True), new.splitlines(keepends=True), f"a/{path}", f"b/{path}"
+        )
+        return "".join(lines)
+
+    # cachetools' ``CacheTestMixin`` renamed with its ``unittest.TestCase`` subclasses: the
+    # index knows them by the old name only; the change's own classes are asked. Renamed with
+    # a closed subclass alone, the missing ``assertEqual`` is reported
+    def found(text: str) -> list[tuple[str, str, int]]:
+        return [(f.path, f.rule, f.line) for f in api.check(root, text).findings]
+
+    # (the import the change leaves in the third file is a real break, reported there)
+    with_testcase = diff("base.py", base) + diff("sub.py", sub)
+    assert found(with_testcase) == [("plain.py", "unknown-import", 1)]
+    alone = diff("base.py", base) + diff("plain.py", closed)
+    assert found(alone) == [("base.py", "unknown-member", 3), ("sub.py", "unknown-import", 3)]
+
+
+def test_a_class_a_decorator_rebinds_is_not_judged_on_the_class(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    code = """
+        from dataclasses import dataclass
+
+
+        class curry:
+            def __init__(self, func):
+                self.func = func
+
+
+        def tidy(cls):
+            return cls
+
+
+        @curry
+        class Curried:
+            def __init__(self, x):
+                self.x = x
+
+
+        @dataclass
+        class Point:
+            x: int
+
+
+        @tidy
+        class Tidy:
+            pass
+
+
+        def use():
+            return Curried.func, Point.nothing, Tidy.nothing
+    """
+    root = indexed(tmp_path_factory.mktemp("rebound"), {"curried.py": code})
+    # toolz's ``@curry class GlobalCurried``, curry a class: the name is a curry object
+    # (``.func``); under a dataclass or a function decorator the name is still the class
+    assert rows(root, code, "curried.py") == [("unknown-member", 30), ("unknown-member", 30)]
+
+
+def test_every_module_has_a_dict(tmp_path_factory: pytest.TempPathFactory) -> None:
+    root = indexed(
+        tmp_path_factory.mktemp("moduledict"),
+        {"pkg/__init__.py": "", "pkg/curried.py": "def f():\n    return 1\n"},
+    )
+    code = """
+        import pkg.curried
+
+        names = pkg.curried.__dict__
+        other = pkg.curried.g()
+    """
+    # toolz's ``toolz.curried.__dict__``; a function the module lacks is still reported
+    assert rows(root, code, "use.py") == [("unknown-member", 4)]
+
+
+def test_a_standard_module_with_a_lazy_getattr_still_has_its_own_classes(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("lazymodule"), {"base.py": "X = 1\n"})
+    code = """
+        import unittest
+
+
+        class Mixin:
+            def check(self):
+                self.assertEqual(1, 1)
+                return self.caches(2)
+
+
+        class CacheTest(unittest.TestCase, Mixin):
+            def test(self):
+                self.assertEqual(1, 1)
+                self.assertEqul(1, 1)
+                unittest.anything()
+    """
+    # ``unittest`` answers names lazily (PEP 562) but ``unittest.TestCase`` is its own: the
+    # mixin's ``self.caches()`` (cachetools' tests) and a misspelt assertion are reported; a
+    # name the module does not bind may be one it answers
+    assert rows(root, code, "test_cache.py") == [("unknown-member", 7), ("unknown-member", 13)]

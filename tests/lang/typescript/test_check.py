@@ -633,3 +633,238 @@ def test_a_local_of_a_test_callback_shadows_a_namespace_import(
     # inside the second callback `result` is the local object, not the module (true-myth's
     # tests); in the first it is still the module, whose `okk` does not exist
     assert rows(root, code, "use.test.ts") == [("unknown-member", 6)]
+
+
+MAYBE = {
+    "maybe.ts": """
+        class MaybeImpl<T extends {}> {
+          value?: T;
+          map(f: (t: T) => T): MaybeImpl<T> {
+            return this;
+          }
+          and(other: MaybeImpl<T>): MaybeImpl<T> {
+            return other;
+          }
+        }
+
+        export interface Just<T extends {}> extends MaybeImpl<T> {
+          isJust: true;
+        }
+
+        export interface Nothing<T extends {}> extends Omit<MaybeImpl<T>, 'value'> {
+          isJust: false;
+        }
+
+        export type Maybe<T extends {}> = Just<T> | Nothing<T>;
+
+        export interface Open {
+          [key: string]: unknown;
+        }
+
+        export type Loose<T extends {}> = Just<T> | Open;
+    """
+}
+
+
+def test_a_union_of_closed_interfaces_is_judged(tmp_path_factory: pytest.TempPathFactory) -> None:
+    root = indexed(tmp_path_factory.mktemp("union"), MAYBE)
+    code = """
+        import type { Maybe, Loose } from './maybe';
+
+        export function use(m: Maybe<number>, l: Loose<number>): void {
+          m.map((x) => x);
+          m.ands(m);
+          m.and(m);
+          l.ands(m);
+          m.toString();
+        }
+    """
+    # true-myth's ``Maybe<T> = Just<T> | Nothing<T>`` (``Nothing`` through ``Omit`` of the
+    # class): a member none of them has is reported; one every member has, or a union with an
+    # open member (an index signature), is not
+    assert rows(root, code, "use.ts") == [("unknown-member", 5)]
+
+
+def test_a_directory_import_goes_through_its_package_json(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    files = {
+        "src/platform/package.json": '{"main": "./node", "browser": "./browser"}\n',
+        "src/platform/node.ts": "export function depth(): number {\n  return 1;\n}\n",
+        "src/platform/browser.ts": "export function depth(): number {\n  return 8;\n}\n",
+        "src/other/readme.txt": "x\n",
+    }
+    root = indexed(tmp_path_factory.mktemp("pkgdir"), files)
+    code = """
+        import * as platform from '../platform';
+        import { depth } from '../platform';
+        import { nothing } from '../platform';
+        import { x } from '../other';
+        export const d = platform.depth() + depth();
+    """
+    # clipanion's ``sources/platform/`` names its entry in its package.json; a name the
+    # entry lacks, and a directory with neither an index nor a package.json, are reported
+    assert rows(root, code, "src/advanced/Cli.ts") == [
+        ("unknown-import", 3),
+        ("unknown-import", 4),
+    ]
+
+
+def test_a_parameter_typed_by_an_alias_that_may_be_void_may_be_left_out(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    cli = """
+        type VoidIfEmpty<T> = keyof T extends never ? void : never;
+        type Plain<T> = T;
+        type TypeFn = (returns?: void) => number;
+
+        export class Cli<Context extends object> {
+          run(input: string[], context: VoidIfEmpty<Context>): number;
+          run(input: string[], context: Plain<Context>): number;
+          run(input: string[], context: any): number {
+            return input.length;
+          }
+
+          go(input: string[], context: Plain<Context>): number {
+            return input.length;
+          }
+
+          take(fn: TypeFn): number {
+            return fn();
+          }
+        }
+    """
+    root = indexed(tmp_path_factory.mktemp("voidalias"), {"cli.ts": cli})
+    code = """
+        import { Cli } from './cli';
+
+        export function use(cli: Cli<{}>): number {
+          return cli.run([]) + cli.go([]) + cli.take();
+        }
+    """
+    # clipanion's ``cli.run([])``: an overload whose context is ``VoidIfEmpty<...>`` takes one
+    # argument; an alias that may not be ``void`` is still required, a function type taking
+    # ``void`` too (nestjs-graphql's ``ReturnTypeFunc``)
+    findings = api.check(root, textwrap.dedent(code).lstrip("\n"), path="use.ts").findings
+    assert [(f.rule, f.line, f.message) for f in findings] == [
+        ("wrong-arguments", 4, "Cli.go() takes 2 positional arguments, 1 given"),
+        ("wrong-arguments", 4, "Cli.take() takes 1 positional argument, 0 given"),
+    ]
+
+
+RESULT = {
+    "result.ts": """
+        export class Ok<T> {
+          constructor(readonly value: T) {}
+          map(f: (t: T) => T): Ok<T> {
+            return new Ok(f(this.value));
+          }
+          get(a: number): number {
+            return a;
+          }
+        }
+
+        export class Err<T> {
+          constructor(readonly error: string) {}
+          map(_f: (t: T) => T): Err<T> {
+            return this;
+          }
+          get(a: number, b: number): number {
+            return a + b;
+          }
+        }
+
+        export type Result<T> = Ok<T> | Err<T>;
+    """
+}
+
+
+def test_a_call_on_a_union_of_classes_is_counted_when_they_agree(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("unionargs"), RESULT)
+    code = """
+        import type { Result } from './result';
+
+        export function use(r: Result<number>): void {
+          r.map((x) => x);
+          r.map();
+          r.get(1);
+          r.maps((x) => x);
+        }
+    """
+    # every member's ``map`` takes one argument: a call with none is reported; ``get`` takes
+    # one or two depending on the member, so the count is not known; ``maps``: none has it
+    findings = api.check(root, textwrap.dedent(code).lstrip("\n"), path="use.ts").findings
+    assert [(f.rule, f.line) for f in findings] == [
+        ("wrong-arguments", 5),
+        ("unknown-member", 7),
+    ]
+
+
+THENABLE = {
+    "result.ts": """
+        export class Ok {
+          isOk(): boolean {
+            return true;
+          }
+        }
+
+        export class ResultAsync implements PromiseLike<Ok> {
+          constructor(private readonly promise: Promise<Ok>) {}
+
+          then<A, B>(
+            onFulfilled?: (value: Ok) => A | PromiseLike<A>,
+            onRejected?: (reason: unknown) => B | PromiseLike<B>,
+          ): PromiseLike<A | B> {
+            return this.promise.then(onFulfilled, onRejected);
+          }
+
+          map(): ResultAsync {
+            return this;
+          }
+        }
+    """
+}
+
+
+def test_an_awaited_thenable_is_what_its_then_resolves_to(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("thenable"), THENABLE)
+    code = """
+        import { ResultAsync } from './result';
+
+        export async function use(ra: ResultAsync): Promise<boolean> {
+          const teed = await ra;
+          const same = ra.map();
+          const awaitedCall = await ra.mapp();
+          return teed.isOk() && same.isOk() && (await ra).isOk();
+        }
+    """
+    # neverthrow's ``ResultAsync implements PromiseLike<Result>``: awaited, it is a Result
+    # (the index records ``await ra`` as ``ra``); not awaited, it has no ``isOk``; ``await
+    # ra.mapp()`` awaits the call, whose member is still judged
+    findings = api.check(root, textwrap.dedent(code).lstrip("\n"), path="use.ts").findings
+    assert [(f.rule, f.line, f.message) for f in findings] == [
+        ("unknown-member", 6, "ResultAsync has no member 'mapp' (did you mean map?)"),
+        ("unknown-member", 7, "ResultAsync has no member 'isOk'"),
+    ]
+
+
+def test_a_static_member_is_not_found_in_an_interface_the_class_implements(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("staticimpl"), THENABLE)
+    code = """
+        import { ResultAsync } from './result';
+
+        export const a = ResultAsync.combines([]);
+        export const b = ResultAsync.bind(null);
+        export const c = new ResultAsync(Promise.reject()).then();
+    """
+    # neverthrow's ``ResultAsync.combine`` misspelt, on a class that implements
+    # ``PromiseLike``: the interface gives instances ``then``, the class no static member;
+    # what every function has (``bind``) is still there
+    findings = api.check(root, textwrap.dedent(code).lstrip("\n"), path="use.ts").findings
+    assert [(f.rule, f.line) for f in findings] == [("unknown-member", 3)]

@@ -25,6 +25,7 @@ from astrag.graph.facts import (
 )
 from astrag.graph.tables import FileTables, Site
 from astrag.graph.values import Value
+from astrag.lang.brackets import split_outside
 from astrag.lang.python.check_bodies import python_class_body
 from astrag.lang.python.check_callable import (
     alias_annotation,
@@ -92,6 +93,7 @@ class PythonRules(LanguageRules):
         "__cached__",
         "__builtins__",
         "__all__",
+        "__dict__",  # every module object's namespace (toolz's ``toolz.curried.__dict__``)
     }
 
     def parser_accepts(self, text: str) -> bool:
@@ -118,6 +120,7 @@ class PythonRules(LanguageRules):
             _field_of_decorated_class(checker, site, chain)
             or _class_body_field(site, chain[0])
             or _built_by_class(site, chain[0])
+            or _union_member_may_have(checker, site, chain)
         )
 
     def module_declares(self, checker: Checker, path: str, name: str, importer: str) -> bool:
@@ -214,6 +217,8 @@ class PythonRules(LanguageRules):
             return checker.missing_member(change, ref, receiver, _OBJECT_MEMBERS)
         if any(g.broad and g.covers(ref.line) for g in checker.guards(change)):
             return []  # tried under ``except Exception``: another Python's API, expected
+        if ref.chain[0] == "super()" and _in_class_of_made_base(checker.r.tables[change.path], ref):
+            return []  # ``super()`` of ``class Enc(type(old))``: the base is not known
         owner, missing = stdlib_missing_attribute(dotted)
         if owner is not None and missing is not None:
             message = f"{owner} has no attribute {missing!r}"
@@ -234,13 +239,29 @@ class PythonRules(LanguageRules):
         attributes cannot be seen on the class: ``logging.Handler().formatter``); none has
         ``__getattr__``/``__getattribute__``. Class decorators are assumed to leave the
         class's own members alone."""
+        return (
+            self._bases_closed(checker, receiver, d, name, attribute)
+            and not _hooked(checker, receiver)
+            and not (receiver[0] == "sym" and _metaclass_hooked(checker, receiver))
+            and not (receiver[0] == "sym" and _rebound_by_decorator(checker, receiver, d))
+        )
+
+    def opened_by_hooks_only(
+        self, checker: Checker, receiver: Value, d: Definition, name: str, attribute: bool
+    ) -> bool:
+        return self._bases_closed(checker, receiver, d, name, attribute) and _hooked(
+            checker, receiver
+        )
+
+    def _bases_closed(
+        self, checker: Checker, receiver: Value, d: Definition, name: str | None, attribute: bool
+    ) -> bool:
         if d.kind == DefKind.INTERFACE:
             return False
-        r = checker.r
-        mro, external = r.mro(receiver[1], receiver[2])
-        if external and not (name and _standard_bases_lack(external, name, attribute)):
+        mro, external = checker.r.mro(receiver[1], receiver[2])
+        if any(_made_base(checker.r.tables[p].defs.get(q)) for p, q in mro):
             return False
-        return not any(_DYNAMIC_HOOKS.intersection(r.tables[p].children.get(q, {})) for p, q in mro)
+        return not external or bool(name and _standard_bases_lack(external, name, attribute))
 
     def open_class_body(self, bodies: ClassBodies, path: str, qual: str) -> bool:
         body = bodies.read("python", path, qual, python_class_body)
@@ -266,7 +287,149 @@ class PythonRules(LanguageRules):
         # ``Owner.name = ...``, or through an instance's class (``logger.__class__.name = ...``,
         # which may be any class: the member may be there)
         target = rf"(?:\b{re.escape(owner)}|\.__class__)\.{re.escape(name)}\s*="
-        return name in text and re.search(rf"{target}(?!=)", text) is not None
+        if name in text and re.search(rf"{target}(?!=)", text) is not None:
+            return True
+        # ``@monkey(A)`` over ``def prop``: a decorator given the class may attach the
+        # function to it (funcy's ``monkey``)
+        attached = (
+            rf"@[\w.]+\(\s*{re.escape(owner)}\s*[,)][^\n]*\n(?:[ \t]*@[^\n]*\n)*"
+            rf"[ \t]*(?:async\s+)?(?:def|class)\s+{re.escape(name)}\b"
+        )
+        return name in text and re.search(attached, text) is not None
+
+
+def _hooked(checker: Checker, receiver: Value) -> bool:
+    """A class of the class's repository MRO defines ``__getattr__``/``__getattribute__``."""
+    r = checker.r
+    mro, _ = r.mro(receiver[1], receiver[2])
+    return any(_DYNAMIC_HOOKS.intersection(r.tables[p].children.get(q, {})) for p, q in mro)
+
+
+def _rebound_by_decorator(checker: Checker, receiver: Value, d: Definition) -> bool:
+    """``@toolz.curry class GlobalCurried``: a decorator that is a class binds the name to an
+    instance of it (a ``curry`` object, with ``.func``), not to the decorated class; what is
+    read on the name is not the class's; so may a decorator nothing binds. A function
+    decorator is taken to return the class (rich's ``@rich_repr``, ``@total_ordering``), as
+    for its instances."""
+    r = checker.r
+    site = Site(r.tables[receiver[1]], d.parent, d.start_line)
+    for written in d.decorators:
+        head = written.split("(", 1)[0].strip().lstrip("@")
+        if "(" in written or not re.fullmatch(r"[A-Za-z_][\w.]*", head):
+            continue  # a decorator factory's call: what it returns is not known here
+        found, _ = r.walk(site, tuple(head.split(".")))
+        if found is None or (found[0] == "sym" and r.is_class(found)):
+            return True  # a class, or a name nothing binds (a decorator a change renamed)
+    return False
+
+
+def _made_base(d: Definition | None) -> bool:
+    """A base the class statement computes (``class Enc(type(old_encoder))``,
+    ``class X(make_base())``): which class it is, and so what it has, is not known."""
+    return d is not None and any(chain[-1].endswith("()") for chain in d.bases)
+
+
+def _union_member_may_have(checker: Checker, site: Site, chain: Chain) -> bool:
+    """``middleware.manager._handle_deadlines()`` where the field is annotated
+    ``Union[_GeventTimeoutManager, _CtypesTimeoutManager]`` (or ``A | B``) and the index typed
+    it by the value first assigned (a Gevent manager): the member is judged only when each
+    member of the union is a repository class that can be seen whole and lacks it."""
+    r = checker.r
+    denot, _ = r.walk(site, chain[:-1])
+    if denot is None or denot[0] != "sym":
+        return False
+    t = r.tables[denot[1]]
+    d = t.defs.get(denot[2])
+    if d is None or d.kind not in (DefKind.FIELD, DefKind.VARIABLE) or d.type is not None:
+        return False
+    members = _union_members_written(d.signature)
+    if len(members) < 2:
+        return False
+    where = Site(t, d.parent, d.start_line)
+    if d.parent and (owner := t.defs.get(d.parent)) is not None and owner.kind in CLASS_KINDS:
+        where = Site(t, owner.parent, owner.start_line)  # the class's names, as its module's
+    name = chain[-1]
+    shapes = set()
+    for member in members:
+        cls, _ = r.walk(where, member)
+        if cls is None or cls[0] != "sym" or not r.is_class(cls):
+            return True
+        if not checker.closed_class(("inst", cls[1], cls[2]), name):
+            return True
+        found = r.class_member(cls[1], cls[2], name)
+        if found is not None and found[0] == "ext":
+            found = None  # a standard base, which closed_class found lacking it
+        rules = checker.rules(r.tables[cls[1]])
+        if found is None and not rules.body_declares(checker.bodies, cls[1], cls[2], name, False):
+            shapes.add(None)  # this one lacks it
+            continue
+        callee = r.definition(found) if found is not None and found[0] == "sym" else None
+        if callee is None:
+            return True
+        shapes.add(tuple((p.name, p.kind, p.has_default) for p in callee.params))
+    # missing from every member: judged; present in every one with one signature: judged
+    # (against the first, as the index typed it); anything else is not known
+    return len(shapes) != 1
+
+
+def _union_members_written(signature: str) -> list[Chain]:
+    """The named members of a union annotation written in a definition's signature
+    (``self.x: Union[A, B] = ...`` or ``x: A | mod.B``), None left out; [] for anything
+    else."""
+    head, colon, rest = signature.partition(":")
+    if not colon or "(" in head:
+        return []
+    written = split_outside(rest, "=")[0].strip().strip("\"'")
+    found = re.fullmatch(r"(?:typing\.)?Union\s*\[(.*)\]", written, re.S)
+    parts = split_outside(found.group(1), ",") if found else split_outside(written, "|")
+    members = [p.strip() for p in parts if p.strip() not in ("None", "")]
+    if len(members) < 2 or not all(re.fullmatch(r"[A-Za-z_][\w.]*", m) for m in members):
+        return [] if len(members) < 2 else [("?",)] * len(members)
+    return [tuple(m.split(".")) for m in members]
+
+
+def _in_class_of_made_base(t: FileTables, ref: Reference) -> bool:
+    """The reference is in a method of a class whose base the class statement computes."""
+    scope = ref.scope
+    while scope:
+        d = t.defs.get(scope)
+        if d is None:
+            return False
+        if d.kind in CLASS_KINDS:
+            return _made_base(d)
+        scope = d.parent
+    return False
+
+
+# ``metaclass=Name`` in a class statement's header (up to the colon that ends it)
+_METACLASS = re.compile(r"\bmetaclass\s*=\s*([A-Za-z_][\w.]*)")
+_HEADER = re.compile(r"\bclass\s+\w+\s*\(([^:]*)\)\s*:")
+# metaclasses of the standard library that answer no names of their own through a hook
+_PLAIN_METACLASSES = frozenset({"type", "ABCMeta", "abc.ABCMeta", "EnumMeta", "EnumType"})
+
+
+def _metaclass_hooked(checker: Checker, receiver: Value) -> bool:
+    """A class of the class's MRO names a metaclass that may answer any name read on the
+    class itself (dramatiq's ``GenericActor``, whose metaclass's ``__getattr__`` forwards
+    ``Add.options`` to the actor): one outside the repository other than the plain standard
+    ones, or a repository class with ``__getattr__``/``__getattribute__``. Its instances
+    are not affected."""
+    r = checker.r
+    mro, _ = r.mro(receiver[1], receiver[2])
+    for path, qual in mro:
+        header = _HEADER.search(checker.bodies.text(path, qual) or "")
+        found = _METACLASS.search(header.group(1)) if header else None
+        if found is None:
+            continue
+        d = r.tables[path].defs[qual]
+        named = found.group(1)
+        meta, _ = r.walk(Site(r.tables[path], d.parent, d.start_line), tuple(named.split(".")))
+        if meta is None or meta[0] != "sym":
+            if named not in _PLAIN_METACLASSES:
+                return True
+        elif _hooked(checker, meta):
+            return True
+    return False
 
 
 def _standard_bases_lack(external: list[Value], name: str, abstract_only: bool) -> bool:

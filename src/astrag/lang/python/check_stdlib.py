@@ -63,8 +63,11 @@ def stdlib_missing_attribute(dotted: str) -> tuple[str | None, str | None]:
         attribute = part.removesuffix("()")
         if i < len(rest) - 1 and attribute.startswith("__") and attribute.endswith("__"):
             return None, None  # ``x.__class__``, ``x.__dict__``: the class's differ from x's
-        if isinstance(obj, ModuleType) and "__getattr__" in vars(obj):
-            return None, None  # the module answers any name (PEP 562)
+        # a module that answers any name (PEP 562); its own names are what they are
+        # (``unittest.TestCase``: ``unittest`` answers others lazily)
+        lazy = isinstance(obj, ModuleType) and "__getattr__" in vars(obj)
+        if lazy and attribute not in vars(obj):
+            return None, None
         if obj is ModuleType:
             return None, None  # a module object (``isinstance(m, ModuleType)``): its names
         if isinstance(obj, type) and hasattr(obj, "__getattr__"):

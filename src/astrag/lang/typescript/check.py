@@ -8,14 +8,17 @@ judged on calls only: its classes grow by assignment and its host provides its g
 
 from __future__ import annotations
 
+import json
 import posixpath
 import re
+from collections.abc import Iterable
 from importlib import resources
 from typing import TYPE_CHECKING
 
-from astrag.graph.facts import Definition, DefKind, Import, Reference
+from astrag.graph.facts import Chain, Definition, DefKind, Import, Reference
 from astrag.graph.tables import FileTables, Site
 from astrag.graph.values import Value
+from astrag.lang.brackets import split_outside
 from astrag.lang.typescript.check_globals import Globals, program_globals
 from astrag.lang.typescript.check_members import ts_declared_members
 from astrag.lang.typescript.check_params import (
@@ -69,6 +72,10 @@ _JS_OBJECT_MEMBERS = frozenset(
     {"constructor", "toString", "toLocaleString", "valueOf", "hasOwnProperty",
      "isPrototypeOf", "propertyIsEnumerable"}
 )  # fmt: skip
+
+
+# what every function, a class too, has
+_FUNCTION_MEMBERS = frozenset({"call", "apply", "bind", "name", "length", "prototype"})
 
 
 class TypeScriptRules(LanguageRules):
@@ -152,9 +159,24 @@ class TypeScriptRules(LanguageRules):
         def text(d: Definition) -> str:
             return source[d.start_byte : d.end_byte].decode("utf-8", "replace")
 
-        owner = checker.r.tables[path].defs.get(callee.parent) if callee.parent else None
+        t = checker.r.tables[path]
+        owner = t.defs.get(callee.parent) if callee.parent else None
         outer = voidable_type_parameters(text(owner), owner.name) if owner else frozenset()
-        return voidable_parameters(text(callee), callee.name, outer)
+
+        def alias_may_be_void(name: str) -> bool:
+            """A repository type alias whose definition names ``void`` (a conditional
+            type, ``keyof T extends never ? void : T``)."""
+            if name in _ACCEPTS_NO_VOID:
+                return False
+            found, _ = checker.r.walk(Site(t, callee.parent, callee.start_line), (name,))
+            alias = checker.r.definition(found) if found and found[0] == "sym" else None
+            if alias is None or alias.kind != DefKind.TYPE_ALIAS:
+                return False
+            source = checker.bodies.file_text(found[1]).encode("utf-8")
+            body = source[alias.start_byte : alias.end_byte].decode("utf-8", "replace")
+            return _alias_may_be_void(body)
+
+        return voidable_parameters(text(callee), callee.name, outer, alias_may_be_void)
 
     def import_findings(
         self, checker: Checker, change: ChangedFile, imp: Import, target: Value | None
@@ -165,6 +187,14 @@ class TypeScriptRules(LanguageRules):
         if found is None and not imp.module.startswith("."):
             return _package_import(checker, change, imp)
         escaped = posixpath.normpath(posixpath.join(posixpath.dirname(change.path), imp.module))
+        if found is None:  # ``'../platform'``: a directory whose package.json names its entry
+            entry = _package_entry(checker, escaped)
+            if entry is not None:
+                spec = posixpath.relpath(entry, posixpath.dirname(change.path) or ".")
+                spec = spec if spec.startswith(".") else f"./{spec}"
+                found = resolve_ts_module(checker.r.modules, change.path, spec)
+                if found is not None and not imp.name:
+                    return []  # the whole module, which is there
         if found is None and escaped.startswith("../"):
             return []  # outside the indexed root (one package of a monorepo): not ours
         if found is None and _on_disk(checker, escaped):
@@ -192,12 +222,19 @@ class TypeScriptRules(LanguageRules):
             resolve_ts_module(checker.r.modules, path, imp.module) is None for imp in sources
         )
 
+    def unknowable(self, checker: Checker, site: Site, chain: Chain) -> bool:
+        return len(chain) > 1 and _awaited_thenable(checker, site, chain)
+
     def implemented_only(self, checker: Checker, denot: Value, receiver: Value | None) -> bool:
         """A class member found only in an external interface the class ``implements``
         (``class ObservableMap implements Map``): implementing adds no members, so a closed
-        class that does not declare it does not have it."""
-        if denot[0] != "ext" or receiver is None or receiver[0] not in ("inst", "super"):
+        class that does not declare it does not have it; nor static members, read on the
+        class itself (neverthrow's ``ResultAsync.combine`` on a class that implements
+        ``PromiseLike``)."""
+        if denot[0] != "ext" or receiver is None or receiver[0] not in ("inst", "super", "sym"):
             return False
+        if receiver[0] == "sym" and denot[1].rpartition(".")[2] in _FUNCTION_MEMBERS:
+            return False  # a class is a function: ``Foo.bind(...)``
         d = checker.r.definition(receiver)
         return d is not None and d.kind == DefKind.CLASS and checker.closed_class(receiver)
 
@@ -218,6 +255,26 @@ class TypeScriptRules(LanguageRules):
             )  # None: index signature
 
         return checker.closed_by_bases(receiver, d, accept)
+
+    def bases(self, bodies: ClassBodies, path: str, qual: str, d: Definition) -> Iterable[Chain]:
+        """An interface extending ``Omit<Impl<T>, 'value'>`` (``Pick``, ``Partial``,
+        ``Required``, ``Readonly``) has no member ``Impl`` lacks: it extends ``Impl`` here
+        (true-myth's ``Nothing<T>``); the index keeps the utility's name alone."""
+        if d.kind != DefKind.INTERFACE or not any(c[-1] in _MEMBER_SUBSETS for c in d.bases):
+            return d.bases
+        written = [
+            chain
+            for part in _extends_clause(bodies.read("ts-extends", path, qual, _extends) or "")
+            if (chain := _subset_of(part)) is not None
+        ]
+        out = []
+        for chain in d.bases:
+            if chain[-1] in _MEMBER_SUBSETS:
+                if not written:
+                    return d.bases  # not read as written: the index's chain, outside
+                chain = written.pop(0)
+            out.append(chain)
+        return out
 
     def open_class_body(self, bodies: ClassBodies, path: str, qual: str) -> bool:
         if _declared_members(bodies, path, qual) is None:
@@ -245,6 +302,109 @@ class JavaScriptRules(TypeScriptRules):
     judges_unbound_reads = False  # too many globals come from the host to call a read unbound
 
 
+def _awaited_thenable(checker: Checker, site: Site, chain: Chain) -> bool:
+    """``const teed = await teedAsync; teed.isOk()``: the index records ``await x`` as ``x``,
+    but awaiting a repository class with a ``then`` member (neverthrow's ``ResultAsync
+    implements PromiseLike<Result>``) gives what ``then`` resolves to, not the class."""
+    root = chain[0]
+    lines = _awaiting_lines(checker, site.t.path)
+    if lines is None:
+        return False
+    awaited = re.compile(rf"(?<![\w$]){re.escape(root)}\b[^=\n]*=\s*await\b")
+    used = re.compile(rf"\(\s*await\s+{re.escape(root)}\s*\)")  # ``(await x).m()``
+    found = 0 < site.line <= len(lines) and used.search(lines[site.line - 1]) is not None
+    t, scope = site.t, site.scope
+    while not found:
+        bound = t.bindings.get(scope, {}).get(root)
+        if bound:
+            found = any(
+                0 < b.line <= len(lines) and awaited.search(lines[b.line - 1]) for b in bound
+            )
+            break
+        d = t.defs.get(scope) if scope else None
+        if d is None:
+            break
+        scope = d.parent
+    if not found:
+        return False
+    _, receiver = checker.r.walk(site, chain)
+    values = receiver[1] if receiver is not None and receiver[0] == "union" else (receiver,)
+    return any(
+        v is not None
+        and v[0] == "inst"
+        and (then := checker.r.class_member(v[1], v[2], "then")) is not None
+        and then[0] == "sym"  # the class's own, not one an outside type may have
+        for v in values
+    )
+
+
+def _awaiting_lines(checker: Checker, path: str) -> list[str] | None:
+    """The file's lines when it awaits anything (None otherwise), split once per text: every
+    chain of the file asks."""
+    text = checker.bodies.file_text(path)
+    memo = checker.memo("ts-await")
+    key = (path, text)  # the same text object each time: hashed once, compared by identity
+    if key not in memo:
+        if len(memo) > 64:
+            memo.clear()  # a long session's earlier texts
+        memo[key] = text.split("\n") if "await" in text else None
+    return memo[key]
+
+
+def _alias_may_be_void(text: str) -> bool:
+    """A type alias's text whose value may be ``void``: ``void`` as a branch of a conditional
+    type (``keyof T extends never ? void : T``) or a member of a union (``T | void``); not a
+    function type that merely takes or returns one (``(returns?: void) => T``)."""
+    parts = split_outside(text, "=", opening="<([{", closing=">)]}", not_closing="=>")
+    if len(parts) < 2:
+        return False
+    value = "=".join(parts[1:]).strip().rstrip(";").strip()
+    if re.search(r"\?\s*void\s*:|:\s*void$", value):
+        return True
+    alternatives = split_outside(value, "|", opening="<([{", closing=">)]}", not_closing="=>")
+    return "void" in {a.strip() for a in alternatives}
+
+
+# names a parameter's type often starts with that are no type alias of the repository
+_ACCEPTS_NO_VOID = frozenset({"string", "number", "boolean", "Array", "Record", "Promise"})
+# utility types whose members are some of their first argument's
+_MEMBER_SUBSETS = frozenset({"Omit", "Pick", "Partial", "Required", "Readonly"})
+_EXTENDS = re.compile(r"^\s*(?:export\s+)?(?:declare\s+)?interface\s+[\w$]+")
+
+
+def _extends(body: str) -> str:
+    """The ``extends`` list of an interface declaration's text (after its name and type
+    parameters, up to its body's brace); "" when there is none."""
+    head = _EXTENDS.match(body)
+    if head is None:
+        return ""
+    i, depth = head.end(), 0
+    for j in range(i, len(body)):
+        c = body[j]
+        if c in "<([":
+            depth += 1
+        elif c in ">)]" and depth:
+            depth -= 1
+        elif c == "{" and depth == 0:
+            rest = body[i:j].strip()
+            return rest[len("extends") :] if rest.startswith("extends") else ""
+        elif c == "e" and depth == 0 and body.startswith("extends", j):
+            i = j
+    return ""
+
+
+def _extends_clause(text: str) -> list[str]:
+    return [p.strip() for p in split_outside(text, ",", opening="<([{", closing=">)]}") if p]
+
+
+def _subset_of(part: str) -> Chain | None:
+    """``Omit<MaybeImpl<T>, 'value'>`` -> ``("MaybeImpl",)``; None for any other base."""
+    found = re.fullmatch(r"([\w$]+)\s*<\s*([\w$.]+)[\s\S]*>", part)
+    if found is None or found.group(1) not in _MEMBER_SUBSETS:
+        return None
+    return tuple(found.group(2).split("."))
+
+
 def _declared_members(bodies: ClassBodies, path: str, qual: str) -> frozenset[str] | None:
     """The names a class or interface declares (None: any name, an index signature)."""
     return bodies.read("ts", path, qual, lambda body: ts_declared_members(path, body))
@@ -258,6 +418,26 @@ def _declarations_beside(checker: Checker, path: str) -> str | None:
     kind = {"mjs": "mts", "cjs": "cts"}.get(extension, "ts")
     found = f"{stem}.d.{kind}"
     return found if found in checker.r.tables.facts else None
+
+
+def _package_entry(checker: Checker, escaped: str) -> str | None:
+    """The file (relative to the root, as ``escaped``) a directory's own ``package.json``
+    names as its entry (``types``, ``main``, ``module``: clipanion's
+    ``sources/platform/package.json`` with ``"main": "./node"``); None when it names none."""
+    if checker.root is None:
+        return None
+    try:
+        text = (checker.root / escaped / "package.json").read_text("utf-8")
+        manifest = json.loads(text)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(manifest, dict):
+        return None
+    for field in ("types", "typings", "main", "module"):
+        entry = manifest.get(field)
+        if isinstance(entry, str) and entry:
+            return posixpath.normpath(posixpath.join(escaped, entry))
+    return None
 
 
 def _on_disk(checker: Checker, escaped: str) -> bool:

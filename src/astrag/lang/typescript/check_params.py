@@ -10,6 +10,7 @@ arguments a call of a parameter takes whose type is a function type written out
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from astrag.lang.brackets import split_outside
 
@@ -19,10 +20,17 @@ _ACCEPTS_VOID = frozenset({"void", "unknown", "any"})
 _PRIMITIVES = frozenset({"string", "number", "boolean", "bigint", "symbol", "object", "never"})
 
 
-def voidable_parameters(text: str, name: str, outer: frozenset[str]) -> frozenset[str]:
+def voidable_parameters(
+    text: str,
+    name: str,
+    outer: frozenset[str],
+    alias_may_be_void: Callable[[str], bool] = lambda name: False,
+) -> frozenset[str]:
     """The parameters of function ``name`` (its definition's ``text``) whose type accepts
-    ``void``: ``void`` in a union, or a bare type parameter of the function or of its class
-    (``outer``) that nothing constrains to exclude ``void``."""
+    ``void``: ``void`` in a union, a bare type parameter of the function or of its class
+    (``outer``) that nothing constrains to exclude ``void``, or a type named by a name
+    ``alias_may_be_void`` accepts (clipanion's ``context: VoidIfEmpty<...>``, an alias of a
+    conditional type that may be ``void``)."""
     i = _after_name(text, name)
     if i is None:
         return frozenset()
@@ -40,7 +48,14 @@ def voidable_parameters(text: str, name: str, outer: frozenset[str]) -> frozense
         if not colon or not words:
             continue
         alternatives = {a.strip() for a in _split(_partition(rest, "=")[0], "|")}
-        if "void" in alternatives or alternatives & (own | outer):
+        if (
+            "void" in alternatives
+            or alternatives & (own | outer)
+            or any(
+                (head := re.match(r"[A-Za-z_$][\w$]*", a)) and alias_may_be_void(head.group(0))
+                for a in alternatives
+            )
+        ):
             out.add(words[-1].rstrip("?"))
     return frozenset(out)
 
