@@ -127,9 +127,17 @@ def _definition_doc(
         " ".join(unique((*qual_words, *last_words, *pwords))),
         " ".join(sig_words),
         doc,
-        " ".join(unique(chain(_words_of(map(name_words, (*relations, *callees))), body_words))),
+        " ".join(_body_field(relations, callees, body_words)),
         "\n".join(lines),
     )
+
+
+def _body_field(relations: list[str], callees: tuple[str, ...], body: list[str]) -> list[str]:
+    """The words of what a definition extends and calls, then its body's, each once; the body's
+    are distinct already, so without the others they are the field as they are."""
+    if not relations and not callees:
+        return body
+    return unique(chain(_words_of(map(name_words, (*relations, *callees))), body))
 
 
 _words_of = chain.from_iterable
