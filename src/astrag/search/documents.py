@@ -13,10 +13,20 @@ import hashlib
 import marshal
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
+from operator import attrgetter
 
 from astrag.graph.facts import Definition, DefKind, FileFacts, RefKind
+from astrag.graph.slots import fast_init
 from astrag.graph.symbols import definition_keys, symbol_id
-from astrag.search.text import code_words, distinct_words, name_words, path_words, unique
+from astrag.search.text import (
+    code_words,
+    code_words_both,
+    name_words,
+    path_words,
+    source_words,
+    unique,
+)
 
 _BODY_BYTES = 8000  # identifiers of a body beyond this add little and cost index size
 _BODY_WORDS = 400
@@ -41,6 +51,9 @@ class SearchDoc:
     def hash(self) -> str:
         """Key of the vector cache: the same text is never embedded twice."""
         return hashlib.blake2b(self.text.encode(), digest_size=12).hexdigest()
+
+
+fast_init(SearchDoc)  # a parser process makes one per definition: slots filled directly
 
 
 def documents(facts: FileFacts, source: bytes) -> list[SearchDoc]:
@@ -81,24 +94,24 @@ def _definition_doc(
     callees: tuple[str, ...],
     pwords: list[str],
 ) -> SearchDoc:
-    qual_words = code_words(d.qualname.replace(".", " "))
-    plain_qual = code_words(d.qualname.replace(".", " "), keep_joined=False)
+    # each text is scanned for identifiers once, giving its words with and without the joined
+    # forms; a qualified name's parent, the same for every member, is split once
+    qualname = d.qualname
+    parent, dot, last = qualname.rpartition(".")
+    plain_qual, qual_words = _qual_words(parent) if dot else ((), ())
+    plain_last, last_words = _qual_words(last)
     sig = d.signature or d.name
+    plain_sig, sig_words = code_words_both(sig)
     relations = [c[-1] for c in (*d.bases, *d.implements) if c]
-    body_text = source[d.start_byte : min(d.end_byte, d.start_byte + _BODY_BYTES)].decode(
-        "utf-8", errors="replace"
+    # the same words as distinct_words of the decoded text, made from the bytes
+    body_words = source_words(
+        source[d.start_byte : min(d.end_byte, d.start_byte + _BODY_BYTES)], _BODY_WORDS
     )
-    body_words = distinct_words(body_text, _BODY_WORDS)
-    call_words = [w for c in callees for w in name_words(c)]
-    rel_words = [w for r in relations for w in name_words(r)]
     doc = d.docstring[:_DOC_CHARS]
-    kind = "type" if d.kind == DefKind.TYPE_ALIAS else d.kind.value
-    parent = d.qualname.rsplit(".", 1)[0] if "." in d.qualname else ""
     lines = [
-        f"{kind} {' '.join(plain_qual)}",
-        f"in {' '.join(_plain_path(facts.path))}"
-        + (f" of {' '.join(code_words(parent, keep_joined=False))}" if parent else ""),
-        " ".join(code_words(sig, keep_joined=False)),
+        f"{_KIND_TEXT[d.kind]} {' '.join((*plain_qual, *plain_last))}",
+        f"in {_plain_path(facts.path)}" + (f" of {' '.join(plain_qual)}" if dot else ""),
+        " ".join(plain_sig),
     ]
     if doc:
         lines.append(doc)
@@ -108,24 +121,46 @@ def _definition_doc(
         lines.append("calls " + " ".join(callees))
     lines.append(" ".join(body_words[:_EMBED_BODY_WORDS]))
     return SearchDoc(
-        id=sid,
-        path=facts.path,
-        name=" ".join(unique([*code_words(d.name), d.name.lower()])),
-        qual=" ".join(unique(qual_words + pwords)),
-        sig=" ".join(code_words(sig)),
-        doc=doc,
-        body=" ".join(unique([*rel_words, *call_words, *body_words])),
-        text="\n".join(lines),
+        sid,
+        facts.path,
+        " ".join(unique([*code_words(d.name), d.name.lower()])),
+        " ".join(unique((*qual_words, *last_words, *pwords))),
+        " ".join(sig_words),
+        doc,
+        " ".join(_body_field(relations, callees, body_words)),
+        "\n".join(lines),
     )
 
 
+def _body_field(relations: list[str], callees: tuple[str, ...], body: list[str]) -> list[str]:
+    """The words of what a definition extends and calls, then its body's, each once; the body's
+    are distinct already, so without the others they are the field as they are."""
+    if not relations and not callees:
+        return body
+    return unique(chain(_words_of(map(name_words, (*relations, *callees))), body))
+
+
+_words_of = chain.from_iterable
+# a kind as the embedded text names it (``.value`` of an enum member is a property call)
+_KIND_TEXT = {k: "type" if k == DefKind.TYPE_ALIAS else k.value for k in DefKind}
+
+
+@lru_cache(maxsize=1 << 12)
+def _qual_words(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A dotted name's words without and with joined forms. A qualified name's are its
+    parent's and its last part's (no identifier spans a dot), and a parent repeats for each
+    member: memoised by part."""
+    plain, joined = code_words_both(text.replace(".", " "))
+    return tuple(plain), tuple(joined)
+
+
 @lru_cache(maxsize=64)
-def _plain_path(path: str) -> tuple[str, ...]:
-    return tuple(code_words(path.rsplit(".", 1)[0], keep_joined=False))
+def _plain_path(path: str) -> str:
+    return " ".join(code_words(path.rsplit(".", 1)[0], keep_joined=False))
 
 
 def encode_documents(docs: list[SearchDoc]) -> bytes:
-    return marshal.dumps([tuple(getattr(d, f) for f in _FIELDS) for d in docs])
+    return marshal.dumps(list(map(_doc_fields, docs)))
 
 
 def decode_documents(blob: bytes) -> list[SearchDoc]:
@@ -133,3 +168,4 @@ def decode_documents(blob: bytes) -> list[SearchDoc]:
 
 
 _FIELDS = ("id", "path", "name", "qual", "sig", "doc", "body", "text")
+_doc_fields = attrgetter(*_FIELDS)  # a document's fields as a tuple, in order

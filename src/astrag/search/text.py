@@ -12,9 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import lru_cache
+from itertools import chain
 
 from astrag.lang import indexed_extensions
 
+_chain = chain.from_iterable
 _EXTENSIONS = indexed_extensions()  # what a token must end in to name a file by itself
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 # lower→Upper, ACRONYMWord, letter→digit boundaries
@@ -45,7 +47,7 @@ def split_identifier(word: str) -> list[str]:
 @lru_cache(maxsize=1 << 16)
 def _split(word: str) -> tuple[str, ...]:
     # cached: a codebase repeats its identifiers, and splitting is most of a document's cost
-    return tuple(m.group(0).lower() for m in _CAMEL.finditer(_SEPARATORS.sub(" ", word)))
+    return tuple(map(str.lower, _CAMEL.findall(_SEPARATORS.sub(" ", word))))
 
 
 def code_words(text: str, *, keep_joined: bool = True) -> list[str]:
@@ -58,6 +60,13 @@ def code_words(text: str, *, keep_joined: bool = True) -> list[str]:
         if keep_joined and len(parts) > 1:
             out.append("".join(parts))
     return out
+
+
+def code_words_both(text: str) -> tuple[list[str], list[str]]:
+    """``code_words(text, keep_joined=False)`` and ``code_words(text)`` from one scan of
+    ``text`` (the identifiers found once, each split once: both memos are C-level caches)."""
+    idents = _IDENT.findall(text)
+    return list(_chain(map(_split, idents))), list(_chain(map(name_words, idents)))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -80,7 +89,38 @@ def distinct_words(text: str, limit: int) -> list[str]:
     return list(words)[:limit]
 
 
+def source_words(source: bytes, limit: int) -> list[str]:
+    """``distinct_words`` of the text ``source`` decodes to, without decoding it or running a
+    regular expression over it: the search documents' largest step, so it stays in C up to
+    each distinct identifier's memoised words.
+
+    Identifiers are ASCII (``_IDENT``), and UTF-8 keeps ASCII bytes as they are and codes every
+    other character (or a malformed byte, which decoding replaces) with bytes >= 0x80 only, so
+    blanking every byte that is no identifier character and splitting at the blanks yields the
+    text's runs of identifier characters, in order. A run is an identifier but for the digits
+    it may start with (``_IDENT`` never starts with one); ``_run_words`` drops them. Taking the
+    first ``limit`` distinct words of all runs equals ``distinct_words``' stop at the limit:
+    a repeated identifier adds no new word."""
+    runs = dict.fromkeys(source.translate(_BLANK_NON_IDENT).split())
+    words = list(dict.fromkeys(_chain(map(_run_words, runs))))
+    return words[:limit] if len(words) > limit else words
+
+
+_BLANK_NON_IDENT = bytes(
+    c if chr(c).isascii() and (chr(c).isalnum() or chr(c) in "_$") else 0x20 for c in range(256)
+)
+
+
+@lru_cache(maxsize=1 << 16)
+def _run_words(run: bytes) -> tuple[str, ...]:
+    """The words of more than one letter of a run of identifier characters."""
+    ident = run.lstrip(b"0123456789").decode("ascii")
+    return tuple([w for w in _split(ident) if len(w) > 1]) if ident else ()
+
+
 def unique(words: Iterable[str], limit: int | None = None) -> list[str]:
+    if limit is None:
+        return list(dict.fromkeys(words))  # the same, without a Python step per word
     seen: dict[str, None] = {}
     for w in words:
         if w not in seen:

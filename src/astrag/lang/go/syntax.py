@@ -36,7 +36,8 @@ _ELEMENT_TYPES = frozenset({"slice_type", "array_type", "implicit_length_array_t
 
 
 def text(node: Node) -> str:
-    return node.text.decode("utf-8", "replace") if node.text is not None else ""
+    raw = node.text  # each read copies the node's bytes out of the tree: read it once
+    return raw.decode("utf-8", "replace") if raw is not None else ""
 
 
 def doc_comment(node: Node) -> str:
