@@ -15,39 +15,23 @@ import json
 import sys
 from pathlib import Path
 
+from astrag.cli_plain import plain_options
+
 _FORMATS = ("text", "json", "sarif")
 _VALUED = {"--base": "base", "--repo": "repo", "--format": "format", "-f": "format"}
+_FLAGS = {"--changed": ("changed", True)}
 
 
 def parse(argv: list[str]) -> dict[str, str] | None:
     """The options of ``check ARGV`` when they are ``--changed`` with any of ``--base REF``,
     ``--repo DIR`` and ``--format text|json|sarif`` (each at most once); None for anything
     else (a file or snippet to check, ``--help``, a mistake), which the full CLI answers."""
-    options: dict[str, str] = {}
-    changed = False
-    i = 0
-    while i < len(argv):
-        token = argv[i]
-        name, equals, value = token.partition("=")
-        if token == "--changed" and not changed:
-            changed = True
-        elif name in _VALUED and _VALUED[name] not in options:
-            if equals and name.startswith("--"):
-                pass
-            elif not equals and i + 1 < len(argv) and not argv[i + 1].startswith("-"):
-                i += 1
-                value = argv[i]
-            else:
-                return None
-            options[_VALUED[name]] = value
-        else:
-            return None
-        i += 1
-    if not changed or options.get("format", "text") not in _FORMATS:
+    options = plain_options(argv, _VALUED, _FLAGS)
+    if options is None or not options.pop("changed", False):
         return None
-    if not options.get("base", "x") or not options.get("repo", "x"):
-        return None  # an empty value: the full CLI says what is wrong with it
-    return options
+    if options.get("format", "text") not in _FORMATS:
+        return None
+    return {key: str(value) for key, value in options.items()}
 
 
 def fast_check(argv: list[str]) -> int | None:

@@ -17,6 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from astrag.cli_plain import plain_options
+
 _FLAGS = {"--rebuild": ("rebuild", True), "--no-rebuild": ("rebuild", False)}
 _FLAGS["--no-embed"] = ("no_embed", True)
 _VALUED = {"--jobs": "jobs", "--embedder": "embedder", "--store": "store"}
@@ -27,30 +29,9 @@ _FORMATS = ("text", "json")
 def parse(argv: list[str]) -> dict[str, Any] | None:
     """``cli.index``'s keyword arguments for ``astrag index ARGV``, or None when the full CLI
     must read the command line (see the module's docstring)."""
-    options: dict[str, Any] = {}
-    i = 0
-    while i < len(argv):
-        token = argv[i]
-        name, equals, value = token.partition("=")
-        if token in _FLAGS and _FLAGS[token][0] not in options:
-            key, flag = _FLAGS[token]
-            options[key] = flag
-        elif name in _VALUED and _VALUED[name] not in options:
-            if equals and name.startswith("--"):
-                pass
-            elif not equals and i + 1 < len(argv) and not argv[i + 1].startswith("-"):
-                i += 1
-                value = argv[i]
-            else:
-                return None
-            if not value:
-                return None  # an empty value: the full CLI says what is wrong with it
-            options[_VALUED[name]] = value
-        elif token and not token.startswith("-") and "path" not in options:
-            options["path"] = token
-        else:
-            return None
-        i += 1
+    options: dict[str, Any] | None = plain_options(argv, _VALUED, _FLAGS, positional="path")
+    if options is None:
+        return None
     jobs = options.get("jobs")
     if jobs is not None:
         if not (jobs.isascii() and jobs.isdigit()):
