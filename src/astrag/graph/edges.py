@@ -8,6 +8,8 @@ reads, which are mostly untyped locals.
 
 from __future__ import annotations
 
+import logging
+import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -34,6 +36,7 @@ from astrag.graph.values import Value
 if TYPE_CHECKING:
     from astrag.graph.resolve import Resolver
 
+_log = logging.getLogger("astrag")
 _CONTAINS = EdgeKind.CONTAINS
 _new = tuple.__new__
 _REF_EDGE = {
@@ -73,10 +76,30 @@ class EdgeEmitter:
     def emit_all(self) -> None:
         self._emit_structure()
         for imp in self.t.facts.imports:
-            self._emit_import(imp)
+            try:
+                self._emit_import(imp)
+            except Exception as e:  # a bug in astrag: see _failed
+                self._failed(imp.line, e)
         for ref in self.t.facts.references:
             if ref.kind in _REF_EDGE:
-                self._emit_reference(ref)
+                try:
+                    self._emit_reference(ref)
+                except Exception as e:
+                    self._failed(ref.line, e)
+
+    def _failed(self, line: int, error: Exception) -> None:
+        """A site astrag's resolution raised on (pyparsing's property annotated with its own
+        name recursed until Python's stack ran out): that one site is left out and said so,
+        where it used to end the whole index run with nothing written. ``ASTRAG_DEBUG`` set
+        raises it instead, for a report."""
+        if os.environ.get("ASTRAG_DEBUG"):
+            raise error
+        self.r.forget_cut_short()
+        _log.warning(
+            "astrag: could not resolve %s:%d (%s: %s); that site is left out of the graph. "
+            "This is a bug in astrag: run again with ASTRAG_DEBUG=1 and report the traceback",
+            self.path, line, type(error).__name__, str(error)[:200],
+        )  # fmt: skip
 
     def _source(self, scope: str, line: int = 0) -> str:
         found = self._scope_ids.get(scope)

@@ -185,6 +185,12 @@ class Resolver(Inference):
             self._memo[key] = (value, frozenset(deps))
         return value
 
+    def forget_cut_short(self) -> None:
+        """After an evaluation raised (a bug, reported by the edge emitter): what it left
+        marked as cut short goes, as a finished evaluation's would."""
+        if not self._active and self._provisional:
+            self._forget_provisional()
+
     def _forget_provisional(self) -> None:
         for key in self._provisional:
             self._memo.pop(key, None)

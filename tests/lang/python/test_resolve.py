@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
+import pytest
+
+from astrag.graph.resolve import Resolver
+from astrag.graph.values import Value
 from tests.graph.graphs import build, targets, triples
 
 
@@ -899,3 +904,45 @@ def test_a_value_typed_type_of_a_class_is_the_class(tmp_path: Path) -> None:
         ("b.py::pick", "calls", "b.py::AsyncBackend.run"),
         ("b.py::pick", "calls", "unresolved::?.sleep"),  # both: no one class
     }
+
+
+def test_a_site_resolution_raises_on_is_left_out_and_said_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A bug in resolution (here injected: looking up ``broken`` raises, as pyparsing's
+    # self-annotated property once did with a RecursionError) costs that one site, with a
+    # warning naming it; every other edge of the file is resolved as before
+    files = {
+        "p.py": """
+            class Engine:
+                def start(self):
+                    pass
+
+                def broken(self):
+                    pass
+
+            def drive(engine: Engine):
+                engine.broken()
+                engine.start()
+        """,
+    }
+    member = Resolver.member
+
+    def failing(self: Resolver, value: Value, name: str) -> Value | None:
+        if name == "broken":
+            raise RecursionError("maximum recursion depth exceeded")
+        return member(self, value, name)
+
+    monkeypatch.setattr(Resolver, "member", failing)
+    monkeypatch.delenv("ASTRAG_DEBUG", raising=False)
+    with caplog.at_level(logging.WARNING, logger="astrag"):
+        edges = build(tmp_path / "a", files)
+    assert targets(edges, "calls", "p.py::drive") == {"p.py::Engine.start"}
+    assert "p.py::Engine" in targets(edges, "references", "p.py::drive")
+    assert [r.getMessage().split(";")[0] for r in caplog.records] == [
+        "astrag: could not resolve p.py:9 (RecursionError: maximum recursion depth exceeded)"
+    ]
+    # ASTRAG_DEBUG: the error itself, for a report
+    monkeypatch.setenv("ASTRAG_DEBUG", "1")
+    with pytest.raises(RecursionError):
+        build(tmp_path / "b", files)
