@@ -4,10 +4,28 @@ ones give: a document's words must not depend on which path made them."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
-from astrag.search.text import code_words, code_words_both, distinct_words, source_words
+from astrag.search.text import code_words, code_words_both, source_words, split_identifier
+
+_IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+
+
+def distinct_words(text: str, limit: int) -> list[str]:
+    """The plain definition ``source_words`` keeps to (documents were once made with it): the
+    first ``limit`` distinct words of the distinct identifiers of the decoded text, skipping
+    one-letter words."""
+    words: dict[str, None] = {}
+    for ident in dict.fromkeys(_IDENT.findall(text)):
+        for w in split_identifier(ident):
+            if len(w) > 1:
+                words[w] = None
+        if len(words) >= limit:
+            break
+    return list(words)[:limit]
+
 
 # identifiers after digits, digits inside identifiers, $ and _, non-ASCII letters around and
 # inside identifiers, a multi-byte character cut in half, repeated and one-letter words

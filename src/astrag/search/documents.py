@@ -103,7 +103,7 @@ def _definition_doc(
     sig = d.signature or d.name
     plain_sig, sig_words = code_words_both(sig)
     relations = [c[-1] for c in (*d.bases, *d.implements) if c]
-    # the same words as distinct_words of the decoded text, made from the bytes
+    # the body's distinct identifier words, read from its bytes (search/text.source_words)
     body_words = source_words(
         source[d.start_byte : min(d.end_byte, d.start_byte + _BODY_BYTES)], _BODY_WORDS
     )

@@ -76,31 +76,20 @@ def name_words(name: str) -> tuple[str, ...]:
     return (*parts, "".join(parts)) if len(parts) > 1 else parts
 
 
-def distinct_words(text: str, limit: int) -> list[str]:
-    """The first ``limit`` distinct words of the distinct identifiers of ``text``, skipping
-    one-letter words: a bag for search, made without splitting any identifier twice."""
-    words: dict[str, None] = {}
-    for ident in dict.fromkeys(_IDENT.findall(text)):
-        for w in _split(ident):
-            if len(w) > 1:
-                words[w] = None
-        if len(words) >= limit:
-            break
-    return list(words)[:limit]
-
-
 def source_words(source: bytes, limit: int) -> list[str]:
-    """``distinct_words`` of the text ``source`` decodes to, without decoding it or running a
-    regular expression over it: the search documents' largest step, so it stays in C up to
-    each distinct identifier's memoised words.
+    """The first ``limit`` distinct words of the distinct identifiers (``_IDENT``) of the text
+    ``source`` decodes to, skipping one-letter words: a bag for search. Made without decoding
+    the text or running a regular expression over it: the search documents' largest step, so
+    it stays in C up to each distinct identifier's memoised words.
 
     Identifiers are ASCII (``_IDENT``), and UTF-8 keeps ASCII bytes as they are and codes every
     other character (or a malformed byte, which decoding replaces) with bytes >= 0x80 only, so
     blanking every byte that is no identifier character and splitting at the blanks yields the
     text's runs of identifier characters, in order. A run is an identifier but for the digits
     it may start with (``_IDENT`` never starts with one); ``_run_words`` drops them. Taking the
-    first ``limit`` distinct words of all runs equals ``distinct_words``' stop at the limit:
-    a repeated identifier adds no new word."""
+    first ``limit`` distinct words of all runs equals stopping at the limit while scanning: a
+    repeated identifier adds no new word. (tests/search/test_text_words.py holds the plain
+    definition this equals, on decoded text with the regular expression.)"""
     runs = dict.fromkeys(source.translate(_BLANK_NON_IDENT).split())
     words = list(dict.fromkeys(_chain(map(_run_words, runs))))
     return words[:limit] if len(words) > limit else words
