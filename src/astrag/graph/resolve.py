@@ -368,7 +368,7 @@ class Resolver(Inference):
         t = site.t
         receiver = t.sem.receivers.get(written)
         if receiver is not None:
-            cls = self._enclosing_class(t, site.scope)
+            cls = t.enclosing_class(site.scope)
             if cls is not None:
                 kind = "inst" if receiver is _INSTANCE else "super" if receiver is _SUPER else "sym"
                 return (kind, t.path, cls)
@@ -504,16 +504,6 @@ class Resolver(Inference):
             return value
 
         return self.memoised(key, compute)  # type: ignore[return-value]
-
-    def _enclosing_class(self, t: FileTables, scope: str) -> str | None:
-        while scope:
-            d = t.defs.get(scope)
-            if d is None:
-                return None
-            if d.kind in CLASS_KINDS:
-                return scope
-            scope = d.parent
-        return None
 
     # ------------------------------------------------------------------ imports and modules
 

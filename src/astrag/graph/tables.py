@@ -10,7 +10,15 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from astrag import lang
-from astrag.graph.facts import FUNCTION_KINDS, Binding, Definition, FileFacts, Import, Symbol
+from astrag.graph.facts import (
+    CLASS_KINDS,
+    FUNCTION_KINDS,
+    Binding,
+    Definition,
+    FileFacts,
+    Import,
+    Symbol,
+)
 from astrag.graph.semantics import LanguageSemantics
 from astrag.graph.symbols import definition_keys, file_symbols, primary_definitions
 
@@ -37,6 +45,29 @@ class FileTables:
 
     def __post_init__(self) -> None:
         self.path = self.facts.path
+
+    def binding_scope(self, scope: str, name: str) -> tuple[str, list[Binding]] | None:
+        """The innermost scope from ``scope`` outwards, the module's ("") last, that binds
+        ``name``, with its bindings; None when none does."""
+        while True:
+            bound = self.bindings.get(scope, {}).get(name)
+            if bound:
+                return scope, bound
+            d = self.defs.get(scope) if scope else None
+            if d is None:
+                return None
+            scope = d.parent
+
+    def enclosing_class(self, scope: str) -> str | None:
+        """The qualname of the innermost class around ``scope`` (itself, if a class)."""
+        while scope:
+            d = self.defs.get(scope)
+            if d is None:
+                return None
+            if d.kind in CLASS_KINDS:
+                return scope
+            scope = d.parent
+        return None
 
     def others(self, qual: str) -> Iterator[tuple[str, Definition]]:
         """The second and later definitions of ``qual`` in the file, by their keys

@@ -411,22 +411,19 @@ class Checker:
         """The receiver's name is declared with a type and declared again, without one, before
         the use (a loop's ``const node = elem.node`` in a method whose parameter is ``node:
         RuleSet``): the resolver keeps the first's type, but the use sees the second."""
-        t, scope, name = site.t, site.scope, ref.chain[0]
-        while True:
-            bound = t.bindings.get(scope, {}).get(name)
-            if bound:
-                typed = [b.line for b in bound if b.type is not None]
-                lines = change.text.split("\n")
-                return bool(typed) and any(
-                    b.type is None
-                    and min(typed) < b.line <= ref.line <= len(lines)
-                    and self.rules(t).declares(lines[b.line - 1], name)
-                    for b in bound
-                )
-            d = t.defs.get(scope) if scope else None
-            if d is None:
-                return False
-            scope = d.parent
+        t, name = site.t, ref.chain[0]
+        found = t.binding_scope(site.scope, name)
+        if found is None:
+            return False
+        bound = found[1]
+        typed = [b.line for b in bound if b.type is not None]
+        lines = change.text.split("\n")
+        return bool(typed) and any(
+            b.type is None
+            and min(typed) < b.line <= ref.line <= len(lines)
+            and self.rules(t).declares(lines[b.line - 1], name)
+            for b in bound
+        )
 
     def _overridden_otherwise(self, site: Site, receiver: Value | None, callee: Definition) -> bool:
         """``x.m(a, b)`` where ``x`` may be an instance of a subclass, in a language that
@@ -764,14 +761,13 @@ class Checker:
         _, param = found
         if param is not None:
             return param.annotation
-        t, scope = site.t, site.scope
-        while not t.bindings.get(scope, {}).get(name):
-            d = t.defs.get(scope)
-            if d is None:
-                return None
-            scope = d.parent or ""
+        t = site.t
+        found = t.binding_scope(site.scope, name)
+        if found is None:
+            return None
+        scope, bound = found
         typed: set[tuple[str, ...] | None] = set()
-        for b in t.bindings[scope][name]:
+        for b in bound:
             if b.block is not None and not b.block[0] <= site.line <= b.block[1]:
                 continue
             if b.type is not None:

@@ -390,15 +390,8 @@ def _union_members_written(signature: str) -> list[Chain]:
 
 def _in_class_of_made_base(t: FileTables, ref: Reference) -> bool:
     """The reference is in a method of a class whose base the class statement computes."""
-    scope = ref.scope
-    while scope:
-        d = t.defs.get(scope)
-        if d is None:
-            return False
-        if d.kind in CLASS_KINDS:
-            return _made_base(d)
-        scope = d.parent
-    return False
+    cls = t.enclosing_class(ref.scope)
+    return cls is not None and _made_base(t.defs[cls])
 
 
 # ``metaclass=Name`` in a class statement's header (up to the colon that ends it)
@@ -569,16 +562,10 @@ def _class_body_field(site: Site, root: str) -> bool:
 def _built_by_class(site: Site, root: str) -> bool:
     """``ret = super().from_frame(frame)`` / ``cls(...)`` in a classmethod: an instance of
     whichever subclass the call runs for, not of the class that declares the method."""
-    t, scope = site.t, site.scope
-    while scope:
-        bound = t.bindings.get(scope, {}).get(root)
-        if bound:
-            return any(
-                b.value is not None and b.value[0] in ("super()", "cls", "cls()") for b in bound
-            )
-        d = t.defs.get(scope)
-        scope = d.parent if d is not None else ""
-    return False
+    found = site.t.binding_scope(site.scope, root)
+    if found is None or not found[0]:
+        return False  # a module-level name is no instance a classmethod builds
+    return any(b.value is not None and b.value[0] in ("super()", "cls", "cls()") for b in found[1])
 
 
 def _bound_by_pep_695(t: FileTables, scope: str, name: str, line: int, text: str) -> bool:

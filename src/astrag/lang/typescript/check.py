@@ -313,18 +313,10 @@ def _awaited_thenable(checker: Checker, site: Site, chain: Chain) -> bool:
     awaited = re.compile(rf"(?<![\w$]){re.escape(root)}\b[^=\n]*=\s*await\b")
     used = re.compile(rf"\(\s*await\s+{re.escape(root)}\s*\)")  # ``(await x).m()``
     found = 0 < site.line <= len(lines) and used.search(lines[site.line - 1]) is not None
-    t, scope = site.t, site.scope
-    while not found:
-        bound = t.bindings.get(scope, {}).get(root)
-        if bound:
-            found = any(
-                0 < b.line <= len(lines) and awaited.search(lines[b.line - 1]) for b in bound
-            )
-            break
-        d = t.defs.get(scope) if scope else None
-        if d is None:
-            break
-        scope = d.parent
+    if not found and (binding := site.t.binding_scope(site.scope, root)) is not None:
+        found = any(
+            0 < b.line <= len(lines) and awaited.search(lines[b.line - 1]) for b in binding[1]
+        )
     if not found:
         return False
     _, receiver = checker.r.walk(site, chain)
