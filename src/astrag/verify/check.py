@@ -81,6 +81,8 @@ class Checker:
         # the repository classes that extend a class directly, as the index knows them
         self.subclasses = subclasses or (lambda path, qual: [])
         self._guards: dict[tuple[str, str], list[Guard]] = {}
+        # base class (path, qual) -> the changed files' classes extending it, as resolved now
+        self._changed_bases: dict[tuple[str, str], list[tuple[str, str]]] | None = None
         # texts: the changed files' new text; shared: what was read of the others, kept
         self.bodies = ClassBodies(resolver, texts or {}, root, shared)
         self.attributes = AttributeRule(resolver, self.bodies, self.closed_class, self.rules)
@@ -459,19 +461,22 @@ class Checker:
     def _changed_subclasses(self, path: str, qual: str) -> list[tuple[str, str]]:
         """The classes of the changed files that extend ``path``'s class ``qual`` directly:
         the index knows a class by its old name only (cachetools' renamed ``CacheTestMixin``,
-        whose subclasses the same change renames in their bases)."""
-        found = []
-        for changed in self.bodies.changed:
-            t = self.r.tables[changed] if changed in self.r.tables.facts else None
-            for d in t.facts.definitions if t is not None else ():
-                if d.kind != DefKind.CLASS or not d.bases:
-                    continue
-                site = Site(t, d.parent, d.start_line)
-                for chain in d.bases:
-                    base, _ = self.r.walk(site, chain)
-                    if base is not None and base[0] == "sym" and base[1:] == (path, qual):
-                        found.append((changed, d.qualname))
-        return found
+        whose subclasses the same change renames in their bases). Their bases are resolved
+        once per check, on the first question: every subclass walk asks, base after base."""
+        if self._changed_bases is None:
+            self._changed_bases = {}
+            for changed in self.bodies.changed:
+                t = self.r.tables[changed] if changed in self.r.tables.facts else None
+                for d in t.facts.definitions if t is not None else ():
+                    if d.kind != DefKind.CLASS or not d.bases:
+                        continue
+                    site = Site(t, d.parent, d.start_line)
+                    for chain in d.bases:
+                        base, _ = self.r.walk(site, chain)
+                        if base is not None and base[0] == "sym":
+                            extends = self._changed_bases.setdefault((base[1], base[2]), [])
+                            extends.append((changed, d.qualname))
+        return self._changed_bases.get((path, qual), [])
 
     def _subclass_may_have(
         self, site: Site, chain: tuple[str, ...], receiver: Value, attribute: bool = False
