@@ -35,6 +35,7 @@ from astrag.query.neighbourhood import Neighbourhood
 from astrag.query.outline import Outline
 from astrag.query.uses import Use
 from astrag.redact import counts as redaction_counts
+from astrag.search.support import is_declaration, is_support
 from astrag.store.base import FileRecord, GraphStore
 from astrag.store.open import MARKER, open_store
 from astrag.suggest import close_symbols
@@ -130,6 +131,21 @@ def _one_declaration(found: list[Symbol]) -> Symbol | None:
         return None
     plain = [s for s in found if s.id == symbol_id(s.path, s.qualname)]
     return plain[0] if len(plain) == 1 else None
+
+
+def _site(e: Edge) -> tuple[str, int, int, str, str]:
+    return (e.path, e.line, e.column, e.source, e.target)
+
+
+def _implementation(found: list[Symbol]) -> Symbol | None:
+    """The one implementation among declarations of one qualified name: ``core.py``'s
+    ``Machine`` beside its stub in ``core.pyi``, commander's ``Command`` beside its typings in
+    ``index.d.ts``. The calls and references are recorded on the implementation; the
+    declaration files stay listed beside it (:meth:`Index.declarations`)."""
+    code = [s for s in found if not is_declaration(s.path)]
+    if not code or len(found) == len(code) or any(s.qualname != code[0].qualname for s in found):
+        return None
+    return _one_declaration(code) if len(code) > 1 else code[0]
 
 
 class AmbiguousSymbol(AstragError):
@@ -290,7 +306,7 @@ class Index:
                 hint = f"did you mean {', '.join(close)}? (or run `astrag index` if it is new)"
             raise SymbolNotFound(f"no symbol matches {query!r}", hint, close)
         if len(found) > 1:
-            primary = _one_declaration(found)
+            primary = _one_declaration(found) or _implementation(found)
             if primary is None:
                 raise AmbiguousSymbol(query, found)
             return primary
@@ -299,15 +315,18 @@ class Index:
     def declarations(self, symbol: Symbol) -> list[Symbol]:
         """The other declarations of the symbol's name in the same scope of its file, in source
         order: a function's overload signatures, a property's setter, a redefinition, an
-        interface merged with a const of its name. :meth:`resolve` answers for the primary one;
-        these say what else the name declares."""
+        interface merged with a const of its name; then, for an implementation, the declaration
+        files' declarations of its qualified name (its ``.pyi`` stub, its ``.d.ts`` typings).
+        :meth:`resolve` answers for the primary one; these say what else the name declares."""
+        twins = not is_declaration(symbol.path)  # and an implementation's declaration files
         return sorted(
             (
                 s
                 for s in self.store.symbols_by_qualname(symbol.qualname)
-                if s.path == symbol.path and s.id != symbol.id
+                if s.id != symbol.id
+                and (s.path == symbol.path or (twins and s.path and is_declaration(s.path)))
             ),
-            key=lambda s: s.start_line,
+            key=lambda s: (s.path != symbol.path, s.path, s.start_line),
         )
 
     def close_names(self, query: str, limit: int = 5) -> list[str]:
@@ -477,7 +496,8 @@ class Index:
         out: list[Related] = []
         for level in range(1, max(depth, 1) + 1):
             edges = (self.store.edges_to if incoming else self.store.edges_from)(frontier, kinds)
-            edges.sort(key=lambda e: (e.path, e.line, e.column, e.source, e.target))
+            # the code's own subclasses before those of tests, examples and declaration files
+            edges.sort(key=lambda e: (is_support(e.path), _site(e)))
             frontier = []
             for edge in edges:
                 other = edge.source if incoming else edge.target

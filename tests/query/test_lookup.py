@@ -115,3 +115,104 @@ def test_show_names_the_other_declarations_of_the_name(idx: api.Index, root: Pat
             "signature": "def p(self, v: int) -> None",
         }
     ]
+
+
+# a package with stubs beside its modules (pytransitions' layout), and typings beside JS
+TWINS = {
+    "pkg/core.py": """
+        class Machine:
+            def add(self, name):
+                return name
+
+
+        class Other:
+            pass
+
+
+        def run(m: Machine) -> None:
+            m.add("x")
+        """,
+    "pkg/core.pyi": """
+        class Machine:
+            def add(self, name: str) -> str: ...
+
+        class Other: ...
+
+        def only_declared() -> int: ...
+        """,
+    "pkg/extra.py": """
+        class Other:
+            pass
+        """,
+    "lib/command.js": """
+        class Command {
+          name(n) { return n; }
+        }
+        module.exports = { Command };
+        """,
+    "typings/index.d.ts": """
+        export class Command {
+          name(n: string): string;
+        }
+        """,
+    "tests/test_core.py": """
+        from pkg.core import Machine
+
+
+        class TestMachine(Machine):
+            pass
+        """,
+    "wrap/sub.py": """
+        from pkg.core import Machine
+
+
+        class Sub(Machine):
+            pass
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def twins(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, api.Index]]:
+    root = write_project(tmp_path_factory.mktemp("twins").resolve(), TWINS)
+    api.index(root, jobs=1, embedder="none")
+    with api.open_index(root) as index:
+        yield root, index
+
+
+def test_an_implementation_is_answered_before_its_stub_and_typings(
+    twins: tuple[Path, api.Index],
+) -> None:
+    root, idx = twins
+    add = idx.resolve("Machine.add")
+    assert add.id == "pkg/core.py::Machine.add"
+    assert [r.symbol.id for r in idx.callers(add.id)] == ["pkg/core.py::run"]
+    assert [d.id for d in idx.declarations(add)] == ["pkg/core.pyi::Machine.add"]
+    assert idx.resolve("Command.name").id == "lib/command.js::Command.name"
+    assert [d.id for d in idx.declarations(idx.resolve("Command"))] == [
+        "typings/index.d.ts::Command"
+    ]
+    # a stub's declarations list no twins of their own, and a name only a stub declares is it
+    assert idx.declarations(idx.get("pkg/core.pyi::Machine.add")) == []
+    assert idx.resolve("only_declared").id == "pkg/core.pyi::only_declared"
+    shown = run("show", "Machine.add", "--repo", str(root))
+    assert shown.returncode == 0, shown.stderr
+    assert "  also declared at pkg/core.pyi:2  def add(self, name: str) -> str" in shown.stdout
+
+
+def test_two_implementations_beside_a_stub_stay_a_choice(twins: tuple[Path, api.Index]) -> None:
+    _, idx = twins
+    with pytest.raises(api.AmbiguousSymbol) as two:
+        idx.resolve("Other")
+    assert {s.id for s in two.value.candidates} == {
+        "pkg/core.py::Other",
+        "pkg/core.pyi::Other",
+        "pkg/extra.py::Other",
+    }
+
+
+def test_the_code_s_subclasses_come_before_the_tests(twins: tuple[Path, api.Index]) -> None:
+    _, idx = twins
+    machine = idx.resolve("Machine")
+    found = [r.symbol.id for r in idx.implementations(machine.id)]
+    assert found == ["wrap/sub.py::Sub", "tests/test_core.py::TestMachine"]

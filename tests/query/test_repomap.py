@@ -70,6 +70,9 @@ def test_edges_out_of_tests_count_a_fifth() -> None:
         ("docs/conf.py", "docs"),
         ("src/_vendor/six.py", "vendor"),
         ("third_party/lib.py", "vendor"),
+        ("transitions/core.pyi", "declaration"),
+        ("types/index.d.ts", "declaration"),
+        ("tests/stubs/test_core.pyi", "test"),
     ],
 )
 def test_roles_by_path(path: str, role: str) -> None:

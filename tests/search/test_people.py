@@ -89,6 +89,8 @@ def test_support_kinds_by_path() -> None:
     assert support_kinds("packages/bench/index.ts") == {"bench"}
     assert support_kinds("website/src/routes/index.tsx") == {"docs"}
     assert support_kinds("types/instance.d.ts") == {"declaration"}
+    assert support_kinds("transitions/core.pyi") == {"declaration"}
+    assert support_kinds("transitions/core.py") == frozenset()
     assert support_kinds("test/types/instance.tst.ts") == {"test"}
     # benchmarks by file name: pytest-benchmark and Vitest conventions
     assert support_kinds("performance/benchmark.py") == {"bench"}

@@ -7,8 +7,9 @@ repo map, made from the resolved symbol graph instead of name matches.
 number, so one caller calling a helper fifty times does not make it the centre. Placeholders
 (``external::``, ``unresolved::``) are left out: the map is of this repository.
 
-**Roles.** Tests, benchmarks, examples, fixtures, documentation and vendored code explain or
-exercise the implementation but are not it: their edges count a fifth, the random walk rarely
+**Roles.** Tests, benchmarks, examples, fixtures, documentation, declaration files (``.pyi``
+stubs, ``.d.ts`` typings) and vendored code explain, exercise or restate the implementation but
+are not it: their edges count a fifth, the random walk rarely
 restarts in them, and they are listed only after every implementation definition.
 
 **Selection.** A class is as central as itself plus its members; definitions are taken in rank
@@ -27,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from astrag.graph.facts import Edge, EdgeKind, Symbol
 from astrag.retrieve.tokens import count_tokens, truncate_to_tokens
-from astrag.search.support import is_test_path
+from astrag.search.support import is_declaration, is_test_path
 
 if TYPE_CHECKING:
     import numpy as np
@@ -48,7 +49,7 @@ ITERATIONS = 40
 SIGNATURE_CHARS = 200  # a longer signature is cut: the map shows shapes, not every parameter
 
 # the order roles are listed in; "code" is the implementation
-ROLES = ("code", "test", "bench", "example", "fixture", "docs", "vendor")
+ROLES = ("code", "test", "bench", "example", "fixture", "docs", "declaration", "vendor")
 _ROLE_PATTERNS = (
     ("fixture", re.compile(r"(^|/)(fixtures?|__fixtures__|testdata|test[-_]data|__mocks__)/")),
     ("vendor", re.compile(r"(^|/)(vendor|vendored|_vendor|third[-_]?party)/")),
@@ -64,7 +65,9 @@ def path_role(path: str) -> str:
     for role, pattern in _ROLE_PATTERNS:
         if pattern.search(path):
             return role
-    return "test" if is_test_path(path) else "code"
+    if is_test_path(path):
+        return "test"
+    return "declaration" if is_declaration(path) else "code"
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,8 +4,8 @@ documentation sites and type declarations.
 A question is about the implementation unless it says otherwise: "how does safeParse work"
 wants ``safeParse.ts``, not its tests, the benchmark that calls it or the docs page that shows
 it. Each kind is recognised by the conventions of its ecosystems (pytest, Jest, Mocha, Vitest;
-``examples/``, ``benchmarks/``, ``fixtures/``, ``docs/``; ``.d.ts``) and asked for by words
-("tests for the router", "example app", "benchmark", "typings"). Search and context rank a
+``examples/``, ``benchmarks/``, ``fixtures/``, ``docs/``; ``.d.ts``, ``.pyi``) and asked for by
+words ("tests for the router", "example app", "benchmark", "typings"). Search and context rank a
 support file after the code unless its kind is asked for; they never drop it from search,
 where it may still be the only match.
 """
@@ -44,7 +44,9 @@ _ASKS: dict[str, frozenset[str]] = {
     BENCH: frozenset({"bench", "benchmark", "benchmarks", "benchmarking", "performance", "perf"}),
     FIXTURE: frozenset({"fixture", "fixtures"}),
     DOCS: frozenset({"docs", "documentation", "website"}),
-    DECLARATION: frozenset({"types", "typings", "typescript", "declaration", "declarations"}),
+    DECLARATION: frozenset(
+        {"types", "typings", "typescript", "declaration", "declarations", "stub", "stubs"}
+    ),
 }
 
 
@@ -73,6 +75,11 @@ def support_kinds(path: str) -> frozenset[str]:
     if _named_as(BENCH, path):
         kinds.add(BENCH)
     return frozenset(kinds)
+
+
+def is_declaration(path: str) -> bool:
+    """A declaration file (``.d.ts``, ``.pyi``): it says what code elsewhere implements."""
+    return DECLARATION in support_kinds(path)
 
 
 def is_support(path: str, asked: frozenset[str] = frozenset()) -> bool:

@@ -22,5 +22,7 @@ ROOM = Room(
         "test": (r"test_[^/]*\.pyi?", r"[^/]*_test\.py", r"conftest\.py"),  # pytest
         # pytest-benchmark and asv: bench_x.py, benchmarks.py, x_benchmark.py
         "bench": (r"(?:bench|benchmark)s?(?:[_.-][^/]*)?\.py", r"[^/]*_bench(?:mark)?s?\.py"),
+        # a stub declares what its ``.py`` twin (or an extension module) implements
+        "declaration": (r"[^/]*\.pyi",),
     },
 )
