@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # numpy is imported where vectors are read: an index run with
     import numpy as np
 
 ProgressFn = Callable[[str, int, int], None]
-_BATCH = 512
+_BATCH = 4096  # texts per embed call: the static embedder sums texts of one length together
 _COMMIT_EVERY = 8192  # texts per transaction: a killed run loses at most this much work
 _DTYPE = "float16"  # numpy's name: numpy is imported only where vectors are made or read
 
