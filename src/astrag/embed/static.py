@@ -40,9 +40,10 @@ MODEL_DIR = Path(__file__).resolve().parent / "model"
 MAX_TOKENS = 512
 # Version of the text preparation below; part of the name, since changing it changes vectors.
 _PREP_VERSION = 1
-# Tokens in one call from which the whole table is unpacked to float32 once (31 MB, ~0.1 s)
-# rather than each gathered int8 row scaled as it is used (~0.1 us a token more).
-_UNPACK_FROM_TOKENS = 500_000
+# Tokens in one call from which the whole table is unpacked to float32 once (31 MB, ~0.1 s),
+# and kept, rather than each gathered int8 row scaled as it is used (~0.2 us a token more:
+# an edit's few texts never unpack it, a first index's batches of 4,096 texts do).
+_UNPACK_FROM_TOKENS = 100_000
 
 # A lower/digit then an upper, or an upper then upper+lower (the "PS" in "HTTPServer"); matching
 # two or three characters without lookarounds is ~3x faster than a zero-width split.

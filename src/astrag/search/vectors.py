@@ -9,7 +9,7 @@ Vectors are stored as float16: half the bytes, and cosine rankings do not move m
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -24,22 +24,37 @@ ProgressFn = Callable[[str, int, int], None]
 _BATCH = 4096  # texts per embed call: the static embedder sums texts of one length together
 _COMMIT_EVERY = 8192  # texts per transaction: a killed run loses at most this much work
 _DTYPE = "float16"  # numpy's name: numpy is imported only where vectors are made or read
+#: meta: the embedder whose vectors cover every document text; an index run that writes
+#: documents sets it to "" in its own transaction, and embedding sets it once all are done
+VECTORS_COMPLETE = "vectors_complete"
 
 
 def embed_missing(
-    store: GraphStore, spec: str, progress: ProgressFn | None = None
+    store: GraphStore,
+    spec: str,
+    progress: ProgressFn | None = None,
+    *,
+    written: Collection[str] | None = None,
+    complete_before: str = "",
 ) -> tuple[str, int]:
     """Embed every document text without a cached vector; returns (embedder name, count).
-    With the spec "none" nothing is embedded and existing vectors stay as they are."""
+    With the spec "none" nothing is embedded and existing vectors stay as they are.
+
+    ``written`` are the text hashes of the documents the run wrote and ``complete_before`` the
+    index's :data:`VECTORS_COMPLETE` as the run began: when that names this embedder, every
+    other text had its vector already, and only those are looked up (an edit's few texts
+    instead of every document: 0.02 s on medusa)."""
     embedder = load_embedder(spec)
     if embedder is None:
         return "none", 0
-    previous = store.meta().get("embedder", "")
+    before = store.meta()
+    previous = before.get("embedder", "")
     meta = {"embedder": embedder.name, "embedder_spec": spec}
     if previous != embedder.name:
         # vectors of another model live in another space: none of them can be reused
         store.put_vectors([], clear=True, meta=meta)
-    missing = store.texts_without_vectors()
+    scoped = previous == complete_before == embedder.name and written is not None
+    missing = store.texts_without_vectors(written if scoped else None)
     total = len(missing)
     if progress and total:
         progress("embed", 0, total)
@@ -54,7 +69,11 @@ def embed_missing(
             done += len(batch)
             if progress:
                 progress("embed", done, total)
-        store.put_vectors(rows, meta=meta)
+        last = start + _COMMIT_EVERY >= total
+        # complete only with the last part: a run killed before it leaves the mark unset
+        store.put_vectors(rows, meta={**meta, VECTORS_COMPLETE: embedder.name} if last else meta)
+    if not total and before.get(VECTORS_COMPLETE) != embedder.name:
+        store.set_meta({**meta, VECTORS_COMPLETE: embedder.name})
     return embedder.name, total
 
 
