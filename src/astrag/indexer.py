@@ -261,13 +261,19 @@ def index_repository(
             # the cyclic collector would traverse the whole growing heap again and again for
             # nothing, in this process and in every forked worker (which inherit the pause).
             with gc_paused():
-                written = _run(root, config, store, jobs or os.cpu_count() or 1, progress, summary)
+                jobs = jobs or os.cpu_count() or 1
+                written = _run(root, config, store, jobs, progress, summary)
             if not serving:
                 store.publish()  # nothing whole to keep serving: the graph is usable now
             clock = _Clock(summary.timings)
             spec = embedder or config.embedder
             summary.embedder, summary.embedded = embed_missing(
-                store, spec, progress, written=written.hashes, complete_before=written.complete
+                store,
+                spec,
+                progress,
+                written=written.hashes,
+                complete_before=written.complete,
+                jobs=jobs,
             )
             index_vectors = getattr(store, "index_vectors", None)  # the server's ANN index
             if index_vectors is not None:

@@ -30,9 +30,9 @@ class _Spy:
     def get_added_tokens_decoder(self) -> Any:
         return self.inner.get_added_tokens_decoder()
 
-    def encode_batch(self, texts: list[str], add_special_tokens: bool) -> Any:
-        self.whole.extend(texts)
-        return self.inner.encode_batch(texts, add_special_tokens=add_special_tokens)
+    def encode(self, text: str, add_special_tokens: bool) -> Any:
+        self.whole.append(text)
+        return self.inner.encode(text, add_special_tokens=add_special_tokens)
 
 
 def _reference(texts: list[str]) -> list[list[int]]:

@@ -67,6 +67,10 @@ class StaticEmbedder:
     Thread-safe: the model is loaded and used under a lock (its word cache grows as it goes).
     """
 
+    #: It computes in this process alone (no threads, no sockets): batches may be embedded in
+    #: forked processes as well (search/vectors.py).
+    embeds_in_forks = True
+
     def __init__(self, model_dir: Path | None = None) -> None:
         self.model_dir = model_dir or MODEL_DIR
         config = self._read_config()

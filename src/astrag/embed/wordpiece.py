@@ -57,11 +57,10 @@ class WordpieceIds:
                 continue
             ids = list(chain.from_iterable(map(pieces, _PIECE.findall(text.lower()))))
             out.append(ids[:limit] if len(ids) > limit else ids)
-        if slow:
-            encode = getattr(self._tokenizer, "encode_batch_fast", self._tokenizer.encode_batch)
-            encoded = encode([texts[i] for i in slow], add_special_tokens=False)
-            for i, e in zip(slow, encoded, strict=True):
-                out[i] = list(e.ids)
+        for i in slow:
+            # one at a time: encode_batch would start the tokenizer's thread pool, which a
+            # process forked after it can no longer use (search/vectors.py embeds in forks)
+            out[i] = self._tokenizer.encode(texts[i], add_special_tokens=False).ids
         return out
 
 
