@@ -63,11 +63,13 @@ def embed_missing(
     if progress and total:
         progress("embed", 0, total)
     done = 0
-    batches = [missing[b : b + _BATCH] for b in range(0, total, _BATCH)]
+    # batches of equal size, none larger than _BATCH: a fork shares the work evenly
+    size = -(-total // -(-total // _BATCH)) if total else _BATCH
+    batches = [missing[b : b + size] for b in range(0, total, size)]
     rows: list[tuple[str, bytes]] = []
     for batch, blob in zip(batches, _embedded(embedder, batches, jobs), strict=True):
-        size = len(blob) // len(batch)
-        rows.extend((h, blob[i * size : (i + 1) * size]) for i, (h, _) in enumerate(batch))
+        width = len(blob) // len(batch)  # bytes a vector
+        rows.extend((h, blob[i * width : (i + 1) * width]) for i, (h, _) in enumerate(batch))
         done += len(batch)
         if progress:
             progress("embed", done, total)
@@ -101,7 +103,11 @@ def _embedded(
     _forked = embedder, batches  # what the forked processes inherit (texts are not pickled)
     pool = ProcessPoolExecutor(max_workers=jobs - 1, mp_context=get_context("fork"))
     try:
-        far = {i: pool.submit(_embed_forked, i) for i in range(1, len(batches)) if i % jobs}
+        # the last batch to a fork too: this process has embedded the first, and writes
+        last = len(batches) - 1
+        far = {
+            i: pool.submit(_embed_forked, i) for i in range(1, last + 1) if i % jobs or i == last
+        }
         for i in range(1, len(batches)):
             yield far.pop(i).result() if i in far else _embed_batch(embedder, batches[i])
     finally:
