@@ -135,3 +135,29 @@ def test_embedding_nothing_imports_no_numpy() -> None:
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["256", "False"]
+
+
+def test_a_fork_gets_the_model_with_its_lock_free(embedder: StaticEmbedder) -> None:
+    # a thread of the parent may hold the model's lock as another forks: the child's copy
+    # would stay locked for ever
+    run = run_offline(
+        """
+        import os
+        from astrag.embed import static
+
+        embedder = static.StaticEmbedder()
+        first = embedder.embed(["open a file"])
+        model = static._model(embedder.model_dir)
+        with model.lock:  # held, as by another thread, while forking
+            pid = os.fork()
+            if pid == 0:
+                same = (embedder.embed(["open a file"]) == first).all()
+                os._exit(0 if same and static._model(embedder.model_dir) is model else 1)
+        _, status = os.waitpid(pid, 0)
+        print(os.waitstatus_to_exitcode(status))
+        """,
+        dict(os.environ),
+        timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["0"]

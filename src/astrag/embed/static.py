@@ -21,9 +21,10 @@ Text preparation, before the BERT (uncased) tokenizer:
 from __future__ import annotations
 
 import json
+import os
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -129,7 +130,7 @@ class _Model:
         if self._scales is None:
             self._table = self._stored.astype(np.float32, copy=False)
 
-    def rows_for(self, tokens: int) -> Any:
+    def rows_for(self, tokens: int) -> Callable[[np.ndarray], np.ndarray]:
         """How to gather float32 rows for a call that embeds ``tokens`` tokens in all."""
         if self._table is None and tokens >= _UNPACK_FROM_TOKENS:
             self._table = self._unpacked()
@@ -164,3 +165,15 @@ def _model(model_dir: Path) -> _Model:
         if model is None:
             model = _models[model_dir] = _Model(model_dir)
         return model
+
+
+def _fresh_locks() -> None:
+    """In a forked child: another thread of the parent may have held a lock as it forked (an
+    MCP server embedding a query while a re-index forks), and would never release the copy."""
+    global _models_lock
+    _models_lock = threading.Lock()
+    for model in _models.values():
+        model.lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_fresh_locks)
