@@ -43,7 +43,7 @@ from astrag.search.documents import (
     documents,
     encode_documents,
 )
-from astrag.search.vectors import embed_missing
+from astrag.search.vectors import VECTORS_COMPLETE, embed_missing
 from astrag.store.base import (
     FileRecord,
     GraphStore,
@@ -261,12 +261,20 @@ def index_repository(
             # the cyclic collector would traverse the whole growing heap again and again for
             # nothing, in this process and in every forked worker (which inherit the pause).
             with gc_paused():
-                _run(root, config, store, jobs or os.cpu_count() or 1, progress, summary)
+                jobs = jobs or os.cpu_count() or 1
+                written = _run(root, config, store, jobs, progress, summary)
             if not serving:
                 store.publish()  # nothing whole to keep serving: the graph is usable now
             clock = _Clock(summary.timings)
             spec = embedder or config.embedder
-            summary.embedder, summary.embedded = embed_missing(store, spec, progress)
+            summary.embedder, summary.embedded = embed_missing(
+                store,
+                spec,
+                progress,
+                written=written.hashes,
+                complete_before=written.complete,
+                jobs=jobs,
+            )
             index_vectors = getattr(store, "index_vectors", None)  # the server's ANN index
             if index_vectors is not None:
                 index_vectors()
@@ -281,6 +289,15 @@ def index_repository(
     return summary
 
 
+@dataclass(frozen=True, slots=True)
+class _Written:
+    """What a run wrote for embedding to look at: the hashes of the document texts (None: too
+    many to list, every text is looked at) and the index's VECTORS_COMPLETE before it."""
+
+    hashes: set[str] | None
+    complete: str
+
+
 def _run(
     root: Path,
     config: Config,
@@ -288,9 +305,10 @@ def _run(
     jobs: int,
     progress: ProgressFn | None,
     summary: IndexSummary,
-) -> None:
+) -> _Written:
     stored = store.file_records()
     old_meta = store.meta()
+    written = _Written(set(), old_meta.get(VECTORS_COMPLETE, ""))
     records = stored
     if stored and old_meta.get("extractor") != _parse_fingerprint():
         records = {}  # another astrag version parsed these files: their facts may differ
@@ -311,7 +329,7 @@ def _run(
     if not records and jobs > 1 and len(to_read) >= _PARALLEL_MIN_FILES and _CAN_FORK:
         cold = _Cold(stored, current, to_read, scanned_at)
         _run_cold(root, config, store, jobs, progress, summary, clock, cold)
-        return
+        return replace(written, hashes=None)
     keep = [p for p in records if p not in removed]
     facts = store.lazy_facts(keep) if keep else LazyFacts({})
     tables = TableCache(facts)
@@ -348,7 +366,7 @@ def _run(
     if not (full or changed or removed or touched):
         # the index is current as of this scan; only a skipped file may have come or gone
         store.set_meta({SCANNED_AT: scanned_at, "skipped": skipped, LAYOUT_INPUTS: inputs})
-        return
+        return written
     if layout is None:  # only the resolver changed: every file is resolved again
         layout, inputs = read_layout_noting(root, current)
     clock.lap("layout")
@@ -372,6 +390,8 @@ def _run(
         "root": str(root),
         "skipped": skipped,
     }
+    if changed:  # documents written: their texts are embedded after the commit
+        meta[VECTORS_COMPLETE] = ""
 
     def updates() -> Iterator[IndexUpdate]:
         """What needs no resolution (files, facts, symbols, search documents: written while
@@ -386,14 +406,14 @@ def _run(
         # written: the encoded facts need not stay in memory while the edges come in (sympy:
         # 38 MB); the documents are decoded a few hundred files at a time, as they are written
         facts.forget_blobs(changed)
-        written = sorted(changed)
+        paths = sorted(changed)
         changed.clear()
-        for i in range(0, len(written), _WRITE_CHUNK):
-            chunk = written[i : i + _WRITE_CHUNK]
-            yield IndexUpdate(
-                docs_for=tuple(chunk),
-                docs=tuple(d for p in chunk if p in docs for d in decode_documents(docs.pop(p))),
-            )
+        for i in range(0, len(paths), _WRITE_CHUNK):
+            chunk = paths[i : i + _WRITE_CHUNK]
+            chunk_docs = tuple(d for p in chunk if p in docs for d in decode_documents(docs.pop(p)))
+            if written.hashes is not None:
+                written.hashes.update(d.hash for d in chunk_docs)
+            yield IndexUpdate(docs_for=tuple(chunk), docs=chunk_docs)
         targets: set[str] = set()
         done = 0
         for batch in pending.batches():
@@ -416,6 +436,7 @@ def _run(
     clock.lap("write")
     if progress:
         progress("write", 1, 1)
+    return written
 
 
 @dataclass(frozen=True, slots=True)
@@ -523,6 +544,7 @@ def _run_cold(
             SCANNED_AT: cold.scanned_at,
             "root": str(root),
             "skipped": skipped_meta(summary.skipped),
+            VECTORS_COMPLETE: "",  # every text is embedded after the commit
         }
         yield IndexUpdate(meta=meta)
 

@@ -91,3 +91,73 @@ def test_default_works_with_the_network_off() -> None:
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["(2,", f"{load_embedder().dim})", "2.0"]
+
+
+def test_scaled_rows_and_the_unpacked_table_give_the_same_bytes(
+    embedder: StaticEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from astrag.embed import static
+
+    words = "get user by id parse json config http server render progress bar".split()
+    texts = [" ".join(words[i % 7 :] * (i % 5 + 1)) for i in range(200)]
+    model = static._model(embedder.model_dir)
+    monkeypatch.setattr(model, "_table", None)
+    monkeypatch.setattr(static, "_UNPACK_FROM_TOKENS", 10**9)  # int8 rows scaled as gathered
+    scaled = embedder.embed(texts)
+    assert model._table is None
+    monkeypatch.setattr(static, "_UNPACK_FROM_TOKENS", 1)  # the whole table unpacked once
+    unpacked = embedder.embed(texts)
+    assert model._table is not None and model._table.dtype == np.float32
+    assert scaled.tobytes() == unpacked.tobytes()
+
+
+def test_the_model_loads_once_per_process_and_directory(embedder: StaticEmbedder) -> None:
+    from astrag.embed import static
+
+    embedder.embed(["load it"])
+    other = StaticEmbedder()
+    other.embed(["again"])
+    assert static._model(other.model_dir) is static._model(embedder.model_dir)
+
+
+def test_embedding_nothing_imports_no_numpy() -> None:
+    # a run whose texts all have cached vectors asks for the embedder and never embeds
+    run = run_offline(
+        """
+        import sys
+        from astrag.embed import load_embedder
+
+        embedder = load_embedder("local")
+        print(embedder.dim, "numpy" in sys.modules)
+        """,
+        dict(os.environ),
+        timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["256", "False"]
+
+
+def test_a_fork_gets_the_model_with_its_lock_free(embedder: StaticEmbedder) -> None:
+    # a thread of the parent may hold the model's lock as another forks: the child's copy
+    # would stay locked for ever
+    run = run_offline(
+        """
+        import os
+        from astrag.embed import static
+
+        embedder = static.StaticEmbedder()
+        first = embedder.embed(["open a file"])
+        model = static._model(embedder.model_dir)
+        with model.lock:  # held, as by another thread, while forking
+            pid = os.fork()
+            if pid == 0:
+                same = (embedder.embed(["open a file"]) == first).all()
+                os._exit(0 if same and static._model(embedder.model_dir) is model else 1)
+        _, status = os.waitpid(pid, 0)
+        print(os.waitstatus_to_exitcode(status))
+        """,
+        dict(os.environ),
+        timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["0"]

@@ -263,6 +263,23 @@ def test_lexical_search_and_vectors(store: GraphStore) -> None:
     assert store.meta()["embedder"] == "t"
 
 
+def test_texts_without_vectors_among_given_hashes(store: GraphStore) -> None:
+    docs = tuple(doc(f"a.py::f{i}", f"f{i}", f"body words {i}") for i in range(4))
+    store.apply(IndexUpdate(symbols=tuple(sym(d.path, d.id.split("::")[1]) for d in docs),
+                            docs_for=("a.py",), docs=docs))  # fmt: skip
+    hashes = [d.hash for d in docs]
+    store.put_vectors([(hashes[0], bytes(16))], meta={"embedder": "t"})
+    # only the texts asked about, each once, and only those still without a vector
+    assert store.texts_without_vectors([hashes[0], hashes[2], hashes[2]]) == [
+        (hashes[2], docs[2].text)
+    ]
+    assert store.texts_without_vectors(["no-such-hash"]) == []
+    assert store.texts_without_vectors([]) == []
+    assert sorted(store.texts_without_vectors()) == sorted(
+        (h, d.text) for h, d in zip(hashes[1:], docs[1:], strict=True)
+    )
+
+
 def test_lexical_ranking_is_identical_on_both_stores(tmp_path: Path, pg_url: str) -> None:
     words = "user users id database row parse token write store get save name".split()
     docs = tuple(

@@ -21,25 +21,30 @@ Text preparation, before the BERT (uncased) tokenizer:
 from __future__ import annotations
 
 import json
+import os
 import re
 import threading
-from collections.abc import Sequence
-from itertools import chain
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from astrag.embed.base import EmbeddingError, normalise_rows
+from astrag.embed.pooling import summed_rows
+from astrag.embed.wordpiece import WordpieceIds
+
+if TYPE_CHECKING:  # numpy is imported on the first embed: a run that embeds nothing (every
+    # text's vector cached) never pays for it
+    import numpy as np
 
 MODEL_DIR = Path(__file__).resolve().parent / "model"
 #: Wordpieces kept per text; the rest of a longer text is ignored.
 MAX_TOKENS = 512
 # Version of the text preparation below; part of the name, since changing it changes vectors.
 _PREP_VERSION = 1
-# Token rows gathered per step. Small enough that the gathered block (x dim x 4 bytes, ~2 MB)
-# stays in cache for the sum that follows: 4-5x faster than one gather of a whole batch.
-_GATHER_TOKENS = 2048
+# Tokens in one call from which the whole table is unpacked to float32 once (31 MB, ~0.1 s),
+# and kept, rather than each gathered int8 row scaled as it is used (~0.2 us a token more:
+# an edit's few texts never unpack it, a first index's batches of 4,096 texts do).
+_UNPACK_FROM_TOKENS = 100_000
 
 # A lower/digit then an upper, or an upper then upper+lower (the "PS" in "HTTPServer"); matching
 # two or three characters without lookarounds is ~3x faster than a zero-width split.
@@ -57,11 +62,15 @@ def prepare(text: str) -> str:
 
 
 class StaticEmbedder:
-    """Mean of distilled token vectors; loads its table lazily on first use.
+    """Mean of distilled token vectors; the model loads on first use, once per process.
 
     ``model_dir`` defaults to the table bundled with astrag; the benchmark passes others.
-    Thread-safe: the table is loaded once under a lock and only read afterwards.
+    Thread-safe: the model is loaded and used under a lock (its word cache grows as it goes).
     """
+
+    #: It computes in this process alone (no threads, no sockets): batches may be embedded in
+    #: forked processes as well (search/vectors.py).
+    embeds_in_forks = True
 
     def __init__(self, model_dir: Path | None = None) -> None:
         self.model_dir = model_dir or MODEL_DIR
@@ -71,9 +80,6 @@ class StaticEmbedder:
             f"static-minilm-l6-v2-d{self.dim}-{config['quantisation']}"
             f"-r{config['recipe_version']}-p{_PREP_VERSION}-{config['vectors_sha256'][:12]}"
         )
-        self._lock = threading.Lock()
-        self._tokenizer: Any = None
-        self._table: np.ndarray | None = None
 
     def _read_config(self) -> dict[str, Any]:
         path = self.model_dir / "config.json"
@@ -87,55 +93,87 @@ class StaticEmbedder:
             ) from exc
         return config
 
-    def _load(self) -> tuple[Any, np.ndarray]:
-        with self._lock:
-            if self._table is None:
-                from tokenizers import Tokenizer
-
-                tokenizer = Tokenizer.from_file(str(self.model_dir / "tokenizer.json"))
-                # The teacher's tokenizer pads and truncates to 128 for the transformer; here
-                # padding would add [PAD] rows and the cap is ours.
-                tokenizer.no_padding()
-                tokenizer.enable_truncation(MAX_TOKENS)
-                with np.load(self.model_dir / "vectors.npz") as data:
-                    table = data["vectors"].astype(np.float32)
-                    if "scales" in data:  # int8 rows with one float scale each
-                        table *= data["scales"][:, None]
-                self._tokenizer = tokenizer
-                self._table = table
-            return self._tokenizer, self._table
-
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """One unit row per text (zero row for a text without known tokens)."""
+        import numpy as np
+
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        tokenizer, table = self._load()
-        prepared = [prepare(t) for t in texts]
-        # encode_batch_fast skips offset tracking, which we do not need.
-        encode = getattr(tokenizer, "encode_batch_fast", tokenizer.encode_batch)
-        id_lists = [e.ids for e in encode(prepared, add_special_tokens=False)]
-        return normalise_rows(self._pool(id_lists, table))
+        model = _model(self.model_dir)
+        with model.lock:
+            id_lists = model.words.ids([prepare(t) for t in texts])
+            tokens = sum(map(len, id_lists))
+            return normalise_rows(summed_rows(id_lists, model.rows_for(tokens), self.dim))
 
-    @staticmethod
-    def _pool(id_lists: list[list[int]], table: np.ndarray) -> np.ndarray:
-        """Each text's token rows summed (normalising later makes sum == mean)."""
-        lengths = np.fromiter(map(len, id_lists), dtype=np.intp, count=len(id_lists))
-        bounds = np.zeros(len(id_lists) + 1, dtype=np.intp)
-        np.cumsum(lengths, out=bounds[1:])
-        ids = np.fromiter(chain.from_iterable(id_lists), dtype=np.intp, count=int(bounds[-1]))
-        out = np.zeros((len(id_lists), table.shape[1]), dtype=np.float32)
-        buffer = np.empty((_GATHER_TOKENS + MAX_TOKENS, table.shape[1]), dtype=np.float32)
-        start = 0
-        while start < len(id_lists):
-            # Texts start..stop-1 hold at most _GATHER_TOKENS tokens (or are one long text).
-            stop = int(np.searchsorted(bounds, bounds[start] + _GATHER_TOKENS, side="right")) - 1
-            stop = min(max(stop, start + 1), len(id_lists))
-            lo, hi = int(bounds[start]), int(bounds[stop])
-            if hi > lo:
-                rows = np.take(table, ids[lo:hi], axis=0, out=buffer[: hi - lo])
-                # reduceat on an empty segment returns the next row instead of zero, so sum
-                # only the non-empty texts of the step.
-                keep = lengths[start:stop] > 0
-                out[start:stop][keep] = np.add.reduceat(rows, bounds[start:stop][keep] - lo, axis=0)
-            start = stop
-        return out
+
+class _Model:
+    """A model directory's tokenizer and table, loaded once per process and kept (an MCP
+    server or a watcher re-indexes again and again): its int8 rows and their scales as
+    stored, unpacked to one float32 table only for a call with many tokens."""
+
+    def __init__(self, model_dir: Path) -> None:
+        import numpy as np
+        from tokenizers import Tokenizer
+
+        tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+        # The teacher's tokenizer pads and truncates to 128 for the transformer; here
+        # padding would add [PAD] rows and the cap is ours.
+        tokenizer.no_padding()
+        tokenizer.enable_truncation(MAX_TOKENS)
+        self.lock = threading.Lock()
+        self.words = WordpieceIds(tokenizer, MAX_TOKENS)
+        with np.load(model_dir / "vectors.npz") as data:
+            self._stored: np.ndarray = data["vectors"]
+            # int8 rows with one float scale each; a float table (the benchmark's) has none
+            self._scales: np.ndarray | None = data.get("scales")
+        self._table: np.ndarray | None = None
+        if self._scales is None:
+            self._table = self._stored.astype(np.float32, copy=False)
+
+    def rows_for(self, tokens: int) -> Callable[[np.ndarray], np.ndarray]:
+        """How to gather float32 rows for a call that embeds ``tokens`` tokens in all."""
+        if self._table is None and tokens >= _UNPACK_FROM_TOKENS:
+            self._table = self._unpacked()
+        if self._table is not None:
+            return self._table.__getitem__
+        return self._scaled_rows
+
+    def _unpacked(self) -> np.ndarray:
+        assert self._scales is not None
+        table = self._stored.astype("float32")
+        table *= self._scales[:, None]
+        return table
+
+    def _scaled_rows(self, ids: np.ndarray) -> np.ndarray:
+        # the product the unpacked table holds, made for the gathered rows only: the same
+        # float32 of each int8 times the same float32 scale
+        import numpy as np
+
+        assert self._scales is not None
+        rows = self._stored[ids].astype(np.float32)
+        rows *= self._scales[ids][..., None]
+        return rows
+
+
+_models: dict[Path, _Model] = {}
+_models_lock = threading.Lock()
+
+
+def _model(model_dir: Path) -> _Model:
+    with _models_lock:
+        model = _models.get(model_dir)
+        if model is None:
+            model = _models[model_dir] = _Model(model_dir)
+        return model
+
+
+def _fresh_locks() -> None:
+    """In a forked child: another thread of the parent may have held a lock as it forked (an
+    MCP server embedding a query while a re-index forks), and would never release the copy."""
+    global _models_lock
+    _models_lock = threading.Lock()
+    for model in _models.values():
+        model.lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_fresh_locks)

@@ -18,7 +18,7 @@ same :class:`GraphStore` with the same results; ``store/open.py`` chooses betwee
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -173,7 +173,9 @@ class GraphStore(Protocol):
 
     def vectors(self) -> tuple[list[str], list[bytes]]: ...
 
-    def texts_without_vectors(self) -> list[tuple[str, str]]: ...
+    def texts_without_vectors(
+        self, hashes: Collection[str] | None = None
+    ) -> list[tuple[str, str]]: ...
 
     def put_vectors(
         self, rows: Iterable[tuple[str, bytes]], *, clear: bool = False, meta: dict[str, str]

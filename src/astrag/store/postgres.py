@@ -32,7 +32,7 @@ import marshal
 import os
 import socket
 import struct
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
@@ -1168,12 +1168,16 @@ class PostgresStore:
         return [r[0] for r in rows], [r[1] for r in rows]
 
     @_translate_errors
-    def texts_without_vectors(self) -> list[tuple[str, str]]:
+    def texts_without_vectors(self, hashes: Collection[str] | None = None) -> list[tuple[str, str]]:
+        scope = "" if hashes is None else "hash = ANY(%(hashes)s) AND "
+        params: dict[str, Any] = {"repo": self._repo}
+        if hashes is not None:
+            params["hashes"] = list(hashes)
         rows = self._db.execute(
-            "SELECT hash, min(text) FROM docs WHERE repo = %(repo)s AND NOT EXISTS "
+            f"SELECT hash, min(text) FROM docs WHERE repo = %(repo)s AND {scope}NOT EXISTS "
             "(SELECT 1 FROM vectors v WHERE v.repo = %(repo)s AND v.hash = docs.hash) "
             "GROUP BY hash ORDER BY hash",
-            {"repo": self._repo},
+            params,
         )
         return [(h, t) for h, t in rows]
 

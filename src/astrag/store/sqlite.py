@@ -39,7 +39,7 @@ import os
 import re
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
 from operator import itemgetter
 from pathlib import Path
@@ -98,6 +98,7 @@ _SEEN_SYMBOLS = 50_000  # symbols a warm process keeps read (forgotten all at on
 # large repository read them with a COUNT over every edge (0.13 s of 0.4 s on medusa)
 COUNTS_META = "counts"
 _RESERVED_META = frozenset({"schema_version", "facts_format", COUNTS_META})
+_IN_LIST = 500  # values bound in one IN (...) list
 _REBUILD_HINT = "run `astrag index --rebuild` to rebuild the index"
 
 _SCHEMA = """
@@ -1267,12 +1268,22 @@ class SqliteStore:
         return [r[0] for r in rows], [r[1] for r in rows]
 
     @_translate_errors
-    def texts_without_vectors(self) -> list[tuple[str, str]]:
-        """(hash, text) of every document text no vector is cached for, each text once."""
-        return self._db.execute(
-            "SELECT hash, min(text) FROM docs WHERE NOT EXISTS "
+    def texts_without_vectors(self, hashes: Collection[str] | None = None) -> list[tuple[str, str]]:
+        """(hash, text) of every document text no vector is cached for, each text once;
+        with ``hashes``, only among those texts (a run that knows what it wrote)."""
+        query = (
+            "SELECT hash, min(text) FROM docs WHERE {} NOT EXISTS "
             "(SELECT 1 FROM vectors v WHERE v.hash = docs.hash) GROUP BY hash ORDER BY hash"
-        ).fetchall()
+        )
+        if hashes is None:
+            return self._db.execute(query.format("")).fetchall()
+        wanted = sorted(set(hashes))
+        rows: list[tuple[str, str]] = []
+        for i in range(0, len(wanted), _IN_LIST):
+            part = wanted[i : i + _IN_LIST]
+            marks = ",".join("?" * len(part))
+            rows += self._db.execute(query.format(f"hash IN ({marks}) AND"), part).fetchall()
+        return rows
 
     @_translate_errors
     def put_vectors(
