@@ -259,9 +259,11 @@ class Checker:
         if receiver[0] == "mod":
             if ref.kind == RefKind.READ and not rules.judges_module_reads:
                 return []
-            if self.r.module_is_dynamic(receiver[1]) or self.damaged_module(receiver[1], name):
-                return []
             module_rules = self.rules(self.r.tables[receiver[1]])
+            if module_rules.module_may_have(self, receiver[1], name):
+                return []
+            if self.damaged_module(receiver[1], name):
+                return []
             if name in module_rules.module_members:
                 return []  # every module has it (``__file__``)
             if module_rules.module_declares(self, receiver[1], name, change.path):
@@ -280,6 +282,8 @@ class Checker:
                 return []
             if rules.adds_member(change.text, receiver[2].rpartition(".")[2], name):
                 return []  # the file gives the class the member from outside its body
+            if self._closure_has(receiver, name):
+                return []  # its text has it (``self.x = f``, a name its ``__getattr__`` answers)
             interface = self.r.definition(receiver)
             inferred = not self._declared_receiver(site, ref.chain)
             if interface is not None and interface.kind == DefKind.INTERFACE and inferred:

@@ -59,6 +59,10 @@ class ClassBodies:
             store[key] = compute()
         return store[key]
 
+    def file_view(self, kind: str, path: str, reader: Callable[[str], T]) -> T:
+        """What ``reader`` makes of the file's whole text, read once (``kind`` names it)."""
+        return self._cached(kind, path, "", lambda: reader(self.file_text(path)))
+
     def file_text(self, path: str) -> str:
         if path not in self.texts and ("text", path, "") in self.shared:
             self.texts[path] = self.shared[("text", path, "")]

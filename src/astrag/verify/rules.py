@@ -179,6 +179,11 @@ class LanguageRules:
         (``name``: the member asked about; ``attribute``: asked by the attribute rule)."""
         return checker.closed_by_bases(receiver, d)
 
+    def module_may_have(self, checker: Checker, path: str, name: str) -> bool:
+        """The module may have ``name`` without a definition the index shows: its members
+        cannot all be seen (Python's PEP 562 ``__getattr__``, unless it answers a fixed few)."""
+        return checker.r.module_is_dynamic(path)
+
     def opened_by_hooks_only(
         self, checker: Checker, receiver: Value, d: Definition, name: str, attribute: bool
     ) -> bool:
