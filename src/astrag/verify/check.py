@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -435,7 +435,10 @@ class Checker:
         """``x.m(a, b)`` where ``x`` may be an instance of a subclass, in a language that
         allows it, and some repository subclass overrides ``m`` with other parameters (Python
         lets an override change its signature: ``Pattern.handleMatch(m)``,
-        ``InlineProcessor.handleMatch(m, data)``): which one runs is not known."""
+        ``InlineProcessor.handleMatch(m, data)``): which one runs is not known. An override
+        that only widens what the method accepts (cachetools' ``cache(self, minsize,
+        **kwargs)`` over ``cache(self, _minsize)``) leaves the base's signature the contract
+        every call through it must keep."""
         if receiver is None or receiver[0] != "inst":
             return False
         if not self.rules(site.t).receiver_may_be_subclass:
@@ -445,7 +448,9 @@ class Checker:
             if path not in self.r.tables.facts:
                 return True  # the index moved on: cannot tell
             own = self.r.tables[path].defs.get(f"{qual}.{callee.name}")
-            if own is not None and [(p.kind, p.has_default) for p in own.params] != shape:
+            if own is None or [(p.kind, p.has_default) for p in own.params] == shape:
+                continue
+            if own.kind not in FUNCTION_KINDS or not _widens(callee.params, own.params):
                 return True
         return False
 
@@ -1136,3 +1141,32 @@ def _element_type(collection: tuple[str, ...], step: str) -> tuple[str, ...] | N
     if collection[-1:] == ("{}",) and step in ("[k]", "get()"):
         return collection[:-1]
     return None
+
+
+def _widens(base: Sequence[Param], own: Sequence[Param]) -> bool:
+    """Every call ``base``'s parameters accept, ``own``'s accept too: the override takes at
+    least the base's positions, leaves optional what a call may leave out, takes the base's
+    keyword-only parameters by name and requires none of its own; it may add optional
+    parameters, ``*args`` and ``**kwargs`` (a positional parameter renamed is not checked: a
+    call naming it fits the base, and only calls the base rejects are findings)."""
+    kinds = {p.kind for p in own}
+    for variadic in ("var_positional", "var_keyword"):
+        if any(p.kind == variadic for p in base) and variadic not in kinds:
+            return False
+    positional = ("positional", "positional_only")
+    base_positions = [p for p in base if p.kind in positional]
+    own_positions = [p for p in own if p.kind in positional]
+    if len(own_positions) < len(base_positions) and "var_positional" not in kinds:
+        return False
+    required = sum(not p.has_default for p in base_positions)
+    if any(not p.has_default for p in own_positions[required:]):
+        return False
+    by_name = {p.name for p in own if p.kind in ("positional", "keyword_only")}
+    base_keywords = {p.name: p for p in base if p.kind == "keyword_only"}
+    if any(name not in by_name for name in base_keywords) and "var_keyword" not in kinds:
+        return False
+    return all(
+        p.has_default or (p.name in base_keywords and not base_keywords[p.name].has_default)
+        for p in own
+        if p.kind == "keyword_only"
+    )

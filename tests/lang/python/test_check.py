@@ -783,3 +783,84 @@ def test_a_getattr_that_may_answer_any_name_opens_the_module_or_class(
     # a hook that hands the name on (``_load(name)``, ``getattr(inner, name)``) may answer
     # any name: nothing read through it is judged, an import of it included
     assert rows(root, code, "use.py") == []
+
+
+WIDENED = {
+    "mixin.py": """
+        class CacheMixin:
+            def cache(self, minsize):
+                raise NotImplementedError
+
+            def lookup(self, key, *, strict=False):
+                raise NotImplementedError
+
+
+        class Plain(CacheMixin):
+            def cache(self, minsize, **kwargs):
+                return dict(kwargs)
+
+            def lookup(self, key, default=None, *, strict=False, typed=False):
+                return default
+
+
+        class Sized(CacheMixin):
+            def cache(self, minsize, getsizeof=None):
+                return {}
+    """,
+    "narrowed.py": """
+        class Base:
+            def cache(self, minsize):
+                raise NotImplementedError
+
+
+        class Needs(Base):
+            def cache(self, minsize, maxsize):
+                return {}
+
+
+        class Keyed(Base):
+            def cache(self, minsize, *, ttl):
+                return {}
+    """,
+}
+
+
+def test_an_override_that_only_widens_keeps_the_base_signature_the_contract(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("widened"), WIDENED)
+    code = """
+        from mixin import CacheMixin
+
+
+        def go(mixin: CacheMixin):
+            mixin.cache(3, foo=1)
+            mixin.cache()
+            mixin.cache(3)
+            mixin.lookup(1, 2, 3)
+            return mixin.lookup(1, strict=True)
+    """
+    # cachetools' test mixin: its subclasses override ``cache`` with ``**kwargs`` or an
+    # optional parameter more; a call through the mixin is still judged against its own
+    assert rows(root, code, "use.py") == [
+        ("unknown-keyword", 5),
+        ("wrong-arguments", 6),
+        ("wrong-arguments", 8),
+    ]
+
+
+def test_an_override_that_requires_more_leaves_calls_through_the_base_unjudged(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("narrowed"), WIDENED)
+    code = """
+        from narrowed import Base
+
+
+        def go(base: Base):
+            base.cache(3, 4)
+            return base.cache(3, ttl=1)
+    """
+    # one subclass requires a second positional argument, another a keyword: which runs is
+    # not known, so neither call is counted
+    assert rows(root, code, "use.py") == []
