@@ -697,7 +697,7 @@ class Checker:
         given = ref.arg_count + sum(p.name in ref.keywords for p in positional[ref.arg_count :])
         required = sum(not p.has_default for p in positional)
         if given < required:  # what the language lets a call leave out, read only now
-            omitted = callee_rules.omittable(self, denot[1], callee)
+            omitted = callee_rules.omittable(self, denot[1], callee, change, ref)
             required = sum(not p.has_default and p.name not in omitted for p in positional)
         too_few = given < required and "var_keyword" not in kinds
         # an arrow bound to a typed field/variable may take fewer parameters than callers pass

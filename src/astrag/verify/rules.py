@@ -228,9 +228,17 @@ class LanguageRules:
         outside its body (Python: ``Owner.name = ...``, ``obj.__class__.name = ...``)."""
         return False
 
-    def omittable(self, checker: Checker, path: str, callee: Definition) -> frozenset[str]:
+    def omittable(
+        self,
+        checker: Checker,
+        path: str,
+        callee: Definition,
+        change: ChangedFile | None = None,
+        ref: Reference | None = None,
+    ) -> frozenset[str]:
         """Parameters without a default that a call may leave out all the same (a TS
-        parameter whose type accepts ``void``)."""
+        parameter whose type accepts ``void``); ``change`` and ``ref``: the call, whose
+        receiver may say how the callee's class is instantiated."""
         return frozenset()
 
     # several definitions of one name, chosen by their parameters (Java): a call is judged

@@ -868,3 +868,48 @@ def test_a_static_member_is_not_found_in_an_interface_the_class_implements(
     # what every function has (``bind``) is still there
     findings = api.check(root, textwrap.dedent(code).lstrip("\n"), path="use.ts").findings
     assert [(f.rule, f.line) for f in findings] == [("unknown-member", 3)]
+
+
+def test_a_type_parameter_the_receiver_instantiates_is_not_void(repo: Path) -> None:
+    # typescript-collections' ``this.list.add()`` on ``list: LinkedList<T>``: the compiler
+    # lets a call leave out only an argument whose instantiated type is ``void``; a type
+    # parameter (the class's own, through ``this``) or ``number`` is not
+    code = """
+        import { Emitter } from "./events"
+        export class Holder<T> {
+            private list: Emitter<T>;
+            constructor(e: Emitter<T>) { this.list = e; }
+            own(e: T): void {}
+            go(t: T, numbers: Emitter<number>) {
+                this.list.fire();
+                this.own();
+                numbers.fire();
+                this.list.fire(t);
+                this.own(t);
+            }
+        }
+    """
+    assert rows(repo, code, "use.ts") == [
+        ("wrong-arguments", 7),
+        ("wrong-arguments", 8),
+        ("wrong-arguments", 9),
+    ]
+
+
+def test_a_receiver_instantiated_with_void_or_unseen_may_leave_it_out(repo: Path) -> None:
+    code = """
+        import { Emitter } from "./events"
+        function make(): Emitter<void> { return new Emitter<void>(); }
+        export class Holder {
+            private voided = new Emitter<void>();
+            go(either: Emitter<void | string>) {
+                this.voided.fire();
+                either.fire();
+                const made = make();
+                made.fire();
+            }
+        }
+    """
+    # ``void`` written (alone or in a union), or an instantiation the declaration does not
+    # spell out (a function's result): the argument may be left out, as before
+    assert rows(repo, code, "use.ts") == []

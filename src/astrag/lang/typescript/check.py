@@ -22,11 +22,14 @@ from astrag.lang.brackets import split_outside
 from astrag.lang.typescript.check_globals import Globals, program_globals
 from astrag.lang.typescript.check_members import ts_declared_members
 from astrag.lang.typescript.check_params import (
+    accepts_void,
     alias_type,
     function_type_arity,
     parameter_type,
+    type_parameter_names,
     voidable_parameters,
     voidable_type_parameters,
+    written_type_arguments,
 )
 from astrag.lang.typescript.modules import resolve_ts_module
 from astrag.lang.typescript.semantics import JS_GLOBALS
@@ -151,9 +154,19 @@ class TypeScriptRules(LanguageRules):
             checker.root, site.t.path, text, indexed.__contains__, indexed, checker.memo("ts")
         )
 
-    def omittable(self, checker: Checker, path: str, callee: Definition) -> frozenset[str]:
-        """A trailing argument whose type accepts ``void`` may be left out, and a type
-        parameter may be ``void`` (``Emitter<void>.fire()``)."""
+    def omittable(
+        self,
+        checker: Checker,
+        path: str,
+        callee: Definition,
+        change: ChangedFile | None = None,
+        ref: Reference | None = None,
+    ) -> frozenset[str]:
+        """A trailing argument whose type accepts ``void`` may be left out, and one typed
+        by a type parameter that may be ``void`` (``Emitter<void>.fire()``) unless the
+        receiver says how the class is instantiated: ``this.list.add()`` on ``list:
+        LinkedList<T>``, or ``this.searchNode(node)`` in the class itself, where the type
+        parameter is a type parameter and not ``void``."""
         source = checker.bodies.file_text(path).encode("utf-8")
 
         def text(d: Definition) -> str:
@@ -176,6 +189,14 @@ class TypeScriptRules(LanguageRules):
             body = source[alias.start_byte : alias.end_byte].decode("utf-8", "replace")
             return _alias_may_be_void(body)
 
+        if outer and owner is not None and change is not None and ref is not None:
+            written = _instantiation(checker, change, ref, (path, owner), text(owner))
+            if written is not None:
+                outer = frozenset(
+                    p
+                    for p in outer
+                    if p not in written or accepts_void(written[p], alias_may_be_void)
+                )
         return voidable_parameters(text(callee), callee.name, outer, alias_may_be_void)
 
     def import_findings(
@@ -468,3 +489,48 @@ def _package_import(checker: Checker, change: ChangedFile, imp: Import) -> list[
 
 TYPESCRIPT_RULES = TypeScriptRules()
 RULES = {"typescript": TYPESCRIPT_RULES, "javascript": JavaScriptRules()}
+
+
+def _instantiation(
+    checker: Checker,
+    change: ChangedFile,
+    ref: Reference,
+    owner: tuple[str, Definition],
+    owner_text: str,
+) -> dict[str, str] | None:
+    """The type arguments the call's receiver gives the callee's class ``owner`` (its file
+    and definition), by type parameter, as written where the receiver is declared: the
+    class's own parameters for ``this.m()`` in that class, what a field's, a parameter's
+    or a local's declaration writes (``list: LinkedList<T>``, ``new Emitter<void>()``);
+    None when that cannot be read."""
+    path, cls = owner
+    params = type_parameter_names(owner_text, cls.name)
+    if not params:
+        return None
+    t = checker.r.tables[change.path]
+    chain = ref.chain
+    enclosing = t.enclosing_class(ref.scope)
+    if len(chain) == 2 and chain[0] == "this":
+        if (change.path, enclosing) == (path, cls.qualname):
+            return {p: p for p in params}  # inside the class: its parameters as themselves
+        return None
+    declared = None
+    source = change.text.encode("utf-8")
+    if len(chain) == 3 and chain[0] == "this" and enclosing is not None:
+        field = t.defs.get(f"{enclosing}.{chain[1]}")
+        if field is not None:
+            declared = source[field.start_byte : field.end_byte].decode("utf-8", "replace")
+    elif len(chain) == 2:
+        found = t.binding_scope(ref.scope, chain[0])
+        lines = change.text.split("\n")
+        bound = [b for b in found[1] if b.line <= ref.line] if found is not None else []
+        if found is not None and bound and len(found[1]) == 1 and bound[0].line <= len(lines):
+            declared = lines[bound[0].line - 1]
+            function = t.defs.get(found[0])
+            if function is not None and function.start_line == bound[0].line:
+                text = source[function.start_byte : function.end_byte].decode("utf-8", "replace")
+                declared = parameter_type(text, function.name, chain[0])
+    if declared is None:
+        return None
+    arguments = written_type_arguments(declared, cls.name)
+    return dict(zip(params, arguments, strict=False)) if arguments is not None else None
