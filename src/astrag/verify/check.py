@@ -282,7 +282,7 @@ class Checker:
                 return []
             if rules.adds_member(change.text, receiver[2].rpartition(".")[2], name):
                 return []  # the file gives the class the member from outside its body
-            if self._closure_has(receiver, name):
+            if self._body_has(receiver, name):
                 return []  # its text has it (``self.x = f``, a name its ``__getattr__`` answers)
             interface = self.r.definition(receiver)
             inferred = not self._declared_receiver(site, ref.chain)
@@ -338,6 +338,15 @@ class Checker:
             if self.rules(t).body_declares(self.bodies, path, qual, name, False):
                 return True
         return False
+
+    def _body_has(self, receiver: Value, name: str) -> bool:
+        """The text of a class ``receiver``'s type is made of declares ``name`` beyond the
+        definitions the resolver looked through (see ``LanguageRules.body_declares``)."""
+        closure = self._closure(receiver) or same_kind_mro(self.r, receiver)
+        return any(
+            self.rules(self.r.tables[path]).body_declares(self.bodies, path, qual, name, False)
+            for path, qual in closure
+        )
 
     def _no_member(
         self, change: ChangedFile, ref: Reference, owner: str, receiver: Value
