@@ -81,11 +81,14 @@ class Checker:
         # the repository classes that extend a class directly, as the index knows them
         self.subclasses = subclasses or (lambda path, qual: [])
         self._guards: dict[tuple[str, str], list[Guard]] = {}
+        self._trees: dict[tuple[str, str], Tree | None] = {}
         # base class (path, qual) -> the changed files' classes extending it, as resolved now
         self._changed_bases: dict[tuple[str, str], list[tuple[str, str]]] | None = None
         # texts: the changed files' new text; shared: what was read of the others, kept
         self.bodies = ClassBodies(resolver, texts or {}, root, shared)
-        self.attributes = AttributeRule(resolver, self.bodies, self.closed_class, self.rules)
+        self.attributes = AttributeRule(
+            resolver, self.bodies, self.closed_class, self.rules, self._declared_in_closure
+        )
 
     def memo(self, room: str) -> dict:
         """Where a room keeps what it read of the project beyond the index (configuration
@@ -94,6 +97,13 @@ class Checker:
 
     def rules(self, t: FileTables) -> LanguageRules:
         return rules_for(t.sem.language) or DEFAULT
+
+    def parsed(self, change: ChangedFile) -> Tree | None:
+        """The changed file's parse, made once per text for the rules that read it."""
+        key = (change.path, change.text)
+        if key not in self._trees:
+            self._trees = {key: _parse(change)}  # the file being checked: one at a time
+        return self._trees[key]
 
     def guards(self, change: ChangedFile, tree: Tree | None = None) -> list[Guard]:
         """The regions of a changed file whose failures its author handles (parsed once)."""
@@ -111,6 +121,8 @@ class Checker:
         rules = rules_for(facts.language) or DEFAULT
         if rules.opted_out(change.text):
             return []
+        if tree is not None:
+            self._trees = {(change.path, change.text): tree}
         wanted = change.lines
         silenced = rules.suppressed(change.text)
         if silenced:
@@ -202,6 +214,8 @@ class Checker:
             found = rules.receiver_site(site, ref.chain[0])
             if found is None:
                 return []  # a receiver's name used as an ordinary one: its value is not known
+            if rules.receiver_rebound(self, change, ref.line, ref.column):
+                return []  # ``this`` in a function of its own inside the method
             site = found
         if rules.unknowable(self, site, ref.chain):
             return []
@@ -225,7 +239,7 @@ class Checker:
         rules = self.rules(site.t)
         if access.chain[0] in rules.receivers:
             found = rules.receiver_site(site, access.chain[0])
-            if found is None:
+            if found is None or rules.receiver_rebound(self, change, access.line, access.column):
                 return []
             site = found
         if rules.unknowable(self, site, access.chain):
@@ -288,6 +302,8 @@ class Checker:
             inferred = not self._declared_receiver(site, ref.chain)
             if interface is not None and interface.kind == DefKind.INTERFACE and inferred:
                 return []  # an inferred interface type may be the wrong one
+            if inferred and self._kin_have(receiver, name):
+                return []  # an inferred class may be the wrong one of its hierarchy
             owner = receiver[2]
         elif receiver[0] == "union" and ref.kind == RefKind.CALL:
             owner = self._union_lacking(change, site, ref.chain, receiver) or ""
@@ -338,6 +354,29 @@ class Checker:
             if self.rules(t).body_declares(self.bodies, path, qual, name, False):
                 return True
         return False
+
+    def _kin_have(self, receiver: Value, name: str) -> bool:
+        """Some repository class of ``receiver``'s hierarchy (a subclass of any class it is
+        made of) declares ``name``: for a type the resolver inferred (yup's ``then: (schema)
+        => schema.min(1)``, typed through a ``this`` type as the wrong subclass of
+        ``Schema``), the member may well be there."""
+        mro, _ = self.r.mro(receiver[1], receiver[2])
+        for path, qual in mro:
+            for sub_path, sub_qual in self._descendants(path, qual):
+                if sub_path not in self.r.tables.facts:
+                    return True  # the index moved on: cannot tell
+                if name in self.r.tables[sub_path].children.get(sub_qual, {}):
+                    return True
+        return False
+
+    def _declared_in_closure(self, receiver: Value, name: str) -> bool:
+        """A type ``receiver``'s type is made of, through the bases its language reads
+        (``Omit<MarkedExtension, 'hooks'>`` as ``MarkedExtension``), declares ``name``: what
+        the resolver, following the index's bases alone, did not find."""
+        closure = self._closure(receiver)
+        return closure is not None and any(
+            name in self.r.tables[path].children.get(qual, {}) for path, qual in closure
+        )
 
     def _body_has(self, receiver: Value, name: str) -> bool:
         """The text of a class ``receiver``'s type is made of declares ``name`` beyond the
@@ -558,7 +597,8 @@ class Checker:
             return None
         if any(self.bodies.damaged(p, q) for p, q in same_kind_mro(self.r, receiver)):
             return None  # the parser lost part of a class: its members are not all known
-        if _declared_twice(self.r.tables[receiver[1]], receiver[2]):
+        t = self.r.tables[receiver[1]]
+        if _declared_twice(t, receiver[2], self.rules(t).class_merges_interfaces):
             return None  # which of two classes of one name a type names depends on the site
         return d
 
@@ -708,7 +748,9 @@ class Checker:
         if given < required:  # what the language lets a call leave out, read only now
             omitted = callee_rules.omittable(self, denot[1], callee, change, ref)
             required = sum(not p.has_default and p.name not in omitted for p in positional)
-        too_few = given < required and "var_keyword" not in kinds
+        # ``**kwargs`` in the callee fills no required positional parameter (a call passing
+        # ``**options`` has no count at all): glom's ``glom(target, spec, **kwargs)``
+        too_few = given < required
         # an arrow bound to a typed field/variable may take fewer parameters than callers pass
         # (a variable's declared type is known; a field's is not recorded: any arrow field)
         typed_arrow = "arrow" in callee.modifiers and (
@@ -1125,12 +1167,14 @@ def _one_signature(r: Resolver, members: tuple[Value, ...]) -> Value | None:
     return members[0] if len(shapes) == 1 else None
 
 
-def _declared_twice(t: FileTables, qual: str) -> bool:
+def _declared_twice(t: FileTables, qual: str, merges: bool = False) -> bool:
     """Whether the scope that declares the class ``qual`` declares another class of its name
     (test callbacks each with their own ``class Bar``): the index keeps the second as
     ``Bar#2``, and a type written ``Bar`` resolves to the first wherever it is read. A
     variable that rebinds the name (``Converter = _add_hash(Converter)``) is not another
-    class."""
+    class; with ``merges`` (TypeScript), neither is an interface merged into the one class of
+    its name (yup's ``class Schema`` and ``interface Schema``: one type, whose members the
+    room's ``open_class_body`` weighs)."""
     prefix, _, last = qual.rpartition(".")
     stem = last.split("#", 1)[0]
     twin = f"{prefix}.{stem}" if prefix else stem
@@ -1138,7 +1182,10 @@ def _declared_twice(t: FileTables, qual: str) -> bool:
     if first is None:
         return False
     classes = [first, *(d for _, d in t.others(twin))]
-    return sum(d.kind in CLASS_KINDS for d in classes) > 1
+    kinds = [d.kind for d in classes if d.kind in CLASS_KINDS]
+    if merges and kinds.count(DefKind.CLASS) == 1:
+        return any(k not in (DefKind.CLASS, DefKind.INTERFACE) for k in kinds)
+    return len(kinds) > 1
 
 
 def _element_type(collection: tuple[str, ...], step: str) -> tuple[str, ...] | None:

@@ -162,11 +162,14 @@ class AttributeRule:
         bodies: ClassBodies,
         closed: Callable[[Value, str, bool], bool],
         rules: Callable[[FileTables], LanguageRules],
+        declared: Callable[[Value, str], bool] = lambda receiver, name: False,
     ) -> None:
         self.r = resolver
         self.bodies = bodies
         self.closed = closed
         self.rules = rules
+        # a type the class is made of through the bases the language reads declares it
+        self.declared = declared
 
     def missing(self, site: Site, access: Access) -> tuple[str, Value] | None:
         """(the receiver's type name, the receiver) when the access names no member."""
@@ -186,6 +189,8 @@ class AttributeRule:
         if resolved and not access.write:
             return None
         if not self._closed(receiver, name):
+            return None
+        if self.declared(receiver, name):
             return None
         for path, qual in same_kind_mro(self.r, receiver):
             if self.rules(self.r.tables[path]).body_declares(

@@ -70,6 +70,9 @@ class LanguageRules:
     # the receiver may be an instance of a subclass that adds the member (a Python mixin
     # calls ``self.assertEqual``): a compiler-checked language says no
     receiver_may_be_subclass = False
+    # a class and interfaces of its name in one scope are one type (TypeScript's declaration
+    # merging), not two classes of one name
+    class_merges_interfaces = False
     # whether an unreadable region around a written line that began on a line the change
     # did not write is the change's (``verify/syntax.py``'s ``BLAME_*``)
     damage_begun_elsewhere = BLAME_NEVER
@@ -254,6 +257,14 @@ class LanguageRules:
         """Every definition a call of ``denot`` may run; None when they cannot all be seen
         (the call is not judged)."""
         return None
+
+    def receiver_rebound(
+        self, checker: Checker, change: ChangedFile, line: int, column: int
+    ) -> bool:
+        """The receiver name at ``line``:``column`` (1-based) of the changed file is bound by a
+        function of its own between it and the class's method (TypeScript's ``this`` in a
+        ``function`` or an object literal's method), so it is not the class's instance."""
+        return False
 
     def receiver_site(self, site: Site, root: str) -> Site | None:
         """Where ``root``, a receiver name used at ``site``, is the receiver (Python: the

@@ -864,3 +864,52 @@ def test_an_override_that_requires_more_leaves_calls_through_the_base_unjudged(
     # one subclass requires a second positional argument, another a keyword: which runs is
     # not known, so neither call is counted
     assert rows(root, code, "use.py") == []
+
+
+def test_a_missing_positional_is_counted_when_the_callee_takes_kwargs(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    code = """
+        def glom(target, spec, **kwargs):
+            return target
+
+
+        def go(opts):
+            glom({})
+            glom({}, spec="a")
+            glom({}, **opts)
+            return glom({}, "a", default=1)
+    """
+    root = indexed(tmp_path_factory.mktemp("kwargs"), {"g.py": code})
+    # ``**kwargs`` fills no required positional parameter; a call passing ``**opts`` may
+    assert rows(root, code, "g.py") == [("wrong-arguments", 6)]
+
+
+def test_what_a_test_expects_to_raise_is_not_reported(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    code = """
+        import pytest
+
+
+        def f(a):
+            return a
+
+
+        def test_f(self):
+            with pytest.raises(TypeError):
+                f(1, 2)
+            with self.assertRaises(TypeError) as caught:
+                f(b=1)
+            try:
+                f(1, 2)
+            except TypeError:
+                pass
+            with pytest.raises(ValueError):
+                f(1, 2)
+            f(1, 2)
+    """
+    root = indexed(tmp_path_factory.mktemp("raises"), {"test_f.py": code})
+    # glom's ``with pytest.raises(TypeError): Let('posarg')``: the test expects the error;
+    # under another exception, or outside, the call is still wrong
+    assert rows(root, code, "test_f.py") == [("wrong-arguments", 18), ("wrong-arguments", 19)]

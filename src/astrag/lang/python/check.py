@@ -60,7 +60,11 @@ _HANDLED = {
     "ImportError": frozenset({"unknown-import"}),
     "ModuleNotFoundError": frozenset({"unknown-import"}),
     "NameError": frozenset({"undeclared-name", "unknown-function", "unknown-type"}),
+    "TypeError": frozenset({"wrong-arguments", "unknown-keyword"}),
 }
+# a context manager a test opens around code it expects to raise (``with
+# pytest.raises(TypeError):``, ``with self.assertRaises(AttributeError):``)
+_EXPECTS_RAISE = re.compile(r"(?:^|\.)(?:raises|assertRaises|assertRaisesRegexp?)$")
 _EVERYTHING = frozenset({"Exception", "BaseException"})
 # what differs between Python versions: members and names of the standard library
 _VERSION_DEPENDENT = frozenset({"unknown-member", "unknown-import"})
@@ -530,6 +534,8 @@ def _guards(root: Node) -> list[Guard]:
         stack.extend(node.named_children)
         if node.type == "try_statement":
             guards.extend(_try_guard(node))
+        elif node.type == "with_statement":
+            guards.extend(_raises_guard(node))
         elif node.type == "if_statement":
             condition = node.child_by_field_name("condition")
             if condition is not None and _VERSION_TEST.search(_text(condition)):
@@ -558,6 +564,35 @@ def _try_guard(node: Node) -> list[Guard]:
             handled |= _HANDLED.get(name, frozenset())
     if everything:  # expects any failure: an import probed, another environment's API
         return [_lines(body, frozenset(handled | {"unknown-import"}), broad=True)]
+    return [_lines(body, frozenset(handled))] if handled else []
+
+
+def _raises_guard(node: Node) -> list[Guard]:
+    """The body of ``with pytest.raises(X):`` (``self.assertRaises(X)``): the findings an
+    ``except X`` would handle there are what the test expects (glom's ``with
+    pytest.raises(TypeError): Let('posarg')``)."""
+    body = node.child_by_field_name("body")
+    if body is None:
+        return []
+    handled: set[str] = set()
+    for clause in node.named_children:
+        for item in clause.named_children if clause.type == "with_clause" else ():
+            value = item.child_by_field_name("value")
+            if value is not None and value.type == "as_pattern" and value.named_children:
+                value = value.named_children[0]
+            if value is None or value.type != "call":
+                continue
+            function = value.child_by_field_name("function")
+            arguments = value.child_by_field_name("arguments")
+            if function is None or arguments is None:
+                continue
+            if not _EXPECTS_RAISE.search(_text(function)):
+                continue
+            expected = [a for a in arguments.named_children if a.type != "keyword_argument"]
+            for name in _exception_names(expected[:1]):
+                if name in _EVERYTHING:
+                    handled |= frozenset().union(*_HANDLED.values())
+                handled |= _HANDLED.get(name, frozenset())
     return [_lines(body, frozenset(handled))] if handled else []
 
 

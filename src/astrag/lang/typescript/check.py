@@ -84,6 +84,7 @@ _FUNCTION_MEMBERS = frozenset({"call", "apply", "bind", "name", "length", "proto
 class TypeScriptRules(LanguageRules):
     language = "typescript"
     receivers = frozenset({"this", "super"})
+    class_merges_interfaces = True
     # and ``then``/``catch``/``finally``: a Promise whose value astrag took for the awaited one
     call_members = _JS_OBJECT_MEMBERS | {"then", "catch", "finally"}
     attribute_members = frozenset(
@@ -277,6 +278,27 @@ class TypeScriptRules(LanguageRules):
 
         return checker.closed_by_bases(receiver, d, accept)
 
+    def receiver_rebound(
+        self, checker: Checker, change: ChangedFile, line: int, column: int
+    ) -> bool:
+        """``this`` inside a ``function`` expression or an object literal's method (yup's
+        ``createValidation({ test(value) { this.schema } })`` inside a class method) is bound
+        by that function's call, not the class; an arrow function keeps the class's."""
+        tree = checker.parsed(change)
+        if tree is None:
+            return False
+        point = (line - 1, max(column - 1, 0))
+        node = tree.root_node.descendant_for_point_range(point, point)
+        while node is not None:
+            if node.type in _THIS_BINDING_FUNCTIONS:
+                return True
+            if node.type == "method_definition":
+                return node.parent is None or node.parent.type != "class_body"
+            if node.type in ("class_body", "class_declaration", "class"):
+                return False
+            node = node.parent
+        return False
+
     def bases(self, bodies: ClassBodies, path: str, qual: str, d: Definition) -> Iterable[Chain]:
         """An interface extending ``Omit<Impl<T>, 'value'>`` (``Pick``, ``Partial``,
         ``Required``, ``Readonly``) has no member ``Impl`` lacks: it extends ``Impl`` here
@@ -303,8 +325,19 @@ class TypeScriptRules(LanguageRules):
         t = bodies.r.tables[path]
         if t.defs[qual].kind != DefKind.CLASS:
             return False
-        # an interface of the same name in its file is merged into the class
-        return any(x.qualname == qual and x.kind == DefKind.INTERFACE for x in t.facts.definitions)
+        # an interface of the same name in its file is merged into the class: the class
+        # stays closed when each such interface lists its members (yup's ``Schema``) and
+        # extends only what the class does (``ObjectSchema``'s restates ``Schema<...>``),
+        # not when one has an index signature or another base
+        own = {chain[-1] for chain in t.defs[qual].bases}
+        return any(
+            d.kind == DefKind.INTERFACE
+            and (
+                any(chain[-1] not in own for chain in d.bases)
+                or _declared_members(bodies, path, key) is None
+            )
+            for key, d in t.others(qual)
+        )
 
     def body_declares(
         self, bodies: ClassBodies, path: str, qual: str, name: str, resolved: bool
@@ -381,6 +414,12 @@ def _alias_may_be_void(text: str) -> bool:
 # names a parameter's type often starts with that are no type alias of the repository
 _ACCEPTS_NO_VOID = frozenset({"string", "number", "boolean", "Array", "Record", "Promise"})
 # utility types whose members are some of their first argument's
+_EXPORT_DEFAULT = re.compile(r"^\s*export\s+default\b", re.MULTILINE)
+# functions that bind ``this`` of their own (an arrow keeps the enclosing one)
+_THIS_BINDING_FUNCTIONS = frozenset(
+    {"function_expression", "function", "function_declaration", "generator_function",
+     "generator_function_declaration"}
+)  # fmt: skip
 _MEMBER_SUBSETS = frozenset({"Omit", "Pick", "Partial", "Required", "Readonly"})
 _EXTENDS = re.compile(r"^\s*(?:export\s+)?(?:declare\s+)?interface\s+[\w$]+")
 
@@ -473,6 +512,8 @@ def _declared(checker: Checker, path: str, name: str, seen: set[str]) -> bool:
     t = checker.r.tables[path]
     if any(d.name == name and not d.parent and d.exported for d in t.facts.definitions):
         return True
+    if name == "default" and _EXPORT_DEFAULT.search(checker.bodies.file_text(path)):
+        return True  # ``export default Object.assign(...)``: an expression, no definition
     return any(_declared(checker, p, name, seen) for p in TYPESCRIPT_RULES.star_sources(checker, t))
 
 
