@@ -190,8 +190,8 @@ class AttributeRule:
             return None
         if not self._closed(receiver, name):
             return None
-        if self.declared(receiver, name):
-            return None
+        if not access.write and self.declared(receiver, name):
+            return None  # a write must hit what the class's own text declares (TypeScript)
         for path, qual in same_kind_mro(self.r, receiver):
             if self.rules(self.r.tables[path]).body_declares(
                 self.bodies, path, qual, name, resolved
