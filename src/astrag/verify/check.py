@@ -214,7 +214,7 @@ class Checker:
             found = rules.receiver_site(site, ref.chain[0])
             if found is None:
                 return []  # a receiver's name used as an ordinary one: its value is not known
-            if rules.receiver_rebound(self, change, ref.line, ref.column):
+            if rules.receiver_rebound(self, change, site, ref.column):
                 return []  # ``this`` in a function of its own inside the method
             site = found
         if rules.unknowable(self, site, ref.chain):
@@ -239,7 +239,7 @@ class Checker:
         rules = self.rules(site.t)
         if access.chain[0] in rules.receivers:
             found = rules.receiver_site(site, access.chain[0])
-            if found is None or rules.receiver_rebound(self, change, access.line, access.column):
+            if found is None or rules.receiver_rebound(self, change, site, access.column):
                 return []
             site = found
         if rules.unknowable(self, site, access.chain):

@@ -259,11 +259,12 @@ class LanguageRules:
         return None
 
     def receiver_rebound(
-        self, checker: Checker, change: ChangedFile, line: int, column: int
+        self, checker: Checker, change: ChangedFile, site: Site, column: int
     ) -> bool:
-        """The receiver name at ``line``:``column`` (1-based) of the changed file is bound by a
-        function of its own between it and the class's method (TypeScript's ``this`` in a
-        ``function`` or an object literal's method), so it is not the class's instance."""
+        """The receiver name at ``site``'s line, ``column`` (1-based) of the changed file is
+        bound by a function of its own that the index does not record as the site's scope
+        (TypeScript's ``this`` in a ``function`` or an object literal's method passed inline),
+        so it is not the instance the scope's class makes."""
         return False
 
     def receiver_site(self, site: Site, root: str) -> Site | None:

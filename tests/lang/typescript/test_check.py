@@ -1021,3 +1021,27 @@ def test_an_inferred_class_is_judged_against_its_whole_hierarchy(tmp_path: Path)
     # an inferred type may be the wrong class of its hierarchy (yup's callbacks typed
     # through ``this``): a member a subclass declares is not judged, one no class has is
     assert rows(root, code, "use.ts") == [("unknown-member", 6)]
+
+
+def test_this_in_a_typed_object_literal_is_the_object(tmp_path: Path) -> None:
+    files = {
+        "quoting.ts": """
+            export interface Quoting {
+                weak(arg: string): string;
+                strong(arg: string): string;
+            }
+        """
+    }
+    root = indexed(tmp_path, files)
+    code = """
+        import { Quoting } from "./quoting"
+        export const Cmd: Quoting = {
+            weak(arg) { return arg; },
+            strong(arg): string {
+                return this.weak(arg, 1);
+            },
+        };
+    """
+    # theia's shell quoting: an object literal bound to a typed name records its methods,
+    # whose ``this`` is the object: still judged
+    assert rows(root, code, "use.ts") == [("wrong-arguments", 5)]

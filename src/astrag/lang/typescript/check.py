@@ -279,20 +279,31 @@ class TypeScriptRules(LanguageRules):
         return checker.closed_by_bases(receiver, d, accept)
 
     def receiver_rebound(
-        self, checker: Checker, change: ChangedFile, line: int, column: int
+        self, checker: Checker, change: ChangedFile, site: Site, column: int
     ) -> bool:
-        """``this`` inside a ``function`` expression or an object literal's method (yup's
-        ``createValidation({ test(value) { this.schema } })`` inside a class method) is bound
-        by that function's call, not the class; an arrow function keeps the class's."""
+        """``this`` inside a ``function`` expression or an object literal's method that the
+        index records as no scope of its own (yup's ``createValidation({ test(value) {
+        this.schema } })`` inside a class method) is bound by that function's call, not the
+        class; an arrow function keeps the enclosing ``this``, and a method the index records
+        (an object literal bound to a typed name) is the scope the resolver already reads."""
         tree = checker.parsed(change)
         if tree is None:
             return False
-        point = (line - 1, max(column - 1, 0))
+        scope = site.t.defs.get(site.scope) if site.scope else None
+        point = (site.line - 1, max(column - 1, 0))
         node = tree.root_node.descendant_for_point_range(point, point)
         while node is not None:
-            if node.type in _THIS_BINDING_FUNCTIONS:
-                return True
-            if node.type == "method_definition":
+            if node.type in _THIS_BINDING_FUNCTIONS or node.type == "method_definition":
+                if scope is not None and node.start_point[0] + 1 == scope.start_line:
+                    owner = site.t.defs.get(scope.parent) if scope.parent else None
+                    on_object = owner is not None and owner.kind in (
+                        DefKind.VARIABLE,
+                        DefKind.FIELD,
+                    )
+                    if scope.kind == DefKind.METHOD or on_object:
+                        return False  # a method the index records: its ``this`` is resolved
+                if node.type != "method_definition":
+                    return True
                 return node.parent is None or node.parent.type != "class_body"
             if node.type in ("class_body", "class_declaration", "class"):
                 return False
