@@ -369,13 +369,22 @@ class Checker:
                     return True
         return False
 
-    def _declared_in_closure(self, receiver: Value, name: str) -> bool:
+    def _declared_in_closure(self, receiver: Value, name: str, write: bool = False) -> bool:
         """A type ``receiver``'s type is made of, through the bases its language reads
         (``Omit<MarkedExtension, 'hooks'>`` as ``MarkedExtension``), declares ``name``: what
-        the resolver, following the index's bases alone, did not find."""
+        the resolver, following the index's bases alone, did not find. For a write, as the
+        room counts a declaration a write may hit (TypeScript: written in the type's text,
+        not made by an assignment in a method)."""
         closure = self._closure(receiver)
         return closure is not None and any(
-            name in self.r.tables[path].children.get(qual, {}) for path, qual in closure
+            name in self.r.tables[path].children.get(qual, {})
+            and (
+                not write
+                or self.rules(self.r.tables[path]).body_declares(
+                    self.bodies, path, qual, name, True
+                )
+            )
+            for path, qual in closure
         )
 
     def _body_has(self, receiver: Value, name: str) -> bool:

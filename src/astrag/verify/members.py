@@ -162,7 +162,7 @@ class AttributeRule:
         bodies: ClassBodies,
         closed: Callable[[Value, str, bool], bool],
         rules: Callable[[FileTables], LanguageRules],
-        declared: Callable[[Value, str], bool] = lambda receiver, name: False,
+        declared: Callable[[Value, str, bool], bool] = lambda receiver, name, write: False,
     ) -> None:
         self.r = resolver
         self.bodies = bodies
@@ -190,8 +190,8 @@ class AttributeRule:
             return None
         if not self._closed(receiver, name):
             return None
-        if not access.write and self.declared(receiver, name):
-            return None  # a write must hit what the class's own text declares (TypeScript)
+        if self.declared(receiver, name, access.write):
+            return None
         for path, qual in same_kind_mro(self.r, receiver):
             if self.rules(self.r.tables[path]).body_declares(
                 self.bodies, path, qual, name, resolved

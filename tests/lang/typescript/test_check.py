@@ -968,16 +968,19 @@ def test_members_a_type_gets_through_a_subset_base_or_a_merged_interface_are_its
             this.schema.validateAt("a");
             this.schema.validateAtt("a");
             const spec = this.schema.specs;
+            this.options.pedantic = true;
+            this.options.pedanticc = true;
             return this.options.pedantic || this.options.pedanticc || spec;
           }
         }
     """
-    # marked's ``Opts extends Omit<Ext, ...>``: an attribute of ``Ext`` is a member; yup's
-    # class merged with an interface of its name in its file: one closed type
+    # marked's ``Opts extends Omit<Ext, ...>``: an attribute of ``Ext`` is a member, read or
+    # written; yup's class merged with an interface of its name in its file: one closed type
     assert rows(root, code, "use.ts") == [
         ("unknown-member", 7),
         ("unknown-member", 8),
-        ("unknown-member", 9),
+        ("unknown-member", 10),
+        ("unknown-member", 11),
     ]
 
 
