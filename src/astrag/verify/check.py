@@ -110,7 +110,7 @@ class Checker:
         key = (change.path, change.text)
         if key not in self._guards:
             rules = rules_for(self.r.tables[change.path].sem.language) or DEFAULT
-            self._guards[key] = rules.guarded(change.text, tree or _parse(change))
+            self._guards[key] = rules.guarded(change.text, tree or self.parsed(change))
         return self._guards[key]
 
     def check(
@@ -123,6 +123,8 @@ class Checker:
             return []
         if tree is not None:
             self._trees = {(change.path, change.text): tree}
+        else:
+            self._trees = {}  # parsed on the first rule that needs it, then shared
         wanted = change.lines
         silenced = rules.suppressed(change.text)
         if silenced:
@@ -137,7 +139,7 @@ class Checker:
             if wanted is None or ref.line in wanted:
                 out.extend(self._check_reference(change, ref))
         if rules.judges_attributes:
-            tree = tree or _parse(change)
+            tree = tree or self.parsed(change)
             for access in attribute_accesses(change.path, change.text, wanted, tree):
                 if wanted is None or access.line in wanted:
                     out.extend(self._check_attribute(change, facts, access))
@@ -145,7 +147,7 @@ class Checker:
             guards = self.guards(change, tree)
             out = [f for f in out if not _handled(f, guards)]
         if facts.errors or rules.lax_grammar:
-            tree = tree or _parse(change)
+            tree = tree or self.parsed(change)
             out = _with_syntax_errors(change, wanted, out, tree, rules)
         shifted = [_shift(f, change.line_offset) for f in out]
         return sorted(set(shifted), key=lambda f: (f.path, f.line, f.column, f.rule))
