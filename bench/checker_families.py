@@ -453,13 +453,22 @@ def _left_through_attributes(
     # ``import attr as _attr`` then ``_attr.filters.include``: the module through a package
     # above it, by the rest of its dotted name
     through = {module: "", **_packages_above(module)}
+    # a package whose ``__init__`` imports the name from the module re-exports it there
+    # (glom's ``glom.BadSpec``): the rename renamed that import too
+    ways = [(package, rest) for package, rest in through.items()]
+    ways += [
+        (path, "")
+        for (path, _line), targets in corpus.imports.items()
+        if target in targets and path.endswith("__init__.py") and path != module
+    ]
     for (path, line), targets in corpus.imports.items():
-        for package, rest in through.items():
+        for package, rest in ways:
             if package not in targets or path not in corpus.paths:
                 continue
             text = corpus.file(path).lines[line - 1]
             named = set(re.findall(r"\bas\s+([A-Za-z_$][\w$]*)", text))
-            own = PurePosixPath(package).parent.name if rest else stem
+            packaged = rest or (package != module and package.endswith("__init__.py"))
+            own = PurePosixPath(package).parent.name if packaged else stem
             if re.search(rf"(?<![\w$]){re.escape(own)}(?![\w$])", text):
                 named.add(own)
             aliases[path].update(f"{name}.{rest}" if rest else name for name in named)

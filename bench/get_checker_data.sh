@@ -73,6 +73,17 @@
 #                    tsconfig.json (functional: Ok/Err classes, a Result union, ResultAsync, jest)
 #   TS_COLLECTIONS_GIT github.com/basarat/typescript-collections @ 309bb1b6..., src/
 #                    tsconfig.json (class-heavy: generic data structures, its tests in src/test)
+# The eighth stop's blind held-out set, picked by style from file lists alone and pinned before
+# astrag ran on them (docs/BENCHMARKS.md section 3, "Issue 13's eighth stop"):
+#   PARSIMONIOUS_GIT github.com/erikrose/parsimonious         @ 63184bb7..., parsimonious/ (its
+#                    tests inside: a PEG parser, expression classes, a visit_<rule> visitor)
+#   GLOM_GIT         github.com/mahmoud/glom                  @ c225e2ab..., glom/ (its tests
+#                    inside: declarative specs, T/Path objects built by __getattr__, scopes)
+#   MARKED_GIT       github.com/markedjs/marked               @ 681373cc..., src/ tsconfig.json
+#                    (class-heavy: Lexer, Tokenizer, Parser, Renderer over token unions)
+#   YUP_GIT          github.com/jquense/yup                   @ ff31eee8..., src/ test/
+#                    tsconfig.json (a fluent schema builder: a generic Schema base and typed
+#                    subclasses, chains returning this, vitest)
 # The tuned pair (rich, nestjs-graphql) is copied from bench/get_data.sh's corpora.
 # DATA (default: bench/data) says where the corpora go.
 set -euo pipefail
@@ -130,6 +141,10 @@ from_git toolz TOOLZ_GIT 568c2b8393973cd172a466546c9d95779c452438 toolz
 from_git neverthrow NEVERTHROW_GIT 5ef3a018bda74fb960e44b68fc3672635ee8037d src tests tsconfig.json
 from_git typescript-collections TS_COLLECTIONS_GIT 309bb1b6955b403b212309531607b8d17df152e5 src \
     tsconfig.json
+from_git parsimonious PARSIMONIOUS_GIT 63184bb79770e687cc62ab34d50c86bf383b3533 parsimonious
+from_git glom GLOM_GIT c225e2abeb234be7119911b96b4378cc9d8d6478 glom
+from_git marked MARKED_GIT 681373ccc058b5dc93c1f63291d755d7d714c2fa src tsconfig.json
+from_git yup YUP_GIT ff31eee8a2b10c938bb3a22544d9e33957a8cf01 src test tsconfig.json
 from_git ky KY_GIT 3419113b48e034fdcf8fa6bd3be3da7b3d0d758f source test
 if from_git date-fns DATE_FNS_GIT dd66398305c2b015fba3c1b3d31ccff42ee8d4cf src \
     && [[ -d "$OUT/date-fns/src" && ! -f "$OUT/date-fns/.astrag.toml" ]]; then

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -81,11 +81,14 @@ class Checker:
         # the repository classes that extend a class directly, as the index knows them
         self.subclasses = subclasses or (lambda path, qual: [])
         self._guards: dict[tuple[str, str], list[Guard]] = {}
+        self._trees: dict[tuple[str, str], Tree | None] = {}
         # base class (path, qual) -> the changed files' classes extending it, as resolved now
         self._changed_bases: dict[tuple[str, str], list[tuple[str, str]]] | None = None
         # texts: the changed files' new text; shared: what was read of the others, kept
         self.bodies = ClassBodies(resolver, texts or {}, root, shared)
-        self.attributes = AttributeRule(resolver, self.bodies, self.closed_class, self.rules)
+        self.attributes = AttributeRule(
+            resolver, self.bodies, self.closed_class, self.rules, self._declared_in_closure
+        )
 
     def memo(self, room: str) -> dict:
         """Where a room keeps what it read of the project beyond the index (configuration
@@ -95,12 +98,19 @@ class Checker:
     def rules(self, t: FileTables) -> LanguageRules:
         return rules_for(t.sem.language) or DEFAULT
 
+    def parsed(self, change: ChangedFile) -> Tree | None:
+        """The changed file's parse, made once per text for the rules that read it."""
+        key = (change.path, change.text)
+        if key not in self._trees:
+            self._trees = {key: _parse(change)}  # the file being checked: one at a time
+        return self._trees[key]
+
     def guards(self, change: ChangedFile, tree: Tree | None = None) -> list[Guard]:
         """The regions of a changed file whose failures its author handles (parsed once)."""
         key = (change.path, change.text)
         if key not in self._guards:
             rules = rules_for(self.r.tables[change.path].sem.language) or DEFAULT
-            self._guards[key] = rules.guarded(change.text, tree or _parse(change))
+            self._guards[key] = rules.guarded(change.text, tree or self.parsed(change))
         return self._guards[key]
 
     def check(
@@ -111,6 +121,10 @@ class Checker:
         rules = rules_for(facts.language) or DEFAULT
         if rules.opted_out(change.text):
             return []
+        if tree is not None:
+            self._trees = {(change.path, change.text): tree}
+        else:
+            self._trees = {}  # parsed on the first rule that needs it, then shared
         wanted = change.lines
         silenced = rules.suppressed(change.text)
         if silenced:
@@ -125,7 +139,7 @@ class Checker:
             if wanted is None or ref.line in wanted:
                 out.extend(self._check_reference(change, ref))
         if rules.judges_attributes:
-            tree = tree or _parse(change)
+            tree = tree or self.parsed(change)
             for access in attribute_accesses(change.path, change.text, wanted, tree):
                 if wanted is None or access.line in wanted:
                     out.extend(self._check_attribute(change, facts, access))
@@ -133,7 +147,7 @@ class Checker:
             guards = self.guards(change, tree)
             out = [f for f in out if not _handled(f, guards)]
         if facts.errors or rules.lax_grammar:
-            tree = tree or _parse(change)
+            tree = tree or self.parsed(change)
             out = _with_syntax_errors(change, wanted, out, tree, rules)
         shifted = [_shift(f, change.line_offset) for f in out]
         return sorted(set(shifted), key=lambda f: (f.path, f.line, f.column, f.rule))
@@ -202,6 +216,8 @@ class Checker:
             found = rules.receiver_site(site, ref.chain[0])
             if found is None:
                 return []  # a receiver's name used as an ordinary one: its value is not known
+            if rules.receiver_rebound(self, change, site, ref.column):
+                return []  # ``this`` in a function of its own inside the method
             site = found
         if rules.unknowable(self, site, ref.chain):
             return []
@@ -225,7 +241,7 @@ class Checker:
         rules = self.rules(site.t)
         if access.chain[0] in rules.receivers:
             found = rules.receiver_site(site, access.chain[0])
-            if found is None:
+            if found is None or rules.receiver_rebound(self, change, site, access.column):
                 return []
             site = found
         if rules.unknowable(self, site, access.chain):
@@ -259,9 +275,11 @@ class Checker:
         if receiver[0] == "mod":
             if ref.kind == RefKind.READ and not rules.judges_module_reads:
                 return []
-            if self.r.module_is_dynamic(receiver[1]) or self.damaged_module(receiver[1], name):
-                return []
             module_rules = self.rules(self.r.tables[receiver[1]])
+            if module_rules.module_may_have(self, receiver[1], name):
+                return []
+            if self.damaged_module(receiver[1], name):
+                return []
             if name in module_rules.module_members:
                 return []  # every module has it (``__file__``)
             if module_rules.module_declares(self, receiver[1], name, change.path):
@@ -280,10 +298,14 @@ class Checker:
                 return []
             if rules.adds_member(change.text, receiver[2].rpartition(".")[2], name):
                 return []  # the file gives the class the member from outside its body
+            if self._body_has(receiver, name):
+                return []  # its text has it (``self.x = f``, a name its ``__getattr__`` answers)
             interface = self.r.definition(receiver)
             inferred = not self._declared_receiver(site, ref.chain)
             if interface is not None and interface.kind == DefKind.INTERFACE and inferred:
                 return []  # an inferred interface type may be the wrong one
+            if inferred and self._kin_have(receiver, name):
+                return []  # an inferred class may be the wrong one of its hierarchy
             owner = receiver[2]
         elif receiver[0] == "union" and ref.kind == RefKind.CALL:
             owner = self._union_lacking(change, site, ref.chain, receiver) or ""
@@ -334,6 +356,47 @@ class Checker:
             if self.rules(t).body_declares(self.bodies, path, qual, name, False):
                 return True
         return False
+
+    def _kin_have(self, receiver: Value, name: str) -> bool:
+        """Some repository class of ``receiver``'s hierarchy (a subclass of any class it is
+        made of) declares ``name``: for a type the resolver inferred (yup's ``then: (schema)
+        => schema.min(1)``, typed through a ``this`` type as the wrong subclass of
+        ``Schema``), the member may well be there."""
+        mro, _ = self.r.mro(receiver[1], receiver[2])
+        for path, qual in mro:
+            for sub_path, sub_qual in self._descendants(path, qual):
+                if sub_path not in self.r.tables.facts:
+                    return True  # the index moved on: cannot tell
+                if name in self.r.tables[sub_path].children.get(sub_qual, {}):
+                    return True
+        return False
+
+    def _declared_in_closure(self, receiver: Value, name: str, write: bool = False) -> bool:
+        """A type ``receiver``'s type is made of, through the bases its language reads
+        (``Omit<MarkedExtension, 'hooks'>`` as ``MarkedExtension``), declares ``name``: what
+        the resolver, following the index's bases alone, did not find. For a write, as the
+        room counts a declaration a write may hit (TypeScript: written in the type's text,
+        not made by an assignment in a method)."""
+        closure = self._closure(receiver)
+        return closure is not None and any(
+            name in self.r.tables[path].children.get(qual, {})
+            and (
+                not write
+                or self.rules(self.r.tables[path]).body_declares(
+                    self.bodies, path, qual, name, True
+                )
+            )
+            for path, qual in closure
+        )
+
+    def _body_has(self, receiver: Value, name: str) -> bool:
+        """The text of a class ``receiver``'s type is made of declares ``name`` beyond the
+        definitions the resolver looked through (see ``LanguageRules.body_declares``)."""
+        closure = self._closure(receiver) or same_kind_mro(self.r, receiver)
+        return any(
+            self.rules(self.r.tables[path]).body_declares(self.bodies, path, qual, name, False)
+            for path, qual in closure
+        )
 
     def _no_member(
         self, change: ChangedFile, ref: Reference, owner: str, receiver: Value
@@ -431,7 +494,10 @@ class Checker:
         """``x.m(a, b)`` where ``x`` may be an instance of a subclass, in a language that
         allows it, and some repository subclass overrides ``m`` with other parameters (Python
         lets an override change its signature: ``Pattern.handleMatch(m)``,
-        ``InlineProcessor.handleMatch(m, data)``): which one runs is not known."""
+        ``InlineProcessor.handleMatch(m, data)``): which one runs is not known. An override
+        that only widens what the method accepts (cachetools' ``cache(self, minsize,
+        **kwargs)`` over ``cache(self, _minsize)``) leaves the base's signature the contract
+        every call through it must keep."""
         if receiver is None or receiver[0] != "inst":
             return False
         if not self.rules(site.t).receiver_may_be_subclass:
@@ -441,7 +507,9 @@ class Checker:
             if path not in self.r.tables.facts:
                 return True  # the index moved on: cannot tell
             own = self.r.tables[path].defs.get(f"{qual}.{callee.name}")
-            if own is not None and [(p.kind, p.has_default) for p in own.params] != shape:
+            if own is None or [(p.kind, p.has_default) for p in own.params] == shape:
+                continue
+            if own.kind not in FUNCTION_KINDS or not _widens(callee.params, own.params):
                 return True
         return False
 
@@ -540,7 +608,8 @@ class Checker:
             return None
         if any(self.bodies.damaged(p, q) for p, q in same_kind_mro(self.r, receiver)):
             return None  # the parser lost part of a class: its members are not all known
-        if _declared_twice(self.r.tables[receiver[1]], receiver[2]):
+        t = self.r.tables[receiver[1]]
+        if _declared_twice(t, receiver[2], self.rules(t).class_merges_interfaces):
             return None  # which of two classes of one name a type names depends on the site
         return d
 
@@ -688,9 +757,11 @@ class Checker:
         given = ref.arg_count + sum(p.name in ref.keywords for p in positional[ref.arg_count :])
         required = sum(not p.has_default for p in positional)
         if given < required:  # what the language lets a call leave out, read only now
-            omitted = callee_rules.omittable(self, denot[1], callee)
+            omitted = callee_rules.omittable(self, denot[1], callee, change, ref)
             required = sum(not p.has_default and p.name not in omitted for p in positional)
-        too_few = given < required and "var_keyword" not in kinds
+        # ``**kwargs`` in the callee fills no required positional parameter (a call passing
+        # ``**options`` has no count at all): glom's ``glom(target, spec, **kwargs)``
+        too_few = given < required
         # an arrow bound to a typed field/variable may take fewer parameters than callers pass
         # (a variable's declared type is known; a field's is not recorded: any arrow field)
         typed_arrow = "arrow" in callee.modifiers and (
@@ -1107,12 +1178,14 @@ def _one_signature(r: Resolver, members: tuple[Value, ...]) -> Value | None:
     return members[0] if len(shapes) == 1 else None
 
 
-def _declared_twice(t: FileTables, qual: str) -> bool:
+def _declared_twice(t: FileTables, qual: str, merges: bool = False) -> bool:
     """Whether the scope that declares the class ``qual`` declares another class of its name
     (test callbacks each with their own ``class Bar``): the index keeps the second as
     ``Bar#2``, and a type written ``Bar`` resolves to the first wherever it is read. A
     variable that rebinds the name (``Converter = _add_hash(Converter)``) is not another
-    class."""
+    class; with ``merges`` (TypeScript), neither is an interface merged into the one class of
+    its name (yup's ``class Schema`` and ``interface Schema``: one type, whose members the
+    room's ``open_class_body`` weighs)."""
     prefix, _, last = qual.rpartition(".")
     stem = last.split("#", 1)[0]
     twin = f"{prefix}.{stem}" if prefix else stem
@@ -1120,7 +1193,10 @@ def _declared_twice(t: FileTables, qual: str) -> bool:
     if first is None:
         return False
     classes = [first, *(d for _, d in t.others(twin))]
-    return sum(d.kind in CLASS_KINDS for d in classes) > 1
+    kinds = [d.kind for d in classes if d.kind in CLASS_KINDS]
+    if merges and kinds.count(DefKind.CLASS) == 1:
+        return any(k not in (DefKind.CLASS, DefKind.INTERFACE) for k in kinds)
+    return len(kinds) > 1
 
 
 def _element_type(collection: tuple[str, ...], step: str) -> tuple[str, ...] | None:
@@ -1132,3 +1208,32 @@ def _element_type(collection: tuple[str, ...], step: str) -> tuple[str, ...] | N
     if collection[-1:] == ("{}",) and step in ("[k]", "get()"):
         return collection[:-1]
     return None
+
+
+def _widens(base: Sequence[Param], own: Sequence[Param]) -> bool:
+    """Every call ``base``'s parameters accept, ``own``'s accept too: the override takes at
+    least the base's positions, leaves optional what a call may leave out, takes the base's
+    keyword-only parameters by name and requires none of its own; it may add optional
+    parameters, ``*args`` and ``**kwargs`` (a positional parameter renamed is not checked: a
+    call naming it fits the base, and only calls the base rejects are findings)."""
+    kinds = {p.kind for p in own}
+    for variadic in ("var_positional", "var_keyword"):
+        if any(p.kind == variadic for p in base) and variadic not in kinds:
+            return False
+    positional = ("positional", "positional_only")
+    base_positions = [p for p in base if p.kind in positional]
+    own_positions = [p for p in own if p.kind in positional]
+    if len(own_positions) < len(base_positions) and "var_positional" not in kinds:
+        return False
+    required = sum(not p.has_default for p in base_positions)
+    if any(not p.has_default for p in own_positions[required:]):
+        return False
+    by_name = {p.name for p in own if p.kind in ("positional", "keyword_only")}
+    base_keywords = {p.name: p for p in base if p.kind == "keyword_only"}
+    if any(name not in by_name for name in base_keywords) and "var_keyword" not in kinds:
+        return False
+    return all(
+        p.has_default or (p.name in base_keywords and not base_keywords[p.name].has_default)
+        for p in own
+        if p.kind == "keyword_only"
+    )

@@ -59,6 +59,10 @@ class ClassBodies:
             store[key] = compute()
         return store[key]
 
+    def file_view(self, kind: str, path: str, reader: Callable[[str], T]) -> T:
+        """What ``reader`` makes of the file's whole text, read once (``kind`` names it)."""
+        return self._cached(kind, path, "", lambda: reader(self.file_text(path)))
+
     def file_text(self, path: str) -> str:
         if path not in self.texts and ("text", path, "") in self.shared:
             self.texts[path] = self.shared[("text", path, "")]
@@ -158,11 +162,14 @@ class AttributeRule:
         bodies: ClassBodies,
         closed: Callable[[Value, str, bool], bool],
         rules: Callable[[FileTables], LanguageRules],
+        declared: Callable[[Value, str, bool], bool] = lambda receiver, name, write: False,
     ) -> None:
         self.r = resolver
         self.bodies = bodies
         self.closed = closed
         self.rules = rules
+        # a type the class is made of through the bases the language reads declares it
+        self.declared = declared
 
     def missing(self, site: Site, access: Access) -> tuple[str, Value] | None:
         """(the receiver's type name, the receiver) when the access names no member."""
@@ -182,6 +189,8 @@ class AttributeRule:
         if resolved and not access.write:
             return None
         if not self._closed(receiver, name):
+            return None
+        if self.declared(receiver, name, access.write):
             return None
         for path, qual in same_kind_mro(self.r, receiver):
             if self.rules(self.r.tables[path]).body_declares(

@@ -70,6 +70,9 @@ class LanguageRules:
     # the receiver may be an instance of a subclass that adds the member (a Python mixin
     # calls ``self.assertEqual``): a compiler-checked language says no
     receiver_may_be_subclass = False
+    # a class and interfaces of its name in one scope are one type (TypeScript's declaration
+    # merging), not two classes of one name
+    class_merges_interfaces = False
     # whether an unreadable region around a written line that began on a line the change
     # did not write is the change's (``verify/syntax.py``'s ``BLAME_*``)
     damage_begun_elsewhere = BLAME_NEVER
@@ -179,6 +182,11 @@ class LanguageRules:
         (``name``: the member asked about; ``attribute``: asked by the attribute rule)."""
         return checker.closed_by_bases(receiver, d)
 
+    def module_may_have(self, checker: Checker, path: str, name: str) -> bool:
+        """The module may have ``name`` without a definition the index shows: its members
+        cannot all be seen (Python's PEP 562 ``__getattr__``, unless it answers a fixed few)."""
+        return checker.r.module_is_dynamic(path)
+
     def opened_by_hooks_only(
         self, checker: Checker, receiver: Value, d: Definition, name: str, attribute: bool
     ) -> bool:
@@ -223,9 +231,17 @@ class LanguageRules:
         outside its body (Python: ``Owner.name = ...``, ``obj.__class__.name = ...``)."""
         return False
 
-    def omittable(self, checker: Checker, path: str, callee: Definition) -> frozenset[str]:
+    def omittable(
+        self,
+        checker: Checker,
+        path: str,
+        callee: Definition,
+        change: ChangedFile | None = None,
+        ref: Reference | None = None,
+    ) -> frozenset[str]:
         """Parameters without a default that a call may leave out all the same (a TS
-        parameter whose type accepts ``void``)."""
+        parameter whose type accepts ``void``); ``change`` and ``ref``: the call, whose
+        receiver may say how the callee's class is instantiated."""
         return frozenset()
 
     # several definitions of one name, chosen by their parameters (Java): a call is judged
@@ -241,6 +257,15 @@ class LanguageRules:
         """Every definition a call of ``denot`` may run; None when they cannot all be seen
         (the call is not judged)."""
         return None
+
+    def receiver_rebound(
+        self, checker: Checker, change: ChangedFile, site: Site, column: int
+    ) -> bool:
+        """The receiver name at ``site``'s line, ``column`` (1-based) of the changed file is
+        bound by a function of its own that the index does not record as the site's scope
+        (TypeScript's ``this`` in a ``function`` or an object literal's method passed inline),
+        so it is not the instance the scope's class makes."""
+        return False
 
     def receiver_site(self, site: Site, root: str) -> Site | None:
         """Where ``root``, a receiver name used at ``site``, is the receiver (Python: the

@@ -681,3 +681,231 @@ def test_a_standard_module_with_a_lazy_getattr_still_has_its_own_classes(
     # mixin's ``self.caches()`` (cachetools' tests) and a misspelt assertion are reported; a
     # name the module does not bind may be one it answers
     assert rows(root, code, "test_cache.py") == [("unknown-member", 7), ("unknown-member", 13)]
+
+
+LAZY_PACKAGE = {
+    "pkg/__init__.py": """
+        from .core import compose, Lazy, Loose
+
+
+        def __getattr__(name):
+            if name == "__version__":
+                from importlib.metadata import version
+
+                value = version("pkg")
+                globals()[name] = value
+                return value
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    """,
+    "pkg/core.py": """
+        _LAZY = {"alpha": 1, "beta": 2}
+
+
+        def compose(*fs):
+            return fs
+
+
+        class Lazy:
+            def __init__(self):
+                self.x = 1
+
+            def __getattr__(self, name):
+                if name in ("alpha", "beta"):
+                    return 2
+                raise AttributeError(name)
+
+            def run(self):
+                return self.alpha + self.x
+
+
+        class Loose:
+            def __getattr__(self, name):
+                return getattr(self.__dict__["inner"], name)
+
+            def run(self):
+                return self.anything
+    """,
+    "opened/__init__.py": """
+        def __getattr__(name):
+            return _load(name)
+
+
+        def _load(name):
+            return name
+    """,
+}
+
+
+def test_a_getattr_that_answers_a_fixed_few_adds_only_those(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("fixedhook"), LAZY_PACKAGE)
+    code = """
+        import pkg
+        from pkg import compose, composed, __version__
+        from pkg.core import Lazy
+
+
+        def go(lz: Lazy):
+            v = pkg.__version__
+            pkg.composes(1)
+            lz.gamma()
+            lz.alpha()
+            return v + lz.beta + lz.delta
+    """
+    # toolz's package ``__getattr__`` answers ``__version__`` only (and writes it into
+    # ``globals()``): other names imported or read from it are missing; a class whose hook
+    # tests the name against a tuple has those names and no others
+    assert rows(root, code, "use.py") == [
+        ("unknown-import", 2),
+        ("unknown-member", 8),
+        ("unknown-member", 9),
+        ("unknown-member", 11),
+    ]
+    edited = LAZY_PACKAGE["pkg/core.py"].replace("self.alpha + self.x", "self.gamma + self.beta")
+    assert rows(root, edited, "pkg/core.py") == [("unknown-member", 18)]
+
+
+def test_a_getattr_that_may_answer_any_name_opens_the_module_or_class(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("openhook"), LAZY_PACKAGE)
+    code = """
+        import opened
+        from opened import anything
+        from pkg.core import Loose
+
+
+        def go():
+            opened.whatever()
+            return Loose().other() + Loose().run() + anything
+    """
+    # a hook that hands the name on (``_load(name)``, ``getattr(inner, name)``) may answer
+    # any name: nothing read through it is judged, an import of it included
+    assert rows(root, code, "use.py") == []
+
+
+WIDENED = {
+    "mixin.py": """
+        class CacheMixin:
+            def cache(self, minsize):
+                raise NotImplementedError
+
+            def lookup(self, key, *, strict=False):
+                raise NotImplementedError
+
+
+        class Plain(CacheMixin):
+            def cache(self, minsize, **kwargs):
+                return dict(kwargs)
+
+            def lookup(self, key, default=None, *, strict=False, typed=False):
+                return default
+
+
+        class Sized(CacheMixin):
+            def cache(self, minsize, getsizeof=None):
+                return {}
+    """,
+    "narrowed.py": """
+        class Base:
+            def cache(self, minsize):
+                raise NotImplementedError
+
+
+        class Needs(Base):
+            def cache(self, minsize, maxsize):
+                return {}
+
+
+        class Keyed(Base):
+            def cache(self, minsize, *, ttl):
+                return {}
+    """,
+}
+
+
+def test_an_override_that_only_widens_keeps_the_base_signature_the_contract(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("widened"), WIDENED)
+    code = """
+        from mixin import CacheMixin
+
+
+        def go(mixin: CacheMixin):
+            mixin.cache(3, foo=1)
+            mixin.cache()
+            mixin.cache(3)
+            mixin.lookup(1, 2, 3)
+            return mixin.lookup(1, strict=True)
+    """
+    # cachetools' test mixin: its subclasses override ``cache`` with ``**kwargs`` or an
+    # optional parameter more; a call through the mixin is still judged against its own
+    assert rows(root, code, "use.py") == [
+        ("unknown-keyword", 5),
+        ("wrong-arguments", 6),
+        ("wrong-arguments", 8),
+    ]
+
+
+def test_an_override_that_requires_more_leaves_calls_through_the_base_unjudged(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("narrowed"), WIDENED)
+    code = """
+        from narrowed import Base
+
+
+        def go(base: Base):
+            base.cache(3, 4)
+            return base.cache(3, ttl=1)
+    """
+    # one subclass requires a second positional argument, another a keyword: which runs is
+    # not known, so neither call is counted
+    assert rows(root, code, "use.py") == []
+
+
+def test_a_missing_positional_is_counted_when_the_callee_takes_kwargs(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    code = """
+        def glom(target, spec, **kwargs):
+            return target
+
+
+        def go(opts):
+            glom({})
+            glom({}, spec="a")
+            glom({}, **opts)
+            return glom({}, "a", default=1)
+    """
+    root = indexed(tmp_path_factory.mktemp("kwargs"), {"g.py": code})
+    # ``**kwargs`` fills no required positional parameter; a call passing ``**opts`` may
+    assert rows(root, code, "g.py") == [("wrong-arguments", 6)]
+
+
+def test_what_a_test_expects_to_raise_is_not_reported(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    code = """
+        import pytest
+
+
+        def f(a):
+            return a
+
+
+        def test_f(self):
+            with pytest.raises(TypeError):
+                f(1, 2)
+            with self.assertRaises(TypeError) as caught:
+                f(b=1)
+            with pytest.raises(ValueError):
+                f(1, 2)
+            f(1, 2)
+    """
+    root = indexed(tmp_path_factory.mktemp("raises"), {"test_f.py": code})
+    # glom's ``with pytest.raises(TypeError): Let('posarg')``: the test expects the error;
+    # under another exception, or outside, the call is still wrong
+    assert rows(root, code, "test_f.py") == [("wrong-arguments", 14), ("wrong-arguments", 15)]

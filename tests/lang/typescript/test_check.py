@@ -868,3 +868,183 @@ def test_a_static_member_is_not_found_in_an_interface_the_class_implements(
     # what every function has (``bind``) is still there
     findings = api.check(root, textwrap.dedent(code).lstrip("\n"), path="use.ts").findings
     assert [(f.rule, f.line) for f in findings] == [("unknown-member", 3)]
+
+
+def test_a_type_parameter_the_receiver_instantiates_is_not_void(repo: Path) -> None:
+    # typescript-collections' ``this.list.add()`` on ``list: LinkedList<T>``: the compiler
+    # lets a call leave out only an argument whose instantiated type is ``void``; a type
+    # parameter (the class's own, through ``this``) or ``number`` is not
+    code = """
+        import { Emitter } from "./events"
+        export class Holder<T> {
+            private list: Emitter<T>;
+            constructor(e: Emitter<T>) { this.list = e; }
+            own(e: T): void {}
+            go(t: T, numbers: Emitter<number>) {
+                this.list.fire();
+                this.own();
+                numbers.fire();
+                this.list.fire(t);
+                this.own(t);
+            }
+        }
+    """
+    assert rows(repo, code, "use.ts") == [
+        ("wrong-arguments", 7),
+        ("wrong-arguments", 8),
+        ("wrong-arguments", 9),
+    ]
+
+
+def test_a_receiver_instantiated_with_void_or_unseen_may_leave_it_out(repo: Path) -> None:
+    code = """
+        import { Emitter } from "./events"
+        function make(): Emitter<void> { return new Emitter<void>(); }
+        export class Holder {
+            private voided = new Emitter<void>();
+            go(either: Emitter<void | string>) {
+                this.voided.fire();
+                either.fire();
+                const made = make();
+                made.fire();
+            }
+        }
+    """
+    # ``void`` written (alone or in a union), or an instantiation the declaration does not
+    # spell out (a function's result): the argument may be left out, as before
+    assert rows(repo, code, "use.ts") == []
+
+
+MERGED = {
+    "opts.ts": """
+        export interface Ext<P = string> {
+          pedantic?: boolean;
+          hooks?: P | null;
+        }
+        export interface Opts<P = string> extends Omit<Ext<P>, 'hooks'> {
+          hooks?: number | null;
+        }
+    """,
+    "schema.ts": """
+        export default class Schema<T = any> {
+          spec: number = 1;
+          clone(): this { return this; }
+          when(then: (schema: this) => Schema): this { return this; }
+        }
+        export default interface Schema<T = any> {
+          validateAt(path: string): T;
+        }
+        export class Loose<T = any> {
+          spec: number = 1;
+        }
+        export interface Loose<T = any> {
+          [key: string]: unknown;
+        }
+        export class NumberSchema extends Schema<number> {
+          min(n: number): this { return this; }
+        }
+        export class ObjectSchema extends Schema<object> {
+          shape(): this { return this; }
+        }
+    """,
+    "locale.ts": """
+        export let mixed = { required: "x" };
+        export default Object.assign(Object.create(null), { mixed });
+    """,
+    "plain.ts": "export const x = 1;",
+}
+
+
+def test_members_a_type_gets_through_a_subset_base_or_a_merged_interface_are_its_own(
+    tmp_path: Path,
+) -> None:
+    root = indexed(tmp_path, MERGED)
+    code = """
+        import { Opts } from "./opts"
+        import Schema from "./schema"
+        export class Lexer {
+          constructor(private options: Opts, private schema: Schema) {}
+          run() {
+            this.schema.validateAt("a");
+            this.schema.validateAtt("a");
+            const spec = this.schema.specs;
+            this.options.pedantic = true;
+            this.options.pedanticc = true;
+            return this.options.pedantic || this.options.pedanticc || spec;
+          }
+        }
+    """
+    # marked's ``Opts extends Omit<Ext, ...>``: an attribute of ``Ext`` is a member, read or
+    # written; yup's class merged with an interface of its name in its file: one closed type
+    assert rows(root, code, "use.ts") == [
+        ("unknown-member", 7),
+        ("unknown-member", 8),
+        ("unknown-member", 10),
+        ("unknown-member", 11),
+    ]
+
+
+def test_this_rebound_or_an_open_merge_or_an_expression_default_is_not_judged(
+    tmp_path: Path,
+) -> None:
+    root = indexed(tmp_path, MERGED)
+    code = """
+        import Schema, { Loose, ObjectSchema, NumberSchema } from "./schema"
+        import locale from "./locale"
+        export class Holder {
+          constructor(private schema: Schema, private loose: Loose) {}
+          run(n: NumberSchema) {
+            const made = { test() { return this.schemaa; } };
+            const fn = function (this: any) { return this.other(); };
+            n.when((schema) => schema.min(1));
+            return [made, fn, this.loose.anything, locale.mixed];
+          }
+        }
+    """
+    # ``this`` in an object literal's method or a ``function`` is not the class's; a merged
+    # interface with an index signature opens the class; a callback parameter typed through
+    # ``this`` may be any subclass (``min`` is ``NumberSchema``'s); ``export default`` of an
+    # expression is a default export
+    assert rows(root, code, "use.ts") == []
+    missing = 'import thing from "./plain"\nexport const y = thing;\n'
+    assert rows(root, missing, "use2.ts") == [("unknown-import", 1)]
+
+
+def test_an_inferred_class_is_judged_against_its_whole_hierarchy(tmp_path: Path) -> None:
+    root = indexed(tmp_path, MERGED)
+    code = """
+        import Schema from "./schema"
+        function make(): Schema { return new Schema(); }
+        export function run() {
+          const s = make();
+          s.min(1);
+          return s.minn(1);
+        }
+    """
+    # an inferred type may be the wrong class of its hierarchy (yup's callbacks typed
+    # through ``this``): a member a subclass declares is not judged, one no class has is
+    assert rows(root, code, "use.ts") == [("unknown-member", 6)]
+
+
+def test_this_in_a_typed_object_literal_is_the_object(tmp_path: Path) -> None:
+    files = {
+        "quoting.ts": """
+            export interface Quoting {
+                weak(arg: string): string;
+                strong(arg: string): string;
+            }
+        """
+    }
+    root = indexed(tmp_path, files)
+    code = """
+        import { Quoting } from "./quoting"
+        export const Cmd: Quoting = {
+            weak(arg) { return arg; },
+            strong(arg): string {
+                return this.weak(arg, 1);
+            },
+        };
+    """
+    # theia's shell quoting: an object literal bound to a typed name records its methods,
+    # whose ``this`` is the object: still judged
+    assert rows(root, code, "use.ts") == [("wrong-arguments", 5)]

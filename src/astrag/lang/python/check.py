@@ -32,6 +32,7 @@ from astrag.lang.python.check_callable import (
     callable_arity,
     parameter_annotation,
 )
+from astrag.lang.python.check_getattr import Names, hook_answers, name_constants
 from astrag.lang.python.check_stdlib import (
     ABSTRACT_MODULES,
     installed_call,
@@ -60,6 +61,12 @@ _HANDLED = {
     "ModuleNotFoundError": frozenset({"unknown-import"}),
     "NameError": frozenset({"undeclared-name", "unknown-function", "unknown-type"}),
 }
+# what a test asserts is raised: a ``TypeError`` there is the wrong call itself (an ``except
+# TypeError`` around code handles a failure it may meet, not a call it gets wrong)
+_EXPECTED = {**_HANDLED, "TypeError": frozenset({"wrong-arguments", "unknown-keyword"})}
+# a context manager a test opens around code it expects to raise (``with
+# pytest.raises(TypeError):``, ``with self.assertRaises(AttributeError):``)
+_EXPECTS_RAISE = re.compile(r"(?:^|\.)(?:raises|assertRaises|assertRaisesRegexp?)$")
 _EVERYTHING = frozenset({"Exception", "BaseException"})
 # what differs between Python versions: members and names of the standard library
 _VERSION_DEPENDENT = frozenset({"unknown-member", "unknown-import"})
@@ -134,9 +141,20 @@ class PythonRules(LanguageRules):
             t = tables[sibling]
             if name in t.children.get("", {}) or name in t.imports.get("", {}):
                 return True
-            if checker.r.module_is_dynamic(sibling):
+            if self.module_may_have(checker, sibling, name):
                 return True
-        return _WRITES_GLOBALS.search(checker.bodies.file_text(path)) is not None
+        # a ``__getattr__`` answers the name, or the module writes ``globals()`` (outside a
+        # hook whose answers are fixed: toolz's stores ``__version__`` there, nothing else)
+        answers, rest = _module_hook(checker, path)
+        if answers is None or name in answers:
+            return True
+        return _WRITES_GLOBALS.search(rest) is not None
+
+    def module_may_have(self, checker: Checker, path: str, name: str) -> bool:
+        if checker.r.tables[path].star_imports.get(""):
+            return True
+        answers, _ = _module_hook(checker, path)
+        return answers is None or name in answers
 
     def signature_known(self, checker: Checker, cls: Definition) -> bool:
         """A class decorator (``@attr.s``, ``@attrs.define``) may write the constructor."""
@@ -182,7 +200,7 @@ class PythonRules(LanguageRules):
             or (name == "__class__" and bool(site.scope))  # the implicit cell of a method
             or _class_name_in_header(site.t, site.scope, name, ref.line, text)
             or _captured_by_a_pattern(site.t, site.scope, name, text)
-            or _WRITES_GLOBALS.search(text) is not None
+            or _WRITES_GLOBALS.search(_hook_apart(site.t, text)[1]) is not None
             or _bound_by_pep_695(site.t, site.scope, name, ref.line, text)
             or _declared_global(name, text)
         )
@@ -271,7 +289,9 @@ class PythonRules(LanguageRules):
         self, bodies: ClassBodies, path: str, qual: str, name: str, resolved: bool
     ) -> bool:
         body = bodies.read("python", path, qual, python_class_body)
-        return body is None or name in body.assigned or name in body.slots
+        if body is None or name in body.assigned or name in body.slots:
+            return True
+        return body.getattr_answers is not None and name in body.getattr_answers
 
     def parameter_arity(
         self, text: str, function: str, param: str
@@ -298,11 +318,48 @@ class PythonRules(LanguageRules):
         return name in text and re.search(attached, text) is not None
 
 
-def _hooked(checker: Checker, receiver: Value) -> bool:
-    """A class of the class's repository MRO defines ``__getattr__``/``__getattribute__``."""
+def _hooked(checker: Checker, receiver: Value, fixed_count: bool = False) -> bool:
+    """A class of the class's repository MRO defines ``__getattribute__``, or a
+    ``__getattr__`` that may answer any name (one that answers a fixed few adds those names
+    to the class's body, see ``body_declares``; with ``fixed_count``, it counts too)."""
     r = checker.r
     mro, _ = r.mro(receiver[1], receiver[2])
-    return any(_DYNAMIC_HOOKS.intersection(r.tables[p].children.get(q, {})) for p, q in mro)
+    for path, qual in mro:
+        hooks = _DYNAMIC_HOOKS.intersection(r.tables[path].children.get(qual, {}))
+        if "__getattribute__" in hooks or (hooks and fixed_count):
+            return True
+        if hooks:
+            body = checker.bodies.read("python", path, qual, python_class_body)
+            if body is None or body.getattr_answers is None:
+                return True
+    return False
+
+
+def _module_hook(checker: Checker, path: str) -> tuple[Names, str]:
+    """What the module's PEP 562 ``__getattr__`` answers and its text without that hook
+    (see ``_hook_apart``), read once per file."""
+    t = checker.r.tables[path]
+    return checker.bodies.file_view("py-getattr", path, lambda text: _hook_apart(t, text))
+
+
+def _hook_apart(t: FileTables, text: str) -> tuple[Names, str]:
+    """The names the module's ``__getattr__`` answers (none without one; None: any name),
+    and the module's ``text`` with that function left out when its answers are fixed: what
+    it writes (``globals()[name] = value``) adds no other name."""
+    if "__getattr__" not in t.children.get("", {}):
+        return frozenset(), text
+    d = t.defs.get("__getattr__")
+    if d is None or d.kind not in FUNCTION_KINDS:
+        return None, text  # ``__getattr__ = make_getattr(...)``: not readable here
+    source = text.encode("utf-8")
+    function = source[d.start_byte : d.end_byte].decode("utf-8", "replace")
+    if not function.lstrip().startswith(("def ", "async ")):
+        return None, text  # decorated, or the text moved on from the facts
+    answers = hook_answers(function, name_constants(text))
+    if answers is None:
+        return None, text
+    rest = source[: d.start_byte] + source[d.end_byte :]
+    return answers, rest.decode("utf-8", "replace")
 
 
 def _rebound_by_decorator(checker: Checker, receiver: Value, d: Definition) -> bool:
@@ -420,7 +477,7 @@ def _metaclass_hooked(checker: Checker, receiver: Value) -> bool:
         if meta is None or meta[0] != "sym":
             if named not in _PLAIN_METACLASSES:
                 return True
-        elif _hooked(checker, meta):
+        elif _hooked(checker, meta, fixed_count=True):
             return True
     return False
 
@@ -479,6 +536,8 @@ def _guards(root: Node) -> list[Guard]:
         stack.extend(node.named_children)
         if node.type == "try_statement":
             guards.extend(_try_guard(node))
+        elif node.type == "with_statement":
+            guards.extend(_raises_guard(node))
         elif node.type == "if_statement":
             condition = node.child_by_field_name("condition")
             if condition is not None and _VERSION_TEST.search(_text(condition)):
@@ -507,6 +566,34 @@ def _try_guard(node: Node) -> list[Guard]:
             handled |= _HANDLED.get(name, frozenset())
     if everything:  # expects any failure: an import probed, another environment's API
         return [_lines(body, frozenset(handled | {"unknown-import"}), broad=True)]
+    return [_lines(body, frozenset(handled))] if handled else []
+
+
+def _raises_guard(node: Node) -> list[Guard]:
+    """The body of ``with pytest.raises(X):`` (``self.assertRaises(X)``): the findings an
+    ``except X`` would handle there are what the test expects (glom's ``with
+    pytest.raises(TypeError): Let('posarg')``)."""
+    body = node.child_by_field_name("body")
+    if body is None:
+        return []
+    handled: set[str] = set()
+    for clause in node.named_children:
+        for item in clause.named_children if clause.type == "with_clause" else ():
+            value = item.child_by_field_name("value")
+            if value is not None and value.type == "as_pattern" and value.named_children:
+                value = value.named_children[0]
+            if value is None or value.type != "call":
+                continue
+            function = value.child_by_field_name("function")
+            arguments = value.child_by_field_name("arguments")
+            if function is None or arguments is None:
+                continue
+            if not _EXPECTS_RAISE.search(_text(function)):
+                continue
+            expected = [a for a in arguments.named_children if a.type != "keyword_argument"]
+            # ``raises(Exception)`` says nothing of which mistake the test expects
+            for name in _exception_names(expected[:1]):
+                handled |= _EXPECTED.get(name, frozenset())
     return [_lines(body, frozenset(handled))] if handled else []
 
 

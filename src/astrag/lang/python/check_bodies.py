@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from astrag.lang import parser
+from astrag.lang.python.check_getattr import hook_answers, name_constants
 from astrag.verify.attributes import access_nodes, is_target
 
 # ``setattr(x, "name", value)`` with the name written out adds that one attribute, which the
@@ -50,6 +51,10 @@ class PythonClassBody:
     dynamic: bool  # sets attributes in ways astrag cannot follow (setattr, __dict__, ...)
     assigned: frozenset[str]  # ``self.x`` / ``cls.x`` assignment targets anywhere in it
     slots: frozenset[str]  # names a static ``__slots__`` lists
+    # what its own ``__getattr__`` answers: none without one, None for any name (a fixed few
+    # when every way through it that returns was reached by a name spelt out, see
+    # check_getattr)
+    getattr_answers: frozenset[str] | None = frozenset()
 
 
 def python_class_body(body: str) -> PythonClassBody:
@@ -76,7 +81,27 @@ def python_class_body(body: str) -> PythonClassBody:
             continue
         if source[obj.start_byte : obj.end_byte].decode() in receivers:
             assigned.add(source[name.start_byte : name.end_byte].decode())
-    return PythonClassBody(dynamic, frozenset(assigned), frozenset(slots))
+    answers = _getattr_answers(source, root, body)
+    return PythonClassBody(dynamic, frozenset(assigned), frozenset(slots), answers)
+
+
+def _getattr_answers(source: bytes, root: Node, body: str) -> frozenset[str] | None:
+    """What the class's own ``__getattr__`` method answers (see PythonClassBody)."""
+    if b"__getattr__" not in source:
+        return frozenset()
+    for cls in root.children:
+        if cls.type == "decorated_definition":
+            cls = cls.child_by_field_name("definition") or cls
+        block = cls.child_by_field_name("body") if cls.type == "class_definition" else None
+        for method in block.children if block is not None else ():
+            name = method.child_by_field_name("name")
+            if method.type == "decorated_definition" or name is None:
+                continue
+            if source[name.start_byte : name.end_byte] != b"__getattr__":
+                continue
+            text = source[method.start_byte : method.end_byte].decode("utf-8", "replace")
+            return hook_answers(text, name_constants(body))
+    return frozenset()
 
 
 def _without_setstate(source: bytes, root: Node) -> str:

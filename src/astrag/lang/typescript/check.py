@@ -22,11 +22,14 @@ from astrag.lang.brackets import split_outside
 from astrag.lang.typescript.check_globals import Globals, program_globals
 from astrag.lang.typescript.check_members import ts_declared_members
 from astrag.lang.typescript.check_params import (
+    accepts_void,
     alias_type,
     function_type_arity,
     parameter_type,
+    type_parameter_names,
     voidable_parameters,
     voidable_type_parameters,
+    written_type_arguments,
 )
 from astrag.lang.typescript.modules import resolve_ts_module
 from astrag.lang.typescript.semantics import JS_GLOBALS
@@ -81,6 +84,7 @@ _FUNCTION_MEMBERS = frozenset({"call", "apply", "bind", "name", "length", "proto
 class TypeScriptRules(LanguageRules):
     language = "typescript"
     receivers = frozenset({"this", "super"})
+    class_merges_interfaces = True
     # and ``then``/``catch``/``finally``: a Promise whose value astrag took for the awaited one
     call_members = _JS_OBJECT_MEMBERS | {"then", "catch", "finally"}
     attribute_members = frozenset(
@@ -151,9 +155,19 @@ class TypeScriptRules(LanguageRules):
             checker.root, site.t.path, text, indexed.__contains__, indexed, checker.memo("ts")
         )
 
-    def omittable(self, checker: Checker, path: str, callee: Definition) -> frozenset[str]:
-        """A trailing argument whose type accepts ``void`` may be left out, and a type
-        parameter may be ``void`` (``Emitter<void>.fire()``)."""
+    def omittable(
+        self,
+        checker: Checker,
+        path: str,
+        callee: Definition,
+        change: ChangedFile | None = None,
+        ref: Reference | None = None,
+    ) -> frozenset[str]:
+        """A trailing argument whose type accepts ``void`` may be left out, and one typed
+        by a type parameter that may be ``void`` (``Emitter<void>.fire()``) unless the
+        receiver says how the class is instantiated: ``this.list.add()`` on ``list:
+        LinkedList<T>``, or ``this.searchNode(node)`` in the class itself, where the type
+        parameter is a type parameter and not ``void``."""
         source = checker.bodies.file_text(path).encode("utf-8")
 
         def text(d: Definition) -> str:
@@ -176,6 +190,14 @@ class TypeScriptRules(LanguageRules):
             body = source[alias.start_byte : alias.end_byte].decode("utf-8", "replace")
             return _alias_may_be_void(body)
 
+        if outer and owner is not None and change is not None and ref is not None:
+            written = _instantiation(checker, change, ref, (path, owner), text(owner))
+            if written is not None:
+                outer = frozenset(
+                    p
+                    for p in outer
+                    if p not in written or accepts_void(written[p], alias_may_be_void)
+                )
         return voidable_parameters(text(callee), callee.name, outer, alias_may_be_void)
 
     def import_findings(
@@ -256,6 +278,38 @@ class TypeScriptRules(LanguageRules):
 
         return checker.closed_by_bases(receiver, d, accept)
 
+    def receiver_rebound(
+        self, checker: Checker, change: ChangedFile, site: Site, column: int
+    ) -> bool:
+        """``this`` inside a ``function`` expression or an object literal's method that the
+        index records as no scope of its own (yup's ``createValidation({ test(value) {
+        this.schema } })`` inside a class method) is bound by that function's call, not the
+        class; an arrow function keeps the enclosing ``this``, and a method the index records
+        (an object literal bound to a typed name) is the scope the resolver already reads."""
+        tree = checker.parsed(change)
+        if tree is None:
+            return False
+        scope = site.t.defs.get(site.scope) if site.scope else None
+        point = (site.line - 1, max(column - 1, 0))
+        node = tree.root_node.descendant_for_point_range(point, point)
+        while node is not None:
+            if node.type in _THIS_BINDING_FUNCTIONS or node.type == "method_definition":
+                if scope is not None and node.start_point[0] + 1 == scope.start_line:
+                    owner = site.t.defs.get(scope.parent) if scope.parent else None
+                    on_object = owner is not None and owner.kind in (
+                        DefKind.VARIABLE,
+                        DefKind.FIELD,
+                    )
+                    if scope.kind == DefKind.METHOD or on_object:
+                        return False  # a method the index records: its ``this`` is resolved
+                if node.type != "method_definition":
+                    return True
+                return node.parent is None or node.parent.type != "class_body"
+            if node.type in ("class_body", "class_declaration", "class"):
+                return False
+            node = node.parent
+        return False
+
     def bases(self, bodies: ClassBodies, path: str, qual: str, d: Definition) -> Iterable[Chain]:
         """An interface extending ``Omit<Impl<T>, 'value'>`` (``Pick``, ``Partial``,
         ``Required``, ``Readonly``) has no member ``Impl`` lacks: it extends ``Impl`` here
@@ -282,8 +336,19 @@ class TypeScriptRules(LanguageRules):
         t = bodies.r.tables[path]
         if t.defs[qual].kind != DefKind.CLASS:
             return False
-        # an interface of the same name in its file is merged into the class
-        return any(x.qualname == qual and x.kind == DefKind.INTERFACE for x in t.facts.definitions)
+        # an interface of the same name in its file is merged into the class: the class
+        # stays closed when each such interface lists its members (yup's ``Schema``) and
+        # extends only what the class does (``ObjectSchema``'s restates ``Schema<...>``),
+        # not when one has an index signature or another base
+        own = {chain[-1] for chain in t.defs[qual].bases}
+        return any(
+            d.kind == DefKind.INTERFACE
+            and (
+                any(chain[-1] not in own for chain in d.bases)
+                or _declared_members(bodies, path, key) is None
+            )
+            for key, d in t.others(qual)
+        )
 
     def body_declares(
         self, bodies: ClassBodies, path: str, qual: str, name: str, resolved: bool
@@ -360,6 +425,12 @@ def _alias_may_be_void(text: str) -> bool:
 # names a parameter's type often starts with that are no type alias of the repository
 _ACCEPTS_NO_VOID = frozenset({"string", "number", "boolean", "Array", "Record", "Promise"})
 # utility types whose members are some of their first argument's
+_EXPORT_DEFAULT = re.compile(r"^\s*export\s+default\b", re.MULTILINE)
+# functions that bind ``this`` of their own (an arrow keeps the enclosing one)
+_THIS_BINDING_FUNCTIONS = frozenset(
+    {"function_expression", "function", "function_declaration", "generator_function",
+     "generator_function_declaration"}
+)  # fmt: skip
 _MEMBER_SUBSETS = frozenset({"Omit", "Pick", "Partial", "Required", "Readonly"})
 _EXTENDS = re.compile(r"^\s*(?:export\s+)?(?:declare\s+)?interface\s+[\w$]+")
 
@@ -452,6 +523,8 @@ def _declared(checker: Checker, path: str, name: str, seen: set[str]) -> bool:
     t = checker.r.tables[path]
     if any(d.name == name and not d.parent and d.exported for d in t.facts.definitions):
         return True
+    if name == "default" and _EXPORT_DEFAULT.search(checker.bodies.file_text(path)):
+        return True  # ``export default Object.assign(...)``: an expression, no definition
     return any(_declared(checker, p, name, seen) for p in TYPESCRIPT_RULES.star_sources(checker, t))
 
 
@@ -468,3 +541,48 @@ def _package_import(checker: Checker, change: ChangedFile, imp: Import) -> list[
 
 TYPESCRIPT_RULES = TypeScriptRules()
 RULES = {"typescript": TYPESCRIPT_RULES, "javascript": JavaScriptRules()}
+
+
+def _instantiation(
+    checker: Checker,
+    change: ChangedFile,
+    ref: Reference,
+    owner: tuple[str, Definition],
+    owner_text: str,
+) -> dict[str, str] | None:
+    """The type arguments the call's receiver gives the callee's class ``owner`` (its file
+    and definition), by type parameter, as written where the receiver is declared: the
+    class's own parameters for ``this.m()`` in that class, what a field's, a parameter's
+    or a local's declaration writes (``list: LinkedList<T>``, ``new Emitter<void>()``);
+    None when that cannot be read."""
+    path, cls = owner
+    params = type_parameter_names(owner_text, cls.name)
+    if not params:
+        return None
+    t = checker.r.tables[change.path]
+    chain = ref.chain
+    enclosing = t.enclosing_class(ref.scope)
+    if len(chain) == 2 and chain[0] == "this":
+        if (change.path, enclosing) == (path, cls.qualname):
+            return {p: p for p in params}  # inside the class: its parameters as themselves
+        return None
+    declared = None
+    source = change.text.encode("utf-8")
+    if len(chain) == 3 and chain[0] == "this" and enclosing is not None:
+        field = t.defs.get(f"{enclosing}.{chain[1]}")
+        if field is not None:
+            declared = source[field.start_byte : field.end_byte].decode("utf-8", "replace")
+    elif len(chain) == 2:
+        found = t.binding_scope(ref.scope, chain[0])
+        lines = change.text.split("\n")
+        bound = [b for b in found[1] if b.line <= ref.line] if found is not None else []
+        if found is not None and bound and len(found[1]) == 1 and bound[0].line <= len(lines):
+            declared = lines[bound[0].line - 1]
+            function = t.defs.get(found[0])
+            if function is not None and function.start_line == bound[0].line:
+                text = source[function.start_byte : function.end_byte].decode("utf-8", "replace")
+                declared = parameter_type(text, function.name, chain[0])
+    if declared is None:
+        return None
+    arguments = written_type_arguments(declared, cls.name)
+    return dict(zip(params, arguments, strict=False)) if arguments is not None else None

@@ -69,6 +69,43 @@ def voidable_type_parameters(text: str, name: str) -> frozenset[str]:
     return _voidable_type_parameters(_group(text, i)[0])
 
 
+def type_parameter_names(text: str, name: str) -> list[str]:
+    """The type parameters of the class or function ``name`` (its definition's ``text``), in
+    order."""
+    i = _after_name(text, name)
+    if i is None or not text.startswith("<", i):
+        return []
+    names = []
+    for part in _split(_group(text, i)[0], ","):
+        found = re.match(r"\s*(?:const\s+|in\s+|out\s+)*([A-Za-z_$][\w$]*)", part)
+        if found is None:
+            return []
+        names.append(found.group(1))
+    return names
+
+
+def written_type_arguments(text: str, type_name: str) -> list[str] | None:
+    """The type arguments written for ``type_name`` in a declaration's ``text`` (``list:
+    LinkedList<T>``, ``= new Emitter<void>()``, a parameter's type): None when it names the
+    type without them, or not at all."""
+    found = re.search(rf"(?:^\s*|[:|]\s*|\bnew\s+)(?<![\w$.]){re.escape(type_name)}\s*(?=<)", text)
+    if found is None:
+        return None
+    return [a.strip() for a in _split(_group(text, found.end())[0], ",")]
+
+
+def accepts_void(argument: str, alias_may_be_void: Callable[[str], bool]) -> bool:
+    """A type argument as written makes a parameter of that type omittable: ``void`` is one
+    of its alternatives, or an alias that may be ``void`` (the compiler lets a call leave
+    out only an argument whose instantiated type is ``void``; a type parameter, ``unknown``
+    or ``any`` is not)."""
+    alternatives = {a.strip() for a in _split(argument, "|")}
+    return "void" in alternatives or any(
+        (head := re.match(r"[A-Za-z_$][\w$]*", a)) is not None and alias_may_be_void(head.group(0))
+        for a in alternatives
+    )
+
+
 def _voidable_type_parameters(inner: str) -> frozenset[str]:
     out = set()
     for part in _split(inner, ","):
