@@ -1080,8 +1080,10 @@ class _Extractor(ContextualTypes, ComposedTypes):
             self.on_named_function,
         ]
         items: list[tuple[int, int, int, Node]] = []
+        caps = self.caps
         for order, tag in enumerate(_DEF_TAGS):
-            items.extend((n.start_byte, -n.end_byte, order, n) for n in self.caps.get(tag, ()))
+            if tag in caps:  # most of the 13 tags are absent from a file: no generator then
+                items.extend((n.start_byte, -n.end_byte, order, n) for n in caps[tag])
         items.sort(key=itemgetter(0, 1, 2))
         for start, _, order, node in items:
             while self.stack and self.stack[-1][0] <= start:
