@@ -88,6 +88,10 @@ def test_declaring_block_with_the_statement_given_or_found() -> None:
     assert blocks[b"inIf"] == (5, 5)
     assert blocks[b"y"] == (6, 6)  # a callback's body
     assert blocks[b"a"] is None  # the function's own body: the whole scope
+    # a parameter's name: its parameter handed down, no block either way
+    for param in (n for n in nodes if n.type == "required_parameter"):
+        name = param.child_by_field_name("pattern")
+        assert extractor.declaring_block(name, param) is extractor.declaring_block(name) is None
 
 
 def test_regions_with_the_parent_given_or_found() -> None:

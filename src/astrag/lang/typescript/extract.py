@@ -2210,7 +2210,8 @@ class _Extractor(ContextualTypes, ComposedTypes):
                         value = (*context[0], f"({context[1]}:{position})")
                     elif member is not None and not type_:
                         value = (*member, f"(p:{position})")
-                    self.bind(scope, pattern, type_, value)
+                    # the name's parent is ``param``, no pattern part: no block (declaring_block)
+                    self.bind(scope, pattern, type_, value, param)
                 elif pattern is not None and pattern.type == "object_pattern":
                     source = self.parameter_source(param, i, position, element, context, member)
                     if source is not None:
