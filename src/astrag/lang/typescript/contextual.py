@@ -75,9 +75,9 @@ class ContextualTypes:
     def object_context(self: _Extractor, obj: Node) -> Chain | None:
         """The chain whose type an object literal is read as (see ``member_context``)."""
         node = obj
-        while node.parent is not None and node.parent.type == "parenthesized_expression":
-            node = node.parent
-        parent = node.parent
+        parent = node.parent  # each look-up searches down from the root: one per level
+        while parent is not None and parent.type == "parenthesized_expression":
+            node, parent = parent, parent.parent
         if parent is None:
             return None
         if parent.type == "variable_declarator":
@@ -103,8 +103,8 @@ class ContextualTypes:
         """The call (or ``new``) ``node`` is an argument of, the callee's chain, and ``node``'s
         position among the arguments (comments not counted); None when it is no argument or
         the callee has no chain."""
-        args = node.parent
-        call = args.parent if args is not None and args.type == "arguments" else None
+        args = self.up(node)  # asked by several probes of one callback: remembered
+        call = self.up(args) if args is not None and args.type == "arguments" else None
         if call is None or call.type not in ("call_expression", "new_expression"):
             return None
         field = "function" if call.type == "call_expression" else "constructor"
@@ -199,11 +199,11 @@ class ContextualTypes:
         return type of the function returning it (``returned_annotation``); a cast around the
         function before either (``((c) => …) as Handler``)."""
         node, annotation = fn, None
-        while node.parent is not None and node.parent.type in WRAPPERS:
-            node = node.parent
+        declarator = self.up(node)  # one look-up per level, each remembered (``up``)
+        while declarator is not None and declarator.type in WRAPPERS:
+            node, declarator = declarator, self.up(declarator)
             if annotation is None and node.type in CASTS and node.named_child_count > 1:
                 annotation = node.named_child(node.named_child_count - 1)
-        declarator = node.parent
         if declarator is None:
             return None
         if annotation is None and declarator.type == "variable_declarator":
@@ -222,7 +222,7 @@ class ContextualTypes:
         """The declared return type of the function that returns ``node`` (in a ``return``
         statement, or as an arrow's expression body): the compiler's contextual type of a
         returned function or object literal."""
-        parent = node.parent
+        parent = self.up(node)
         if parent is None:
             return None
         if parent.type == "arrow_function":

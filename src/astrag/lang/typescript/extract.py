@@ -108,6 +108,8 @@ def _bound_value(value: Node | None) -> bool:
     return value.type in _BOUND_VALUES or (inner is not None and inner.type in _FUNCTION_VALUES)
 
 
+_UNSEEN = object()  # a node not looked up yet (``_Extractor.up``)
+
 _SCOPE_KINDS = frozenset(
     {
         DefKind.CLASS,
@@ -414,6 +416,9 @@ def _last_token(node: Node) -> Node:
         node = nxt
 
 
+_parent = attrgetter("parent")
+
+
 def _outer(node: Node) -> tuple[Node, bool, bool, bool]:
     """The statement carrying ``node``'s export, ``declare`` and JSDoc, and those three flags:
     (outer node, exported, default export, declare)."""
@@ -432,16 +437,17 @@ def _outer(node: Node) -> tuple[Node, bool, bool, bool]:
     return outer, exported, default, declare
 
 
-def _is_module_level(statement: Node) -> bool:
-    """Whether a declaration statement sits at module level (or directly in a namespace)."""
-    parent = statement.parent
+def _is_module_level(statement: Node, up: Callable[[Node], Node | None] = _parent) -> bool:
+    """Whether a declaration statement sits at module level (or directly in a namespace).
+    ``up``: how a node's parent is found (``_Extractor.up`` remembers them)."""
+    parent = up(statement)
     while parent is not None and parent.type in ("export_statement", "ambient_declaration"):
-        parent = parent.parent
+        parent = up(parent)
     if parent is None:
         return False
     if parent.type == "program":
         return True
-    owner = parent.parent
+    owner = up(parent)
     return (
         parent.type == "statement_block"
         and owner is not None
@@ -573,6 +579,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
         self.caps = captures
         self.ascii = source.isascii()
         self._lines: list[bytes] | None = None
+        self._ups: dict[Node, Node | None] = {}  # see ``up``
         self.defs: list[Definition] = []
         self.refs: list[Reference] = []
         self.imports: list[Import] = []
@@ -634,6 +641,19 @@ class _Extractor(ContextualTypes, ComposedTypes):
         }
 
     # -------------------------------------------------------------------------- primitives
+
+    def up(self, node: Node) -> Node | None:
+        """``node.parent``, remembered. tree-sitter keeps no parent links: each ``parent``
+        searches down from the root (0.5–0.8 µs at a statement's depth), and several passes
+        ask for the same few ancestors again: a local declaration's statement, block and
+        function, a class body's class, a callback's argument list and call (medusa: 0.85
+        million look-ups, half of them repeats). Used where repeats are common; a node asked
+        once costs a dictionary entry more than ``parent``."""
+        ups = self._ups
+        found = ups.get(node, _UNSEEN)
+        if found is _UNSEEN:
+            found = ups[node] = node.parent
+        return found  # type: ignore[return-value]
 
     def text(self, node: Node) -> str:
         return self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
@@ -1060,8 +1080,10 @@ class _Extractor(ContextualTypes, ComposedTypes):
             self.on_named_function,
         ]
         items: list[tuple[int, int, int, Node]] = []
+        caps = self.caps
         for order, tag in enumerate(_DEF_TAGS):
-            items.extend((n.start_byte, -n.end_byte, order, n) for n in self.caps.get(tag, ()))
+            if tag in caps:  # most of the 13 tags are absent from a file: no generator then
+                items.extend((n.start_byte, -n.end_byte, order, n) for n in caps[tag])
         items.sort(key=itemgetter(0, 1, 2))
         for start, _, order, node in items:
             while self.stack and self.stack[-1][0] <= start:
@@ -1073,7 +1095,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
     def container(self, member: Node) -> tuple[str, DefKind] | None:
         """The class/interface a member belongs to, when that owner is a definition."""
         body = member.parent
-        owner = body.parent if body is not None else None
+        owner = self.up(body) if body is not None else None  # one look-up per class body
         while owner is not None and owner.type == "type_arguments":  # ``Readonly<{ … }>``
             wrapper = owner.parent
             name = wrapper.child_by_field_id(self.fid.name) if wrapper is not None else None
@@ -1403,8 +1425,8 @@ class _Extractor(ContextualTypes, ComposedTypes):
         owner = self.container(node)
         name_node = node.child_by_field_id(self.fid.name)
         name = self.member_name(name_node)
-        if owner is None and name is not None and node.parent is not None:
-            self.object_method(node, name, node.parent)
+        if owner is None and name is not None and (parent := node.parent) is not None:
+            self.object_method(node, name, parent)
             return
         if owner is None or name is None or name_node is None:
             return
@@ -1609,7 +1631,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
         if value is not None and self.require_import(name, value, statement):
             return
         bound = _bound_value(value)
-        if _is_module_level(statement):
+        if _is_module_level(statement, self.up):
             if not bound or name.type != "identifier":
                 self.module_variables(node, name, value, statement)
             return
@@ -1624,7 +1646,9 @@ class _Extractor(ContextualTypes, ComposedTypes):
             type_ = self.principal_type(annotation) or self.cast_type(value)
             if type_ is not None and annotation is not None:
                 self.instance_arguments(scope, name, annotation, type_)
-            self.bind(scope, name, type_, self.value_chain(value))
+            # the name's declarator is ``node``, whose parent is ``statement``: given, not
+            # looked up again (``Node.parent`` searches down from the root on every call)
+            self.bind(scope, name, type_, self.value_chain(value), statement)
         elif name.type == "object_pattern" and (source := self.value_chain(value)):
             self.bind_destructured(scope, name, source)
         else:
@@ -1680,10 +1704,10 @@ class _Extractor(ContextualTypes, ComposedTypes):
             scope = self.scopes.at(node.start_byte)
             if self.kinds.get(scope) not in _BODY_KINDS:
                 continue
-            fn = node.parent
+            fn = self.up(node)  # a function's returns share most of the walk up to it
             while fn is not None and fn.type not in FUNCTION_NODES:
-                fn = fn.parent
-            if fn is None or (fn.parent is not None and fn.parent.type in _CALLBACK_PARENTS):
+                fn = self.up(fn)
+            if fn is None or ((up := self.up(fn)) is not None and up.type in _CALLBACK_PARENTS):
                 continue
             value = self.value_chain(node)
             if value is not None:
@@ -1706,23 +1730,33 @@ class _Extractor(ContextualTypes, ComposedTypes):
                 self.bindings.append(Binding(scope, name, line, None, self.value_chain(right)))
 
     def bind(
-        self, scope: str, name: Node, type_: Chain | None = None, value: Chain | None = None
+        self,
+        scope: str,
+        name: Node,
+        type_: Chain | None = None,
+        value: Chain | None = None,
+        statement: Node | None = None,
     ) -> None:
+        """``statement``: what holds ``name``'s pattern (``declaring_block``), when known."""
         text = self.text(name)
         self.locals.setdefault(scope, set()).add(text)
         # scope "" here means inside an anonymous callback at module level (``describe(() =>
         # { const svc = new Svc(); ... })``): real module-level names never come through here
         if scope == "" or self.kinds.get(scope) in _BODY_KINDS:
-            line, block = name.start_point[0] + 1, self.declaring_block(name)
+            line, block = name.start_point[0] + 1, self.declaring_block(name, statement)
             self.bindings.append(Binding(scope, text, line, type_, value, block))
 
-    def declaring_block(self, name: Node) -> tuple[int, int] | None:
+    def declaring_block(self, name: Node, statement: Node | None = None) -> tuple[int, int] | None:
         """The lines of the block a ``const``/``let`` name is declared in, when that block is
         not the body of the definition the name is a local of (a loop's body, an anonymous
-        callback's): the compiler's block scope. None for ``var``, parameters and the rest."""
-        node = name.parent
-        while node is not None and node.type in _PATTERN_PARTS:
-            node = node.parent
+        callback's): the compiler's block scope. None for ``var``, parameters and the rest.
+        ``statement``: the first of the name's ancestors that is no pattern part, when the
+        caller has it."""
+        node = statement
+        if node is None:
+            node = name.parent
+            while node is not None and node.type in _PATTERN_PARTS:
+                node = node.parent
         if node is None:
             return None
         if node.type == "for_in_statement":  # ``for (const x of xs)``: the loop is its block
@@ -1731,14 +1765,14 @@ class _Extractor(ContextualTypes, ComposedTypes):
                 return None
             block = node
         elif node.type == "lexical_declaration":
-            block = node.parent
+            block = self.up(node)
             while block is not None and block.type not in _BLOCKS:
-                block = block.parent
+                block = self.up(block)
             if block is None or block.type == "program":
                 return None
         else:
             return None
-        owner = block.parent if block.type == "statement_block" else None
+        owner = self.up(block) if block.type == "statement_block" else None
         if owner is not None and owner.type in FUNCTION_NODES:
             for n in (owner, block):
                 if (n.start_byte, n.end_byte) in self.scope_nodes:
@@ -1787,15 +1821,15 @@ class _Extractor(ContextualTypes, ComposedTypes):
         (``api.nested``), or the module's for ``module.exports = {...}`` (``""``); None for
         any other literal (an argument, a local's value: its members are anonymous)."""
         node = obj
-        while node.parent is not None and node.parent.type in _WRAPPERS:
-            node = node.parent
-        parent = node.parent
+        parent = node.parent  # each look-up searches down from the root: one per level
+        while parent is not None and parent.type in _WRAPPERS:
+            node, parent = parent, parent.parent
         if parent is None:
             return None
         if parent.type == "variable_declarator":
             return self.object_variables.get(parent.start_byte)
-        if parent.type == "pair" and parent.parent is not None and parent.parent.type == "object":
-            outer = self.object_owner(parent.parent)
+        if parent.type == "pair" and (obj := parent.parent) is not None and obj.type == "object":
+            outer = self.object_owner(obj)
             key = self.member_name(parent.child_by_field_id(self.fid.key))
             if outer is None or key is None:
                 return None
@@ -1820,7 +1854,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
         value = _unwrap(value)  # ``key: ((arg) => ...) as T`` is the function all the same
         if value is None or (value.type not in _FUNCTION_VALUES and value.type != "object"):
             return
-        owner = self.object_owner(pair.parent) if pair.parent is not None else None
+        owner = self.object_owner(parent) if (parent := pair.parent) is not None else None
         name = self.member_name(key)
         if owner is None or name is None:
             return
@@ -1841,9 +1875,9 @@ class _Extractor(ContextualTypes, ComposedTypes):
         """``register(function handler() {...})``: a function expression with a name of its
         own that nothing else names (a declarator, a member, ``a.b =`` name theirs)."""
         node = fn
-        while node.parent is not None and node.parent.type in _WRAPPERS:
-            node = node.parent
-        parent = node.parent
+        parent = node.parent  # each look-up searches down from the root: one per level
+        while parent is not None and parent.type in _WRAPPERS:
+            node, parent = parent, parent.parent
         if parent is None or parent.type in _NAMING_PARENTS:
             return
         name = fn.child_by_field_id(self.fid.name)
@@ -2005,7 +2039,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
         statement = node.parent
         if statement is None or statement.type != "expression_statement":
             return
-        if statement.parent is None or statement.parent.type != "program":
+        if (outer := statement.parent) is None or outer.type != "program":
             self.anonymous_method(target, right)
             return
         if left.type != "member_expression":  # ``app[method] = function`` at the top level
@@ -2176,7 +2210,8 @@ class _Extractor(ContextualTypes, ComposedTypes):
                         value = (*context[0], f"({context[1]}:{position})")
                     elif member is not None and not type_:
                         value = (*member, f"(p:{position})")
-                    self.bind(scope, pattern, type_, value)
+                    # the name's parent is ``param``, no pattern part: no block (declaring_block)
+                    self.bind(scope, pattern, type_, value, param)
                 elif pattern is not None and pattern.type == "object_pattern":
                     source = self.parameter_source(param, i, position, element, context, member)
                     if source is not None:
@@ -2205,12 +2240,12 @@ class _Extractor(ContextualTypes, ComposedTypes):
                 scope = at(node.start_byte)
                 if tag == "binding.loop":
                     element = self.iterated_element(node)
-                elif tag == "binding.parameter" and node.parent is not None:
-                    element = self.callback_element(node.parent)
-                    context = self.callback_context(node.parent) if element is None else None
+                elif tag == "binding.parameter" and (fn := node.parent) is not None:
+                    element = self.callback_element(fn)
+                    context = self.callback_context(fn) if element is None else None
                     if context is not None:
                         element = (*context[0], f"({context[1]}:0)")
-                    elif element is None and (member := self.member_context(node.parent)):
+                    elif element is None and (member := self.member_context(fn)):
                         element = (*member, "(p:0)")
                 else:
                     element = None
@@ -2222,8 +2257,8 @@ class _Extractor(ContextualTypes, ComposedTypes):
     def callback_element(self, fn: Node) -> Chain | None:
         """``xs.forEach((x) => ...)`` and the other array callbacks: the callback's first
         parameter is an element of xs (what the compiler infers from the contextual type)."""
-        args = fn.parent
-        call = args.parent if args is not None else None
+        args = self.up(fn)  # the contextual probes of one callback ask for these again
+        call = self.up(args) if args is not None else None
         if call is None or call.type != "call_expression" or args.type != "arguments":
             return None
         if _first_named(args) != fn:

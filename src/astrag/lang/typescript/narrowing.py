@@ -113,7 +113,7 @@ def narrowings(
         parent = call.parent
         if parent is None or parent.type in ("expression_statement", "arguments"):
             continue  # a statement or an argument is no test: the common case, cut early
-        regions = _regions(call)
+        regions = _regions(call, parent=parent)  # its parent known: no second look-up
         if not regions:
             continue  # a call that is no test (most are): nothing to read
         callee = call.child_by_field_name("function")
@@ -224,12 +224,17 @@ def _add(
             )
 
 
-def _regions(test: Node, positive: bool = True) -> list[tuple[Node, Node]]:
+def _regions(
+    test: Node, positive: bool = True, parent: Node | None = None
+) -> list[tuple[Node, Node]]:
     """Where ``test`` holds (see the module docstring): from the start of one node to the end
-    of another; where it fails, for a test written negated (``x.kind !== 'a'``)."""
+    of another; where it fails, for a test written negated (``x.kind !== 'a'``). ``parent``:
+    ``test``'s parent when the caller has it (``Node.parent`` searches down from the root)."""
     regions: list[tuple[Node, Node]] = []
     node = test
-    while (parent := node.parent) is not None:
+    if parent is None:
+        parent = node.parent
+    while parent is not None:
         kind = parent.type
         if kind == "parenthesized_expression":
             pass
@@ -262,7 +267,7 @@ def _regions(test: Node, positive: bool = True) -> list[tuple[Node, Node]]:
             break
         else:
             break
-        node = parent
+        node, parent = parent, parent.parent
     return regions
 
 

@@ -29,8 +29,9 @@ def first_named(node: Node) -> Node | None:
 def outermost(node: Node) -> Node:
     """The outermost of the wrappers around an expression (``(x)``, ``x as T``): the node
     whose parent receives its value (a declarator, a pair, an argument list)."""
-    while node.parent is not None and node.parent.type in WRAPPERS:
-        node = node.parent
+    parent = node.parent  # one look-up per level: each searches down from the root
+    while parent is not None and parent.type in WRAPPERS:
+        node, parent = parent, parent.parent
     return node
 
 
