@@ -84,6 +84,19 @@
 #   YUP_GIT          github.com/jquense/yup                   @ ff31eee8..., src/ test/
 #                    tsconfig.json (a fluent schema builder: a generic Schema base and typed
 #                    subclasses, chains returning this, vitest)
+# The ninth stop's blind held-out set, picked by style from file lists alone and pinned before
+# astrag ran on them (docs/BENCHMARKS.md section 3, "Issue 13's ninth stop"):
+#   SCHEDULE_GIT     github.com/dbader/schedule               @ 82a43db1..., schedule/
+#                    test_schedule.py (a fluent scheduler: every(2).hours.at(...).do(job)
+#                    through properties, one module, partly typed, unittest)
+#   DOTENV_GIT       github.com/theskumar/python-dotenv       @ bca6644d..., src/ tests/ (a
+#                    small I/O library: a regex parser over NamedTuples, a click CLI, pytest)
+#   P_QUEUE_GIT      github.com/sindresorhus/p-queue          @ 180ab9e2..., source/ test/
+#                    tsconfig.json (an EventEmitter subclass with #private fields, a pluggable
+#                    queue class, options objects, ava tests)
+#   PM_MODEL_GIT     github.com/ProseMirror/prosemirror-model @ 6264de06..., src/ test/ (an
+#                    immutable document tree: Node, Fragment, Mark, Schema, content-expression
+#                    automata, DOM parse/serialise, mocha tests, no tsconfig)
 # The tuned pair (rich, nestjs-graphql) is copied from bench/get_data.sh's corpora.
 # DATA (default: bench/data) says where the corpora go.
 set -euo pipefail
@@ -145,6 +158,10 @@ from_git parsimonious PARSIMONIOUS_GIT 63184bb79770e687cc62ab34d50c86bf383b3533 
 from_git glom GLOM_GIT c225e2abeb234be7119911b96b4378cc9d8d6478 glom
 from_git marked MARKED_GIT 681373ccc058b5dc93c1f63291d755d7d714c2fa src tsconfig.json
 from_git yup YUP_GIT ff31eee8a2b10c938bb3a22544d9e33957a8cf01 src test tsconfig.json
+from_git schedule SCHEDULE_GIT 82a43db1b938d8fdf60103bd41f329e06c8d3651 schedule test_schedule.py
+from_git python-dotenv DOTENV_GIT bca6644d9aedbe287b792b756b3ae3d650cd0d3a src tests
+from_git p-queue P_QUEUE_GIT 180ab9e25cd10b6f548767d7176076b50d25e188 source test tsconfig.json
+from_git prosemirror-model PM_MODEL_GIT 6264de069d8439131e88f8ba06973551916184e4 src test
 from_git ky KY_GIT 3419113b48e034fdcf8fa6bd3be3da7b3d0d758f source test
 if from_git date-fns DATE_FNS_GIT dd66398305c2b015fba3c1b3d31ccff42ee8d4cf src \
     && [[ -d "$OUT/date-fns/src" && ! -f "$OUT/date-fns/.astrag.toml" ]]; then
