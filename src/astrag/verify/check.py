@@ -58,6 +58,10 @@ _ELEMENT_STEPS = frozenset({"[i]", "[k]", "get()"})
 _MEMBER = re.compile(r"[A-Za-z_$][\w$]*")  # a plain member name in a chain: no call, no index
 _UNBOUND_RULES = frozenset({"unknown-function", "undeclared-name", "unknown-type"})
 _PROPERTY_ACCESSORS = frozenset({"setter", "getter", "deleter"})
+# the index marks the second declaration of a name in one scope ``name#2`` (an overload, a
+# class declared twice); a ``#`` before a name's first letter is an ECMAScript private
+# member's own name (``Queue.#compact``), which is judged like any other
+_TWIN = re.compile(r"#\d+")
 
 
 class Checker:
@@ -750,9 +754,9 @@ class Checker:
         """A wrong-arguments finding when the call passes more positional arguments than
         ``callee`` has or fewer than it requires; None when the count fits."""
         params = callee.params[1:] if bound else callee.params
-        kinds = {p.kind for p in params}
-        if "var_positional" in kinds:
-            return None  # any number of positional arguments is fine
+        # ``*args`` / ``...rest`` takes any number more, but not fewer than the positional
+        # parameters before it require (``def repeat(job, *args)`` called as ``repeat()``)
+        varargs = any(p.kind == "var_positional" for p in params)
         positional = [p for p in params if p.kind in ("positional", "positional_only")]
         given = ref.arg_count + sum(p.name in ref.keywords for p in positional[ref.arg_count :])
         required = sum(not p.has_default for p in positional)
@@ -767,13 +771,14 @@ class Checker:
         typed_arrow = "arrow" in callee.modifiers and (
             callee.type is not None or callee.kind != DefKind.FUNCTION
         )
-        too_many = ref.arg_count > len(positional) and not typed_arrow
+        too_many = ref.arg_count > len(positional) and not typed_arrow and not varargs
         if not (too_many or too_few):
             return None
-        plural = "s" if len(positional) != 1 else ""
+        most = None if varargs else len(positional)
+        takes = f"at least {required}" if most is None else _count(required, most)
+        plural = "s" if (most if most is not None else required) != 1 else ""
         message = (
-            f"{callee.qualname}() takes {_count(required, len(positional))} positional "
-            f"argument{plural}, {ref.arg_count} given"
+            f"{callee.qualname}() takes {takes} positional argument{plural}, {ref.arg_count} given"
         )
         return Finding(change.path, ref.line, ref.column, "wrong-arguments", message)
 
@@ -958,7 +963,7 @@ class Checker:
             if ctor_def is None:
                 return None, False
             return ctor_def, rules.self_parameter
-        if d.kind not in FUNCTION_KINDS or "overload" in d.modifiers or "#" in denot[2]:
+        if d.kind not in FUNCTION_KINDS or "overload" in d.modifiers or _TWIN.search(denot[2]):
             return None, False
         if "getter" in d.modifiers:
             return None, False  # ``x.event(fn)`` calls what the getter returns, not the getter
@@ -1051,7 +1056,7 @@ def _overloaded_arguments(
             return []
         counts.append(f"{len(d.params) - 1} or more" if varargs else str(len(d.params)))
     takes = " or ".join(sorted(set(counts), key=lambda c: (len(c), c)))
-    name = denot[2].split("#", 1)[0]
+    name = _TWIN.split(denot[2], 1)[0]
     message = f"{name}() takes {takes} argument(s), {n} given"
     return [Finding(change.path, ref.line, ref.column, "wrong-arguments", message)]
 
@@ -1172,7 +1177,7 @@ def _one_signature(r: Resolver, members: tuple[Value, ...]) -> Value | None:
         d = r.definition(member) if member[0] == "sym" else None
         if d is None or d.kind not in FUNCTION_KINDS or d.decorators or "overload" in d.modifiers:
             return None
-        if "#" in member[2] or _overload_signatures(r.tables[member[1]], member[2]):
+        if _TWIN.search(member[2]) or _overload_signatures(r.tables[member[1]], member[2]):
             return None
         shapes.add(tuple((p.kind, p.has_default) for p in d.params))
     return members[0] if len(shapes) == 1 else None

@@ -909,3 +909,41 @@ def test_what_a_test_expects_to_raise_is_not_reported(
     # glom's ``with pytest.raises(TypeError): Let('posarg')``: the test expects the error;
     # under another exception, or outside, the call is still wrong
     assert rows(root, code, "test_f.py") == [("wrong-arguments", 14), ("wrong-arguments", 15)]
+
+
+STARRED = {
+    "jobs.py": """
+        def repeat(job, *args, **kwargs):
+            return job
+
+
+        def spread(*args):
+            return args
+    """,
+}
+
+
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [
+        ("repeat()", [("wrong-arguments", 4)]),
+        ("repeat(j)", []),
+        ("repeat(j, 1, 2, x=3)", []),
+        ("repeat(job=j)", []),
+        ("repeat(*j)", []),
+        ("spread()", []),
+    ],
+)
+def test_a_callee_with_star_args_still_requires_what_comes_before(
+    tmp_path_factory: pytest.TempPathFactory, call: str, expected: list[tuple[str, int]]
+) -> None:
+    # schedule's ``@repeat()`` on ``def repeat(job, *args, **kwargs)``: ``*args`` takes any
+    # number more, not fewer than the positional parameters before it
+    root = indexed(tmp_path_factory.mktemp("starred"), STARRED)
+    code = f"""
+        from jobs import repeat, spread
+
+        def use(j):
+            return {call}
+    """
+    assert rows(root, code, "use.py") == expected

@@ -1048,3 +1048,45 @@ def test_this_in_a_typed_object_literal_is_the_object(tmp_path: Path) -> None:
     # theia's shell quoting: an object literal bound to a typed name records its methods,
     # whose ``this`` is the object: still judged
     assert rows(root, code, "use.ts") == [("wrong-arguments", 5)]
+
+
+PRIVATE = """
+    export class Queue {
+        #fn = (a: number, b: number): number => a + b;
+        #m(a: number, b: number): number { return a + b; }
+        #o(a: number, b?: number): number { return a; }
+        #v(...args: number[]): number { return args.length; }
+        #r(a: number, ...rest: number[]): number { return a; }
+        run(): number {
+            return CALL;
+        }
+    }
+"""
+
+
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [
+        ("this.#m(1)", [("wrong-arguments", 8)]),
+        ("this.#m(1, 2, 3)", [("wrong-arguments", 8)]),
+        ("this.#o()", [("wrong-arguments", 8)]),
+        ("this.#r()", [("wrong-arguments", 8)]),
+        ("this.#fn(1)", [("wrong-arguments", 8)]),
+        ("this.#m(1, 2)", []),
+        ("this.#o(1)", []),
+        ("this.#o(1, 2)", []),
+        ("this.#v()", []),
+        ("this.#v(1, 2, 3)", []),
+        ("this.#r(1, 2, 3)", []),
+        ("this.#fn(1, 2)", []),
+    ],
+)
+def test_a_private_method_is_judged_for_its_arguments(
+    tmp_path_factory: pytest.TempPathFactory, call: str, expected: list[tuple[str, int]]
+) -> None:
+    # p-queue's ``this.#onEvent()``: an ECMAScript private member (``Queue.#m`` in the
+    # index) is counted like a public one; ``...rest`` takes more, never fewer than the
+    # parameters before it require
+    files = {"tsconfig.json": "{}", "queue.ts": PRIVATE.replace("CALL", "this.#m(1, 2)")}
+    root = indexed(tmp_path_factory.mktemp("private"), files)
+    assert rows(root, PRIVATE.replace("CALL", call), "queue.ts") == expected
