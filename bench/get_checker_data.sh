@@ -97,6 +97,21 @@
 #   PM_MODEL_GIT     github.com/ProseMirror/prosemirror-model @ 6264de06..., src/ test/ (an
 #                    immutable document tree: Node, Fragment, Mark, Schema, content-expression
 #                    automata, DOM parse/serialise, mocha tests, no tsconfig)
+# The tenth stop's blind held-out set, picked by style from file lists alone and pinned before
+# astrag ran on them (docs/BENCHMARKS.md section 3, "Issue 13's ninth stop, after: blind
+# set 10"):
+#   CACHECONTROL_GIT github.com/psf/cachecontrol              @ 7f04affb..., cachecontrol/
+#                    tests/ (a class library: an HTTP adapter, a cache controller, pluggable
+#                    cache backends, typed, pytest)
+#   TABULATE_GIT     github.com/astanin/python-tabulate       @ 268615a5..., tabulate/ test/
+#                    (one large module of functions, namedtuple formats, a TextWrapper
+#                    subclass, a CLI)
+#   CAC_GIT          github.com/cacjs/cac                     @ c1711135..., src/ tests/
+#                    tsconfig.json (class-heavy: a CLI builder, an EventTarget subclass,
+#                    Command and Option classes, vitest)
+#   HOOKABLE_GIT     github.com/unjs/hookable                 @ b77477c0..., src/ test/
+#                    tsconfig.json (one generic Hookable class over a hooks map, utilities,
+#                    vitest)
 # The tuned pair (rich, nestjs-graphql) is copied from bench/get_data.sh's corpora.
 # DATA (default: bench/data) says where the corpora go.
 set -euo pipefail
@@ -162,6 +177,10 @@ from_git schedule SCHEDULE_GIT 82a43db1b938d8fdf60103bd41f329e06c8d3651 schedule
 from_git python-dotenv DOTENV_GIT bca6644d9aedbe287b792b756b3ae3d650cd0d3a src tests
 from_git p-queue P_QUEUE_GIT 180ab9e25cd10b6f548767d7176076b50d25e188 source test tsconfig.json
 from_git prosemirror-model PM_MODEL_GIT 6264de069d8439131e88f8ba06973551916184e4 src test
+from_git cachecontrol CACHECONTROL_GIT 7f04affb7a4686851e79ffcae3efea2df1743135 cachecontrol tests
+from_git tabulate TABULATE_GIT 268615a5c27dc40e5c22454c07b44d5c50410da0 tabulate test
+from_git cac CAC_GIT c1711135c4680f3f85c39a4e4a4719ea6e372ecc src tests tsconfig.json
+from_git hookable HOOKABLE_GIT b77477c027039362ee0ec4f39b8998c4f1b21707 src test tsconfig.json
 from_git ky KY_GIT 3419113b48e034fdcf8fa6bd3be3da7b3d0d758f source test
 if from_git date-fns DATE_FNS_GIT dd66398305c2b015fba3c1b3d31ccff42ee8d4cf src \
     && [[ -d "$OUT/date-fns/src" && ! -f "$OUT/date-fns/.astrag.toml" ]]; then
