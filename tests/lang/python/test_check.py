@@ -947,3 +947,35 @@ def test_a_callee_with_star_args_still_requires_what_comes_before(
             return {call}
     """
     assert rows(root, code, "use.py") == expected
+
+
+def test_an_import_error_handler_s_imports_are_another_environment_s(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = indexed(tmp_path_factory.mktemp("fallback"), {"base.py": "x = 1\n"})
+    # schedule's fallback for Pythons before 3.3: the handler runs only where the import
+    # above failed; the same import anywhere else, or under another handler, is reported
+    code = """
+        try:
+            from collections.abc import Hashable
+        except ImportError:
+            from collections import Hashable
+
+        try:
+            import json
+        except (ValueError, ModuleNotFoundError) as e:
+            from collections import Sized
+
+        try:
+            import json
+        except ValueError:
+            from collections import Callable
+
+        from collections import Mapping
+        from collections.abc import Hashabel
+    """
+    assert rows(root, code, "use.py") == [
+        ("unknown-import", 14),
+        ("unknown-import", 16),
+        ("unknown-import", 17),
+    ]

@@ -68,6 +68,7 @@ _EXPECTED = {**_HANDLED, "TypeError": frozenset({"wrong-arguments", "unknown-key
 # pytest.raises(TypeError):``, ``with self.assertRaises(AttributeError):``)
 _EXPECTS_RAISE = re.compile(r"(?:^|\.)(?:raises|assertRaises|assertRaisesRegexp?)$")
 _EVERYTHING = frozenset({"Exception", "BaseException"})
+_IMPORT_FAILURES = frozenset({"ImportError", "ModuleNotFoundError"})
 # what differs between Python versions: members and names of the standard library
 _VERSION_DEPENDENT = frozenset({"unknown-member", "unknown-import"})
 # class decorators that leave a class's constructor as the class declares it
@@ -114,7 +115,8 @@ class PythonRules(LanguageRules):
         """The bodies of ``try:`` statements, for the findings their ``except`` clauses
         handle: ``try: from x import y except ImportError:``, a method of another Python
         version tried under ``except AttributeError`` (a bare ``except`` or ``except
-        Exception`` handles imports, and standard-library members some Python lacks). And
+        Exception`` handles imports, and standard-library members some Python lacks); the
+        imports of an ``except ImportError:`` clause, the fallback for another environment. And
         code that runs on some Pythons only (``if
         sys.version_info >= (3, 13):``, ``@pytest.mark.skipif(not PY_3_13_PLUS)``): the
         standard library it uses may be another version's."""
@@ -555,18 +557,26 @@ def _try_guard(node: Node) -> list[Guard]:
         return []
     handled: set[str] = set()
     everything = False
+    fallbacks: list[Guard] = []
     for clause in node.named_children:
         if clause.type != "except_clause":
             continue
         caught = [c for c in clause.named_children if c.type != "block"]
         if not caught:
             everything = True  # a bare ``except:``
-        for name in _exception_names(caught):
+        names = _exception_names(caught)
+        for name in names:
             everything |= name in _EVERYTHING
             handled |= _HANDLED.get(name, frozenset())
+        block = next((c for c in clause.named_children if c.type == "block"), None)
+        if block is not None and _IMPORT_FAILURES.intersection(names):
+            # the fallback runs where the import above failed: another Python or package
+            # version, whose names are not this one's (``except ImportError: from
+            # collections import Hashable``, for Pythons before 3.3)
+            fallbacks.append(_lines(block, frozenset({"unknown-import"})))
     if everything:  # expects any failure: an import probed, another environment's API
-        return [_lines(body, frozenset(handled | {"unknown-import"}), broad=True)]
-    return [_lines(body, frozenset(handled))] if handled else []
+        return [_lines(body, frozenset(handled | {"unknown-import"}), broad=True), *fallbacks]
+    return ([_lines(body, frozenset(handled))] if handled else []) + fallbacks
 
 
 def _raises_guard(node: Node) -> list[Guard]:
