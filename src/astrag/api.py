@@ -133,10 +133,6 @@ def _one_declaration(found: list[Symbol]) -> Symbol | None:
     return plain[0] if len(plain) == 1 else None
 
 
-def _site(e: Edge) -> tuple[str, int, int, str, str]:
-    return (e.path, e.line, e.column, e.source, e.target)
-
-
 def _implementation(found: list[Symbol]) -> Symbol | None:
     """The one implementation among declarations of one qualified name: ``core.py``'s
     ``Machine`` beside its stub in ``core.pyi``, commander's ``Command`` beside its typings in
@@ -497,7 +493,7 @@ class Index:
         for level in range(1, max(depth, 1) + 1):
             edges = (self.store.edges_to if incoming else self.store.edges_from)(frontier, kinds)
             # the code's own subclasses before those of tests, examples and declaration files
-            edges.sort(key=lambda e: (is_support(e.path), _site(e)))
+            edges.sort(key=lambda e: (is_support(e.path), calls.site_key(e)))
             frontier = []
             for edge in edges:
                 other = edge.source if incoming else edge.target

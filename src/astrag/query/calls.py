@@ -99,7 +99,7 @@ def _walk(store: GraphStore, start: Symbol, depth: int, *, incoming: bool) -> li
 def _by_site(edges: Iterable[Edge]) -> list[Edge]:
     """Calls in site order, those made from test files after the rest: a hundred tests calling
     a method must not hide the one place the code itself calls it."""
-    return sorted(edges, key=lambda e: (is_test_path(e.path), *_by_site_key(e)))
+    return sorted(edges, key=lambda e: (is_test_path(e.path), *site_key(e)))
 
 
 def _dispatching_callers(store: GraphStore, frontier: dict[str, Symbol]) -> list[_Link]:
@@ -120,10 +120,11 @@ def _dispatched_callees(store: GraphStore, direct: Sequence[Edge]) -> list[_Link
     links = [(o, first[called], DISPATCH, called) for o, called in overriders.items()]
     # by call site, then nearest overrider first (the hierarchy's breadth-first order)
     position = {o: i for i, o in enumerate(overriders)}
-    return sorted(links, key=lambda link: (_by_site_key(link[1]), position[link[0]]))
+    return sorted(links, key=lambda link: (site_key(link[1]), position[link[0]]))
 
 
-def _by_site_key(e: Edge) -> tuple[str, int, int, str, str]:
+def site_key(e: Edge) -> tuple[str, int, int, str, str]:
+    """Edges in site order: file, line, column, then the ends (a total, stable order)."""
     return (e.path, e.line, e.column, e.source, e.target)
 
 
@@ -138,7 +139,7 @@ def _hierarchy(store: GraphStore, ids: list[str], *, incoming: bool) -> dict[str
             break
         fetch = store.edges_to if incoming else store.edges_from
         reached: dict[str, str] = {}
-        for e in sorted(fetch(list(frontier), _HIERARCHY), key=_by_site_key):
+        for e in sorted(fetch(list(frontier), _HIERARCHY), key=site_key):
             here, there = (e.target, e.source) if incoming else (e.source, e.target)
             if there not in origin and there not in frontier and there not in ids:
                 reached[there] = frontier[here]
@@ -162,7 +163,7 @@ def caller_candidates(
     edges = store.edges_to([p.id for p in placeholders], kinds)
     sources = store.get_symbols({e.source for e in edges})
     near = nearness(store, symbol.path)
-    edges.sort(key=lambda e: (near(e.path), *_by_site_key(e)))
+    edges.sort(key=lambda e: (near(e.path), *site_key(e)))
     return [
         Related(sources[e.source], 1, e, CANDIDATE, e.target) for e in edges if e.source in sources
     ]

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from astrag.graph.facts import Edge, EdgeKind, PlaceholderKind, Symbol
-from astrag.query.calls import DIRECT, Related, callers
+from astrag.query.calls import DIRECT, Related, callers, site_key
 from astrag.store.base import GraphStore
 
 SEMANTIC = tuple(
@@ -180,7 +180,7 @@ def _edges_among(store: GraphStore, center: str, shown: set[str]) -> tuple[Edge,
         ]
         if e.source in shown and e.target in shown and e.source != e.target
     }
-    return tuple(sorted(edges, key=lambda e: (e.path, e.line, e.column, e.source, e.target)))
+    return tuple(sorted(edges, key=site_key))
 
 
 def _links(edges: Sequence[Edge], derived: list[Link], shown: set[str]) -> tuple[Link, ...]:

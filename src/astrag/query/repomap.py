@@ -9,8 +9,8 @@ number, so one caller calling a helper fifty times does not make it the centre. 
 
 **Roles.** Tests, benchmarks, examples, fixtures, documentation, declaration files (``.pyi``
 stubs, ``.d.ts`` typings) and vendored code explain, exercise or restate the implementation but
-are not it: their edges count a fifth, the random walk rarely
-restarts in them, and they are listed only after every implementation definition.
+are not it: their edges count a fifth, the random walk rarely restarts in them, and they are
+listed only after every implementation definition.
 
 **Selection.** A class is as central as itself plus its members; definitions are taken in rank
 order, with the classes around a chosen member shown as its context, and the largest prefix
