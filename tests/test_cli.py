@@ -651,6 +651,27 @@ def test_check_cli_warnings_alone_exit_0(tmp_path: Path) -> None:
     assert both.returncode == 1  # an error beside it exits 1
 
 
+def test_check_reads_a_file_from_outside_the_repository_by_its_extension(
+    repo: Path, tmp_path: Path
+) -> None:
+    """A snippet saved anywhere (``/tmp/snip.py``) is checked in its extension's language;
+    an extension the checker does not read still asks for --lang, and --lang still wins."""
+    snippet = tmp_path / "snip.py"
+    snippet.write_text("from pkg.shapes import Shape\n\nShape().aera()\n")
+    found = astrag("check", str(snippet), "--repo", str(repo))
+    assert found.returncode == 1, found.stderr
+    assert "<snippet>.py:3:9 unknown-member" in found.stdout
+    assert "(did you mean area?)" in found.stdout
+    other = tmp_path / "snip.rs"
+    other.write_text("fn main() {}\n")
+    refused = astrag("check", str(other), "--repo", str(repo))
+    assert refused.returncode == 2
+    assert "cannot tell the language of the code to check" in refused.stderr
+    as_python = astrag("check", str(other), "--repo", str(repo), "--lang", "python")
+    assert as_python.returncode == 1  # read as Python, `fn main() {}` is a syntax error
+    assert "syntax-error" in as_python.stdout
+
+
 def test_check_cli_input_errors_and_one_finding_a_line(repo: Path, tmp_path: Path) -> None:
     bad = subprocess.run(
         [sys.executable, "-m", "astrag.cli", "check", "-", "--repo", str(repo), "--lang", "python"],

@@ -303,8 +303,8 @@ class Index:
             raise SymbolNotFound(f"no symbol matches {query!r}", hint, close)
         if len(found) > 1:
             primary = _one_declaration(found) or _implementation(found)
-            if primary is None:
-                raise AmbiguousSymbol(query, found)
+            if primary is None:  # the code's candidates before its stubs' and typings'
+                raise AmbiguousSymbol(query, sorted(found, key=lambda s: is_declaration(s.path)))
             return primary
         return found[0]
 
@@ -650,6 +650,17 @@ def open_check_session(root: Path, *, store: str | None = None) -> CheckSession:
     """The index of ``root`` loaded for checking; reuse it for many :func:`check` calls."""
     root = root.resolve()
     return CheckSession(root, _open_store(root, store))  # type: ignore[arg-type]
+
+
+def snippet_language(name: str) -> str | None:
+    """The language :func:`check` reads a standalone file in, by its name's extension
+    (``snip.py`` python, ``view.tsx`` tsx), or None for one the checker does not read."""
+    suffix = Path(name).suffix.lower()
+    for language, ext in _LANG_EXTENSIONS.items():
+        if ext == suffix:
+            return language
+    found = lang.language_of(name)  # .pyi, .jsx, .mjs, .cjs: their language's own grammar
+    return found if found in _LANG_EXTENSIONS else None
 
 
 def _code_change(root: Path, text: str, path: str | None, lang: str | None) -> ChangedFile:

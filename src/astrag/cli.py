@@ -421,6 +421,8 @@ def check(
         if base is not None and not changed:
             raise AstragError("--base only applies with --changed", "add --changed")
         text, target = ("", None) if changed else _read_check_input(source, root)
+        if lang is None and path is None and target is None and source != "-":
+            lang = api.snippet_language(source)  # a file from outside: its extension says
         report = api.check(  # against an index that reflects every file the change does not
             root,
             text,
