@@ -272,3 +272,42 @@ def test_the_resolver_process_resolves_under_the_layout_sent_with_the_last_file(
     layout = read_layout(tmp_path, sorted(files))
     assert ("main.ts::go", "lib/a.ts::alpha") in _resolved_calls(files, layout)
     assert ("main.ts::go", "lib/a.ts::alpha") not in _resolved_calls(files, None)
+
+
+def _calls_by_file(resolver: ResolverProcess) -> dict[str, list[tuple]]:
+    try:
+        shards = list(resolver.shards())
+    finally:
+        resolver.close()
+    return {path: edges for shard in shards for path, edges, _ in shard}
+
+
+def test_a_chunk_of_files_sent_in_one_message_resolves_as_files_sent_one_by_one() -> None:
+    """The indexer forwards each parser chunk's facts to the resolver process in one message;
+    the edges are the ones of files added one at a time, across the chunks' boundary."""
+    sources = {
+        "a.py": b"def f():\n    pass\n",
+        "b.py": b"from a import f\n\ndef g():\n    f()\n",
+        "c.py": b"from b import g\n\ndef h():\n    g()\n",
+    }
+    blobs = {path: encode_facts(extract_facts(path, src)) for path, src in sources.items()}
+    one_by_one = ResolverProcess(1)
+    for path, blob in blobs.items():
+        one_by_one.add(path, blob)
+    chunked = ResolverProcess(1)
+    chunked.add_all([("a.py", blobs["a.py"]), ("b.py", blobs["b.py"])])
+    chunked.add_all([("c.py", blobs["c.py"])])
+    assert chunked.files == one_by_one.files == 3
+    expected = _calls_by_file(one_by_one)
+    assert _calls_by_file(chunked) == expected
+    assert ("c.py::h", "b.py::g") in {(e[0], e[1]) for e in expected["c.py"]}
+
+
+def test_an_empty_chunk_sends_nothing_to_the_resolver_process() -> None:
+    """A chunk whose files were all skipped adds no file (and no message that could be read as
+    the end of the files)."""
+    resolver = ResolverProcess(1)
+    resolver.add_all([])
+    resolver.add("a.py", encode_facts(extract_facts("a.py", b"def f():\n    f()\n")))
+    assert resolver.files == 1
+    assert sorted(_calls_by_file(resolver)) == ["a.py"]

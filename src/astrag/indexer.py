@@ -160,8 +160,37 @@ def _parse_one(root: str, sf: SourceFile, known_hash: str | None, max_bytes: int
 
 def _parse_chunk(
     root: str, max_bytes: int, items: list[tuple[SourceFile, str | None]]
-) -> list[_Parsed]:
-    return [_parse_one(root, sf, known, max_bytes) for sf, known in items]
+) -> list[tuple]:
+    """A parser process's chunk, sent back as plain tuples (:func:`parsed_row`): a frozen
+    dataclass pickles through ``dataclasses.fields()`` per object and unpickles field by field
+    through ``object.__setattr__`` (medusa: 11.5k objects, ~0.05 CPU s more both ways)."""
+    return [parsed_row(_parse_one(root, sf, known, max_bytes)) for sf, known in items]
+
+
+def parsed_row(p: _Parsed) -> tuple:
+    """``p`` as nested plain tuples (:func:`parsed_from_row` reads them back)."""
+    r, k = p.record, p.skipped
+    record = (
+        None
+        if r is None
+        else (r.path, r.language, r.hash, r.size, r.mtime_ns, r.lines, r.errors, r.note)
+    )
+    skipped = None if k is None else (k.path, k.reason)
+    return (p.path, record, p.blob, p.docs, p.symbols, skipped, p.unchanged)
+
+
+def parsed_from_row(row: tuple) -> _Parsed:
+    """The inverse of :func:`parsed_row`."""
+    path, record, blob, docs, symbols, skipped, unchanged = row
+    return _Parsed(
+        path,
+        None if record is None else FileRecord(*record),
+        blob,
+        docs,
+        symbols,
+        None if skipped is None else Skipped(*skipped),
+        unchanged,
+    )
 
 
 def parse_files(
@@ -202,7 +231,8 @@ def parse_chunks(
         )
         try:
             while pending:
-                parsed = pending.popleft().result()  # let the future go with its results
+                # let the future go with its results
+                parsed = list(map(parsed_from_row, pending.popleft().result()))
                 yield parsed
                 done += len(parsed)
                 if progress:
@@ -482,16 +512,18 @@ def _run_cold(
         errors: list[str] = []
         chunks = parse_chunks(root, cold.to_read, jobs, progress, config.max_file_bytes)
         for parsed in chunks:
+            facts: list[tuple[str, bytes]] = []
             for p in parsed:
                 if p.skipped is not None:
                     summary.skipped.append(p.skipped)
                     if p.path in stored:
                         gone.append(p.path)
                 elif p.record is not None and p.blob is not None:
-                    resolver.add(p.path, p.blob)
+                    facts.append((p.path, p.blob))
                     unwritten.append(p)
                     if p.record.errors:
                         errors.append(p.path)
+            resolver.add_all(facts)  # a chunk's files in one message
             if layout is None:
                 # read once the parser processes have their first files, while they work on
                 # the rest: read before starting them, it delayed them (medusa: 0.1 s); the

@@ -203,3 +203,19 @@ def test_a_new_generation_is_written_with_background_syncs(
     published.close()
     assert edges_of_a == {"b.py::g", "external::os.getcwd"}
     assert _flush_threads() == []
+
+
+def test_a_symbol_tuple_field_is_written_as_json_once_per_distinct_list() -> None:
+    """Modifier and decorator lists go to the row as JSON; the few distinct lists are encoded
+    once and reused, with the same text json.dumps gives, and no text for an empty list."""
+    import json
+
+    from astrag.store import sqlite
+
+    sqlite._json_tuple.cache_clear()
+    lists = [("export",), ("async", "export"), ('@app.route("/a,b")',), ("export",)]
+    assert [sqlite._encode_tuple(v) for v in lists] == [json.dumps(v) for v in lists]
+    assert sqlite._json_tuple.cache_info().hits == 1  # the repeated ("export",)
+    assert sqlite._encode_tuple(()) == ""
+    assert sqlite._json_tuple.cache_info().currsize == 3  # the empty list is never encoded
+    assert sqlite._decode_tuple(sqlite._encode_tuple(lists[2])) == lists[2]

@@ -185,7 +185,14 @@ def _translate_errors(
 
 def _encode_tuple(values: tuple[str, ...]) -> str:
     # JSON, not a separator join: decorators are source text and may contain any character.
-    return json.dumps(values) if values else ""
+    return _json_tuple(values) if values else ""
+
+
+@functools.lru_cache(maxsize=4096)
+def _json_tuple(values: tuple[str, ...]) -> str:
+    # cached: a few modifier lists (("export",), ("async",)) are most rows' (medusa: 12k
+    # json.dumps calls per cold index for a few dozen distinct lists)
+    return json.dumps(values)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -99,6 +99,10 @@ class CountDeltas:
         }
         self.no_edges_before = not any(self.groups["edges"].values())
         self.before: dict[int, SymbolState] = {}  # first state of every symbol row changed
+        # the state of every row this apply wrote and has not deleted since: what the table
+        # holds for it at the end, so finish() reads only the other rows' (a first index wrote
+        # them all: medusa's 70k symbol rows were read back in one scan after the last edges)
+        self.written: dict[int, SymbolState] = {}
         self.deleted_calls: Counter[tuple[int, int]] = Counter()  # (target, res) -> calls
         self.written_calls: Counter[tuple[int, int]] = Counter()
 
@@ -146,13 +150,16 @@ class CountDeltas:
         for nid, path, kind in rows:
             self._symbol(path, kind, -1)
             self.before.setdefault(nid, (path == "", kind))
+            self.written.pop(nid, None)  # deleted or about to be replaced
 
     def symbols_written(self, rows: Iterable[tuple[int, Symbol]]) -> None:
         """Rows inserted or upserted, once each (an upsert's old row went to
         :meth:`symbols_replacing` first)."""
+        written = self.written
         for nid, s in rows:
             self._symbol(s.path, s.kind, 1)
             self.before.setdefault(nid, None)  # not forgotten first: there was no row
+            written[nid] = (s.path == "", str(s.kind))  # as _states reads it back
 
     def placeholders_collected(self, rows: Iterable[tuple[int, str]]) -> None:
         """Placeholders no edge points at any more, about to be deleted."""
@@ -199,7 +206,10 @@ class CountDeltas:
                 if rest:
                     kept[(dst, res)] = rest
             wanted.update(dst for dst, _ in kept)
-        now = self._states(wanted | self.before.keys())
+        needed = wanted | self.before.keys()
+        written = self.written
+        now = {nid: written[nid] for nid in needed if nid in written}
+        now.update(self._states(needed - written.keys()))
 
         def original(dst: int) -> SymbolState:
             return self.before[dst] if dst in self.before else now.get(dst)

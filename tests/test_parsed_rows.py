@@ -1,0 +1,51 @@
+"""A parser process sends its chunk back as plain tuples, read back into the same results."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+from astrag.discover import Skipped, SourceFile
+from astrag.indexer import _parse_chunk, _Parsed, parsed_from_row, parsed_row
+from astrag.store.base import FileRecord
+
+
+def test_every_kind_of_parse_result_survives_its_row() -> None:
+    record = FileRecord("a.py", "python", "h", 12, 34, 2, 1, "a note")
+    results = [
+        _Parsed("a.py", record, b"facts", b"docs", b"symbols"),
+        _Parsed("b.py", None, None, skipped=Skipped("b.py", "too_large")),
+        _Parsed("c.py", None, None, unchanged=True),
+    ]
+    rows = pickle.loads(pickle.dumps([parsed_row(p) for p in results]))
+    assert [parsed_from_row(row) for row in rows] == results
+
+
+def test_a_row_holds_no_dataclass_and_a_changed_field_shows() -> None:
+    """Plain tuples only (the point of the rows); a result differing in one field reads back
+    different, not as the other one."""
+    record = FileRecord("a.py", "python", "h", 12, 34, 2, 0)
+    row = parsed_row(_Parsed("a.py", record, b"facts", b"docs", b"symbols"))
+
+    def plain(value: object) -> bool:
+        if isinstance(value, tuple):
+            return type(value) is tuple and all(plain(v) for v in value)
+        return value is None or isinstance(value, (str, bytes, int, bool))
+
+    assert plain(row)
+    other = _Parsed("a.py", FileRecord("a.py", "python", "h", 12, 34, 2, 1), b"facts")
+    assert parsed_from_row(row) != other
+
+
+def test_a_parser_chunk_comes_back_as_rows_of_its_files(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text("def f():\n    return 1\n", encoding="utf-8")
+    (tmp_path / "big.py").write_text("X = 1\n" * 100, encoding="utf-8")
+    items = [
+        (SourceFile("m.py", "python", 22, 1), None),
+        (SourceFile("big.py", "python", 600, 1), None),
+    ]
+    parsed = [parsed_from_row(row) for row in _parse_chunk(str(tmp_path), 100, items)]
+    assert [p.path for p in parsed] == ["m.py", "big.py"]
+    assert parsed[0].record is not None and parsed[0].record.language == "python"
+    assert parsed[0].blob and parsed[0].docs and parsed[0].symbols
+    assert parsed[1].record is None and parsed[1].skipped is not None
