@@ -626,7 +626,13 @@ def test_check_cli_exit_codes_and_formats(repo: Path, tmp_path: Path) -> None:
     snippet.write_text("def extra():\n    return len([])\n")
     clean = astrag("check", str(snippet), "--repo", str(repo), "--path", "pkg/app.py")
     assert clean.returncode == 0 and clean.stdout == ""
-    unknown = astrag("check", str(snippet), "--repo", str(repo))
+    # without --path a file from outside the repository is read in its extension's language
+    standalone = astrag("check", str(snippet), "--repo", str(repo))
+    assert standalone.returncode == 0 and standalone.stdout == ""
+    # ... and an extension no language has is a usage error, not a crash
+    notes = tmp_path / "snippet.txt"
+    notes.write_text("def extra():\n    return len([])\n")
+    unknown = astrag("check", str(notes), "--repo", str(repo))
     assert unknown.returncode == 2 and "Traceback" not in unknown.stderr
 
 

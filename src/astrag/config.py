@@ -10,7 +10,7 @@ that owns it to validate::
     max_file_bytes = 1_000_000         # larger files are skipped as too_large
     index_dir = ".astrag"              # where the index lives, relative to the root
     follow_symlinks = true             # symlinks are only ever followed inside the root
-    embedder = "local"                 # local | minilm | openai[:model] | none
+    embedder = "local"                 # local | static:<dir> | minilm | openai[:model] | none
 
     [llm]
     model = "..."
