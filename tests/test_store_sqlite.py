@@ -532,3 +532,27 @@ def test_a_dependency_set_given_encoded_is_written_as_the_set_itself(tmp_path: P
     finally:
         for s in stores:
             s.close()
+
+
+def test_holds_any_finds_a_path_in_an_encoded_set_and_only_a_whole_one() -> None:
+    """codec.holds_any searches a set's bytes before decoding it: a path that only occurs
+    inside a longer one, or not at all, is not held; a held one is, ASCII or not, and past
+    the number of paths it searches bytes for (then it decodes every set)."""
+    from astrag.store.codec import encode_depends, holds_any
+
+    blob = encode_depends({"src/a.pyi", "src/b.ts", "src/ü/c.ts", "lib/index.d.ts"})
+    assert holds_any(["src/b.ts"])(blob)
+    assert holds_any(["nope.py", "src/ü/c.ts"])(blob)
+    assert holds_any([f"x{i}.py" for i in range(40)] + ["lib/index.d.ts"])(blob)
+    assert not holds_any(["src/a.py"])(blob)  # occurs in the bytes, inside "src/a.pyi"
+    assert not holds_any(["index.d.ts", "src/c.ts"])(blob)
+    assert not holds_any([f"x{i}.py" for i in range(40)] + ["src/a.py"])(blob)
+    assert not holds_any([])(blob)
+
+
+def test_dependents_pass_over_a_path_held_only_inside_another(store: SqliteStore) -> None:
+    deps = {"a.py": frozenset({"pkg/mod.pyi"}), "b.py": frozenset({"pkg/mod.py", "c.py"})}
+    store.apply(dataclasses.replace(base_update(), depends=deps))
+    assert store.dependents(["pkg/mod.py"]) == {"b.py"}
+    assert store.dependents(["pkg/mod.pyi"]) == {"a.py"}
+    assert store.dependents(["pkg/mod"]) == set()

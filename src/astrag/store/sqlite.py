@@ -69,6 +69,7 @@ from astrag.store.codec import (
     encode_depends,
     encode_facts,
     gc_paused,
+    holds_any,
     new_edge,
     new_symbol,
 )
@@ -1089,9 +1090,9 @@ class SqliteStore:
     @_translate_errors
     def dependents(self, paths: Iterable[str]) -> set[str]:
         """Files whose resolution consulted any of ``paths``."""
-        wanted = set(paths)
+        holds = holds_any(paths)
         rows = self._db.execute("SELECT file, deps FROM depends")
-        return {file for file, deps in rows if wanted.intersection(marshal.loads(deps))}
+        return {file for file, deps in rows if holds(deps)}
 
     @_translate_errors
     def get_symbol(self, symbol_id: str) -> Symbol | None:
