@@ -1281,6 +1281,12 @@ class SqliteStore:
         return list(self._rows_for(query.format("hash IN ({}) AND "), sorted(set(hashes))))
 
     @_translate_errors
+    def vector_hashes(self, hashes: Collection[str]) -> set[str]:
+        """Those of the text ``hashes`` a vector is cached for."""
+        query = "SELECT hash FROM vectors WHERE hash IN ({})"
+        return {h for (h,) in self._rows_for(query, sorted(set(hashes)))}
+
+    @_translate_errors
     def put_vectors(
         self, rows: Iterable[tuple[str, bytes]], *, clear: bool = False, meta: dict[str, str]
     ) -> None:
