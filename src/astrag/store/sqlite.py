@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from astrag import lifeline
 from astrag.graph.facts import Edge, FileFacts, Resolution, Symbol
+from astrag.graph.slots import fast_constructor
 from astrag.search.documents import SearchDoc
 from astrag.store import lexical
 from astrag.store.base import (
@@ -94,6 +95,7 @@ _GENERATION = re.compile(r"index\.[0-9a-f]+\.db")
 _DEAD_HOLDER_TRIES = 30  # x 0.1 s: the kernel drops a dead process's flock almost at once
 BUSY_TIMEOUT_MS = 10_000
 _CHUNK = 500  # ids per IN (...) list; far below SQLite's bound-parameter limit
+_new_file_record = fast_constructor(FileRecord)  # its slots filled, not through __init__
 _SEEN_SYMBOLS = 50_000  # symbols a warm process keeps read (forgotten all at once past it)
 # the summary counts, rewritten by every apply in its own transaction: a no-op re-index of a
 # large repository read them with a COUNT over every edge (0.13 s of 0.4 s on medusa)
@@ -1040,7 +1042,8 @@ class SqliteStore:
         rows = self._db.execute(
             "SELECT path, language, hash, size, mtime_ns, lines, errors, note FROM files"
         )
-        return {r[0]: FileRecord(*r) for r in rows}
+        new = _new_file_record  # every run reads all of them: medusa's 5.7k, 0.016 -> 0.010 s
+        return {r[0]: new(*r) for r in rows}
 
     @_translate_errors
     def load_facts(self, paths: Iterable[str] | None = None) -> dict[str, FileFacts]:
