@@ -556,3 +556,35 @@ def test_dependents_pass_over_a_path_held_only_inside_another(store: SqliteStore
     assert store.dependents(["pkg/mod.py"]) == {"b.py"}
     assert store.dependents(["pkg/mod.pyi"]) == {"a.py"}
     assert store.dependents(["pkg/mod"]) == set()
+
+
+def test_a_renamed_symbols_name_is_collected_and_a_name_still_in_use_kept(
+    store: SqliteStore,
+) -> None:
+    """The names collection (``nid NOT IN`` the symbols' keys, then the edges' and documents'
+    references): b.py's g renamed to h drops the name of g; the file names (edge paths) and
+    the placeholders a.py's and b.py's edges point at stay."""
+    store.apply(base_update())
+
+    def names() -> set[str]:
+        return {n for (n,) in store._db.execute("SELECT name FROM names")}
+
+    before = names()
+    assert "b.py::g" in before
+    b_h = sym("b.py", "h")
+    store.apply(
+        IndexUpdate(
+            symbols_for=("b.py",),
+            symbols=(b_h,),
+            edges_for=("a.py", "b.py"),
+            edges=(
+                Edge("a.py::f", b_h.id, EdgeKind.CALLS, "a.py", 3, 5),
+                Edge(b_h.id, "external::json", EdgeKind.REFERENCES, "b.py", 2, 1),
+            ),
+            placeholders=(placeholder("json"),),
+        )
+    )
+    after = names()
+    assert "b.py::g" not in after and "b.py::h" in after
+    assert {"a.py::f", "a.py", "b.py", "external::json"} <= after
+    assert "unresolved::frob" not in after and "external::os.getcwd" not in after

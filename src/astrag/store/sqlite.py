@@ -1012,8 +1012,10 @@ class SqliteStore:
         conn.execute(f"DELETE FROM symbols WHERE {unused}")
         # Names nothing refers to any more (renamed or deleted symbols); without this the
         # table only grows across incremental updates.
+        # (``nid NOT IN`` the symbols' own keys, not a correlated NOT EXISTS per name: the same
+        # names, nid never NULL; medusa's 38.6k names 0.011 -> 0.004 s, on every write)
         conn.execute(
-            "DELETE FROM names WHERE NOT EXISTS (SELECT 1 FROM symbols WHERE nid = names.nid) "
+            "DELETE FROM names WHERE nid NOT IN (SELECT nid FROM symbols) "
             "AND NOT EXISTS (SELECT 1 FROM edges WHERE src = names.nid) "
             "AND NOT EXISTS (SELECT 1 FROM edges WHERE dst = names.nid) "
             "AND NOT EXISTS (SELECT 1 FROM edges WHERE path = names.nid) "
