@@ -626,7 +626,11 @@ def test_check_cli_exit_codes_and_formats(repo: Path, tmp_path: Path) -> None:
     snippet.write_text("def extra():\n    return len([])\n")
     clean = astrag("check", str(snippet), "--repo", str(repo), "--path", "pkg/app.py")
     assert clean.returncode == 0 and clean.stdout == ""
-    unknown = astrag("check", str(snippet), "--repo", str(repo))
+    # a .py file from outside the repository is read as Python now (f934c7f): a language it
+    # cannot tell is an extension the checker does not read
+    unreadable = tmp_path / "snippet.txt"
+    unreadable.write_text(snippet.read_text())
+    unknown = astrag("check", str(unreadable), "--repo", str(repo))
     assert unknown.returncode == 2 and "Traceback" not in unknown.stderr
 
 
