@@ -1304,10 +1304,9 @@ class SqliteStore:
                 if clear:
                     conn.execute("DELETE FROM vectors")
                 conn.executemany("INSERT OR REPLACE INTO vectors (hash, vec) VALUES (?, ?)", rows)
-                conn.execute(
-                    "DELETE FROM vectors WHERE NOT EXISTS "
-                    "(SELECT 1 FROM docs d WHERE d.hash = vectors.hash)"
-                )
+                # NOT IN the documents' hashes, not a correlated NOT EXISTS per vector: the same
+                # rows (neither column is ever NULL); medusa's 34k vectors 0.013 -> 0.010 s
+                conn.execute("DELETE FROM vectors WHERE hash NOT IN (SELECT hash FROM docs)")
                 _set_meta(conn, meta)
 
     @_translate_errors
