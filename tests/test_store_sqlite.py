@@ -532,3 +532,59 @@ def test_a_dependency_set_given_encoded_is_written_as_the_set_itself(tmp_path: P
     finally:
         for s in stores:
             s.close()
+
+
+def test_holds_any_finds_a_path_in_an_encoded_set_and_only_a_whole_one() -> None:
+    """codec.holds_any searches a set's bytes before decoding it: a path that only occurs
+    inside a longer one, or not at all, is not held; a held one is, ASCII or not, and past
+    the number of paths it searches bytes for (then it decodes every set)."""
+    from astrag.store.codec import encode_depends, holds_any
+
+    blob = encode_depends({"src/a.pyi", "src/b.ts", "src/ü/c.ts", "lib/index.d.ts"})
+    assert holds_any(["src/b.ts"])(blob)
+    assert holds_any(["nope.py", "src/ü/c.ts"])(blob)
+    assert holds_any([f"x{i}.py" for i in range(40)] + ["lib/index.d.ts"])(blob)
+    assert not holds_any(["src/a.py"])(blob)  # occurs in the bytes, inside "src/a.pyi"
+    assert not holds_any(["index.d.ts", "src/c.ts"])(blob)
+    assert not holds_any([f"x{i}.py" for i in range(40)] + ["src/a.py"])(blob)
+    assert not holds_any([])(blob)
+
+
+def test_dependents_pass_over_a_path_held_only_inside_another(store: SqliteStore) -> None:
+    deps = {"a.py": frozenset({"pkg/mod.pyi"}), "b.py": frozenset({"pkg/mod.py", "c.py"})}
+    store.apply(dataclasses.replace(base_update(), depends=deps))
+    assert store.dependents(["pkg/mod.py"]) == {"b.py"}
+    assert store.dependents(["pkg/mod.pyi"]) == {"a.py"}
+    assert store.dependents(["pkg/mod"]) == set()
+
+
+def test_a_renamed_symbols_name_is_collected_and_a_name_still_in_use_kept(
+    store: SqliteStore,
+) -> None:
+    """The names collection (``nid NOT IN`` the symbols' keys, then the edges' and documents'
+    references): b.py's g renamed to h drops the name of g; the file names (edge paths) and
+    the placeholders a.py's and b.py's edges point at stay."""
+    store.apply(base_update())
+
+    def names() -> set[str]:
+        return {n for (n,) in store._db.execute("SELECT name FROM names")}
+
+    before = names()
+    assert "b.py::g" in before
+    b_h = sym("b.py", "h")
+    store.apply(
+        IndexUpdate(
+            symbols_for=("b.py",),
+            symbols=(b_h,),
+            edges_for=("a.py", "b.py"),
+            edges=(
+                Edge("a.py::f", b_h.id, EdgeKind.CALLS, "a.py", 3, 5),
+                Edge(b_h.id, "external::json", EdgeKind.REFERENCES, "b.py", 2, 1),
+            ),
+            placeholders=(placeholder("json"),),
+        )
+    )
+    after = names()
+    assert "b.py::g" not in after and "b.py::h" in after
+    assert {"a.py::f", "a.py", "b.py", "external::json"} <= after
+    assert "unresolved::frob" not in after and "external::os.getcwd" not in after

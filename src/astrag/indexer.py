@@ -43,7 +43,7 @@ from astrag.search.documents import (
     documents,
     encode_documents,
 )
-from astrag.search.vectors import VECTORS_COMPLETE, embed_missing
+from astrag.search.vectors import VECTORS_COMPLETE, embed_missing, warm
 from astrag.store.base import (
     FileRecord,
     GraphStore,
@@ -67,6 +67,8 @@ _PARALLEL_MIN_FILES = 48
 _CHUNK = 16
 _CAN_FORK = "fork" in get_all_start_methods()  # the cold pipeline's processes inherit state
 _WRITE_CHUNK = 256  # files written together (their search documents decoded together)
+# Re-parsed files up to which a run lets the embedder load while it resolves (an edit's few)
+_WARM_MAX_FILES = 16
 # Files resolved and written before the store may do the work it put off for the last edges
 # (IndexUpdate.pause), when the resolver has no batch ready: the rest is written into the edge
 # indexes built meanwhile, which costs more per edge than building them over all edges.
@@ -292,11 +294,11 @@ def index_repository(
             # nothing, in this process and in every forked worker (which inherit the pause).
             with gc_paused():
                 jobs = jobs or os.cpu_count() or 1
-                written = _run(root, config, store, jobs, progress, summary)
+                spec = embedder or config.embedder
+                written = _run(root, config, store, jobs, progress, summary, spec)
             if not serving:
                 store.publish()  # nothing whole to keep serving: the graph is usable now
             clock = _Clock(summary.timings)
-            spec = embedder or config.embedder
             summary.embedder, summary.embedded = embed_missing(
                 store,
                 spec,
@@ -335,7 +337,9 @@ def _run(
     jobs: int,
     progress: ProgressFn | None,
     summary: IndexSummary,
+    spec: str,
 ) -> _Written:
+    """The graph part of an index run; ``spec`` is the embedder that embeds after it."""
     stored = store.file_records()
     old_meta = store.meta()
     written = _Written(set(), old_meta.get(VECTORS_COMPLETE, ""))
@@ -377,6 +381,7 @@ def _run(
     summary.error_files = sorted(errors | {p for p, (r, _) in changed.items() if r.errors})
     summary.parsed = len(changed)
     summary.removed = len(removed)
+    _warm_embedder(store, spec, changed, docs)
     clock.lap("parse")
 
     layout: ProjectLayout | None = None
@@ -467,6 +472,18 @@ def _run(
     if progress:
         progress("write", 1, 1)
     return written
+
+
+def _warm_embedder(
+    store: GraphStore, spec: str, changed: Mapping[str, object], docs: Mapping[str, bytes]
+) -> None:
+    """When a few files were re-parsed and some of their texts have no cached vector, let the
+    embedder start loading while the run resolves and writes (they are embedded after it)."""
+    if not changed or len(changed) > _WARM_MAX_FILES:
+        return  # nothing to embed, or enough that the embedding dwarfs its loading
+    hashes = {d.hash for p in changed if p in docs for d in decode_documents(docs[p])}
+    if hashes and not hashes <= store.vector_hashes(hashes):
+        warm(spec)
 
 
 @dataclass(frozen=True, slots=True)

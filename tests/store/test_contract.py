@@ -280,6 +280,30 @@ def test_texts_without_vectors_among_given_hashes(store: GraphStore) -> None:
     )
 
 
+def test_vector_hashes_are_those_of_the_given_hashes_with_a_vector(store: GraphStore) -> None:
+    docs = tuple(doc(f"a.py::f{i}", f"f{i}", f"body words {i}") for i in range(3))
+    store.apply(IndexUpdate(symbols=tuple(sym(d.path, d.id.split("::")[1]) for d in docs),
+                            docs_for=("a.py",), docs=docs))  # fmt: skip
+    hashes = [d.hash for d in docs]
+    store.put_vectors([(h, bytes(16)) for h in hashes[:2]], meta={"embedder": "t"})
+    assert store.vector_hashes([hashes[0], hashes[2], hashes[0]]) == {hashes[0]}
+    assert store.vector_hashes([hashes[2], "no-such-hash"]) == set()
+    assert store.vector_hashes([]) == set()
+
+
+def test_a_vector_no_document_uses_is_dropped_by_the_next_put(store: GraphStore) -> None:
+    docs = tuple(doc(f"a.py::f{i}", f"f{i}", f"body words {i}") for i in range(2))
+    store.apply(IndexUpdate(symbols=tuple(sym(d.path, d.id.split("::")[1]) for d in docs),
+                            docs_for=("a.py",), docs=docs))  # fmt: skip
+    hashes = [d.hash for d in docs]
+    store.put_vectors([(hashes[0], bytes(16)), ("orphan", bytes(16))], meta={"embedder": "t"})
+    assert store.vector_hashes([hashes[0], "orphan"]) == {hashes[0]}
+    store.apply(IndexUpdate(docs_for=("a.py",), docs=docs[1:]))  # f0's text goes
+    assert store.vector_hashes([hashes[0]]) == {hashes[0]}  # kept until the next put
+    store.put_vectors([(hashes[1], bytes(16))], meta={"embedder": "t"})
+    assert store.vector_hashes(hashes) == {hashes[1]}
+
+
 def test_lexical_ranking_is_identical_on_both_stores(tmp_path: Path, pg_url: str) -> None:
     words = "user users id database row parse token write store get save name".split()
     docs = tuple(

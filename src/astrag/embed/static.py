@@ -29,6 +29,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from astrag.embed.base import EmbeddingError, normalise_rows
+from astrag.embed.few import MAX_TOKENS as FEW_TOKENS
+from astrag.embed.few import Table, Vocabulary, float16_bytes
 from astrag.embed.pooling import summed_rows
 from astrag.embed.wordpiece import WordpieceIds
 
@@ -105,6 +107,71 @@ class StaticEmbedder:
             tokens = sum(map(len, id_lists))
             return normalise_rows(summed_rows(id_lists, model.rows_for(tokens), self.dim))
 
+    def warm(self) -> None:
+        """Start reading what :meth:`float16_bytes` needs for a few texts, in a thread: an
+        index run that re-parsed files calls this before resolving them, and the table's
+        inflation (0.06 s, zlib without the GIL) overlaps the resolution instead of following
+        it. Nothing for a process that has the numpy model loaded."""
+        with _models_lock:
+            if self.model_dir in _models or self.model_dir in _fews:
+                return
+        threading.Thread(target=_few(self.model_dir).warm, daemon=True).start()
+
+    def float16_bytes(self, texts: Sequence[str]) -> bytes:
+        """``embed(texts).astype("float16").tobytes()``, the rows as the vector cache keeps
+        them. While this process has not loaded the numpy model, a call of few tokens is made
+        without numpy (few.py: an edit's texts), bit for bit the same."""
+        if not texts:
+            return b""
+        with _models_lock:
+            numpy_model = _models.get(self.model_dir)
+        if numpy_model is None:
+            made = _few(self.model_dir).float16_bytes(texts)
+            if made is not None:
+                return made
+        return bytes(self.embed(texts).astype("float16").tobytes())
+
+
+class _Few:
+    """A model directory's vocabulary and int8 table for few.py, each read on first use."""
+
+    def __init__(self, model_dir: Path) -> None:
+        self.lock = threading.Lock()
+        self.model_dir = model_dir
+        self.usable = True  # False: a model few.py cannot read (a float table)
+        self._vocabulary: Vocabulary | None = None
+        self._table: Table | None = None
+
+    def float16_bytes(self, texts: Sequence[str]) -> bytes | None:
+        """The texts' rows, or None when few.py does not make them: a text the tokenizer must
+        take whole, more than ``FEW_TOKENS`` tokens, a model of another kind."""
+        with self.lock:
+            if not self.usable:
+                return None
+            try:
+                if self._vocabulary is None:
+                    self._vocabulary = Vocabulary(self.model_dir, MAX_TOKENS)
+                id_lists = self._vocabulary.ids([prepare(t) for t in texts], FEW_TOKENS)
+                return None if id_lists is None else float16_bytes(self._loaded(), id_lists)
+            except (OSError, ValueError, KeyError):
+                self.usable = False
+                return None
+
+    def warm(self) -> None:
+        """Read the table (the vocabulary, a JSON parse that holds the GIL, is left to the
+        first call)."""
+        with self.lock:  # a call waits for it here
+            if self.usable:
+                try:
+                    self._loaded()
+                except (OSError, ValueError, KeyError):
+                    self.usable = False
+
+    def _loaded(self) -> Table:
+        if self._table is None:
+            self._table = Table(self.model_dir)
+        return self._table
+
 
 class _Model:
     """A model directory's tokenizer and table, loaded once per process and kept (an MCP
@@ -156,6 +223,7 @@ class _Model:
 
 
 _models: dict[Path, _Model] = {}
+_fews: dict[Path, _Few] = {}
 _models_lock = threading.Lock()
 
 
@@ -167,6 +235,14 @@ def _model(model_dir: Path) -> _Model:
         return model
 
 
+def _few(model_dir: Path) -> _Few:
+    with _models_lock:
+        few = _fews.get(model_dir)
+        if few is None:
+            few = _fews[model_dir] = _Few(model_dir)
+        return few
+
+
 def _fresh_locks() -> None:
     """In a forked child: another thread of the parent may have held a lock as it forked (an
     MCP server embedding a query while a re-index forks), and would never release the copy."""
@@ -174,6 +250,8 @@ def _fresh_locks() -> None:
     _models_lock = threading.Lock()
     for model in _models.values():
         model.lock = threading.Lock()
+    for few in _fews.values():
+        few.lock = threading.Lock()
 
 
 os.register_at_fork(after_in_child=_fresh_locks)

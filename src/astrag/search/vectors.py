@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from multiprocessing import get_all_start_methods, get_context
 from typing import TYPE_CHECKING
 
-from astrag.embed import Embedder, load_embedder
+from astrag.embed import Embedder, EmbeddingError, load_embedder
 from astrag.store.base import GraphStore
 
 if TYPE_CHECKING:  # numpy is imported where vectors are read: an index run without
@@ -85,6 +85,19 @@ def embed_missing(
     return embedder.name, total
 
 
+def warm(spec: str) -> None:
+    """Let the embedder ``spec`` names start loading what embedding an edit's few texts needs
+    (the static embedder: a thread), while the run resolves; a run calls it once it has
+    re-parsed files, whose new texts are embedded after the commit."""
+    try:
+        embedder = load_embedder(spec)
+    except EmbeddingError:
+        return  # embed_missing reports it, after the graph is written
+    start = getattr(embedder, "warm", None)
+    if start is not None:
+        start()
+
+
 def _embedded(
     embedder: Embedder, batches: list[list[tuple[str, str]]], jobs: int
 ) -> Iterator[bytes]:
@@ -125,7 +138,12 @@ def _embed_forked(index: int) -> bytes:
 
 
 def _embed_batch(embedder: Embedder, batch: list[tuple[str, str]]) -> bytes:
-    return embedder.embed([text for _, text in batch]).astype(_DTYPE).tobytes()
+    texts = [text for _, text in batch]
+    # the static embedder makes a few texts' float16 rows without numpy (embed/few.py)
+    as_stored = getattr(embedder, "float16_bytes", None) if _DTYPE == "float16" else None
+    if as_stored is not None:
+        return bytes(as_stored(texts))
+    return embedder.embed(texts).astype(_DTYPE).tobytes()
 
 
 @dataclass(slots=True)

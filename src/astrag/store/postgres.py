@@ -1182,6 +1182,15 @@ class PostgresStore:
         return [(h, t) for h, t in rows]
 
     @_translate_errors
+    def vector_hashes(self, hashes: Collection[str]) -> set[str]:
+        """Those of the text ``hashes`` a vector is cached for."""
+        rows = self._db.execute(
+            "SELECT hash FROM vectors WHERE repo = %s AND hash = ANY(%s)",
+            (self._repo, list(set(hashes))),
+        )
+        return {h for (h,) in rows}
+
+    @_translate_errors
     def put_vectors(
         self, rows: Iterable[tuple[str, bytes]], *, clear: bool = False, meta: dict[str, str]
     ) -> None:

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from astrag import lifeline
 from astrag.graph.facts import Edge, FileFacts, Resolution, Symbol
+from astrag.graph.slots import fast_constructor
 from astrag.search.documents import SearchDoc
 from astrag.store import lexical
 from astrag.store.base import (
@@ -69,6 +70,7 @@ from astrag.store.codec import (
     encode_depends,
     encode_facts,
     gc_paused,
+    holds_any,
     new_edge,
     new_symbol,
 )
@@ -93,6 +95,7 @@ _GENERATION = re.compile(r"index\.[0-9a-f]+\.db")
 _DEAD_HOLDER_TRIES = 30  # x 0.1 s: the kernel drops a dead process's flock almost at once
 BUSY_TIMEOUT_MS = 10_000
 _CHUNK = 500  # ids per IN (...) list; far below SQLite's bound-parameter limit
+_new_file_record = fast_constructor(FileRecord)  # its slots filled, not through __init__
 _SEEN_SYMBOLS = 50_000  # symbols a warm process keeps read (forgotten all at once past it)
 # the summary counts, rewritten by every apply in its own transaction: a no-op re-index of a
 # large repository read them with a COUNT over every edge (0.13 s of 0.4 s on medusa)
@@ -1016,8 +1019,10 @@ class SqliteStore:
         conn.execute(f"DELETE FROM symbols WHERE {unused}")
         # Names nothing refers to any more (renamed or deleted symbols); without this the
         # table only grows across incremental updates.
+        # (``nid NOT IN`` the symbols' own keys, not a correlated NOT EXISTS per name: the same
+        # names, nid never NULL; medusa's 38.6k names 0.011 -> 0.004 s, on every write)
         conn.execute(
-            "DELETE FROM names WHERE NOT EXISTS (SELECT 1 FROM symbols WHERE nid = names.nid) "
+            "DELETE FROM names WHERE nid NOT IN (SELECT nid FROM symbols) "
             "AND NOT EXISTS (SELECT 1 FROM edges WHERE src = names.nid) "
             "AND NOT EXISTS (SELECT 1 FROM edges WHERE dst = names.nid) "
             "AND NOT EXISTS (SELECT 1 FROM edges WHERE path = names.nid) "
@@ -1046,7 +1051,8 @@ class SqliteStore:
         rows = self._db.execute(
             "SELECT path, language, hash, size, mtime_ns, lines, errors, note FROM files"
         )
-        return {r[0]: FileRecord(*r) for r in rows}
+        new = _new_file_record  # every run reads all of them: medusa's 5.7k, 0.016 -> 0.010 s
+        return {r[0]: new(*r) for r in rows}
 
     @_translate_errors
     def load_facts(self, paths: Iterable[str] | None = None) -> dict[str, FileFacts]:
@@ -1096,9 +1102,9 @@ class SqliteStore:
     @_translate_errors
     def dependents(self, paths: Iterable[str]) -> set[str]:
         """Files whose resolution consulted any of ``paths``."""
-        wanted = set(paths)
+        holds = holds_any(paths)
         rows = self._db.execute("SELECT file, deps FROM depends")
-        return {file for file, deps in rows if wanted.intersection(marshal.loads(deps))}
+        return {file for file, deps in rows if holds(deps)}
 
     @_translate_errors
     def get_symbol(self, symbol_id: str) -> Symbol | None:
@@ -1287,6 +1293,12 @@ class SqliteStore:
         return list(self._rows_for(query.format("hash IN ({}) AND "), sorted(set(hashes))))
 
     @_translate_errors
+    def vector_hashes(self, hashes: Collection[str]) -> set[str]:
+        """Those of the text ``hashes`` a vector is cached for."""
+        query = "SELECT hash FROM vectors WHERE hash IN ({})"
+        return {h for (h,) in self._rows_for(query, sorted(set(hashes)))}
+
+    @_translate_errors
     def put_vectors(
         self, rows: Iterable[tuple[str, bytes]], *, clear: bool = False, meta: dict[str, str]
     ) -> None:
@@ -1299,10 +1311,9 @@ class SqliteStore:
                 if clear:
                     conn.execute("DELETE FROM vectors")
                 conn.executemany("INSERT OR REPLACE INTO vectors (hash, vec) VALUES (?, ?)", rows)
-                conn.execute(
-                    "DELETE FROM vectors WHERE NOT EXISTS "
-                    "(SELECT 1 FROM docs d WHERE d.hash = vectors.hash)"
-                )
+                # NOT IN the documents' hashes, not a correlated NOT EXISTS per vector: the same
+                # rows (neither column is ever NULL); medusa's 34k vectors 0.013 -> 0.010 s
+                conn.execute("DELETE FROM vectors WHERE hash NOT IN (SELECT hash FROM docs)")
                 _set_meta(conn, meta)
 
     @_translate_errors
