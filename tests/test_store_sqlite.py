@@ -18,6 +18,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -353,12 +354,29 @@ CHILD = textwrap.dedent(
 )
 
 
+_UNREAD: dict[int, bytes] = {}  # a child's pid -> what its pipe gave past the last line
+
+
 def read_line(proc: subprocess.Popen[str], timeout: float = 60) -> str:
-    """The child's next output line; fails instead of hanging if the child stalls."""
+    """The child's next output line; fails instead of hanging if the child stalls.
+
+    Reads the pipe's bytes itself: a buffered ``readline()`` takes every line already in the
+    pipe into its buffer, where a later ``select()`` cannot see them, so a child that printed
+    two lines before the parent read the first (a loaded machine) seemed to print nothing more.
+    """
     assert proc.stdout is not None
-    ready, _, _ = select.select([proc.stdout], [], [], timeout)
-    assert ready, f"child printed nothing for {timeout} s"
-    return proc.stdout.readline().strip()
+    fd = proc.stdout.fileno()
+    got = _UNREAD.pop(proc.pid, b"")
+    deadline = time.monotonic() + timeout
+    while b"\n" not in got:
+        ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+        assert ready, f"child printed nothing for {timeout} s"
+        chunk = os.read(fd, 65536)
+        if not chunk:  # the child is gone: what it printed last, if anything
+            break
+        got += chunk
+    line, _, _UNREAD[proc.pid] = got.partition(b"\n")
+    return line.decode().strip()
 
 
 def test_sigkill_with_uncommitted_pages_in_the_wal_leaves_previous_index(tmp_path: Path) -> None:
