@@ -12,7 +12,7 @@ The subdir is checked as if it were the whole repository, so imports leaving it 
 instead keeps several directories at their places in the repository (paths stay
 repository-relative): ``--keep jsonrpc/src --keep server/src --keep protocol/src``.
 
-    python3 bench/checker_history.py --git-dir /work/.mirror/nestjs+graphql/repo \
+    python3 bench/checker_history.py --git-dir /path/to/nestjs-graphql.git \
         --subdir packages/graphql --commits 40 --examples 20 --json /tmp/gql.json
 """
 

@@ -10,7 +10,7 @@ its phase timings, the wall from spawn to exit, the process tree's user + system
 (``os.wait4``) and the 1-minute load average before it; then medians per side and kind. The
 sides alternate which goes first each round, so a burst of load hits both.
 
-    python3 bench/one_edit.py --side main /work/venv/bin/astrag COPY_A \\
+    python3 bench/one_edit.py --side main /path/to/main-venv/bin/astrag COPY_A \\
         --side branch .venv/bin/astrag COPY_B --rounds 6
 """
 
