@@ -670,3 +670,52 @@ def test_utf16_and_utf32_with_a_bom_are_decoded(tmp_path: Path, encoding: str) -
     result = decode_source("m.py", data)
     assert result.source == text.encode("utf-8")
     assert result.note is not None and result.note.startswith("decoded as utf-")
+
+
+VSCODE_LINES = [
+    "logs",
+    "*.log",
+    "dist",
+    "*.local",
+    ".vscode/*",
+    "!.vscode/extensions.json",
+    ".idea",
+]
+VSCODE_PATHS = [
+    ".vscode/settings.json", ".vscode/extensions.json", ".vscode/", "x/.vscode/a.json",
+    "a/b.log", "src/x.ts", "logs/", "logs/a.ts", "dist/", "dist-ssr/a.ts", "env.local",
+    ".idea/", "a/.idea/x.py", "extensions.json", "",
+]  # fmt: skip
+
+
+def test_negated_patterns_agree_with_pathspec_and_skip_its_loop_when_nothing_matches() -> None:
+    import pathspec
+
+    from astrag.discover import _Patterns
+
+    spec = pathspec.GitIgnoreSpec.from_lines(VSCODE_LINES)
+    ours = _Patterns(VSCODE_LINES)
+    for path in VSCODE_PATHS:
+        assert ours.verdict(path) == spec.check_file(path).include, path
+    looped: list[str] = []
+    check_file = ours.spec.check_file
+    ours.spec.check_file = lambda path: looped.append(path) or check_file(path)  # type: ignore[method-assign]
+    assert ours.verdict("src/x.ts") is None and looped == []  # no pattern matches: no loop
+    assert ours.verdict(".vscode/extensions.json") is False and looped == [
+        ".vscode/extensions.json"
+    ]  # matched: pathspec's loop says which pattern wins
+
+
+def test_walk_honours_a_nested_gitignore_with_negations(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    write(root, "app/.gitignore", "\n".join(VSCODE_LINES) + "\n")
+    for rel in [
+        "app/src/x.ts", "app/.vscode/a.ts", "app/.vscode/extensions.json", "app/logs/a.ts",
+        "app/dist-ssr/a.ts", "app/b.local", "app/.env", "app/.vscode/.env", "top/.vscode/a.ts",
+    ]:  # fmt: skip
+        write(root, rel)
+
+    found = discover(root, Config())
+
+    assert paths(found) == ["app/dist-ssr/a.ts", "app/src/x.ts", "top/.vscode/a.ts"]
+    assert reasons(found) == {"app/.env": "secret"}  # .vscode/.env is ignored before it counts
