@@ -130,10 +130,11 @@ def _digest(paths: list[str]) -> str:
 def _dir_mtimes(root: Path, paths: list[str]) -> dict[str, int | None]:
     """mtime_ns of every directory holding a source path and of its ancestors ("" the root)."""
     base = str(root)
+    prefix = os.path.join(base, "")
     out: dict[str, int | None] = {}
     for d in sorted(config_reads.source_dirs(paths)):
         try:
-            out[d] = os.stat(os.path.join(base, d) if d else base).st_mtime_ns
+            out[d] = os.stat(prefix + d if d else base).st_mtime_ns
         except OSError:
             out[d] = None
     return out
