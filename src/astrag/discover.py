@@ -289,7 +289,7 @@ class _IgnoreFile:
 _Rules = tuple[_IgnoreFile, ...]
 
 # What the walk found an entry to be (compared by identity)
-_DIR, _SECRET, _SOURCE = object(), object(), object()
+_DIR, _SECRET = object(), object()
 
 
 def _is_ignored(rules: _Rules, rel: str, is_dir: bool) -> bool:
@@ -561,8 +561,8 @@ class _Collector:
                     else:
                         stack.append((rel, entry_rules))
                 elif not include_only or self._included(rel):
-                    name = entry.name
-                    self._offer(rel, name, kind is _SECRET, _language(name))
+                    secret = kind is _SECRET
+                    self._offer(rel, entry.name, secret, None if secret else kind)  # type: ignore[arg-type]
 
     def _full(self, rel: str) -> str:
         return os.path.join(self.root, rel) if rel else self.root
@@ -578,8 +578,8 @@ class _Collector:
         include_only: bool,
     ) -> Iterator[tuple[os.DirEntry[str], str, _Rules | None, object]]:
         """Entries of one directory worth looking at: (entry, its path, rules below it, its kind:
-        :data:`_DIR`, :data:`_SECRET` or :data:`_SOURCE`). One loop, no generator per entry:
-        it runs for every entry of the tree (medusa: 16k)."""
+        :data:`_DIR`, :data:`_SECRET` or a source file's language). One loop, no generator per
+        entry: it runs for every entry of the tree (medusa: 16k)."""
         full_dir = self._full(rel_dir)
         try:
             st = os.stat(full_dir)
@@ -608,8 +608,9 @@ class _Collector:
             except OSError:
                 is_dir = False
             if not is_dir:
-                if _language(name) is not None:
-                    kind = _SECRET if is_secret(name) else _SOURCE
+                language = _language(name)
+                if language is not None:
+                    kind = _SECRET if is_secret(name) else language
                 elif is_secret(name):
                     kind = _SECRET
                 else:
