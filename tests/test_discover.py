@@ -593,6 +593,8 @@ def test_exclude_with_negation(tmp_path: Path) -> None:
     [
         ["build/", "*.log", "/top.py", "docs/**/*.md", "a?c.py", "[ab].js"],
         ["*.py", "!keep.py", "sub/"],
+        # anywhere-patterns folded behind one `^(?:.+/)?` beside anchored and deep ones
+        ["build", "*.log", "x.js", "/top.py", "a/**/c.md", "docs/", "sub/keep.py", "!abc.py"],
     ],
 )
 def test_folded_patterns_agree_with_pathspec(lines: list[str]) -> None:
@@ -605,7 +607,8 @@ def test_folded_patterns_agree_with_pathspec(lines: list[str]) -> None:
     for path in [
         "build/x.py", "a/build/y.py", "build", "x.log", "a/b/x.log", "top.py", "a/top.py",
         "docs/a/b/c.md", "docs/c.md", "abc.py", "a/abc.py", "abbc.py", "a.js", "c.js",
-        "keep.py", "sub/keep.py", "other.py", "sub/", "x/sub/", "README",
+        "keep.py", "sub/keep.py", "other.py", "sub/", "x/sub/", "README", "x.js", "a/b/x.js",
+        "docs/", "a/docs/", "a/sub/keep.py", "a/b/c.md", "a/x/y/c.md",
     ]:  # fmt: skip
         assert ours.matches(path) == spec.match_file(path), path
 
