@@ -593,6 +593,8 @@ def test_exclude_with_negation(tmp_path: Path) -> None:
     [
         ["build/", "*.log", "/top.py", "docs/**/*.md", "a?c.py", "[ab].js"],
         ["*.py", "!keep.py", "sub/"],
+        # anywhere-patterns folded behind one `^(?:.+/)?` beside anchored and deep ones
+        ["build", "*.log", "x.js", "/top.py", "a/**/c.md", "docs/", "sub/keep.py", "!abc.py"],
     ],
 )
 def test_folded_patterns_agree_with_pathspec(lines: list[str]) -> None:
@@ -605,7 +607,8 @@ def test_folded_patterns_agree_with_pathspec(lines: list[str]) -> None:
     for path in [
         "build/x.py", "a/build/y.py", "build", "x.log", "a/b/x.log", "top.py", "a/top.py",
         "docs/a/b/c.md", "docs/c.md", "abc.py", "a/abc.py", "abbc.py", "a.js", "c.js",
-        "keep.py", "sub/keep.py", "other.py", "sub/", "x/sub/", "README",
+        "keep.py", "sub/keep.py", "other.py", "sub/", "x/sub/", "README", "x.js", "a/b/x.js",
+        "docs/", "a/docs/", "a/sub/keep.py", "a/b/c.md", "a/x/y/c.md",
     ]:  # fmt: skip
         assert ours.matches(path) == spec.match_file(path), path
 
@@ -670,3 +673,70 @@ def test_utf16_and_utf32_with_a_bom_are_decoded(tmp_path: Path, encoding: str) -
     result = decode_source("m.py", data)
     assert result.source == text.encode("utf-8")
     assert result.note is not None and result.note.startswith("decoded as utf-")
+
+
+VSCODE_LINES = [
+    "logs",
+    "*.log",
+    "dist",
+    "*.local",
+    ".vscode/*",
+    "!.vscode/extensions.json",
+    ".idea",
+]
+VSCODE_PATHS = [
+    ".vscode/settings.json", ".vscode/extensions.json", ".vscode/", "x/.vscode/a.json",
+    "a/b.log", "src/x.ts", "logs/", "logs/a.ts", "dist/", "dist-ssr/a.ts", "env.local",
+    ".idea/", "a/.idea/x.py", "extensions.json", "",
+]  # fmt: skip
+
+
+def test_negated_patterns_agree_with_pathspec_and_skip_its_loop_when_nothing_matches() -> None:
+    import pathspec
+
+    from astrag.discover import _Patterns
+
+    spec = pathspec.GitIgnoreSpec.from_lines(VSCODE_LINES)
+    ours = _Patterns(VSCODE_LINES)
+    for path in VSCODE_PATHS:
+        assert ours.verdict(path) == spec.check_file(path).include, path
+    looped: list[str] = []
+    check_file = ours.spec.check_file
+    ours.spec.check_file = lambda path: looped.append(path) or check_file(path)  # type: ignore[method-assign]
+    assert ours.verdict("src/x.ts") is None and looped == []  # no pattern matches: no loop
+    assert ours.verdict(".vscode/extensions.json") is False and looped == [
+        ".vscode/extensions.json"
+    ]  # matched: pathspec's loop says which pattern wins
+
+
+def test_walk_honours_a_nested_gitignore_with_negations(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    write(root, "app/.gitignore", "\n".join(VSCODE_LINES) + "\n")
+    for rel in [
+        "app/src/x.ts", "app/.vscode/a.ts", "app/.vscode/extensions.json", "app/logs/a.ts",
+        "app/dist-ssr/a.ts", "app/b.local", "app/.env", "app/.vscode/.env", "top/.vscode/a.ts",
+    ]:  # fmt: skip
+        write(root, rel)
+
+    found = discover(root, Config())
+
+    assert paths(found) == ["app/dist-ssr/a.ts", "app/src/x.ts", "top/.vscode/a.ts"]
+    assert reasons(found) == {"app/.env": "secret"}  # .vscode/.env is ignored before it counts
+
+
+def test_the_same_gitignore_text_in_two_directories_is_compiled_once_and_anchored_to_each(
+    tmp_path: Path,
+) -> None:
+    from astrag.discover import _ignore_patterns
+
+    root = tmp_path / "proj"
+    for package in ("a", "b"):
+        write(root, f"{package}/.gitignore", "/gen.py\nlogs/\n")
+    for rel in ["gen.py", "a/gen.py", "b/gen.py", "a/c/gen.py", "a/logs/x.py", "logs/x.py"]:
+        write(root, rel)
+    _ignore_patterns.cache_clear()
+
+    found = discover(root, Config())
+
+    assert paths(found) == ["a/c/gen.py", "gen.py", "logs/x.py"]
+    assert _ignore_patterns.cache_info().misses == 1 and _ignore_patterns.cache_info().hits == 1

@@ -234,35 +234,59 @@ def _language(name: str) -> str | None:
 class _Patterns:
     """gitignore-style patterns. ``verdict(path)`` is True (matched), False (re-included by a
     ``!`` pattern) or None (no match). Without negations, all patterns are folded into one
-    regex: a single match per path instead of pathspec's loop over patterns."""
+    regex: a single match per path instead of pathspec's loop over patterns. With negations the
+    folded regex still answers the common case, a path no pattern matches (None), and only the
+    paths some pattern matches go through pathspec's loop, which knows which one wins."""
 
     def __init__(self, lines: Iterable[str]) -> None:
         self.spec = pathspec.GitIgnoreSpec.from_lines(lines)
-        self._combined = _combined_regex(self.spec)
+        self._any, negated = _combined_regex(self.spec)
+        self._combined = None if negated else self._any
 
     def verdict(self, path: str) -> bool | None:
         if self._combined is not None:
             return True if self._combined.match(path) else None
+        if self._any is not None and self._any.match(path) is None:
+            return None  # no pattern matches: pathspec's answer too
         return self.spec.check_file(path).include
 
     def matches(self, path: str) -> bool:
         return bool(self.verdict(path))
 
 
-def _combined_regex(spec: pathspec.GitIgnoreSpec) -> re.Pattern[str] | None:
-    parts = []
+# how pathspec starts a pattern without a slash (`dist`, `*.log`): at any depth
+_ANY_DIRS = "^(?:.+/)?"
+
+
+def _combined_regex(spec: pathspec.GitIgnoreSpec) -> tuple[re.Pattern[str] | None, bool]:
+    """One regex that matches where any of ``spec``'s patterns does, or None when one cannot be
+    built; and whether some pattern is a negation. pathspec searches each pattern's regex; they
+    all start with ``^`` (else no folding), so matching the alternation is the same test."""
+    parts: list[str] = []
+    anywhere: list[str] = []  # what follows _ANY_DIRS in the patterns that start with it
+    negated = False
     for pattern in spec.patterns:
         if pattern.include is None:
             continue  # blank line or comment
         regex = getattr(pattern, "regex", None)
-        if pattern.include is False or not isinstance(regex, re.Pattern):
-            return None
+        if not isinstance(regex, re.Pattern) or not regex.pattern.startswith("^"):
+            return None, True
+        negated = negated or pattern.include is False
         # pathspec names groups; the same name twice would not compile.
-        parts.append("(?:" + re.sub(r"\(\?P<\w+>", "(?:", regex.pattern) + ")")
+        source = re.sub(r"\(\?P<\w+>", "(?:", regex.pattern)
+        if source.startswith(_ANY_DIRS):
+            anywhere.append("(?:" + source[len(_ANY_DIRS) :] + ")")
+        else:
+            parts.append("(?:" + source + ")")
+    if anywhere:
+        # `^(?:.+/)?(?:A|B)` matches where `^(?:.+/)?A` or `^(?:.+/)?B` does, trying each
+        # directory prefix once instead of once per pattern (a package's .gitignore: 4.4 ->
+        # 1.6 us a path); only whether something matches is ever asked
+        parts.append("(?:" + _ANY_DIRS + "(?:" + "|".join(anywhere) + "))")
     try:
-        return re.compile("|".join(parts) if parts else "(?!)")
+        return re.compile("|".join(parts) if parts else "(?!)"), negated
     except re.error:
-        return None
+        return None, True
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,6 +301,9 @@ class _IgnoreFile:
 
 
 _Rules = tuple[_IgnoreFile, ...]
+
+# What the walk found an entry to be (compared by identity)
+_DIR, _SECRET = object(), object()
 
 
 def _is_ignored(rules: _Rules, rel: str, is_dir: bool) -> bool:
@@ -293,9 +320,17 @@ def _is_ignored(rules: _Rules, rel: str, is_dir: bool) -> bool:
 def _read_ignore_file(path: str) -> _Patterns | None:
     try:
         with open(path, encoding="utf-8", errors="replace") as fh:
-            lines = fh.read().splitlines()
+            text = fh.read()
     except OSError:
         return None
+    return _ignore_patterns(text)
+
+
+@functools.lru_cache(maxsize=256)
+def _ignore_patterns(text: str) -> _Patterns:
+    """A .gitignore's patterns, compiled once per text: a monorepo repeats the same few files
+    in every package (medusa: 55 files, 15 texts; compiling them took 0.011 s of a walk)."""
+    lines = text.splitlines()
     try:
         return _Patterns(lines)
     except Exception:  # one bad line should not stop indexing; git skips it too
@@ -393,12 +428,15 @@ class _Collector:
 
     def offer(self, rel: str) -> None:
         """Decide one candidate path that git or the walk did not ignore."""
+        name = rel.rpartition("/")[2]
+        secret = is_secret(name)
+        self._offer(rel, name, secret, None if secret else _language(name))
+
+    def _offer(self, rel: str, name: str, secret: bool, language: str | None) -> None:
+        """:meth:`offer` with ``name``'s tests done (the walk has done them already)."""
         if rel in self.seen:
             return
         self.seen.add(rel)
-        name = rel.rpartition("/")[2]
-        secret = is_secret(name)
-        language = None if secret else _language(name)
         if language is None and not secret:
             return
         if self.exclude is not None and self.exclude.matches(rel):
@@ -527,15 +565,18 @@ class _Collector:
                     stack.append((link, link_rules))
                 continue
             rel_dir, dir_rules = stack.pop()
-            for entry, entry_rules, is_dir in self._scan(rel_dir, dir_rules, visited, include_only):
-                rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
-                if is_dir and entry.is_symlink():
-                    if self.config.follow_symlinks:
-                        deferred.append((rel, entry_rules))
-                elif is_dir:
-                    stack.append((rel, entry_rules))
+            for entry, rel, entry_rules, kind in self._scan(
+                rel_dir, dir_rules, visited, include_only
+            ):
+                if kind is _DIR:
+                    if entry.is_symlink():
+                        if self.config.follow_symlinks:
+                            deferred.append((rel, entry_rules))
+                    else:
+                        stack.append((rel, entry_rules))
                 elif not include_only or self._included(rel):
-                    self.offer(rel)
+                    secret = kind is _SECRET
+                    self._offer(rel, entry.name, secret, None if secret else kind)  # type: ignore[arg-type]
 
     def _full(self, rel: str) -> str:
         return os.path.join(self.root, rel) if rel else self.root
@@ -549,8 +590,10 @@ class _Collector:
         rules: _Rules | None,
         visited: set[tuple[int, int]],
         include_only: bool,
-    ) -> Iterator[tuple[os.DirEntry[str], _Rules | None, bool]]:
-        """Entries of one directory worth looking at: (entry, rules below it, is a directory)."""
+    ) -> Iterator[tuple[os.DirEntry[str], str, _Rules | None, object]]:
+        """Entries of one directory worth looking at: (entry, its path, rules below it, its kind:
+        :data:`_DIR`, :data:`_SECRET` or a source file's language). One loop, no generator per
+        entry: it runs for every entry of the tree (medusa: 16k)."""
         full_dir = self._full(rel_dir)
         try:
             st = os.stat(full_dir)
@@ -570,35 +613,41 @@ class _Collector:
             patterns = _read_ignore_file(os.path.join(full_dir, ".gitignore"))
             if patterns is not None:
                 rules = (*rules, _IgnoreFile(rel_dir, "", patterns))
+        prefix = rel_dir + "/" if rel_dir else ""
         for entry in entries:
-            yield from self._keep_entry(entry, rel_dir, rules, include_only)
-
-    def _keep_entry(
-        self, entry: os.DirEntry[str], rel_dir: str, rules: _Rules | None, include_only: bool
-    ) -> Iterator[tuple[os.DirEntry[str], _Rules | None, bool]]:
-        rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
-        try:
-            is_dir = entry.is_dir()  # follows links; False for broken ones
-        except OSError:
-            is_dir = False
-        if not is_dir:
             name = entry.name
-            if _language(name) is None and not is_secret(name):
-                return  # cheap name test first: most files are not candidates
-            if rules is not None and _is_ignored(rules, rel, is_dir=False):
-                return
-            yield entry, rules, False
-            return
+            rel = prefix + name
+            try:
+                is_dir = entry.is_dir()  # follows links; False for broken ones
+            except OSError:
+                is_dir = False
+            if not is_dir:
+                language = _language(name)
+                if language is not None:
+                    kind = _SECRET if is_secret(name) else language
+                elif is_secret(name):
+                    kind = _SECRET
+                else:
+                    continue  # cheap name test first: most files are not candidates
+                if rules is not None and _is_ignored(rules, rel, is_dir=False):
+                    continue
+                yield entry, rel, rules, kind
+            elif self._keep_dir(entry, rel, rules, include_only):
+                yield entry, rel, rules, _DIR
+
+    def _keep_dir(
+        self, entry: os.DirEntry[str], rel: str, rules: _Rules | None, include_only: bool
+    ) -> bool:
         if rules is not None and _is_ignored(rules, rel, is_dir=True):
-            return
+            return False
         is_package = lambda: _is_source_package(entry.path)  # noqa: E731
         if self._skip_dir(entry.name, rel, is_package):
             if include_only and self._included(rel + "/"):
-                yield entry, rules, True
-            elif not include_only and entry.name not in _QUIET_DIR_NAMES:
+                return True
+            if not include_only and entry.name not in _QUIET_DIR_NAMES:
                 self.skip(rel, "excluded_dir")
-            return
-        yield entry, rules, True
+            return False
+        return True
 
     def _follow_dir_link(self, rel: str) -> bool:
         full = os.path.join(self.root, rel)

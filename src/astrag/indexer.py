@@ -34,7 +34,12 @@ from astrag.graph.run import edges_of, start_resolution
 from astrag.graph.symbols import file_symbols
 from astrag.graph.tables import TableCache
 from astrag.lang import extract_facts, extractor_fingerprint, prepare_grammars
-from astrag.project_layout import layout_fingerprint, layout_unchanged, read_layout_noting
+from astrag.project_layout import (
+    layout_fingerprint,
+    layout_unchanged,
+    read_layout_noting,
+    stored_layout,
+)
 from astrag.redact import note as redaction_note
 from astrag.redact import redact
 from astrag.resolver_process import ResolverProcess
@@ -390,8 +395,13 @@ def _run(
     if quiet and old_meta.get("layout") and layout_unchanged(root, current, inputs):
         fingerprint = old_meta["layout"]  # no config file nor source directory changed
     else:
-        layout, inputs = read_layout_noting(root, current)
-        fingerprint = layout_fingerprint(layout)
+        # files edited in place, no config file nor source directory changed: the stored layout
+        fingerprint = old_meta.get("layout", "")
+        if records and not removed:
+            layout = stored_layout(root, current, inputs, fingerprint)
+        if layout is None:
+            layout, inputs = read_layout_noting(root, current)
+            fingerprint = layout_fingerprint(layout)
     full = (
         not records
         or old_meta.get("layout") != fingerprint
