@@ -666,8 +666,12 @@ def test_check_reads_a_file_from_outside_the_repository_by_its_extension(
     snippet.write_text("from pkg.shapes import Shape\n\nShape().aera()\n")
     found = astrag("check", str(snippet), "--repo", str(repo))
     assert found.returncode == 1, found.stderr
-    assert "<snippet>.py:3:9 unknown-member" in found.stdout
+    # named as given, not as the "<snippet>.py" it was read as
+    assert found.stdout.startswith(f"{snippet}:3:9 unknown-member ")
     assert "(did you mean area?)" in found.stdout
+    assert "1 finding(s) in 1 file(s)" in found.stderr
+    as_json = astrag("check", str(snippet), "--repo", str(repo), "-f", "json")
+    assert {f["path"] for f in json.loads(as_json.stdout)["findings"]} == {str(snippet)}
     other = tmp_path / "snip.rs"
     other.write_text("fn main() {}\n")
     refused = astrag("check", str(other), "--repo", str(repo))

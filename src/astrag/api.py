@@ -584,6 +584,7 @@ def _check_query(query: str) -> str:
 
 # ---------------------------------------------------------------------------------- check
 
+_SNIPPET = "<snippet>"  # a standalone snippet's path: the extension after it says its language
 _LANG_EXTENSIONS = {
     "python": ".py",
     "typescript": ".ts",
@@ -663,6 +664,20 @@ def snippet_language(name: str) -> str | None:
     return found if found in _LANG_EXTENSIONS else None
 
 
+def named_snippet(report: CheckReport, name: str) -> CheckReport:
+    """``report`` of a standalone snippet with its findings and files under ``name`` (the file
+    the user passed, outside the repository) instead of the ``<snippet>.py`` it was read as."""
+    renamed = {f: name for f in report.files if f.startswith(_SNIPPET)}
+    return dataclasses.replace(
+        report,
+        findings=[
+            dataclasses.replace(f, path=renamed[f.path]) if f.path in renamed else f
+            for f in report.findings
+        ],
+        files=[renamed.get(f, f) for f in report.files],
+    )
+
+
 def _code_change(root: Path, text: str, path: str | None, lang: str | None) -> ChangedFile:
     if path is None:
         ext = _LANG_EXTENSIONS.get((lang or "").lower())
@@ -672,7 +687,7 @@ def _code_change(root: Path, text: str, path: str | None, lang: str | None) -> C
                 "pass --path FILE (the file it goes into) or --lang "
                 "python|typescript|javascript|go|java",
             )
-        return ChangedFile(f"<snippet>{ext}", text, None)
+        return ChangedFile(f"{_SNIPPET}{ext}", text, None)
     target = safe_path(path)
     existing = _read(root, target)
     if existing is not None and existing.strip() and text.startswith(existing[:200]):

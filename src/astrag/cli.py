@@ -421,7 +421,8 @@ def check(
         if base is not None and not changed:
             raise AstragError("--base only applies with --changed", "add --changed")
         text, target = ("", None) if changed else _read_check_input(source, root)
-        if lang is None and path is None and target is None and source != "-":
+        standalone = path is None and target is None and source != "-"
+        if lang is None and standalone:
             lang = api.snippet_language(source)  # a file from outside: its extension says
         report = api.check(  # against an index that reflects every file the change does not
             root,
@@ -433,6 +434,8 @@ def check(
             base=base,
             refresh=True,
         )
+        if standalone and not changed:  # findings name the file as given, not "<snippet>.py"
+            report = api.named_snippet(report, source)
         if report.warning:
             err.print(f"[yellow]warning:[/] {escape(report.warning)}")
         if fmt == CheckFmt.json:
