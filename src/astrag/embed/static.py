@@ -26,7 +26,7 @@ import re
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from astrag.embed.base import EmbeddingError, normalise_rows
 from astrag.embed.few import MAX_TOKENS as FEW_TOKENS
@@ -222,25 +222,28 @@ class _Model:
         return rows
 
 
+_T = TypeVar("_T")
 _models: dict[Path, _Model] = {}
 _fews: dict[Path, _Few] = {}
 _models_lock = threading.Lock()
 
 
 def _model(model_dir: Path) -> _Model:
-    with _models_lock:
-        model = _models.get(model_dir)
-        if model is None:
-            model = _models[model_dir] = _Model(model_dir)
-        return model
+    return _kept(_models, model_dir, _Model)
 
 
 def _few(model_dir: Path) -> _Few:
+    return _kept(_fews, model_dir, _Few)
+
+
+def _kept(kept: dict[Path, _T], model_dir: Path, make: Callable[[Path], _T]) -> _T:
+    """The process's one ``make(model_dir)``, made on first use (under the lock: an MCP
+    server's threads may ask at once)."""
     with _models_lock:
-        few = _fews.get(model_dir)
-        if few is None:
-            few = _fews[model_dir] = _Few(model_dir)
-        return few
+        found = kept.get(model_dir)
+        if found is None:
+            found = kept[model_dir] = make(model_dir)
+        return found
 
 
 def _fresh_locks() -> None:
