@@ -306,6 +306,12 @@ _Rules = tuple[_IgnoreFile, ...]
 _DIR, _SECRET = object(), object()
 
 
+def _kind(name: str) -> object:
+    """What a file's name makes it: :data:`_SECRET` (never indexed, always reported), the
+    language astrag indexes it as, or None (neither: passed over)."""
+    return _SECRET if is_secret(name) else _language(name)
+
+
 def _is_ignored(rules: _Rules, rel: str, is_dir: bool) -> bool:
     path = rel + "/" if is_dir else rel
     # Deeper files override shallower ones, and within a file the last match wins (check_file).
@@ -429,19 +435,18 @@ class _Collector:
     def offer(self, rel: str) -> None:
         """Decide one candidate path that git or the walk did not ignore."""
         name = rel.rpartition("/")[2]
-        secret = is_secret(name)
-        self._offer(rel, name, secret, None if secret else _language(name))
+        self._offer(rel, name, _kind(name))
 
-    def _offer(self, rel: str, name: str, secret: bool, language: str | None) -> None:
-        """:meth:`offer` with ``name``'s tests done (the walk has done them already)."""
+    def _offer(self, rel: str, name: str, kind: object) -> None:
+        """:meth:`offer` with ``name``'s :func:`_kind` known (the walk has it already)."""
         if rel in self.seen:
             return
         self.seen.add(rel)
-        if language is None and not secret:
+        if kind is None:
             return
         if self.exclude is not None and self.exclude.matches(rel):
             return
-        if secret:
+        if kind is _SECRET:
             self.skip(rel, "secret")
         elif not rel.isascii() and not _is_utf8(rel):
             self.skip(rel, "undecodable_path")
@@ -450,8 +455,8 @@ class _Collector:
         elif name.lower().endswith(_GENERATED_SUFFIXES):
             self.skip(rel, "generated")
         else:
-            assert language is not None
-            self._stat(rel, language)
+            assert isinstance(kind, str)  # a language: _kind's only other answer
+            self._stat(rel, kind)
 
     def _stat(self, rel: str, language: str) -> None:
         full = self.root_prefix + rel
@@ -527,7 +532,7 @@ class _Collector:
             blocked = blocked_cache[parent]
             if blocked is None or self._included(rel):
                 self.offer(rel)
-            elif _language(name) is not None and not is_secret(name):
+            elif is_candidate(name):
                 self.skip(blocked, "excluded_dir")
 
     def _blocked_prefix(self, parent: str, packages: set[str], venvs: set[str]) -> str | None:
@@ -575,8 +580,7 @@ class _Collector:
                     else:
                         stack.append((rel, entry_rules))
                 elif not include_only or self._included(rel):
-                    secret = kind is _SECRET
-                    self._offer(rel, entry.name, secret, None if secret else kind)  # type: ignore[arg-type]
+                    self._offer(rel, entry.name, kind)
 
     def _full(self, rel: str) -> str:
         return os.path.join(self.root, rel) if rel else self.root
@@ -622,12 +626,8 @@ class _Collector:
             except OSError:
                 is_dir = False
             if not is_dir:
-                language = _language(name)
-                if language is not None:
-                    kind = _SECRET if is_secret(name) else language
-                elif is_secret(name):
-                    kind = _SECRET
-                else:
+                kind = _kind(name)
+                if kind is None:
                     continue  # cheap name test first: most files are not candidates
                 if rules is not None and _is_ignored(rules, rel, is_dir=False):
                     continue
