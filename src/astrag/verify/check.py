@@ -109,12 +109,12 @@ class Checker:
             self._trees = {key: _parse(change)}  # the file being checked: one at a time
         return self._trees[key]
 
-    def guards(self, change: ChangedFile, tree: Tree | None = None) -> list[Guard]:
+    def guards(self, change: ChangedFile) -> list[Guard]:
         """The regions of a changed file whose failures its author handles (parsed once)."""
         key = (change.path, change.text)
         if key not in self._guards:
             rules = rules_for(self.r.tables[change.path].sem.language) or DEFAULT
-            self._guards[key] = rules.guarded(change.text, tree or self.parsed(change))
+            self._guards[key] = rules.guarded(change.text, self.parsed(change))
         return self._guards[key]
 
     def check(
@@ -143,15 +143,15 @@ class Checker:
             if wanted is None or ref.line in wanted:
                 out.extend(self._check_reference(change, ref))
         if rules.judges_attributes:
-            tree = tree or self.parsed(change)
+            tree = self.parsed(change)  # the caller's tree, if it passed one
             for access in attribute_accesses(change.path, change.text, wanted, tree):
                 if wanted is None or access.line in wanted:
                     out.extend(self._check_attribute(change, facts, access))
         if out:  # what the code's author expected to fail, and handles
-            guards = self.guards(change, tree)
+            guards = self.guards(change)
             out = [f for f in out if not _handled(f, guards)]
         if facts.errors or rules.lax_grammar:
-            tree = tree or self.parsed(change)
+            tree = self.parsed(change)
             out = _with_syntax_errors(change, wanted, out, tree, rules)
         shifted = [_shift(f, change.line_offset) for f in out]
         return sorted(set(shifted), key=lambda f: (f.path, f.line, f.column, f.rule))
