@@ -40,10 +40,12 @@ from astrag.lang.typescript.nodes import (
     FUNCTION_NODES,
     SIMPLE_CHAIN,
     WRAPPERS,
+    climb,
     first_named,
-    outermost,
     unwrap,
 )
+
+_PARENTHESES = frozenset({"parenthesized_expression"})
 
 if TYPE_CHECKING:
     from astrag.lang.typescript.extract import _Extractor
@@ -62,7 +64,7 @@ class ContextualTypes:
         if fn.type == "method_definition":
             obj, key = fn.parent, fn.child_by_field_id(self.fid.name)
         else:
-            pair = outermost(fn).parent
+            _, pair = climb(fn)
             if pair is None or pair.type != "pair":
                 return None
             obj, key = pair.parent, pair.child_by_field_id(self.fid.key)
@@ -74,10 +76,7 @@ class ContextualTypes:
 
     def object_context(self: _Extractor, obj: Node) -> Chain | None:
         """The chain whose type an object literal is read as (see ``member_context``)."""
-        node = obj
-        parent = node.parent  # each look-up searches down from the root: one per level
-        while parent is not None and parent.type == "parenthesized_expression":
-            node, parent = parent, parent.parent
+        node, parent = climb(obj, _PARENTHESES)
         if parent is None:
             return None
         if parent.type == "variable_declarator":
@@ -121,7 +120,7 @@ class ContextualTypes:
         argument that is no named type is empty). The compiler infers a generic callee's type
         parameters from it where its return type passes them (``returned_parameter``), and so
         types the callback's parameters."""
-        declarator = outermost(call).parent
+        _, declarator = climb(call)
         if declarator is None or declarator.type != "variable_declarator":
             return None
         annotation = declarator.child_by_field_id(self.fid.type)

@@ -51,9 +51,8 @@ from astrag.lang.treesitter import Grammars, count_errors, in_document_order, qu
 from astrag.lang.typescript import generics, narrowing
 from astrag.lang.typescript.composed import ComposedTypes
 from astrag.lang.typescript.contextual import ContextualTypes
-from astrag.lang.typescript.nodes import FUNCTION_NODES
+from astrag.lang.typescript.nodes import FUNCTION_NODES, climb
 from astrag.lang.typescript.nodes import SIMPLE_CHAIN as _SIMPLE_CHAIN
-from astrag.lang.typescript.nodes import WRAPPERS as _WRAPPERS
 from astrag.lang.typescript.nodes import first_named as _first_named
 from astrag.lang.typescript.nodes import unwrap as _unwrap
 from astrag.lang.typescript.recover import recover
@@ -183,6 +182,7 @@ _SIGNATURE_ONLY = frozenset(
 )
 
 # What ``x!`` may sit in without being a read: a callee, a chain part, or a target.
+_NON_NULL = frozenset({"non_null_expression"})
 _NON_NULL_SKIP = frozenset(
     {
         "member_expression", "call_expression", "new_expression", "decorator",
@@ -1820,10 +1820,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
         variable's (``const api = {...}`` -> ``api``), a member's of such a literal
         (``api.nested``), or the module's for ``module.exports = {...}`` (``""``); None for
         any other literal (an argument, a local's value: its members are anonymous)."""
-        node = obj
-        parent = node.parent  # each look-up searches down from the root: one per level
-        while parent is not None and parent.type in _WRAPPERS:
-            node, parent = parent, parent.parent
+        _, parent = climb(obj)
         if parent is None:
             return None
         if parent.type == "variable_declarator":
@@ -1874,10 +1871,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
     def on_named_function(self, fn: Node) -> None:
         """``register(function handler() {...})``: a function expression with a name of its
         own that nothing else names (a declarator, a member, ``a.b =`` name theirs)."""
-        node = fn
-        parent = node.parent  # each look-up searches down from the root: one per level
-        while parent is not None and parent.type in _WRAPPERS:
-            node, parent = parent, parent.parent
+        _, parent = climb(fn)
         if parent is None or parent.type in _NAMING_PARENTS:
             return
         name = fn.child_by_field_id(self.fid.name)
@@ -2495,9 +2489,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
                 self.add_read(node, seen)  # ``<div>`` is an intrinsic element, not a reference
 
     def non_null_is_read(self, node: Node) -> bool:
-        parent = node.parent
-        while parent is not None and parent.type == "non_null_expression":
-            node, parent = parent, parent.parent
+        node, parent = climb(node, _NON_NULL)
         if parent is None or parent.type in _NON_NULL_SKIP:
             return False
         rule = _READ_RULES.get(parent.type)

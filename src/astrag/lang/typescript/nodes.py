@@ -26,13 +26,15 @@ def first_named(node: Node) -> Node | None:
     return node.named_child(0) if node.named_child_count else None
 
 
-def outermost(node: Node) -> Node:
-    """The outermost of the wrappers around an expression (``(x)``, ``x as T``): the node
-    whose parent receives its value (a declarator, a pair, an argument list)."""
-    parent = node.parent  # one look-up per level: each searches down from the root
-    while parent is not None and parent.type in WRAPPERS:
+def climb(node: Node, kinds: frozenset[str] = WRAPPERS) -> tuple[Node, Node | None]:
+    """The outermost of the ``kinds`` around ``node`` (by default the wrappers around an
+    expression, ``(x)``, ``x as T``: the node whose parent receives its value) and that
+    node's parent (a declarator, a pair, an argument list). One ``parent`` look-up per level:
+    each searches down from the root."""
+    parent = node.parent
+    while parent is not None and parent.type in kinds:
         node, parent = parent, parent.parent
-    return node
+    return node, parent
 
 
 def unwrap(value: Node | None) -> Node | None:
