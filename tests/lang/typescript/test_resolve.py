@@ -302,6 +302,31 @@ def test_workspace_packages_resolve_to_their_sources(tmp_path: Path) -> None:
     }
 
 
+def test_a_package_directory_and_the_packages_own_name_resolve_to_its_entry(
+    tmp_path: Path,
+) -> None:
+    # a package's tests: ``require('..')`` and ``require('<its own name>')`` (Node's
+    # self-reference) are the package's main file, not an unresolved or external module
+    edges = build(
+        tmp_path,
+        {
+            "package.json": '{"name": "lib-x", "main": "lib/index.js"}',
+            "lib/index.js": "exports.server = function (options) { return options; };\n",
+            "test/a.test.js": """
+                const X = require('..');
+                const Y = require('lib-x');
+                function check() { X.server({}); Y.server({}); }
+            """,
+            "test/deep/b.test.js": """
+                const X = require('../../');
+                function other() { X.server({}); }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "test/a.test.js::check") == {"lib/index.js::server"}
+    assert targets(edges, "calls", "test/deep/b.test.js::other") == {"lib/index.js::server"}
+
+
 def test_unannotated_methods_return_their_returned_value(tmp_path: Path) -> None:
     edges = build(
         tmp_path,
@@ -518,6 +543,58 @@ def test_this_in_functions_assigned_onto_an_object_or_a_prototype(tmp_path: Path
         "external::JSON.stringify",
     }
     assert targets(edges, "calls", "layer.js::Layer.handle") == {"layer.js::Layer.match"}
+
+
+def test_classes_kept_on_an_object_and_exported_by_a_chain_of_assignments(
+    tmp_path: Path,
+) -> None:
+    # the shape of hapi's lib/*.js: ``exports = module.exports = internals.Auth = class {}``
+    edges = build(
+        tmp_path,
+        {
+            "auth.js": """
+                const internals = {};
+                exports = module.exports = internals.Auth = class {
+                    strategy(name) { return this._strategy(name); }
+                    _strategy(name) { return new internals.Helper().help(name); }
+                };
+                internals.Helper = class {
+                    help(name) { return name; }
+                };
+                module.exports.named = exports.other = internals.make = function () {
+                    return new internals.Helper();
+                };
+            """,
+            "core.js": """
+                const Auth = require('./auth');
+                const { named, other } = require('./auth');
+                const internals = {};
+                internals.start = function () {
+                    const auth = new Auth();
+                    auth.strategy('basic');
+                    named();
+                    other();
+                };
+                let a = internals.b = 0;
+                a = internals.c = internals.d = 1;
+            """,
+        },
+    )
+    assert targets(edges, "calls", "auth.js::internals.Auth.strategy") == {
+        "auth.js::internals.Auth._strategy"
+    }
+    assert targets(edges, "calls", "auth.js::internals.Auth._strategy") == {
+        "auth.js::internals.Helper",
+        "auth.js::internals.Helper.help",
+    }
+    assert targets(edges, "calls", "core.js::internals.start") == {
+        "auth.js::internals.Auth",
+        "auth.js::internals.Auth.strategy",
+        "auth.js::internals.make",
+    }
+    # a chain whose value is no function or class defines nothing
+    assert targets(edges, "contains", "core.js") == {"core.js::internals", "core.js::a"}
+    assert targets(edges, "contains", "core.js::internals") == {"core.js::internals.start"}
 
 
 def test_exports_is_the_module_itself(tmp_path: Path) -> None:

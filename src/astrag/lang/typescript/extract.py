@@ -381,6 +381,15 @@ def _clean_jsdoc(raw: str) -> str:
     return _JSDOC_TRAILING.sub("", _JSDOC_GUTTER.sub("", body)).strip()
 
 
+def _exported_name(chain: list[str]) -> str | None:
+    """The name ``exports.x`` / ``module.exports.x`` exports; None for any other target."""
+    if len(chain) == 2 and chain[0] == "exports":
+        return chain[1]
+    if len(chain) == 3 and chain[0] == "module" and chain[1] == "exports":
+        return chain[2]
+    return None
+
+
 def _unquote(text: str) -> str:
     if len(text) >= 2 and text[0] in "'\"`" and text[-1] == text[0]:
         return text[1:-1]
@@ -1140,9 +1149,12 @@ class _Extractor(ContextualTypes, ComposedTypes):
         name: str,
         span: tuple[Node, Node],
         outer_info: tuple[Node, bool, bool, bool],
+        owner: str | None = None,
     ) -> None:
+        """A CLASS; ``owner`` is the definition it is attached to (``internals.Auth = class``),
+        when it is not the enclosing scope."""
         outer, exported, default, declare = outer_info
-        parent = self.parent()
+        parent = self.parent() if owner is None else owner
         qualname = f"{parent}.{name}" if parent else name
         decorators = [c for c in cls.children if c.type == "decorator"]
         if outer.type == "export_statement":
@@ -2023,6 +2035,9 @@ class _Extractor(ContextualTypes, ComposedTypes):
 
     def on_assignment(self, node: Node) -> None:
         left, right = node.child_by_field_id(self.fid.left), node.child_by_field_id(self.fid.right)
+        if right is not None and right.type == "assignment_expression":
+            self.chained_assignment(node, right)
+            return
         target = left.child_by_field_id(self.fid.object) if left is not None else None
         if left is None or right is None or target is None:
             return
@@ -2042,14 +2057,52 @@ class _Extractor(ContextualTypes, ComposedTypes):
         chain = self.chain(left)
         if chain == ["module", "exports"]:
             self.module_exports(node, right, statement)
-        elif (len(chain) == 2 and chain[0] == "exports") or (
-            len(chain) == 3 and chain[:2] == ["module", "exports"]
-        ):
-            self.commonjs_export(node, chain[-1], right, statement)
+        elif (exported := _exported_name(chain)) is not None:
+            self.commonjs_export(node, exported, right, statement)
         elif right.type in _FUNCTION_VALUES and (
             len(chain) == 2 or (len(chain) == 3 and chain[1] == "prototype")
         ):
             self.attached_function(node, chain[0], chain[-1], right, statement)
+        elif right.type == "class" and len(chain) == 2:
+            self.attached_class(node, chain[0], chain[1], right, statement)
+
+    def chained_assignment(self, node: Node, right: Node) -> None:
+        """``exports = module.exports = internals.Auth = class {}`` at the top level (hapi's
+        modules, and CommonJS code written like them): the innermost target names the value, as
+        a single assignment to it would (an attached ``owner.name`` or an ``exports.name``);
+        every outer ``module.exports`` or ``exports.x`` exports that definition. A chain of
+        anything else (``a = b = 0``, ``this.x = this.y = null``) defines nothing, as before."""
+        statement = node.parent
+        if statement is None or statement.type != "expression_statement":
+            return
+        if statement.parent is None or statement.parent.type != "program":
+            return
+        outer_targets = [node.child_by_field_id(self.fid.left)]
+        inner = right
+        value = inner.child_by_field_id(self.fid.right)
+        while value is not None and value.type == "assignment_expression":
+            outer_targets.append(inner.child_by_field_id(self.fid.left))
+            inner, value = value, value.child_by_field_id(self.fid.right)
+        left = inner.child_by_field_id(self.fid.left)
+        if value is None or value.type not in _BOUND_VALUES:
+            return
+        if left is None or left.type != "member_expression":
+            return
+        chain = self.chain(left)
+        if (qualname := _exported_name(chain)) is not None:
+            self.commonjs_export(inner, qualname, value, statement)
+        elif len(chain) == 2 and self.parents.get(chain[0]) == "":
+            qualname = ".".join(chain)  # the attached definition's own qualname
+            attach = self.attached_class if value.type == "class" else self.attached_function
+            attach(inner, chain[0], chain[1], value, statement)
+        else:
+            return
+        for target in outer_targets:
+            outer = self.chain(target) if target is not None else []
+            if outer == ["module", "exports"]:
+                self.exports.append((qualname, "="))
+            elif (exported := _exported_name(outer)) is not None:
+                self.exports.append((qualname, exported))
 
     def attached_function(
         self, node: Node, owner: str, name: str, fn: Node, statement: Node
@@ -2066,6 +2119,12 @@ class _Extractor(ContextualTypes, ComposedTypes):
         left = node.child_by_field_id(self.fid.left)
         if left is not None and b".prototype." in self.src[left.start_byte : left.end_byte]:
             self.constructor_functions.add(owner)
+
+    def attached_class(self, node: Node, owner: str, name: str, cls: Node, statement: Node) -> None:
+        """``internals.Auth = class { ... }``: a class kept on a top-level object of the file,
+        as ``owner.name`` (see :meth:`attached_function`)."""
+        if self.parents.get(owner) == "":
+            self.class_def(cls, name, (node, node), (statement, True, False, False), owner=owner)
 
     def module_exports(self, node: Node, right: Node, statement: Node) -> None:
         """``module.exports = X`` / ``= { a, b: c }`` / ``= class Foo {}``."""

@@ -146,7 +146,7 @@ def read_layout(root: Path, paths: Iterable[str]) -> TsLayout:
     ]
     packages: list[tuple[str, str, tuple[str, ...]]] = []
     for directory in _config_files(root, "package.json", dirs):
-        data = _read_json(root / directory / "package.json") if directory else None
+        data = _read_json(root / directory / "package.json")
         if data and isinstance(data.get("name"), str):
             packages.append((data["name"], directory, _package_entries(data)))
     return TsLayout(tsconfigs=tuple(tsconfigs), packages=tuple(packages))

@@ -86,7 +86,8 @@ def resolve_ts_module(modules: Modules, importer: str, spec: str) -> str | None:
 
 def _resolve(index: TsModules, directory: str, spec: str) -> str | None:
     if spec.startswith("."):
-        return _ts_file(index, posixpath.normpath(posixpath.join(directory, spec)))
+        base = posixpath.normpath(posixpath.join(directory, spec))
+        return _ts_file(index, base) or _package_directory_file(index, base)
     for target in _tsconfig_candidates(index, directory + "/", spec):
         found = _ts_file(index, target)
         if found:
@@ -146,13 +147,30 @@ def _match_path_pattern(pattern: str, spec: str) -> str | None:
     return None
 
 
+def _entry_file(index: TsModules, directory: str, entries: tuple[str, ...]) -> str | None:
+    for entry in entries:
+        found = _ts_file(index, posixpath.normpath(posixpath.join(directory, entry)))
+        if found:
+            return found
+    return None
+
+
+def _package_directory_file(index: TsModules, base: str) -> str | None:
+    """A relative specifier naming a package's directory (``require('..')`` in a package's
+    tests): its package.json's entry, as Node and the compiler resolve it."""
+    directory = "" if base == "." else base
+    for _, package_dir, entries in index.layout.packages:
+        if package_dir == directory:
+            return _entry_file(index, package_dir, entries)
+    return None
+
+
 def _workspace_package_file(index: TsModules, spec: str) -> str | None:
     for name, directory, entries in index.layout.packages:
         if spec == name:
-            for entry in entries:
-                found = _ts_file(index, posixpath.normpath(posixpath.join(directory, entry)))
-                if found:
-                    return found
+            found = _entry_file(index, directory, entries)
+            if found:
+                return found
         elif spec.startswith(name + "/"):
             rest = spec[len(name) + 1 :]
             for sub in (rest, f"src/{rest}"):

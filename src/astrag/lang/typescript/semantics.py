@@ -114,7 +114,7 @@ class TypeScriptSemantics:
     def module_member(self, r: Resolver, t: FileTables, name: str) -> Value | None:
         local = t.exports.get(name)
         if local is not None:
-            return r.module_level(t, local)
+            return _exported_local(r, t, local)
         top = t.children.get("", {})
         if name == "default":
             for d_name, qual in top.items():
@@ -138,7 +138,7 @@ class TypeScriptSemantics:
                 return found
         whole = t.exports.get("=")
         if whole is not None:
-            value = r.value_of(r.module_level(t, whole))
+            value = r.value_of(_exported_local(r, t, whole))
             return r.member(value, name) if value is not None else None
         return None
 
@@ -211,12 +211,20 @@ def star_reach(r: Resolver, path: str) -> StarReach:
     return found
 
 
+def _exported_local(r: Resolver, t: FileTables, local: str) -> Value | None:
+    """What an export's local name means: a top-level name, or the qualname of a definition
+    attached to one (``module.exports = internals.Auth = class {}`` exports ``internals.Auth``)."""
+    if "." in local and local in t.defs:
+        return ("sym", t.path, local)
+    return r.module_level(t, local)
+
+
 def _module_value(r: Resolver, path: str) -> Value:
     """A whole module as an import binds it: what ``export =`` exports, else the module."""
     t = r.table(path)
     local = t.exports.get("=")
     if local is not None:
-        found = r.module_level(t, local)
+        found = _exported_local(r, t, local)
         if found is not None:
             return found
     return ("mod", path)

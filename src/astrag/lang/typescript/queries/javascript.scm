@@ -26,6 +26,8 @@
 (export_statement) @export.statement
 (import_statement) @import.statement
 (expression_statement (assignment_expression left: (member_expression)) @assignment.member)
+; ``exports = module.exports = internals.Auth = class {}``: a chain that opens with a name
+(expression_statement (assignment_expression left: (identifier) right: (assignment_expression)) @assignment.member)
 (expression_statement (assignment_expression left: (subscript_expression)) @assignment.member)
 
 ; --------------------------------------------------------------- local names
