@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from astrag.api import Outline, Related, Use
 from astrag.graph.facts import Resolution, Symbol
-from astrag.query.calls import CANDIDATE, DIRECT, DISPATCH, notes
+from astrag.query.calls import AS_VALUE, CANDIDATE, DIRECT, DISPATCH, notes
 from astrag.query.uses import USE_KINDS
 
 if TYPE_CHECKING:  # annotations only: importing them loads the search engine
@@ -68,6 +68,8 @@ def link(r: Related) -> str:
     edge of a name-level language), ``via BaseRoute.matches``, ``unverified (?.matches)``."""
     if r.link == DISPATCH:
         return f"via {r.through.rpartition('::')[2] or r.through}"
+    if r.link == CANDIDATE and r.through == AS_VALUE:
+        return "unverified (read as a value)"
     if r.link == CANDIDATE:
         return f"unverified ({r.through.removeprefix('unresolved::')})"
     return NAME_MATCHED if r.edge.resolution == Resolution.NAME else DIRECT

@@ -6,8 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from astrag import api
 from astrag.query.calls import Related
 from tests.query.conftest import open_index
+from tests.search.conftest import write_project as write
 
 R = "app/routing.py::"
 
@@ -155,3 +159,54 @@ def test_typescript_calls_through_an_interface_dispatch_to_its_implementations(
             (1, "src/store.ts::DiskStore.get", "dispatch", "src/store.ts::Store.get", 18, 16),
             (1, "src/store.ts::MemoryStore.get", "dispatch", "src/store.ts::Store.get", 18, 16),
         ]
+
+
+HOOKS = {
+    "app/__init__.py": "",
+    "app/hooks.py": """
+        def on_start(app):
+            return app
+
+
+        def on_stop(app):
+            return app
+
+
+        HOOKS = {"start": on_start}
+
+
+        def register(app):
+            app.add_hook(on_stop)
+
+
+        def run():
+            on_start(None)
+        """,
+}
+
+
+def test_a_function_read_as_a_value_may_be_called_through_it(
+    tmp_path_factory: pytest.TempPathFactory, store_url: str
+) -> None:
+    # pino's `[asJsonSym]: asJson`, a handler passed to `app.use(handler)`: no call of the
+    # function is in the graph, but the index holds the evidence that it may be called
+    root = write(tmp_path_factory.mktemp("hooks").resolve(), HOOKS)
+    api.index(root, jobs=1, embedder="none", store=store_url or None)
+    h = "app/hooks.py"
+    with open_index(root, store_url) as idx:
+        stop = idx.resolve("on_stop")
+        found = idx.callers(stop.id)
+        assert rows(found) == [(1, h + "::register", "candidate", "value", 13, 18)]
+        assert idx.call_notes(stop, "callers", found) == [
+            "no resolved callers of on_stop",
+            "on_stop is read as a value at 1 site (passed, stored or exported; calls through "
+            "it are not traced, unverified): app/hooks.py:13",
+        ]
+        start = idx.resolve("on_start")
+        found = idx.callers(start.id)
+        assert rows(found) == [
+            (1, h + "::run", "direct", "", 17, 5),
+            (1, h, "candidate", "value", 9, 19),
+        ]
+        # a variable's reads are no calls of anything
+        assert idx.callers(idx.resolve("HOOKS").id) == []

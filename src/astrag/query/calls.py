@@ -15,6 +15,10 @@ here, at query time, and labelled so that neither is mistaken for an edge of the
   own hierarchy that lacks the member (``unresolved::BaseRoute.matches``: a base class calling a
   ``self.matches()`` it leaves to subclasses). Unverified; one per call site, the sites nearest
   the symbol first (its own file, files importing it, its directory, then the rest; tests last).
+  A function or method *read as a value* — passed as an argument, stored in an object or a
+  variable, exported in one (``[asJsonSym]: asJson``, ``app.use(handler)``) — may be called
+  through that value, which the graph does not follow: each such read is a candidate too,
+  ``through`` :data:`AS_VALUE`.
 
 A symbol reached directly is not listed again through dispatch. Candidates are looked up for
 the asked symbol only, not at every level of a deeper walk: a guess about a guess is noise.
@@ -25,7 +29,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from astrag.graph.facts import CLASS_KINDS, Edge, EdgeKind, PlaceholderKind, Symbol
+from astrag.graph.facts import (
+    CLASS_KINDS,
+    FUNCTION_KINDS,
+    Edge,
+    EdgeKind,
+    PlaceholderKind,
+    Symbol,
+)
 from astrag.search.support import is_test_path
 from astrag.store.base import GraphStore
 
@@ -33,8 +44,10 @@ DIRECT = "direct"
 DISPATCH = "dispatch"
 CANDIDATE = "candidate"
 LINKS = (DIRECT, DISPATCH, CANDIDATE)
+AS_VALUE = "value"  # a CANDIDATE's ``through`` when the site reads the symbol as a value
 
 _CALLS = (str(EdgeKind.CALLS),)
+_READS = (str(EdgeKind.REFERENCES),)
 _HIERARCHY = (str(EdgeKind.OVERRIDES), str(EdgeKind.IMPLEMENTS))
 _INHERITANCE = (str(EdgeKind.INHERITS), str(EdgeKind.IMPLEMENTS))
 _MAX_HOPS = 50  # override chains and class hierarchies are short; a bad graph must not loop
@@ -50,14 +63,19 @@ class Related:
     edge: Edge  # the call that reached it: its site (for callers, the caller's call)
     link: str = DIRECT  # DIRECT, DISPATCH or CANDIDATE
     # DISPATCH: the method the call resolved to (callers: the base the symbol overrides;
-    # callees: the called method the symbol overrides); CANDIDATE: the placeholder called
+    # callees: the called method the symbol overrides); CANDIDATE: the placeholder called,
+    # or AS_VALUE for a read of the symbol as a value
     through: str = ""
 
 
 def callers(store: GraphStore, symbol: Symbol, depth: int = 1) -> list[Related]:
     """Direct and dispatch callers up to ``depth`` (site order, tests last, level by level),
-    then the unverified candidate call sites of ``symbol`` itself."""
-    return _walk(store, symbol, depth, incoming=True) + caller_candidates(store, symbol)
+    then the unverified candidate call sites of ``symbol`` itself, then its reads as a value."""
+    return (
+        _walk(store, symbol, depth, incoming=True)
+        + caller_candidates(store, symbol)
+        + value_reads(store, symbol)
+    )
 
 
 def callees(store: GraphStore, symbol: Symbol, depth: int = 1) -> list[Related]:
@@ -169,6 +187,22 @@ def caller_candidates(
     ]
 
 
+def value_reads(store: GraphStore, symbol: Symbol) -> list[Related]:
+    """The sites that read a function or method as a value (``references`` edges to it: it
+    is passed, stored, returned or exported there, not called), one per site, nearest first."""
+    if not symbol.path or symbol.kind not in FUNCTION_KINDS:
+        return []
+    edges = [e for e in store.edges_to([symbol.id], _READS) if e.source != symbol.id]
+    if not edges:
+        return []
+    sources = store.get_symbols({e.source for e in edges})
+    near = nearness(store, symbol.path)
+    edges.sort(key=lambda e: (near(e.path), *site_key(e)))
+    return [
+        Related(sources[e.source], 1, e, CANDIDATE, AS_VALUE) for e in edges if e.source in sources
+    ]
+
+
 def candidate_placeholders(store: GraphStore, symbol: Symbol) -> list[Symbol]:
     """The ``unresolved::`` placeholders of ``symbol``'s name that may stand for it."""
     if not symbol.path or symbol.kind == "module":
@@ -251,9 +285,10 @@ def notes(symbol: Symbol, relation: str, found: Sequence[Related]) -> list[str]:
 
 def _caller_notes(symbol: Symbol, label: str, found: Sequence[Related]) -> list[str]:
     resolved = [r for r in found if r.link != CANDIDATE]
-    candidates = [r for r in found if r.link == CANDIDATE]
+    candidates = [r for r in found if r.link == CANDIDATE and r.through != AS_VALUE]
+    values = [r for r in found if r.link == CANDIDATE and r.through == AS_VALUE]
     lines: list[str] = []
-    if not resolved and not candidates:
+    if not resolved and not candidates and not values:
         lines.append(
             f"no callers of {label} in the index, and no unresolved call of `{symbol.name}` "
             "that could be one"
@@ -265,6 +300,13 @@ def _caller_notes(symbol: Symbol, label: str, found: Sequence[Related]) -> list[
     for r in candidates:
         by_placeholder.setdefault(r.through, []).append(r)
     more = " more" if resolved else ""
+    if values:
+        one = len(values) == 1
+        lines.append(
+            f"{label} is read as a value at {len(values)} site{'' if one else 's'} (passed, "
+            f"stored or exported; calls through {'it' if one else 'them'} are not traced, "
+            f"unverified): {_sites(values)}"
+        )
     for placeholder, sites in by_placeholder.items():
         receiver, _, name = placeholder.removeprefix("unresolved::").rpartition(".")
         one = len(sites) == 1

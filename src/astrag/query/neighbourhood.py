@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from astrag.graph.facts import Edge, EdgeKind, PlaceholderKind, Symbol
-from astrag.query.calls import DIRECT, Related, callers, site_key
+from astrag.query.calls import AS_VALUE, DIRECT, Related, callers, site_key
 from astrag.store.base import GraphStore
 
 SEMANTIC = tuple(
@@ -117,12 +117,13 @@ def neighbourhood(
 
 
 def _derived(center: Symbol, found: Sequence[Related]) -> list[Link]:
-    """Callers through dispatch and unverified candidates, as links into the center."""
+    """Callers through dispatch and unverified candidates, as links into the center (a read
+    as a value is the graph's own ``references`` edge, drawn as such)."""
     return [
         Link(r.symbol.id, center.id, str(EdgeKind.CALLS), r.link, 1, r.edge.path, r.edge.line,
              r.through)
         for r in found
-        if r.link != DIRECT
+        if r.link != DIRECT and r.through != AS_VALUE
     ]  # fmt: skip
 
 
