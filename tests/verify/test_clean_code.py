@@ -463,3 +463,26 @@ def test_an_untyped_arrow_takes_no_more_arguments_than_it_declares(repo: Path) -
         plain(1, 2)
     """
     assert rows(repo, code, "web/src/use.ts") == [("wrong-arguments", 5)]
+
+
+def test_a_javascript_function_may_be_called_with_fewer_arguments(repo: Path) -> None:
+    # the compiler's rule for .js files: every parameter is optional, unless a JSDoc with
+    # types declares it (hapi's ``this._reply()`` of ``_reply(exit)``); more is still wrong
+    code = """
+        function reply(exit, done) {
+            return exit || done
+        }
+        /**
+         * @param {string} name
+         * @param {number} [count]
+         * @param {boolean=} loud
+         */
+        function greet(name, count, loud) {
+            return name
+        }
+        reply()
+        reply(1, 2, 3)
+        greet()
+        greet("a")
+    """
+    assert rows(repo, code, "web/src/use.js") == [("wrong-arguments", 13), ("wrong-arguments", 14)]

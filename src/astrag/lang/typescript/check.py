@@ -168,12 +168,14 @@ class TypeScriptRules(LanguageRules):
         receiver says how the class is instantiated: ``this.list.add()`` on ``list:
         LinkedList<T>``, or ``this.searchNode(node)`` in the class itself, where the type
         parameter is a type parameter and not ``void``."""
+        t = checker.r.tables[path]
+        if t.sem.language == "javascript":
+            return javascript_omittable(callee)
         source = checker.bodies.file_text(path).encode("utf-8")
 
         def text(d: Definition) -> str:
             return source[d.start_byte : d.end_byte].decode("utf-8", "replace")
 
-        t = checker.r.tables[path]
         owner = t.defs.get(callee.parent) if callee.parent else None
         outer = voidable_type_parameters(text(owner), owner.name) if owner else frozenset()
 
@@ -481,6 +483,24 @@ def _declarations_beside(checker: Checker, path: str) -> str | None:
     kind = {"mjs": "mts", "cjs": "cts"}.get(extension, "ts")
     found = f"{stem}.d.{kind}"
     return found if found in checker.r.tables.facts else None
+
+
+# ``@param {Type} name`` / ``@param name``; ``[name]`` or ``{Type=}`` marks it optional
+_JSDOC_PARAM = re.compile(r"@param\s+(?:\{([^}]*)\}\s*)?(\[?)\s*([\w$]+)")
+
+
+def javascript_omittable(callee: Definition) -> frozenset[str]:
+    """What a call of a function defined in a JavaScript file may leave out: every parameter,
+    as the compiler reads a .js file (nothing marks one optional there, so a call may pass
+    fewer arguments than declared: hapi's ``this._reply()`` of ``_reply(exit)``), except one
+    its JSDoc names with a type and no brackets (``@param {string} name``): a JSDoc-typed
+    function is held to its declared parameters."""
+    required = {
+        name
+        for typ, bracket, name in _JSDOC_PARAM.findall(callee.docstring or "")
+        if typ and not bracket and not typ.rstrip().endswith("=")
+    }
+    return frozenset(p.name for p in callee.params if p.name not in required)
 
 
 def _package_entry(checker: Checker, escaped: str) -> str | None:
