@@ -14,7 +14,8 @@ here, at query time, and labelled so that neither is mistaken for an edge of the
   unbound name for a top-level definition (``unresolved::matches``), or a class of the symbol's
   own hierarchy that lacks the member (``unresolved::BaseRoute.matches``: a base class calling a
   ``self.matches()`` it leaves to subclasses). Unverified; one per call site, the sites nearest
-  the symbol first (its own file, files importing it, its directory, then the rest; tests last).
+  the symbol first (its own file, files importing it, its directory, then the rest; tests,
+  examples and other support files last).
   A function or method *read as a value* — passed as an argument, stored in an object or a
   variable, exported in one (``[asJsonSym]: asJson``, ``app.use(handler)``) — may be called
   through that value, which the graph does not follow: each such read is a candidate too,
@@ -37,7 +38,7 @@ from astrag.graph.facts import (
     PlaceholderKind,
     Symbol,
 )
-from astrag.search.support import is_test_path
+from astrag.search.support import is_support
 from astrag.store.base import GraphStore
 
 DIRECT = "direct"
@@ -115,9 +116,10 @@ def _walk(store: GraphStore, start: Symbol, depth: int, *, incoming: bool) -> li
 
 
 def _by_site(edges: Iterable[Edge]) -> list[Edge]:
-    """Calls in site order, those made from test files after the rest: a hundred tests calling
-    a method must not hide the one place the code itself calls it."""
-    return sorted(edges, key=lambda e: (is_test_path(e.path), *site_key(e)))
+    """Calls in site order, those made from tests, examples, benchmarks and docs sites after the
+    rest: a hundred tests (or valtio's ``examples/``, sorted before ``src/``) calling a method
+    must not hide the places the code itself calls it."""
+    return sorted(edges, key=lambda e: (is_support(e.path), *site_key(e)))
 
 
 def _dispatching_callers(store: GraphStore, frontier: dict[str, Symbol]) -> list[_Link]:
@@ -250,7 +252,8 @@ def _class_names(store: GraphStore, symbol: Symbol) -> set[str]:
 
 def nearness(store: GraphStore, home: str) -> Callable[[str], int]:
     """A sort key for paths by how close they are to the file ``home``: the file itself, files
-    that import from it, its directory, the rest; test files after all of those."""
+    that import from it, its directory, the rest; support files (tests, examples, benchmarks,
+    docs sites) after all of those."""
     ids = [s.id for s in store.symbols_in_file(home)]
     importers = {e.path for e in store.edges_to(ids, (str(EdgeKind.IMPORTS),))} if ids else set()
     folder = home.rpartition("/")[0]
@@ -264,7 +267,7 @@ def nearness(store: GraphStore, home: str) -> Callable[[str], int]:
             rank = 2
         else:
             rank = 3
-        return rank + (4 if is_test_path(path) else 0)
+        return rank + (4 if is_support(path) else 0)
 
     return key
 
