@@ -69,7 +69,7 @@ def link(r: Related) -> str:
     if r.link == DISPATCH:
         return f"via {r.through.rpartition('::')[2] or r.through}"
     if r.link == CANDIDATE and r.through == AS_VALUE:
-        return "unverified (read as a value)"
+        return "unverified (used as a value)"
     if r.link == CANDIDATE:
         return f"unverified ({r.through.removeprefix('unresolved::')})"
     return NAME_MATCHED if r.edge.resolution == Resolution.NAME else DIRECT

@@ -199,8 +199,8 @@ def test_a_function_read_as_a_value_may_be_called_through_it(
         assert rows(found) == [(1, h + "::register", "candidate", "value", 13, 18)]
         assert idx.call_notes(stop, "callers", found) == [
             "no resolved callers of on_stop",
-            "on_stop is read as a value at 1 site (passed, stored or exported; calls through "
-            "it are not traced, unverified): app/hooks.py:13",
+            "on_stop is used as a value at 1 site (passed, stored, exported or rendered, not "
+            "called there; calls through it are not traced, unverified): app/hooks.py:13",
         ]
         start = idx.resolve("on_start")
         found = idx.callers(start.id)

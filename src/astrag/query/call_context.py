@@ -54,7 +54,7 @@ def _reason(r: calls.Related, asked: Symbol) -> str:
     through = r.through.removeprefix("unresolved::")
     label = through.rpartition("::")[2] or through
     if r.link == calls.CANDIDATE and r.through == calls.AS_VALUE:
-        return f"unverified: reads {asked.qualname} as a value at line {r.edge.line}"
+        return f"unverified: uses {asked.qualname} as a value at line {r.edge.line}"
     if r.link == calls.CANDIDATE:
         return f"unverified: calls `{label.removeprefix('?')}(` at line {r.edge.line}"
     if r.symbol.id == r.edge.source:  # a caller of the method asked about, through its base

@@ -16,8 +16,9 @@ here, at query time, and labelled so that neither is mistaken for an edge of the
   ``self.matches()`` it leaves to subclasses). Unverified; one per call site, the sites nearest
   the symbol first (its own file, files importing it, its directory, then the rest; tests,
   examples and other support files last).
-  A function or method *read as a value* — passed as an argument, stored in an object or a
-  variable, exported in one (``[asJsonSym]: asJson``, ``app.use(handler)``) — may be called
+  A function or method *used as a value* — passed as an argument, stored in an object or a
+  variable, exported in one, rendered (``[asJsonSym]: asJson``, ``app.use(handler)``,
+  ``<Button/>``) — may be called
   through that value, which the graph does not follow: each such read is a candidate too,
   ``through`` :data:`AS_VALUE`.
 
@@ -306,9 +307,9 @@ def _caller_notes(symbol: Symbol, label: str, found: Sequence[Related]) -> list[
     if values:
         one = len(values) == 1
         lines.append(
-            f"{label} is read as a value at {len(values)} site{'' if one else 's'} (passed, "
-            f"stored or exported; calls through {'it' if one else 'them'} are not traced, "
-            f"unverified): {_sites(values)}"
+            f"{label} is used as a value at {len(values)} site{'' if one else 's'} (passed, "
+            "stored, exported or rendered, not called there; calls through "
+            f"{'it' if one else 'them'} are not traced, unverified): {_sites(values)}"
         )
     for placeholder, sites in by_placeholder.items():
         receiver, _, name = placeholder.removeprefix("unresolved::").rpartition(".")
