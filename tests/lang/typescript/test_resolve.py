@@ -310,7 +310,7 @@ def test_a_package_directory_and_the_packages_own_name_resolve_to_its_entry(
     edges = build(
         tmp_path,
         {
-            "package.json": '{"name": "lib-x", "main": "lib/index.js"}',
+            "package.json": '{"name": "lib-x", "main": "lib/index.js", "exports": "./x.js"}',
             "lib/index.js": "exports.server = function (options) { return options; };\n",
             "test/a.test.js": """
                 const X = require('..');
@@ -325,6 +325,26 @@ def test_a_package_directory_and_the_packages_own_name_resolve_to_its_entry(
     )
     assert targets(edges, "calls", "test/a.test.js::check") == {"lib/index.js::server"}
     assert targets(edges, "calls", "test/deep/b.test.js::other") == {"lib/index.js::server"}
+
+
+def test_a_root_package_without_exports_is_not_its_own_dependency(tmp_path: Path) -> None:
+    # no ``exports``: Node looks ``lib-x`` up in node_modules, not in the package itself
+    edges = build(
+        tmp_path,
+        {
+            "package.json": '{"name": "lib-x", "main": "lib/index.js"}',
+            "lib/index.js": "exports.server = function (options) { return options; };\n",
+            "test/a.test.js": """
+                const X = require('..');
+                const Y = require('lib-x');
+                function check() { X.server({}); Y.server({}); }
+            """,
+        },
+    )
+    assert targets(edges, "calls", "test/a.test.js::check") == {
+        "lib/index.js::server",
+        "external::lib-x.server",
+    }
 
 
 def test_unannotated_methods_return_their_returned_value(tmp_path: Path) -> None:

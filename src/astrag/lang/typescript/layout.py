@@ -148,5 +148,10 @@ def read_layout(root: Path, paths: Iterable[str]) -> TsLayout:
     for directory in _config_files(root, "package.json", dirs):
         data = _read_json(root / directory / "package.json")
         if data and isinstance(data.get("name"), str):
-            packages.append((data["name"], directory, _package_entries(data)))
+            # a workspace package is reached by its name (it is linked into node_modules);
+            # the root only by relative paths (``require('..')``), and by its own name only
+            # where Node's self-reference allows it: its package.json has ``exports``
+            root_only = not directory and "exports" not in data
+            name = "" if root_only else data["name"]
+            packages.append((name, directory, _package_entries(data)))
     return TsLayout(tsconfigs=tuple(tsconfigs), packages=tuple(packages))
