@@ -4,6 +4,7 @@ writes exactly what one process writes, and fails whole when its resolver fails.
 from __future__ import annotations
 
 import shutil
+import sqlite3
 import textwrap
 from pathlib import Path
 
@@ -311,3 +312,48 @@ def test_an_empty_chunk_sends_nothing_to_the_resolver_process() -> None:
     resolver.add("a.py", encode_facts(extract_facts("a.py", b"def f():\n    f()\n")))
     assert resolver.files == 1
     assert sorted(_calls_by_file(resolver)) == ["a.py"]
+
+
+def test_an_edit_finds_the_same_dependents_after_a_cold_index_a_rebuild_a_deletion_a_rename(
+    tmp_path: Path,
+) -> None:
+    """The dependency sets are ids of the index's paths table (the cold run's resolver
+    process numbers them itself): which files an edit re-resolves is what it was when they
+    were paths (the counts and sets below are what main's code gave on this project)."""
+    root = _project(tmp_path / "p")
+    pkg = {f"pkg{p}/m{m}.py" for p in range(3) for m in range(20)}
+
+    def index(rebuild: bool = False) -> int:
+        config = Config(max_file_bytes=1000)
+        run = index_repository(root, config=config, jobs=2, embedder="none", rebuild=rebuild)
+        return run.resolved_files
+
+    def dependents(*paths: str) -> list[set[str]]:
+        with make_store(root, Config(), readonly=True) as store:  # type: ignore[attr-defined]
+            return [store.dependents([p]) for p in paths]
+
+    def paths_table() -> set[str]:
+        with sqlite3.connect(root / ".astrag" / "index.db") as db:
+            return {p for (p,) in db.execute("SELECT path FROM paths")}
+
+    asked = ("core/base.py", "web/a.ts", "web/b.ts", "web/bee.ts", "pkg0/m3.py")
+    main = {"web/main.ts"}
+    assert index() == 70
+    assert dependents(*asked) == [pkg, main, main, set(), {"pkg0/m2.py"}]
+    assert index(rebuild=True) == 70
+    assert dependents(*asked) == [pkg, main, main, set(), {"pkg0/m2.py"}]
+    base = root / "core/base.py"
+    base.write_text(base.read_text() + "    def more(self):\n        return 2\n")
+    assert index() == 61  # an interface edit: the file and its 60 dependents
+    (root / "web/a.ts").unlink()
+    assert index() == 2  # web/main.ts, which consulted it, and web/index.ts, which names it
+    assert dependents(*asked) == [pkg, set(), main, set(), {"pkg0/m2.py"}]
+    assert "web/a.ts" not in paths_table()  # no set names it any more
+    (root / "web/b.ts").rename(root / "web/bee.ts")
+    (root / "web/index.ts").write_text("export * from './bee';\n")
+    assert index() == 3
+    assert dependents(*asked) == [pkg, set(), set(), main, {"pkg0/m2.py"}]
+    assert {"web/bee.ts", "core/base.py"} <= paths_table()
+    assert not {"web/a.ts", "web/b.ts"} & paths_table()
+    (root / "web/bee.ts").write_text("export class Beta { go() { return 1; } stop() {} }\n")
+    assert index() == 2  # web/bee.ts and web/main.ts

@@ -49,6 +49,8 @@ from astrag.store import (
     SqliteStore,
     StoreError,
 )
+from astrag.store.codec import encode_depends
+from astrag.store.depends import decode_ids
 from astrag.store.index_dir import claim as claim_dir
 
 SRC_DIR = str(Path(astrag.__file__).resolve().parent.parent)
@@ -187,11 +189,33 @@ def test_newer_schema_is_incompatible(tmp_path: Path) -> None:
         assert "upgrade astrag" in err.value.hint
 
 
+def _as_version_3_wrote_it(db: Path) -> None:
+    """Rewrite an index as schema version 3 kept it: each dependency set its sorted paths,
+    marshalled, and no paths table."""
+    with sqlite3.connect(db) as raw:
+        path_of = dict(raw.execute("SELECT pid, path FROM paths"))
+        rows = raw.execute("SELECT file, deps FROM depends").fetchall()
+        raw.executemany(
+            "UPDATE depends SET deps = ? WHERE file = ?",
+            [(encode_depends(path_of[i] for i in decode_ids(d)), f) for f, d in rows],
+        )
+        raw.execute("DROP TABLE paths")
+        raw.execute("UPDATE meta SET value = '3' WHERE key = 'schema_version'")
+
+
+_DEPENDS = {
+    "a.py": frozenset({"b.py", "pkg/ü.py"}),
+    "b.py": frozenset(),
+    "c.py": frozenset({"b.py", "gone.py"}),
+}
+
+
 def test_a_version_2_index_is_upgraded_in_place_by_a_writer(tmp_path: Path) -> None:
     """Version 3 added each edge's resolution; every edge of an older index was resolved."""
     with SqliteStore(tmp_path) as s:
-        s.apply(base_update())
+        s.apply(dataclasses.replace(base_update(), depends=_DEPENDS))
         before = snapshot_of(s)
+    _as_version_3_wrote_it(tmp_path / "index.db")
     with sqlite3.connect(tmp_path / "index.db") as raw:  # the index as version 2 wrote it
         raw.execute("ALTER TABLE edges DROP COLUMN res")
         raw.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
@@ -202,8 +226,50 @@ def test_a_version_2_index_is_upgraded_in_place_by_a_writer(tmp_path: Path) -> N
         assert s.schema_version() == SCHEMA_VERSION
         assert s.notes == [f"upgraded the index from schema version 2 to {SCHEMA_VERSION}"]
         assert snapshot_of(s) == before
+        assert s.all_depends() == _DEPENDS
     with SqliteStore(tmp_path, readonly=True) as s:
         assert {e.resolution for e in s.all_edges()} == {"resolved"}
+
+
+def test_a_version_3_index_gets_its_dependency_sets_as_ids_in_place(tmp_path: Path) -> None:
+    """Version 4 keeps each dependency set as ids of the paths table: a writer converts a
+    version 3 index's marshalled paths, and every dependents look-up answers as before."""
+    with SqliteStore(tmp_path) as s:
+        s.apply(dataclasses.replace(base_update(), depends=_DEPENDS))
+        before = snapshot_of(s)
+    _as_version_3_wrote_it(tmp_path / "index.db")
+    with pytest.raises(IndexIncompatible) as err:
+        SqliteStore(tmp_path, readonly=True).open()
+    assert "schema version 3, older than version 4" in str(err.value)
+    assert err.value.hint == "run `astrag index` to upgrade it in place"
+    with SqliteStore(tmp_path) as s:
+        assert s.notes == ["upgraded the index from schema version 3 to 4"]
+        assert snapshot_of(s) == before
+        assert s.all_depends() == _DEPENDS
+        assert s.dependents(["b.py"]) == {"a.py", "c.py"}
+        assert s.dependents(["gone.py", "pkg/ü.py"]) == {"a.py", "c.py"}
+        assert s.dependents(["a.py", "pkg/"]) == set()
+        paths = s._db.execute("SELECT pid, path FROM paths ORDER BY pid").fetchall()
+        assert paths == [(1, "b.py"), (2, "gone.py"), (3, "pkg/ü.py")]
+    with SqliteStore(tmp_path, readonly=True) as s:
+        assert s.dependents(["gone.py"]) == {"c.py"}
+
+
+def test_a_version_3_index_with_an_unreadable_dependency_set_is_rebuilt_not_crashed_on(
+    tmp_path: Path,
+) -> None:
+    with SqliteStore(tmp_path) as s:
+        s.apply(dataclasses.replace(base_update(), depends=_DEPENDS))
+    _as_version_3_wrote_it(tmp_path / "index.db")
+    with sqlite3.connect(tmp_path / "index.db") as raw:
+        raw.execute("UPDATE depends SET deps = x'ff00' WHERE file = 'a.py'")
+    with pytest.raises(IndexCorrupt, match="dependency set is unreadable") as err:
+        SqliteStore(tmp_path).open()
+    assert "astrag index --rebuild" in err.value.hint
+    with sqlite3.connect(tmp_path / "index.db") as raw:  # rolled back: left as it was
+        assert raw.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == (
+            "3",
+        )
 
 
 def test_changed_facts_format_is_incompatible(tmp_path: Path) -> None:
@@ -528,44 +594,6 @@ def test_the_writer_keeps_counts_an_older_index_lacks(store: SqliteStore) -> Non
     with store.acquire_writer():
         assert store.counts() == kept
     assert json.loads(store.meta()["counts"]) == kept
-
-
-def test_a_dependency_set_given_encoded_is_written_as_the_set_itself(tmp_path: Path) -> None:
-    """The cold index's resolver process sends each file's dependency set encoded
-    (codec.encode_depends): written as it comes, it reads back as the set would."""
-    from astrag.store.codec import encode_depends
-
-    deps = frozenset({"c.py", "b.py", "d/e.py"})
-    stores = []
-    for name, given in (("set", deps), ("bytes", encode_depends(deps))):
-        s = SqliteStore(tmp_path / name / ".astrag")
-        s.open()
-        s.apply(dataclasses.replace(base_update(), depends={"a.py": given}))
-        stores.append(s)
-    try:
-        assert [s.all_depends() for s in stores] == [{"a.py": deps}] * 2
-        assert [s.dependents(["d/e.py"]) for s in stores] == [{"a.py"}] * 2
-        raw = [s._db.execute("SELECT deps FROM depends").fetchall() for s in stores]
-        assert raw[0] == raw[1]
-    finally:
-        for s in stores:
-            s.close()
-
-
-def test_holds_any_finds_a_path_in_an_encoded_set_and_only_a_whole_one() -> None:
-    """codec.holds_any searches a set's bytes before decoding it: a path that only occurs
-    inside a longer one, or not at all, is not held; a held one is, ASCII or not, and past
-    the number of paths it searches bytes for (then it decodes every set)."""
-    from astrag.store.codec import encode_depends, holds_any
-
-    blob = encode_depends({"src/a.pyi", "src/b.ts", "src/ü/c.ts", "lib/index.d.ts"})
-    assert holds_any(["src/b.ts"])(blob)
-    assert holds_any(["nope.py", "src/ü/c.ts"])(blob)
-    assert holds_any([f"x{i}.py" for i in range(40)] + ["lib/index.d.ts"])(blob)
-    assert not holds_any(["src/a.py"])(blob)  # occurs in the bytes, inside "src/a.pyi"
-    assert not holds_any(["index.d.ts", "src/c.ts"])(blob)
-    assert not holds_any([f"x{i}.py" for i in range(40)] + ["src/a.py"])(blob)
-    assert not holds_any([])(blob)
 
 
 def test_dependents_pass_over_a_path_held_only_inside_another(store: SqliteStore) -> None:

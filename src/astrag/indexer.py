@@ -573,6 +573,7 @@ def _run_cold(
         targets: set[str] = set()
         done = 0
         paused = False
+        numbered = resolver.numbering()  # the paths the sets name by id
         for shard in resolver.shards():
             edges = tuple(e for _, rows, _ in shard for e in edges_of(rows))
             # each placeholder written with the first batch that points at it, not all after
@@ -582,7 +583,12 @@ def _run_cold(
             yield IndexUpdate(
                 edges_for=tuple(path for path, _, _ in shard),
                 edges=edges,
-                depends={path: deps for path, _, deps in shard},  # encoded already
+                # encoded already (ids of numbered), or in the unforeseen case paths
+                depends={
+                    path: deps if isinstance(deps, bytes) else frozenset(deps)
+                    for path, _, deps in shard
+                },
+                depends_paths=numbered,
                 placeholders=tuple(placeholders_for(sorted(new))),
             )
             done += len(shard)

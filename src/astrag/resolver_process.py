@@ -22,8 +22,9 @@ Messages on the two one-way pipes: to the process, the files of one parser chunk
 ``marshal`` list of (path, blob) pairs (one message per chunk, not per file: medusa's 5,739
 files took 5,739 writes and as many wake-ups of this process while the parser processes kept
 both cores busy), then an empty message when all are sent and the layout, pickled; from it,
-each batch as ``marshal`` bytes (each file's dependency set encoded as the store keeps it), an
-empty message at the end, or ``!`` and the traceback when it failed. Once all files are sent,
+each batch as ``marshal`` bytes (each file's dependency set as ids of the sorted paths
+of every file, ``store/depends.py``: the store writes them as they come), an empty message at
+the end, or ``!`` and the traceback when it failed. Once all files are sent,
 a thread of the indexer reads the batches as they come and keeps them until they are taken:
 the indexer writes the parsed files first, and a batch left in the pipe would stop the
 resolver (a pipe holds 64 KiB) until it is done.
@@ -45,10 +46,12 @@ from astrag.graph.facts import FileFacts
 from astrag.graph.modules import ProjectLayout
 from astrag.graph.run import start_resolution
 from astrag.graph.tables import TableCache
-from astrag.store.codec import decode_facts, encode_depends
+from astrag.store.codec import decode_facts
+from astrag.store.depends import encode_paths, number, numbering
 
-# per file: its path, its edges as rows (graph/run.py's Shard), the files it consulted encoded
-EncodedShard = list[tuple[str, list[tuple], bytes]]
+# per file: its path, its edges as rows (graph/run.py's Shard), the files it consulted as ids
+# of the numbering (a list of paths in the unforeseen case of one outside it)
+EncodedShard = list[tuple[str, list[tuple], bytes | list[str]]]
 
 
 class ResolverFailed(RuntimeError):
@@ -71,6 +74,7 @@ class ResolverProcess:
         inbox.close()  # the child's ends: end-of-file reaches each side when the other goes
         outbox.close()
         self.files = 0
+        self._paths: list[str] = []
         self._received: SimpleQueue[bytes | None] = SimpleQueue()  # None: the pipe ended
         self._reader: threading.Thread | None = None
 
@@ -83,6 +87,12 @@ class ResolverProcess:
         if files:
             self._to_child.send_bytes(marshal.dumps(files))
             self.files += len(files)
+            self._paths.extend(path for path, _ in files)
+
+    def numbering(self) -> tuple[str, ...]:
+        """The paths whose ids (``depends.number``) the dependency sets of :meth:`shards` hold:
+        every file added (the process numbers its facts' paths alike)."""
+        return numbering(self._paths)
 
     def all_added(self, layout: ProjectLayout | None = None) -> None:
         """No more files: the process resolves them now, under ``layout``, and its batches are
@@ -113,7 +123,7 @@ class ResolverProcess:
 
     def shards(self) -> Iterator[EncodedShard]:
         """Every file added, resolved: each shard's files with their edges as rows and their
-        dependency sets encoded (``codec.encode_depends``)."""
+        dependency sets as ids of :meth:`numbering`."""
         self.all_added()
         while True:
             message = self._received.get()
@@ -147,10 +157,11 @@ def _serve(jobs: int, inbox: Connection, outbox: Connection) -> None:
                 tables.refresh(path)
         layout: ProjectLayout | None = pickle.loads(inbox.recv_bytes())
         pending = start_resolution(facts, layout, jobs=jobs, tables=tables)
+        ids = number(numbering(facts))
         for shard in pending.shards():
-            # each file's dependency set sent as the store keeps it: the indexer writes it as
-            # it comes instead of decoding ~900k paths and encoding them again (medusa: 45 MB)
-            encoded = [(path, rows, encode_depends(deps)) for path, rows, deps in shard]
+            # each file's dependency set sent as ids, which a store written from nothing keeps
+            # as they are: the indexer writes them as they come (medusa: 812k paths, 3.2 MB)
+            encoded = [(path, rows, _encoded(ids, deps)) for path, rows, deps in shard]
             outbox.send_bytes(marshal.dumps(encoded))
         outbox.send_bytes(b"")
     except BaseException:  # reported to the indexer, which raises it
@@ -160,3 +171,9 @@ def _serve(jobs: int, inbox: Connection, outbox: Connection) -> None:
     # memo object by object (medusa: 0.1 CPU s) while the indexer, done with the last batch,
     # had nothing else to run; the kernel drops the whole address space at once.
     os._exit(0)
+
+
+def _encoded(ids: dict[str, int], deps: set[str]) -> bytes | list[str]:
+    blob = encode_paths(ids, deps)
+    # a file consults only files it was given; were one outside them, its paths go as they are
+    return sorted(deps) if blob is None else blob

@@ -32,8 +32,11 @@ import astrag
 from astrag.config import Config
 from astrag.graph.facts import DefKind, Edge, EdgeKind, RefKind, Resolution
 from astrag.search.documents import SearchDoc
-from astrag.store import SCHEMA_VERSION, GraphStore, IndexLocked, IndexUpdate
+from astrag.store import GraphStore, IndexLocked, IndexUpdate
+from astrag.store.depends import encode_ids, number, numbering
 from astrag.store.open import make_store
+from astrag.store.postgres import SCHEMA_VERSION as POSTGRES_VERSION
+from astrag.store.sqlite import SCHEMA_VERSION as SQLITE_VERSION
 
 SRC_DIR = str(Path(astrag.__file__).resolve().parent.parent)
 WEIGHTS = (10.0, 4.0, 2.0, 2.0, 3.0)
@@ -102,7 +105,7 @@ def test_store_satisfies_protocol(store: GraphStore) -> None:
     assert isinstance(store, GraphStore)
 
 
-def test_queries_and_counts(store: GraphStore) -> None:
+def test_queries_and_counts(store: GraphStore, store_url: str) -> None:
     update = base_update()
     store.apply(update)
     a_f, b_g = update.symbols
@@ -119,7 +122,8 @@ def test_queries_and_counts(store: GraphStore) -> None:
     ]
     assert store.get_symbols([b_g.id, "nope", a_f.id]) == {a_f.id: a_f, b_g.id: b_g}
     assert store.meta()["repo"] == "demo"
-    assert store.schema_version() == SCHEMA_VERSION
+    # each store's own: SQLite's went to 4 with its dependency sets as ids
+    assert store.schema_version() == (POSTGRES_VERSION if store_url else SQLITE_VERSION)
     assert store.counts() == {
         "files": 2,
         "lines": 84,
@@ -216,6 +220,43 @@ def test_dependents_and_upserts(store: GraphStore) -> None:
     store.apply(IndexUpdate(files=((record("a.py", "h2"), facts),)))
     assert store.file_records()["a.py"].hash == "h2"
     assert store.load_facts(["a.py"]) == {"a.py": facts}
+
+
+def test_dependency_sets_given_as_ids_read_back_as_paths(store: GraphStore) -> None:
+    """The cold run's resolver process sends each set as ids of its numbering of the paths
+    (store/depends.py); a store answers as if it had been given the paths, whether its own
+    ids are the sender's (written from nothing) or not (a later update's numbering)."""
+    paths = numbering(["lib/ü.py", "c.py", "a.py", "b.py", "c.py"])
+    assert paths == ("a.py", "b.py", "c.py", "lib/ü.py")
+    ids = number(paths)
+    store.apply(
+        IndexUpdate(
+            depends={
+                "a.py": encode_ids([ids["b.py"], ids["lib/ü.py"]]),
+                "b.py": encode_ids([]),
+                "d.py": frozenset({"c.py"}),  # given as paths beside them
+            },
+            depends_paths=paths,
+        )
+    )
+    assert store.all_depends() == {
+        "a.py": frozenset({"b.py", "lib/ü.py"}),
+        "b.py": frozenset(),
+        "d.py": frozenset({"c.py"}),
+    }
+    assert store.dependents(["lib/ü.py"]) == {"a.py"}
+    assert store.dependents(["c.py", "b.py"]) == {"a.py", "d.py"}
+    later = numbering(["b.py", "e.py", "lib/ü.py"])
+    ids = number(later)
+    store.apply(
+        IndexUpdate(
+            depends={"c.py": encode_ids([ids["e.py"], ids["lib/ü.py"]])}, depends_paths=later
+        )
+    )
+    assert store.all_depends()["c.py"] == frozenset({"e.py", "lib/ü.py"})
+    assert store.dependents(["e.py"]) == {"c.py"}
+    assert store.dependents(["lib/ü.py"]) == {"a.py", "c.py"}
+    assert store.dependents(["b.py"]) == {"a.py"}
 
 
 def test_reserved_meta_and_failed_apply_roll_back(store: GraphStore) -> None:

@@ -67,8 +67,11 @@ class IndexUpdate:
     edges_for: tuple[str, ...] = ()
     edges: tuple[Edge, ...] = ()
     placeholders: tuple[Symbol, ...] = ()
-    # bytes: the set encoded already (codec.encode_depends), as the resolver process sends it
+    # bytes: the set encoded already as ids of ``depends_paths`` (store/depends.py), as the
+    # cold run's resolver process sends it
     depends: dict[str, frozenset[str] | bytes] = field(default_factory=dict)
+    # the paths encoded sets name: id i is depends_paths[i - 1] (depends.number's ids)
+    depends_paths: tuple[str, ...] = ()
     docs_for: tuple[str, ...] = ()
     docs: tuple[SearchDoc, ...] = ()
     meta: dict[str, str] = field(default_factory=dict)

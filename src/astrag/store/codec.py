@@ -191,29 +191,10 @@ def decode_facts(blob: bytes) -> FileFacts:
     # fmt: on
 
 
-def encode_depends(deps: Iterable[str] | bytes) -> bytes:
-    """A file's dependency set as a store keeps it: its paths sorted, marshalled (bytes: one
-    encoded so already, as the cold run's resolver process sends them)."""
-    return deps if isinstance(deps, bytes) else marshal.dumps(sorted(deps))
-
-
-# Paths asked about above which decoding every set is cheaper than searching it for each.
-_NEEDLES_MAX = 16
-
-
-def holds_any(paths: Iterable[str]) -> Callable[[bytes], bool]:
-    """A test of an encoded dependency set (:func:`encode_depends`): does it hold one of
-    ``paths``? marshal writes each path's UTF-8 bytes whole, so a set in whose bytes none of
-    them occurs is passed over undecoded; one where one does is decoded and checked (a path
-    may occur inside a longer one). medusa's 5.7k sets are 45 MB: an interface edit's
-    look-up of its file's dependents took 0.075 s, of which 0.027 s is reading the rows."""
-    wanted = frozenset(paths)
-    needles = [p.encode("utf-8", "surrogatepass") for p in wanted]
-    if len(needles) > _NEEDLES_MAX:
-        return lambda blob: not wanted.isdisjoint(marshal.loads(blob))
-    return lambda blob: (
-        any(n in blob for n in needles) and not wanted.isdisjoint(marshal.loads(blob))
-    )
+def encode_depends(deps: Iterable[str]) -> bytes:
+    """A file's dependency set as the PostgreSQL store keeps it: its paths sorted, marshalled
+    (the SQLite store keeps ids of paths instead: store/depends.py)."""
+    return marshal.dumps(sorted(deps))
 
 
 def encode_symbols(symbols: Iterable[Symbol]) -> bytes:

@@ -68,9 +68,14 @@ from astrag.store.codec import (
     new_edge,
     new_symbol,
 )
+from astrag.store.depends import decode_ids
 from astrag.store.open import password_of, redact
 from astrag.store.pg_schema import BOOTSTRAP, LATEST, MIGRATIONS, REPO_TABLES
-from astrag.store.sqlite import CALL_TARGET_SQL, SCHEMA_VERSION
+from astrag.store.sqlite import CALL_TARGET_SQL
+
+# the format of a repository's rows, checked against each generation's meta: SQLite's index
+# went to version 4 when its dependency sets became ids, and this store keeps them as paths
+SCHEMA_VERSION = 3
 
 _CHUNK = 500  # ids per query, as SqliteStore chunks them (the order of results follows)
 _LOCK_SPACE = 0x61737472  # "astr": the advisory-lock namespace; key 2 is the repository id
@@ -721,7 +726,7 @@ class PostgresStore:
         self._intern(update, nids)
         self._replace_symbols(update, nids)
         self._replace_edges(update, nids, fresh_edges)
-        self._replace_depends(update.depends)
+        self._replace_depends(update.depends, update.depends_paths)
         self._replace_docs(update, nids)
         self._set_meta(update.meta)
 
@@ -856,7 +861,9 @@ class PostgresStore:
                   e.column, codes[e.resolution]) for e in update.edges],
             )  # fmt: skip
 
-    def _replace_depends(self, depends: Mapping[str, frozenset[str] | bytes]) -> None:
+    def _replace_depends(
+        self, depends: Mapping[str, frozenset[str] | bytes], paths: tuple[str, ...]
+    ) -> None:
         if depends:
             self._db.execute(
                 "DELETE FROM depends WHERE repo = %s AND file = ANY(%s)",
@@ -864,7 +871,7 @@ class PostgresStore:
             )
             self._copy(
                 "depends", "repo, file, deps",
-                [(self._repo, f, encode_depends(d)) for f, d in depends.items()],
+                [(self._repo, f, encode_depends(_paths_of(d, paths))) for f, d in depends.items()],
             )  # fmt: skip
 
     def _delete_docs(self, paths: Iterable[str]) -> None:
@@ -1488,3 +1495,10 @@ def _symbol_from_row(r: Sequence[Any]) -> Symbol:
         _decode_tuple(r[11]), bool(r[12]), r[13], _decode_tuple(r[14]),
     )
 # fmt: on
+
+
+def _paths_of(deps: frozenset[str] | bytes, paths: tuple[str, ...]) -> Iterable[str]:
+    """A dependency set as paths: given so, or as ids of ``paths`` (IndexUpdate.depends_paths)."""
+    if not isinstance(deps, bytes):
+        return deps
+    return [paths[i - 1] for i in decode_ids(deps)]

@@ -34,12 +34,11 @@ import contextlib
 import fcntl
 import functools
 import json
-import marshal
 import os
 import re
 import sqlite3
 import time
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from operator import itemgetter
 from pathlib import Path
@@ -67,10 +66,8 @@ from astrag.store.codec import (
     RESOLUTION_CODE,
     RESOLUTION_CODES,
     LazyFacts,
-    encode_depends,
     encode_facts,
     gc_paused,
-    holds_any,
     new_edge,
     new_symbol,
 )
@@ -78,16 +75,30 @@ from astrag.store.flush import BackgroundFlush
 from astrag.store.index_dir import claim as claim_dir
 from astrag.store.kept import Kept
 from astrag.store.sqlite_counts import CALL_TARGET_SQL, CountDeltas, recount
+from astrag.store.sqlite_depends import (
+    PATHS_TABLE,
+    PathIds,
+    all_depends,
+    collect_paths,
+    dependents,
+    ids_from_marshalled,
+    replace_depends,
+)
 
 if TYPE_CHECKING:
     from astrag.store.adjacency import Adjacency
     from astrag.store.postings import Postings
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 # what a writer does to an index of an older schema version to bring it to the next one (an
-# index older than the oldest of these is rebuilt): version 3 added each edge's resolution,
-# and every edge of an older index was resolved (only the resolved languages existed then)
-_MIGRATIONS = {2: ("ALTER TABLE edges ADD COLUMN res INTEGER NOT NULL DEFAULT 0",)}
+# index older than the oldest of these is rebuilt), each step a statement or a function of the
+# connection: version 3 added each edge's resolution, and every edge of an older index was
+# resolved (only the resolved languages existed then); version 4 keeps each dependency set
+# as ids of the paths table instead of marshalled paths (store/sqlite_depends.py)
+_MIGRATIONS: dict[int, tuple[str | Callable[[sqlite3.Connection], None], ...]] = {
+    2: ("ALTER TABLE edges ADD COLUMN res INTEGER NOT NULL DEFAULT 0",),
+    3: (ids_from_marshalled,),
+}
 DB_NAME = "index.db"
 LOCK_NAME = "index.lock"
 _PREVIOUS_NAME = "index.previous"  # a link to the generation the last publish replaced
@@ -100,10 +111,11 @@ _SEEN_SYMBOLS = 50_000  # symbols a warm process keeps read (forgotten all at on
 # the summary counts, rewritten by every apply in its own transaction: a no-op re-index of a
 # large repository read them with a COUNT over every edge (0.13 s of 0.4 s on medusa)
 COUNTS_META = "counts"
+_TABLES_SELECT = "SELECT name FROM sqlite_master WHERE type = 'table'"
 _RESERVED_META = frozenset({"schema_version", "facts_format", COUNTS_META})
 _REBUILD_HINT = "run `astrag index --rebuild` to rebuild the index"
 
-_SCHEMA = """
+_SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS names (nid INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
 CREATE TABLE IF NOT EXISTS files (
@@ -121,6 +133,7 @@ CREATE TABLE IF NOT EXISTS edges (
     src INTEGER NOT NULL, dst INTEGER NOT NULL, kind TEXT NOT NULL, path INTEGER NOT NULL,
     line INTEGER NOT NULL, col INTEGER NOT NULL, res INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS depends (file TEXT PRIMARY KEY, deps BLOB NOT NULL) WITHOUT ROWID;
+{PATHS_TABLE};
 CREATE TABLE IF NOT EXISTS docs (
     nid INTEGER PRIMARY KEY, path TEXT NOT NULL, hash TEXT NOT NULL, text TEXT NOT NULL);
 CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING fts5(
@@ -145,7 +158,7 @@ _EDGE_INDEXES = {
 }
 _BULK_EDGES = 20_000  # below this, dropping and rebuilding the edge indexes does not pay
 _TABLES = frozenset(
-    {"meta", "names", "files", "facts", "symbols", "edges", "depends"}
+    {"meta", "names", "files", "facts", "symbols", "edges", "depends", "paths"}
     | {"docs", "docs_fts", "vectors"}
 )
 
@@ -534,12 +547,19 @@ class SqliteStore:
 
     def _prepare(self, conn: sqlite3.Connection) -> None:
         """Create the schema in a fresh database, or check that an existing one is ours."""
-        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        tables = {r[0] for r in conn.execute(_TABLES_SELECT)}
         if not tables and not self.readonly:
             self._create_schema(conn)
             return
         if not tables:
             raise IndexMissing(f"{self.db_path} holds no index", hint="run `astrag index`")
+        if "meta" in tables:
+            meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+            if not self.readonly:
+                meta = self._migrate(conn, meta)
+                tables = {r[0] for r in conn.execute(_TABLES_SELECT)}
+            # before the tables: an older version's index lacks those its migrations add
+            self._check_versions(meta)
         missing = _TABLES - tables
         if missing:
             raise IndexCorrupt(
@@ -547,10 +567,6 @@ class SqliteStore:
                 f"{', '.join(sorted(missing))})",
                 hint=_REBUILD_HINT,
             )
-        meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
-        if not self.readonly:
-            meta = self._migrate(conn, meta)
-        self._check_versions(meta)
 
     def _migrate(self, conn: sqlite3.Connection, meta: dict[str, str]) -> dict[str, str]:
         """Bring an index of an older schema version up to this one where a migration exists
@@ -561,8 +577,11 @@ class SqliteStore:
             return meta
         with _transaction(conn):
             while version < SCHEMA_VERSION:
-                for statement in _MIGRATIONS[version]:
-                    conn.execute(statement)
+                for step in _MIGRATIONS[version]:
+                    if isinstance(step, str):
+                        conn.execute(step)
+                    else:
+                        step(conn)
                 version += 1
             _set_meta(conn, {"schema_version": str(version)})
         self.notes.append(f"upgraded the index from schema version {raw} to {version}")
@@ -769,7 +788,8 @@ class SqliteStore:
             # names are read as an update needs them (an edit needs a few of medusa's 36k), none
             # at all when the table starts empty (a first index)
             nids = _Names(conn)
-            self._apply_parts(conn, update, nids, tally)
+            pids = PathIds(conn)
+            self._apply_parts(conn, update, nids, pids, tally)
             fresh = False
             if then is not None:
                 # into an empty edge table, building the indexes once at the end beats keeping
@@ -788,7 +808,7 @@ class SqliteStore:
                             # the files are in: later rows (placeholders) go into the indexes
                             _build(conn, put_off, _FILE_INDEXES)
                         self._apply_parts(
-                            conn, part, nids, tally, indexes_managed=bulk, fresh=fresh
+                            conn, part, nids, pids, tally, indexes_managed=bulk, fresh=fresh
                         )
                         if part.pause:
                             # built now, while the writer would wait, over most of the edges;
@@ -801,6 +821,8 @@ class SqliteStore:
                 # be left unused: every name interned went into a row of its own update, and
                 # every placeholder is an edge's target (medusa: 0.05 s after the last edges)
                 self._collect_garbage(conn, tally)
+            if pids.removed:
+                collect_paths(conn)  # removed files' paths may be in no set any more
             counts = tally.finish() if tally is not None else recount(conn)
             _set_meta(conn, {COUNTS_META: json.dumps(counts, sort_keys=True)})
 
@@ -816,16 +838,18 @@ class SqliteStore:
         conn: sqlite3.Connection,
         update: IndexUpdate,
         nids: dict[str, int],
+        pids: PathIds,
         tally: CountDeltas | None,
         indexes_managed: bool = False,
         fresh: bool = False,
     ) -> None:
+        pids.removed |= bool(update.removed)
         self._remove_files(conn, update.removed, tally)
         self._upsert_files(conn, update.files, tally)
         self._intern(conn, update, nids)
         self._replace_symbols(conn, update, nids, tally, fresh)
         self._replace_edges(conn, update, nids, tally, indexes_managed)
-        self._replace_depends(conn, update.depends)
+        replace_depends(conn, update.depends, update.depends_paths, pids)
         self._replace_docs(conn, update, nids, fresh)
         _set_meta(conn, update.meta)
 
@@ -970,18 +994,6 @@ class SqliteStore:
                 conn.execute(statement)
 
     @staticmethod
-    def _replace_depends(
-        conn: sqlite3.Connection, depends: Mapping[str, frozenset[str] | bytes]
-    ) -> None:
-        # One marshalled list per file, not a row per pair: a full index writes ~20 pairs per
-        # file, and a row each cost more than the edges (measured: 0.5 s of 2.7 s on typeorm);
-        # reading them all back for an incremental update is a few ms.
-        conn.executemany(
-            "INSERT OR REPLACE INTO depends (file, deps) VALUES (?, ?)",
-            [(f, encode_depends(d)) for f, d in depends.items()],
-        )
-
-    @staticmethod
     def _delete_docs(conn: sqlite3.Connection, paths: Iterable[str]) -> None:
         rows = [(p,) for p in paths]
         conn.executemany(
@@ -1087,8 +1099,7 @@ class SqliteStore:
     @_translate_errors
     def all_depends(self) -> dict[str, frozenset[str]]:
         """Every file's dependency row (for copying an index)."""
-        rows = self._db.execute("SELECT file, deps FROM depends ORDER BY file")
-        return {f: frozenset(marshal.loads(d)) for f, d in rows}
+        return all_depends(self._db)
 
     @_translate_errors
     def all_docs(self) -> list[SearchDoc]:
@@ -1102,9 +1113,7 @@ class SqliteStore:
     @_translate_errors
     def dependents(self, paths: Iterable[str]) -> set[str]:
         """Files whose resolution consulted any of ``paths``."""
-        holds = holds_any(paths)
-        rows = self._db.execute("SELECT file, deps FROM depends")
-        return {file for file, deps in rows if holds(deps)}
+        return dependents(self._db, paths)
 
     @_translate_errors
     def get_symbol(self, symbol_id: str) -> Symbol | None:
