@@ -30,24 +30,25 @@ class PythonModules:
 
 def index_modules(all_paths: frozenset[str], layout: Any = None) -> PythonModules:
     index = PythonModules()
+    # the Python files alone, sorted once: a TypeScript monorepo's 5.7k paths were each
+    # split, tested and sorted twice for none (medusa: 5.8 ms of every resolution run)
+    python = sorted(p for p in all_paths if p.endswith((".py", ".pyi")))
     packages = {
         posixpath.dirname(p)
-        for p in all_paths
+        for p in python
         if posixpath.basename(p) in ("__init__.py", "__init__.pyi")
     }
-    for path in sorted(all_paths):
-        if not path.endswith((".py", ".pyi")):
-            continue
+    for path in python:
         name = _python_module_name(path, packages)
         # a .py beside a .pyi stub wins: it has the bodies
         if name not in index.modules or path.endswith(".py"):
             index.modules[name] = path
         index.module_of[path] = name
         _add_namespaces(index, name)
-    for path in sorted(all_paths):
+    for path in python:
         # the path from the root also imports, e.g. ``tests.helpers`` when ``tests/`` has no
         # ``__init__.py`` and the root is on sys.path (how pytest and scripts usually run)
-        if path.endswith((".py", ".pyi")) and "/" in path:
+        if "/" in path:
             stem = path.rsplit(".", 1)[0].removesuffix("/__init__")
             rooted = stem.replace("/", ".")
             if rooted not in index.modules:
