@@ -76,3 +76,15 @@ def test_a_path_stays_while_a_set_names_it_and_goes_with_the_last(store: SqliteS
     assert list(decode_ids(_raw(store)["a.py"])) == [b_id]  # its id was not given to f.py
     store.apply(IndexUpdate(depends={"a.py": frozenset()}, removed=("e.py",)))
     assert _paths(store) == []
+
+
+def test_dependents_pass_over_an_id_whose_bytes_straddle_two_others(store: SqliteStore) -> None:
+    """SQLite picks out the sets whose bytes hold an id's bytes anywhere; only a whole id
+    counts: ids 256 and 512 are 00 01 00 00 00 02 00 00, which holds id 1's bytes at 1."""
+    paths = numbering(f"m/{i:03}.py" for i in range(512))
+    store.apply(IndexUpdate(depends={"x.py": encode_ids([256, 512])}, depends_paths=paths))
+    assert store.dependents([paths[0]]) == set()  # id 1
+    assert store.dependents([paths[255]]) == {"x.py"}  # id 256
+    many = [paths[i] for i in range(20)]  # past the ids SQLite searches for: each set decoded
+    assert store.dependents(many) == set()
+    assert store.dependents([*many, paths[511]]) == {"x.py"}
