@@ -88,3 +88,14 @@ def test_dependents_pass_over_an_id_whose_bytes_straddle_two_others(store: Sqlit
     many = [paths[i] for i in range(20)]  # past the ids SQLite searches for: each set decoded
     assert store.dependents(many) == set()
     assert store.dependents([*many, paths[511]]) == {"x.py"}
+
+
+def test_the_resolver_process_sends_a_set_outside_its_numbering_as_paths() -> None:
+    """Every file a resolution consults is one the process was given; were one not, its set
+    goes as sorted paths, which the indexer hands the store as a set."""
+    from astrag.resolver_process import _encoded
+
+    ids = number(numbering(["a.ts", "b.ts"]))
+    assert _encoded(ids, {"b.ts", "a.ts"}) == encode_ids([1, 2])
+    assert _encoded(ids, set()) == b""
+    assert _encoded(ids, {"b.ts", "elsewhere.ts"}) == ["b.ts", "elsewhere.ts"]
