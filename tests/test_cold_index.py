@@ -357,3 +357,22 @@ def test_an_edit_finds_the_same_dependents_after_a_cold_index_a_rebuild_a_deleti
     assert not {"web/a.ts", "web/b.ts"} & paths_table()
     (root / "web/bee.ts").write_text("export class Beta { go() { return 1; } stop() {} }\n")
     assert index() == 2  # web/bee.ts and web/main.ts
+
+
+def test_each_store_keeps_the_dependency_sets_the_resolver_process_sends_as_ids(
+    tmp_path: Path, store_url: str
+) -> None:
+    """The resolver process sends each set as ids of its numbering: SQLite takes them as its
+    ids, PostgreSQL turns them back into paths; either reads back what one process wrote."""
+    one = _project(tmp_path / "one")
+    two = tmp_path / "two"
+    shutil.copytree(one, two)
+    config = Config(max_file_bytes=1000)
+    for root, jobs in ((one, 1), (two, 2)):
+        index_repository(root, config=config, jobs=jobs, embedder="none", store_url=store_url)
+    sets = []
+    for root in (one, two):
+        with make_store(root, config, readonly=True, url=store_url or None) as store:  # type: ignore[attr-defined]
+            sets.append((store.all_depends(), store.dependents(["core/base.py"])))
+    assert sets[1] == sets[0]
+    assert len(sets[0][0]) == 70 and len(sets[0][1]) == 60
