@@ -45,6 +45,7 @@ from astrag.store import (
     IndexCorrupt,
     IndexIncompatible,
     IndexMissing,
+    IndexOutdated,
     IndexUpdate,
     SqliteStore,
     StoreError,
@@ -253,6 +254,27 @@ def test_a_version_3_index_gets_its_dependency_sets_as_ids_in_place(tmp_path: Pa
         assert paths == [(1, "b.py"), (2, "gone.py"), (3, "pkg/ü.py")]
     with SqliteStore(tmp_path, readonly=True) as s:
         assert s.dependents(["gone.py"]) == {"c.py"}
+
+
+def test_a_query_upgrades_an_older_index_unless_refreshing_is_off(tmp_path: Path) -> None:
+    """A user who installs a newer astrag and asks a question gets the answer: the query's
+    refresh writes anyway, so it upgrades the index first; with refreshing off it says what
+    to run, and the index stays as it was."""
+    from astrag import api
+
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (tmp_path / "a.py").write_text("def f():\n    return g()\n\n\ndef g():\n    return 1\n")
+    api.index(tmp_path, jobs=1, embedder="none")
+    with api.open_index(tmp_path) as idx:
+        db = idx.store.db_path
+    _as_version_3_wrote_it(db)
+    with pytest.raises(IndexOutdated) as err:
+        api.open_fresh(tmp_path, refresh=False)
+    assert err.value.hint == "run `astrag index` to upgrade it in place"
+    idx, _ = api.open_fresh(tmp_path)
+    with idx:
+        assert idx.store.schema_version() == SCHEMA_VERSION
+        assert [r.symbol.qualname for r in idx.callers(idx.resolve("g").id)] == ["f"]
 
 
 def test_a_version_3_index_with_an_unreadable_dependency_set_is_rebuilt_not_crashed_on(

@@ -24,7 +24,7 @@ from astrag import lang
 from astrag.arguments import path_argument, resolved_within, text_argument
 from astrag.config import load_config
 from astrag.errors import AstragError
-from astrag.fresh import Freshness, bring_up_to_date
+from astrag.fresh import Freshness, bring_up_to_date, refresh_wanted
 from astrag.graph.facts import CLASS_KINDS, Edge, EdgeKind, Symbol
 from astrag.graph.symbols import symbol_id
 from astrag.project_root import nearest_project
@@ -36,7 +36,7 @@ from astrag.query.outline import Outline
 from astrag.query.uses import Use
 from astrag.redact import counts as redaction_counts
 from astrag.search.support import is_declaration, is_support
-from astrag.store.base import FileRecord, GraphStore
+from astrag.store.base import FileRecord, GraphStore, IndexOutdated
 from astrag.store.open import MARKER, open_store
 from astrag.suggest import close_symbols
 from astrag.verify.findings import CheckReport
@@ -208,8 +208,19 @@ def open_fresh(
 ) -> tuple[Index, Freshness]:
     """The index of ``root`` brought up to date with the disk first (an incremental run when
     files changed), or, with ``refresh=False`` (default: on unless ``ASTRAG_NO_REFRESH`` is
-    set), as it is, with the paths it does not reflect: what every query face answers from."""
-    idx = open_index(root, store=store)
+    set), as it is, with the paths it does not reflect: what every query face answers from.
+    An index an older astrag wrote is upgraded in place first when refreshing is on (the
+    upgrade is a write, as the refresh is); with it off, the error says to run ``astrag
+    index``."""
+    try:
+        idx = open_index(root, store=store)
+    except IndexOutdated:
+        if not refresh_wanted(refresh):
+            raise
+        from astrag.indexer import index_repository  # heavy: only when there is work
+
+        index_repository(root.resolve(), store_url=store)
+        idx = open_index(root, store=store)
     try:
         status = bring_up_to_date(idx.root, idx.store, refresh=refresh, store_url=store)
     except BaseException:

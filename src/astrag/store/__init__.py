@@ -11,6 +11,7 @@ from astrag.store.base import (
     IndexIncompatible,
     IndexLocked,
     IndexMissing,
+    IndexOutdated,
     IndexUpdate,
     StoreError,
 )
@@ -24,6 +25,7 @@ __all__ = [
     "IndexIncompatible",
     "IndexLocked",
     "IndexMissing",
+    "IndexOutdated",
     "IndexUpdate",
     "SqliteStore",
     "StoreError",

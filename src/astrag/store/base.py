@@ -100,6 +100,11 @@ class IndexIncompatible(StoreError):
     """The index was written by a different (usually newer) astrag schema."""
 
 
+class IndexOutdated(IndexIncompatible):
+    """The index was written by an older schema that a writer of this astrag upgrades in place
+    (``astrag index``, or a query's refresh)."""
+
+
 class IndexLocked(StoreError):
     """Another process holds the writer lock of this index."""
 

@@ -55,6 +55,7 @@ from astrag.store.base import (
     IndexIncompatible,
     IndexLocked,
     IndexMissing,
+    IndexOutdated,
     IndexUpdate,
     StoreError,
     suffix_pattern,
@@ -618,7 +619,8 @@ class SqliteStore:
             )
         if found < SCHEMA_VERSION:
             upgradable = found in _MIGRATIONS and self.readonly
-            raise IndexIncompatible(
+            error = IndexOutdated if upgradable else IndexIncompatible
+            raise error(
                 f"the index at {self.index_dir} has schema version {found}, older than version "
                 f"{SCHEMA_VERSION} that this astrag writes",
                 hint="run `astrag index` to upgrade it in place" if upgradable else _REBUILD_HINT,
