@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from astrag.graph.facts import Chain, Definition, Import, Reference
+from astrag.graph.facts import Chain, Definition, FileFacts, Import, Reference
 from astrag.graph.semantics import Receiver
 from astrag.graph.values import ClassKey, Value
 from astrag.lang.typescript.modules import ROOM, TsModules, resolve_ts_module
@@ -199,16 +199,39 @@ def star_reach(r: Resolver, path: str) -> StarReach:
         if p in files:
             continue
         files.add(p)
-        t = r.tables[p]  # not r.table(): the caller records the files when it uses them
-        whole = whole or "=" in t.exports
-        names.update(t.exports, t.reexports, t.children.get("", ()))
-        for star in t.star_reexports:
+        # not r.table(): the caller records the files when it uses them
+        built = r.tables.get(p)  # a plain get: building tables only for this costs more
+        if built is not None:
+            whole = whole or "=" in built.exports
+            names.update(built.exports, built.reexports, built.children.get("", ()))
+            stars: Sequence[Import] = built.star_reexports
+        else:
+            stars = _star_outline(r.tables.facts[p], names)
+            whole = whole or "=" in names
+        for star in stars:
             target = resolve_ts_module(r.modules, p, star.module)
             if target:
                 stack.append(target)
     found = StarReach(frozenset(files), None if whole else frozenset(names))
     index.star_reach[path] = found
     return found
+
+
+def _star_outline(facts: FileFacts, names: set[str]) -> list[Import]:
+    """What :func:`star_reach` reads of a module, from its facts as the tables would give it
+    (``graph/tables.build_tables``): adds to ``names`` the names it exports, re-exports by name
+    and declares at top level; returns its ``export *`` imports. A barrel's chains reach
+    hundreds of modules whose tables nothing else in an incremental run needs."""
+    names.update([exported for _, exported in facts.exports])
+    names.update([d.name for d in facts.definitions if not d.parent])
+    stars: list[Import] = []
+    for imp in facts.imports:
+        if imp.name == "*":
+            if imp.reexport and not imp.alias:
+                stars.append(imp)
+        elif imp.alias and imp.reexport:
+            names.add(imp.alias)
+    return stars
 
 
 def _exported_local(r: Resolver, t: FileTables, local: str) -> Value | None:
