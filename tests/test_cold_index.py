@@ -359,11 +359,12 @@ def test_an_edit_finds_the_same_dependents_after_a_cold_index_a_rebuild_a_deleti
     assert index() == 2  # web/bee.ts and web/main.ts
 
 
-def test_each_store_keeps_the_dependency_sets_the_resolver_process_sends_as_ids(
+def test_each_store_keeps_the_sets_and_edges_the_resolver_process_sends(
     tmp_path: Path, store_url: str
 ) -> None:
     """The resolver process sends each set as ids of its numbering: SQLite takes them as its
-    ids, PostgreSQL turns them back into paths; either reads back what one process wrote."""
+    ids, PostgreSQL turns them back into paths; either reads back what one process wrote, and
+    the edges it sends as rows likewise."""
     one = _project(tmp_path / "one")
     two = tmp_path / "two"
     shutil.copytree(one, two)
@@ -373,6 +374,17 @@ def test_each_store_keeps_the_dependency_sets_the_resolver_process_sends_as_ids(
     sets = []
     for root in (one, two):
         with make_store(root, config, readonly=True, url=store_url or None) as store:  # type: ignore[attr-defined]
-            sets.append((store.all_depends(), store.dependents(["core/base.py"])))
+            # and the edges, which come from the resolver process as rows (IndexUpdate.edge_rows)
+            sets.append(
+                (
+                    store.all_depends(),
+                    store.dependents(["core/base.py"]),
+                    sorted(store.all_edges()),
+                    store.counts(),
+                )
+            )
     assert sets[1] == sets[0]
     assert len(sets[0][0]) == 70 and len(sets[0][1]) == 60
+    assert ("pkg1/m3.py::C3.run", "core/base.py::Base.hook") in {
+        (e.source, e.target) for e in sets[1][2]
+    }

@@ -19,7 +19,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
+from itertools import chain
 from multiprocessing import get_all_start_methods, get_context
+from operator import itemgetter
 from pathlib import Path, PurePosixPath
 
 from astrag import lifeline  # noqa: F401  (forked workers die with this process)
@@ -30,7 +32,7 @@ from astrag.graph.edges import placeholders_for
 from astrag.graph.facts import FileFacts
 from astrag.graph.interface import interface_of
 from astrag.graph.modules import ProjectLayout
-from astrag.graph.run import edges_of, start_resolution
+from astrag.graph.run import start_resolution
 from astrag.graph.symbols import file_symbols
 from astrag.graph.tables import TableCache
 from astrag.lang import extract_facts, extractor_fingerprint, prepare_grammars
@@ -575,14 +577,15 @@ def _run_cold(
         paused = False
         numbered = resolver.numbering()  # the paths the sets name by id
         for shard in resolver.shards():
-            edges = tuple(e for _, rows, _ in shard for e in edges_of(rows))
+            # the rows as they came: the store writes them without making them Edges first
+            edges = tuple(chain.from_iterable(rows for _, rows, _ in shard))
             # each placeholder written with the first batch that points at it, not all after
             # the last batch, when nothing else runs beside this process (medusa: 0.07 s)
-            new = {e.target for e in edges} - targets
+            new = set(map(itemgetter(1), edges)) - targets
             targets |= new
             yield IndexUpdate(
                 edges_for=tuple(path for path, _, _ in shard),
-                edges=edges,
+                edge_rows=edges,
                 # encoded already (ids of numbered), or in the unforeseen case paths
                 depends={
                     path: deps if isinstance(deps, bytes) else frozenset(deps)

@@ -153,6 +153,39 @@ def test_name_matched_edges_are_kept_and_counted_apart(store: GraphStore) -> Non
     assert store.calls_by_file() == {"a.py": {"name": 1}, "b.py": {"resolved": 1}}
 
 
+def test_edges_given_as_rows_are_written_as_the_same_edges(store: GraphStore) -> None:
+    """``edge_rows`` (the resolver process's rows, kind and resolution as text) replace a file's
+    edges as ``edges`` do, beside them in one update, and count alike."""
+    a_f, b_g = sym("a.py", "f"), sym("b.py", "g")
+    store.apply(IndexUpdate(symbols=(a_f, b_g)))
+    old = Edge(a_f.id, a_f.id, EdgeKind.CALLS, "a.py", 1, 1)  # replaced by the rows below
+    store.apply(IndexUpdate(edges_for=("a.py",), edges=(old,)))
+    store.apply(
+        IndexUpdate(
+            edges_for=("a.py", "b.py"),
+            edges=(Edge(b_g.id, a_f.id, EdgeKind.CALLS, "b.py", 2, 1),),
+            edge_rows=(
+                (a_f.id, b_g.id, "calls", "a.py", 3, 5, "name"),
+                (a_f.id, "external::os.getcwd", "calls", "a.py", 4, 9, "resolved"),
+                (a_f.id, b_g.id, "references", "a.py", 6, 0, "resolved"),
+            ),
+            placeholders=(placeholder("os.getcwd"),),
+        )
+    )
+    assert sorted(store.all_edges()) == sorted(
+        [
+            Edge(b_g.id, a_f.id, EdgeKind.CALLS, "b.py", 2, 1),
+            Edge(a_f.id, b_g.id, EdgeKind.CALLS, "a.py", 3, 5, Resolution.NAME),
+            Edge(a_f.id, "external::os.getcwd", EdgeKind.CALLS, "a.py", 4, 9),
+            Edge(a_f.id, b_g.id, EdgeKind.REFERENCES, "a.py", 6, 0),
+        ]
+    )
+    counts = store.counts()
+    assert counts["calls"] == {"name": 1, "resolved": 1, "external": 1}
+    assert counts["edges"] == {"calls": 3, "references": 1}
+    assert store.calls_by_file() == {"a.py": {"name": 1, "external": 1}, "b.py": {"resolved": 1}}
+
+
 def test_many_ids_are_chunked(store: GraphStore) -> None:
     symbols = tuple(sym("big.py", f"f{i}") for i in range(1300))
     edges = tuple(

@@ -49,7 +49,8 @@ class IndexUpdate:
     Order of application: ``removed`` files vanish with all they own (record, facts, symbols,
     edges whose ``path`` is the file, their dependency rows); ``files`` are upserted; symbols of
     ``symbols_for`` files are replaced by ``symbols``; edges whose ``path`` is in ``edges_for``
-    are replaced by ``edges``; dependency rows of every key of ``depends`` are replaced;
+    are replaced by ``edges`` and ``edge_rows``; dependency rows of every key of ``depends`` are
+    replaced;
     ``placeholders`` (symbols with ``path == ""``) are upserted, then every placeholder no edge
     targets any more is dropped; search documents of ``docs_for`` files are replaced by ``docs``
     (their vectors are cached by text hash and written separately, see ``put_vectors``);
@@ -66,6 +67,11 @@ class IndexUpdate:
     symbols: tuple[Symbol, ...] = ()
     edges_for: tuple[str, ...] = ()
     edges: tuple[Edge, ...] = ()
+    # more edges of ``edges_for`` files, as the cold run's resolver process sends them
+    # (graph/run.py's rows: source, target, kind, path, line, column, resolution, the kind and
+    # the resolution as their text), written without becoming ``Edge``s first (medusa: 0.1 CPU
+    # s of the writer's, which turned 400k rows into named tuples and back into rows)
+    edge_rows: tuple[tuple[str, str, str, str, int, int, str], ...] = ()
     placeholders: tuple[Symbol, ...] = ()
     # bytes: the set encoded already as ids of ``depends_paths`` (store/depends.py), as the
     # cold run's resolver process sends it

@@ -110,6 +110,9 @@ EDGE_KINDS: dict[str, EdgeKind] = {k.value: k for k in EdgeKind}
 # never reordered, only appended to
 RESOLUTION_CODES: tuple[Resolution, ...] = (Resolution.RESOLVED, Resolution.NAME)
 RESOLUTION_CODE: dict[Resolution, int] = {how: i for i, how in enumerate(RESOLUTION_CODES)}
+# the same, keyed by the resolution's text, as IndexUpdate.edge_rows carry it (an enum member
+# hashes by its name, so the text would not find it in RESOLUTION_CODE)
+RESOLUTION_TEXT_CODE: dict[str, int] = {how.value: i for i, how in enumerate(RESOLUTION_CODES)}
 
 
 @contextmanager

@@ -61,6 +61,7 @@ from astrag.store.codec import (
     FACTS_FORMAT,
     RESOLUTION_CODE,
     RESOLUTION_CODES,
+    RESOLUTION_TEXT_CODE,
     LazyFacts,
     encode_depends,
     encode_facts,
@@ -804,6 +805,10 @@ class PostgresStore:
             names.add(e.source)
             names.add(e.target)
             names.add(e.path)
+        for s, t, _, p, *_ in update.edge_rows:
+            names.add(s)
+            names.add(t)
+            names.add(p)
         new = [n for n in names if n not in nids]
         if not new:
             return
@@ -859,6 +864,13 @@ class PostgresStore:
                 "edges", "repo, src, dst, kind, path, line, col, res",
                 [(repo, nids[e.source], nids[e.target], e.kind.value, nids[e.path], e.line,
                   e.column, codes[e.resolution]) for e in update.edges],
+            )  # fmt: skip
+        if update.edge_rows:
+            repo, codes_of = self._repo, RESOLUTION_TEXT_CODE
+            self._copy(
+                "edges", "repo, src, dst, kind, path, line, col, res",
+                [(repo, nids[s], nids[t], k, nids[p], ln, c, codes_of[how])
+                 for s, t, k, p, ln, c, how in update.edge_rows],
             )  # fmt: skip
 
     def _replace_depends(

@@ -66,6 +66,7 @@ from astrag.store.codec import (
     FACTS_FORMAT,
     RESOLUTION_CODE,
     RESOLUTION_CODES,
+    RESOLUTION_TEXT_CODE,
     LazyFacts,
     encode_facts,
     gc_paused,
@@ -233,6 +234,13 @@ def _symbol_from_row(r: tuple[Any, ...]) -> Symbol:
         _decode_tuple(r[11]), bool(r[12]), r[13], _decode_tuple(r[14]),
     )
 # fmt: on
+
+
+def _edge_rows(rows: Iterable[tuple[Any, ...]], nids: dict[str, int]) -> list[tuple[Any, ...]]:
+    """The edges table's rows of ``IndexUpdate.edge_rows`` (the kind is the stored text already;
+    the resolution's text becomes its code)."""
+    codes = RESOLUTION_TEXT_CODE
+    return [(nids[s], nids[t], k, nids[p], ln, c, codes[how]) for s, t, k, p, ln, c, how in rows]
 
 
 def _edges_from_rows(rows: Iterable[tuple[Any, ...]]) -> list[Edge]:
@@ -806,7 +814,7 @@ class SqliteStore:
                 with self._flushing() as flush:
                     for part in then():
                         self._check_meta(part)
-                        if fresh and (part.edges or part.placeholders):
+                        if fresh and (part.edges or part.edge_rows or part.placeholders):
                             # the files are in: later rows (placeholders) go into the indexes
                             _build(conn, put_off, _FILE_INDEXES)
                         self._apply_parts(
@@ -913,6 +921,11 @@ class SqliteStore:
             names.add(e.source)
             names.add(e.target)
             names.add(e.path)
+        rows = update.edge_rows
+        if rows:  # a pass of C per column, not a Python loop per row
+            names.update(map(itemgetter(0), rows))
+            names.update(map(itemgetter(1), rows))
+            names.update(map(itemgetter(3), rows))
         # sorted: ids then follow names, so each file's symbols get neighbouring ids and the
         # tables keyed by id are written in order instead of at random pages
         new = [(n,) for n in sorted(nids.missing(names))]
@@ -967,6 +980,8 @@ class SqliteStore:
             (nids[s], nids[t], text[k], nids[p], line, col, codes[how])
             for s, t, k, p, line, col, how in update.edges
         ]
+        if update.edge_rows:
+            rows += _edge_rows(update.edge_rows, nids)
         if indexes_managed:
             # the caller started from an empty edge table and feeds disjoint files: nothing to
             # delete, and without the path index each DELETE would scan the table
