@@ -71,13 +71,11 @@ class Related:
 
 
 def callers(store: GraphStore, symbol: Symbol, depth: int = 1) -> list[Related]:
-    """Direct and dispatch callers up to ``depth`` (site order, tests last, level by level),
+    """Direct and dispatch callers up to ``depth`` (site order, support files last, by level),
     then the unverified candidate call sites of ``symbol`` itself, then its reads as a value."""
-    return (
-        _walk(store, symbol, depth, incoming=True)
-        + caller_candidates(store, symbol)
-        + value_reads(store, symbol)
-    )
+    walked = _walk(store, symbol, depth, incoming=True)
+    calls = (_candidate_edges(store, symbol, _CALLS), "")
+    return walked + _nearest_first(store, symbol, calls, (_value_reads(store, symbol), AS_VALUE))
 
 
 def callees(store: GraphStore, symbol: Symbol, depth: int = 1) -> list[Related]:
@@ -178,31 +176,37 @@ def caller_candidates(
 ) -> list[Related]:
     """Unresolved call sites (edges of ``kinds``) whose placeholder may denote ``symbol``, one
     per site, nearest first."""
+    return _nearest_first(store, symbol, (_candidate_edges(store, symbol, kinds), ""))
+
+
+def _candidate_edges(store: GraphStore, symbol: Symbol, kinds: Sequence[str]) -> list[Edge]:
     placeholders = candidate_placeholders(store, symbol)
-    if not placeholders:
-        return []
-    edges = store.edges_to([p.id for p in placeholders], kinds)
-    sources = store.get_symbols({e.source for e in edges})
-    near = nearness(store, symbol.path)
-    edges.sort(key=lambda e: (near(e.path), *site_key(e)))
-    return [
-        Related(sources[e.source], 1, e, CANDIDATE, e.target) for e in edges if e.source in sources
-    ]
+    return store.edges_to([p.id for p in placeholders], kinds) if placeholders else []
 
 
-def value_reads(store: GraphStore, symbol: Symbol) -> list[Related]:
+def _value_reads(store: GraphStore, symbol: Symbol) -> list[Edge]:
     """The sites that read a function or method as a value (``references`` edges to it: it
-    is passed, stored, returned or exported there, not called), one per site, nearest first."""
+    is passed, stored, returned or exported there, not called)."""
     if not symbol.path or symbol.kind not in FUNCTION_KINDS:
         return []
-    edges = [e for e in store.edges_to([symbol.id], _READS) if e.source != symbol.id]
-    if not edges:
+    return [e for e in store.edges_to([symbol.id], _READS) if e.source != symbol.id]
+
+
+def _nearest_first(
+    store: GraphStore, symbol: Symbol, *groups: tuple[list[Edge], str]
+) -> list[Related]:
+    """Each group's sites as candidates, group after group, each group's nearest ``symbol``
+    first (:func:`nearness`), ``through`` the group's label or, without one, the placeholder
+    the edge points at; the nearness and the sites' definitions are read once for all."""
+    if not any(edges for edges, _ in groups):
         return []
-    sources = store.get_symbols({e.source for e in edges})
     near = nearness(store, symbol.path)
-    edges.sort(key=lambda e: (near(e.path), *site_key(e)))
+    sources = store.get_symbols({e.source for edges, _ in groups for e in edges})
     return [
-        Related(sources[e.source], 1, e, CANDIDATE, AS_VALUE) for e in edges if e.source in sources
+        Related(sources[e.source], 1, e, CANDIDATE, through or e.target)
+        for edges, through in groups
+        for e in sorted(edges, key=lambda e: (near(e.path), *site_key(e)))
+        if e.source in sources
     ]
 
 
