@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from astrag import indexer
-from astrag.config import load_config
+from astrag.config import Config, load_config
 from astrag.indexer import index_repository
 from astrag.project_layout import (
     layout_fingerprint,
@@ -139,11 +139,16 @@ def _layout_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return reads
 
 
+def _indexed_then_counted(root: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Config, list[int]]:
+    """The test repository indexed once; from then on the indexer's layout reads counted."""
+    make_repo(root)
+    config = load_config(root)
+    index_repository(root, config=config, embedder="none")
+    return config, _layout_reads(monkeypatch)
+
+
 def test_a_source_edit_reuses_the_stored_layout(tmp_path: Path, monkeypatch) -> None:
-    make_repo(tmp_path)
-    config = load_config(tmp_path)
-    index_repository(tmp_path, config=config, embedder="none")
-    reads = _layout_reads(monkeypatch)
+    config, reads = _indexed_then_counted(tmp_path, monkeypatch)
     bump(
         tmp_path / SOURCES[1],
         "export function f(): number {\n  return 2;\n}\nexport const h = 1;\n",
@@ -153,10 +158,7 @@ def test_a_source_edit_reuses_the_stored_layout(tmp_path: Path, monkeypatch) -> 
 
 
 def test_a_tsconfig_edit_with_a_source_edit_reads_the_layout_again(tmp_path, monkeypatch) -> None:
-    make_repo(tmp_path)
-    config = load_config(tmp_path)
-    index_repository(tmp_path, config=config, embedder="none")
-    reads = _layout_reads(monkeypatch)
+    config, reads = _indexed_then_counted(tmp_path, monkeypatch)
     bump(tmp_path / "tsconfig.base.json", '{"compilerOptions": {"baseUrl": "packages"}}\n')
     bump(tmp_path / SOURCES[1], "export function f(): number {\n  return 2;\n}\n")
     summary = index_repository(tmp_path, config=config, embedder="none")
@@ -166,10 +168,7 @@ def test_a_tsconfig_edit_with_a_source_edit_reads_the_layout_again(tmp_path, mon
 def test_a_new_package_json_with_a_source_edit_reads_the_layout_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    make_repo(tmp_path)
-    config = load_config(tmp_path)
-    index_repository(tmp_path, config=config, embedder="none")
-    reads = _layout_reads(monkeypatch)
+    config, reads = _indexed_then_counted(tmp_path, monkeypatch)
     (tmp_path / "packages/app/package.json").write_text('{"name": "@demo/app"}\n')
     later(tmp_path / "packages/app")
     bump(tmp_path / SOURCES[1], "export function f(): number {\n  return 2;\n}\n")
@@ -181,10 +180,7 @@ def test_a_new_package_json_with_a_source_edit_reads_the_layout_again(
 def test_a_deleted_package_json_with_a_source_edit_reads_the_layout_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    make_repo(tmp_path)
-    config = load_config(tmp_path)
-    index_repository(tmp_path, config=config, embedder="none")
-    reads = _layout_reads(monkeypatch)
+    config, reads = _indexed_then_counted(tmp_path, monkeypatch)
     (tmp_path / "packages/lib/package.json").unlink()
     later(tmp_path / "packages/lib")
     bump(tmp_path / SOURCES[0], 'import { f } from "@demo/lib";\nexport const g = () => f() + 1;\n')
