@@ -181,6 +181,40 @@ def test_unknown_function_in_both_languages(repo: Path) -> None:
     assert findings(repo, "export const g = () => hash('x');\n", "src/auth.service.ts") == []
 
 
+def test_a_name_an_imported_module_defines_says_where_it_lives(repo: Path) -> None:
+    """The close match a file binds is its own misspelt import: the finding says which
+    imported module defines the name instead of suggesting the misspelling back."""
+    code = "from app.models import Usre\n\ndef f():\n    return User('x')\n"
+    report = api.check(repo, code, path="app/extra.py")
+    assert [(f.rule, f.line, f.message, f.suggestions) for f in report.findings] == [
+        (
+            "unknown-import",
+            1,
+            "cannot import app.models.Usre: the module defines no such name (did you mean User?)",
+            ("User",),
+        ),
+        (
+            "unknown-function",
+            4,
+            "'User' is not defined anywhere in scope; app.models defines it: import it from there",
+            (),
+        ),
+    ]
+    ts = "import { AuthServise } from './auth.service';\nexport const g = () => hash('x');\n"
+    report = api.check(repo, ts, path="src/extra.ts")
+    assert [(f.line, f.message) for f in report.findings][1:] == [
+        (
+            2,
+            "'hash' is not defined anywhere in scope; "
+            "./auth.service defines it: import it from there",
+        )
+    ]
+    # a name no imported module defines keeps its close matches
+    code = "from app.models import User\n\ndef f():\n    return Usr('x')\n"
+    [finding] = api.check(repo, code, path="app/services.py").findings
+    assert finding.suggestions == ("User",)
+
+
 # ------------------------------------------------------------------------ unknown-import
 
 

@@ -434,13 +434,33 @@ class Checker:
             rule, message = "undeclared-name", f"{name!r} is not declared anywhere in scope"
         else:
             return []
-        candidates = self.r.names_in_scope(site)
-        found = self.finding(change, ref.line, ref.column, rule, message, name, candidates)
+        home = self._importable_from(site, name)
+        if home is not None:  # the name is right; the import that would bind it is missing
+            message = f"{message}; {home} defines it: import it from there"
+            found = Finding(change.path, ref.line, ref.column, rule, message, "error", ())
+        else:
+            candidates = self.r.names_in_scope(site)
+            found = self.finding(change, ref.line, ref.column, rule, message, name, candidates)
         why = rules.unverified_name(self, site, name, ref, change.text)
         if why is not None:  # something the index could not read may declare it
             message = f"{found.message}; unverified: {why}"
             found = replace(found, severity="warning", message=message)
         return [found]
+
+    def _importable_from(self, site: Site, name: str) -> str | None:
+        """A repository module the file already imports names from that defines ``name``
+        (``from tenacity import wait_exponentail`` then ``wait_exponential(...)``): the
+        close match the file binds is the misspelt import, not the fix, so the finding
+        says where the name lives instead of suggesting it."""
+        seen: set[tuple[str, int]] = set()
+        for imp in site.t.imports.get("", {}).values():
+            if imp.name is None or imp.name == "*" or (imp.module, imp.level) in seen:
+                continue
+            seen.add((imp.module, imp.level))
+            target = self.r.import_target(site.t, replace(imp, name=name, alias=name))
+            if target is not None and target[0] != "ext":
+                return "." * imp.level + imp.module
+        return None
 
     def _declared_receiver(self, site: Site, chain: tuple[str, ...], depth: int = 0) -> bool:
         """Whether the receiver's type is written in the code, not inferred: ``self``/``this``,
