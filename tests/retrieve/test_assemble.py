@@ -604,13 +604,14 @@ def test_a_variable_inside_a_class_shown_whole_does_not_make_it_lead() -> None:
 
 
 _EXPECTED_LINE = _span(PY, "expected = hmac")[0]
-# a helper nested in verify_signature, as a closure would be
+# a function nested in verify_signature, as a closure would be
 INNER = _sym(PY, "verify_signature.digest", "function", (_EXPECTED_LINE, _EXPECTED_LINE))
 
 
-def test_a_function_shown_whole_does_not_lead_as_a_helper_inside_it() -> None:
-    # the helper's lines are in verify_signature, but a function is not where a nested
-    # helper's answer is read as a class is for its methods: verify keeps its own relevance
+def test_a_function_shown_whole_does_not_lead_as_a_function_inside_it() -> None:
+    # the inner function's lines are in verify_signature, but a function is not where a
+    # nested function's answer is read as a class is for its methods: verify keeps its own
+    # relevance
     candidates = (
         Candidate(INNER, 1.0, "seed"),
         Candidate(UPDATE, 0.8, "seed"),

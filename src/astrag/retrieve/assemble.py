@@ -423,7 +423,7 @@ def assemble(
     # by a class shown whole, the candidates whose lines it shows besides its own: it is where
     # its methods' answers are read, so it leads as they would have (hapi's "how are routes
     # matched": the router's ``Server.match`` was the best answer, its class replaced it and
-    # led nothing). Not a function shown whole, whose nested helpers would lift it: on the
+    # led nothing). Not a function shown whole, whose nested functions would lift it: on the
     # retrieval benchmark's tune split that cost MRR at 2,000 tokens (docs/BENCHMARKS.md §7).
     within: dict[str, list[Candidate]] = {}
     blocks = 0  # sum of cost() over selected
