@@ -560,6 +560,67 @@ def test_a_lead_boost_reorders_the_lead_and_nothing_else() -> None:
     assert {i.id: i.score for i in boosted.items} == {i.id: i.score for i in plain.items}
 
 
+def test_a_class_shown_whole_leads_as_the_member_it_replaced() -> None:
+    # login is the best answer; AuthService whole replaces it (its lines are in the class), so
+    # the class leads as login would have, not at its own 0.3 behind verify and updateUser
+    candidates = (
+        Candidate(LOGIN, 1.0, "seed"),
+        Candidate(VERIFY, 0.9, "seed"),
+        Candidate(UPDATE, 0.8, "seed"),
+        Candidate(AUTH, 0.3, "class of AuthService.login"),
+    )
+    ctx = assemble("q", "search", candidates, 4000, source=source, full_share=1.0, lead=2)
+    assert _shown(ctx) == [(AUTH.id, True), (VERIFY.id, True), (UPDATE.id, True)]
+    # each item still carries its own relevance
+    assert [item.score for item in ctx.items] == [0.3, 0.9, 0.8]
+
+
+def test_a_class_shown_whole_leads_as_a_member_it_holds_would() -> None:
+    # the class is shown first and login, inside it, is skipped: the lead boost of login's
+    # name (1.5 x 0.9) puts the class (0.85 of its own) before verify (0.95)
+    candidates = (
+        Candidate(VERIFY, 0.95, "seed"),
+        Candidate(AUTH, 0.85, "seed"),
+        Candidate(LOGIN, 0.9, "seed"),
+    )
+    plain = assemble("q", "search", candidates, 4000, source=source, full_share=1.0, lead=1)
+    boosted = assemble(
+        "q", "search", candidates, 4000, source=source, full_share=1.0, lead=1,
+        lead_boost=lambda s: 1.5 if s.id == LOGIN.id else 1.0,
+    )  # fmt: skip
+    assert _shown(plain) == [(VERIFY.id, True), (AUTH.id, True)]
+    assert _shown(boosted) == [(AUTH.id, True), (VERIFY.id, True)]
+
+
+def test_a_variable_inside_a_class_shown_whole_does_not_make_it_lead() -> None:
+    # a field is one line of value: it leads nothing, as itself or through its class
+    candidates = (
+        Candidate(VERIFY, 0.9, "seed"),
+        Candidate(PROVIDER, 1.0, "seed"),
+        Candidate(AUTH, 0.5, "class of AuthService.provider"),
+    )
+    ctx = assemble("q", "search", candidates, 4000, source=source, full_share=1.0, lead=1)
+    assert _shown(ctx) == [(VERIFY.id, True), (AUTH.id, True)]
+
+
+_EXPECTED_LINE = _span(PY, "expected = hmac")[0]
+# a function nested in verify_signature, as a closure would be
+INNER = _sym(PY, "verify_signature.digest", "function", (_EXPECTED_LINE, _EXPECTED_LINE))
+
+
+def test_a_function_shown_whole_does_not_lead_as_a_function_inside_it() -> None:
+    # the inner function's lines are in verify_signature, but a function is not where a
+    # nested function's answer is read as a class is for its methods: verify keeps its own
+    # relevance
+    candidates = (
+        Candidate(INNER, 1.0, "seed"),
+        Candidate(UPDATE, 0.8, "seed"),
+        Candidate(VERIFY, 0.5, "seed"),
+    )
+    ctx = assemble("q", "search", candidates, 4000, source=source, full_share=1.0, lead=1)
+    assert _shown(ctx) == [(UPDATE.id, True), (VERIFY.id, True)]
+
+
 def test_ties_are_broken_by_id() -> None:
     candidates = (Candidate(VERIFY, 0.5, "a"), Candidate(UPDATE, 0.5, "b"))
     ctx = _run(candidates, budget=100, full_share=0.0)

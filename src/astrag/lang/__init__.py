@@ -95,6 +95,11 @@ def support_file_patterns() -> dict[str, re.Pattern[str]]:
     }
 
 
+def question_kind_words() -> frozenset[str]:
+    """Every room's words for its kinds of definition (``Room.kind_words``), lower case."""
+    return frozenset(w for room in ROOMS for w in room.kind_words)
+
+
 def resolution_of(language: str) -> Resolution:
     """How the edges of a language's files find their targets (``Room.resolution``)."""
     return _RESOLUTION.get(language, Resolution.RESOLVED)

@@ -64,6 +64,12 @@ class Room:
     # (``.*_test\.go``); directory conventions (``tests/``, ``examples/``) are language-neutral
     # and live in ``astrag.search.support``
     support_files: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # words a question uses for the language's kinds of definition, as it uses "class" or
+    # "function" (Go's "struct", "func"): they say what kind of thing is meant, not which, and
+    # the language writes every definition of that kind with them (``type X struct``), so a
+    # question's "struct" would meet every struct type. Search does not look for them
+    # (``astrag.search.text.STOPWORDS``); a name that holds one keeps it in its joined form.
+    kind_words: frozenset[str] = frozenset()
 
     def sources(self, resolution: bool) -> Iterator[Traversable]:
         """The room's files that decide resolution (``resolution=True``) or extraction, in a

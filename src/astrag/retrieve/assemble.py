@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 import re
 import textwrap
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -167,14 +167,25 @@ def _level(symbol: Symbol) -> float:
 
 
 def _grouped(
-    entries: Sequence[_Entry], lead: int = 0, lead_boost: Callable[[Symbol], float] = _level
+    entries: Sequence[_Entry],
+    lead: int = 0,
+    lead_boost: Callable[[Symbol], float] = _level,
+    within: Mapping[str, Sequence[Candidate]] | None = None,
 ) -> list[_Entry]:
     """Entries in text order: the ``lead`` items that answer best first, by relevance times
     ``lead_boost`` (what answers the question), then the rest grouped: files by their best
-    item, and in each file its frame then its members (:func:`_in_file`)."""
+    item, and in each file its frame then its members (:func:`_in_file`). ``within``: by an
+    item's id, the candidates whose lines it shows besides its own (a class shown whole and
+    its methods): an item leads as well as the best of them would have."""
+    inside = within or {}
+
+    def answers_as(e: _Entry) -> float:
+        shown = (c for c in inside.get(e.symbol.id, ()) if c.symbol.kind not in _VALUES)
+        return max(c.score * lead_boost(c.symbol) for c in (e.candidate, *shown))
+
     first = sorted(
         (e for e in entries if _answers(e)),
-        key=lambda e: (-e.candidate.score * lead_boost(e.symbol), e.rank),
+        key=lambda e: (-answers_as(e), e.rank),
     )[:lead]
     entries = [e for e in entries if e not in first]
     best: dict[str, tuple[float, int]] = {}
@@ -233,10 +244,11 @@ def _pieces(
     with_map: bool = True,
     lead: int = 0,
     lead_boost: Callable[[Symbol], float] = _level,
+    within: Mapping[str, Sequence[Candidate]] | None = None,
 ) -> tuple[list[_Entry], list[str]]:
     """The text in pieces that join to it, cut after line breaks (see ``_block_pieces``), so
     ``count_joined`` finds most of them counted already."""
-    ordered = _grouped(entries, lead, lead_boost)
+    ordered = _grouped(entries, lead, lead_boost, within)
     pieces: list[str] = []
     if with_map and ordered:
         pieces.append(_file_map(ordered) + "\n\n")
@@ -408,6 +420,12 @@ def assemble(
     # contained by it, is in its own file (a scan of all selected per candidate and option
     # was a tenth of a warm context on a large repository)
     by_path: dict[str, list[_Entry]] = {}
+    # by a class shown whole, the candidates whose lines it shows besides its own: it is where
+    # its methods' answers are read, so it leads as they would have (hapi's "how are routes
+    # matched": the router's ``Server.match`` was the best answer, its class replaced it and
+    # led nothing). Not a function shown whole, whose nested functions would lift it: on the
+    # retrieval benchmark's tune split that cost MRR at 2,000 tokens (docs/BENCHMARKS.md §7).
+    within: dict[str, list[Candidate]] = {}
     blocks = 0  # sum of cost() over selected
     full_blocks = 0  # the same over selected full items
     map_tokens = 0  # count() of the file map of selected
@@ -428,7 +446,10 @@ def assemble(
     for rank, cand in enumerate(ranked):
         sym = cand.symbol
         here = by_path.get(sym.path, ())
-        if any(e.full and _contains(e.symbol, sym) for e in here):
+        shown_in = next((e for e in here if e.full and _contains(e.symbol, sym)), None)
+        if shown_in is not None:
+            if shown_in.symbol.kind in _CONTAINERS:
+                within.setdefault(shown_in.symbol.id, []).append(cand)
             continue  # its lines are already in the context
         room = budget - (blocks + len(selected) + map_tokens)
         for option in options(cand, rank, room):
@@ -464,6 +485,10 @@ def assemble(
                 selected = trial
                 if dropped:
                     by_path[sym.path] = [e for e in here if e not in dropped]
+                    if sym.kind in _CONTAINERS:
+                        inner = within.setdefault(sym.id, [])
+                        for e in dropped:
+                            inner += [e.candidate, *within.pop(e.symbol.id, ())]
                 by_path.setdefault(sym.path, []).append(option)
                 blocks, full_blocks, map_tokens = new_blocks, new_full, trial_map
                 break
@@ -475,7 +500,7 @@ def assemble(
 
     def rendered(entries: list[_Entry]) -> tuple[list[_Entry], str, int]:
         ordered, pieces = _pieces(
-            entries, lead=LEAD if lead is None else lead, lead_boost=lead_boost
+            entries, lead=LEAD if lead is None else lead, lead_boost=lead_boost, within=within
         )
         return ordered, "".join(pieces), _counted(pieces, count)
 

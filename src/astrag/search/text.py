@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from itertools import chain
 
-from astrag.lang import indexed_extensions
+from astrag.lang import indexed_extensions, question_kind_words
 
 _chain = chain.from_iterable
 _EXTENSIONS = indexed_extensions()  # what a token must end in to name a file by itself
@@ -26,8 +26,11 @@ _SEPARATORS = re.compile(r"[_$\-]+")
 
 # English glue and question words: they carry no meaning for code search. Intent words such
 # as "call" or "implement" are kept: they are also identifier parts ("callback", "impl").
-STOPWORDS = frozenset(
-    """a an the and or but if of to in on at by for from with without into onto over under
+# A word for a kind of definition ("class", "function", and the rooms' own: Go's "struct")
+# says what kind of thing is meant, not which.
+STOPWORDS = (
+    frozenset(
+        """a an the and or but if of to in on at by for from with without into onto over under
     is are was were be been being do does did done doing has have had having can could should
     would will shall may might must not no yes this that these those there here it its it's
     i me my we our us you your he she they them their what which who whom whose where when why
@@ -35,6 +38,8 @@ STOPWORDS = frozenset(
     as about above below up down out off again further once more most other same own s t
     get gets got use used uses using code function functions method methods class classes
     file files please show find tell let make sure way thing things""".split()
+    )
+    | question_kind_words()
 )
 _SHORT_OK = frozenset({"id", "db", "io", "ui", "os", "fs", "ip", "js", "ts", "py", "ok"})
 

@@ -19,4 +19,6 @@ ROOM = Room(
     index_modules=index_modules,
     read_layout=read_layout,
     support_files={"test": (r"[^/]*_test\.go",)},  # go test
+    # "bind request body to struct": the reader's struct, not every ``type X struct``
+    kind_words=frozenset({"struct", "structs", "func", "funcs"}),
 )
