@@ -617,6 +617,33 @@ def test_classes_kept_on_an_object_and_exported_by_a_chain_of_assignments(
     assert targets(edges, "contains", "core.js::internals") == {"core.js::internals.start"}
 
 
+def test_a_chain_of_names_for_one_function_defines_it_once(tmp_path: Path) -> None:
+    # express's ``res.contentType = res.type = function contentType() {}``: the innermost
+    # target is the definition; the outer name is neither one nor a second copy, so search
+    # sees one document and one file's evidence (docs/BENCHMARKS.md section 5, express)
+    edges = build(
+        tmp_path,
+        {
+            "response.js": """
+                var http = require('http');
+                var res = Object.create(http.ServerResponse.prototype);
+                module.exports = res;
+                res.contentType =
+                res.type = function contentType(type) { return this.set('Content-Type', type); };
+                res.set =
+                res.header = function header(field, val) { return this; };
+                res.json = function json(obj) { return this.type('json'); };
+            """,
+        },
+    )
+    assert targets(edges, "contains", "response.js::res") == {
+        "response.js::res.type",
+        "response.js::res.header",
+        "response.js::res.json",
+    }
+    assert targets(edges, "calls", "response.js::res.json") == {"response.js::res.type"}
+
+
 def test_exports_is_the_module_itself(tmp_path: Path) -> None:
     edges = build(
         tmp_path,
