@@ -63,3 +63,14 @@ def use_store(store_url: str, monkeypatch: pytest.MonkeyPatch) -> str:
     """Make every api call, CLI run and child process of the test use ``store_url``."""
     monkeypatch.setenv("ASTRAG_STORE", store_url or "sqlite")
     return store_url
+
+
+@pytest.fixture
+def empty_store(tmp_path: Path) -> Iterator[object]:
+    """A new, empty SQLite index in the test's own folder, closed after the test."""
+    from astrag.store.sqlite import SqliteStore
+
+    store = SqliteStore(tmp_path / ".astrag")
+    store.open()
+    yield store
+    store.close()

@@ -19,7 +19,6 @@ import subprocess
 import sys
 import textwrap
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -168,11 +167,8 @@ def snapshot_of(store: SqliteStore) -> tuple[object, ...]:
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[SqliteStore]:
-    s = SqliteStore(tmp_path / ".astrag")
-    s.open()
-    yield s
-    s.close()
+def store(empty_store: SqliteStore) -> SqliteStore:
+    return empty_store
 
 
 # ---------------------------------------------------------------------------- opening

@@ -3,9 +3,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 from astrag.store import IndexUpdate, SqliteStore
@@ -13,11 +10,8 @@ from astrag.store.depends import decode_ids, encode_ids, holds_any_id, number, n
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[SqliteStore]:
-    s = SqliteStore(tmp_path / ".astrag")
-    s.open()
-    yield s
-    s.close()
+def store(empty_store: SqliteStore) -> SqliteStore:
+    return empty_store
 
 
 def _paths(store: SqliteStore) -> list[tuple[int, str]]:

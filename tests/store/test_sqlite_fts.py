@@ -8,7 +8,6 @@ made a segment per few documents and spent 2.2 s more CPU merging them.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,11 +20,8 @@ WEIGHTS = (10.0, 4.0, 2.0, 2.0, 3.0)
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[SqliteStore]:
-    s = SqliteStore(tmp_path / ".astrag")
-    s.open()
-    yield s
-    s.close()
+def store(empty_store: SqliteStore) -> SqliteStore:
+    return empty_store
 
 
 def docs(count: int, files: int) -> tuple[SearchDoc, ...]:

@@ -76,6 +76,7 @@ from astrag.store.codec import (
 from astrag.store.flush import BackgroundFlush
 from astrag.store.index_dir import claim as claim_dir
 from astrag.store.kept import Kept
+from astrag.store.sqlite_batches import CHUNK, REBUILD_HINT, marks, rows_in
 from astrag.store.sqlite_counts import CALL_TARGET_SQL, CountDeltas, recount
 from astrag.store.sqlite_depends import (
     PATHS_TABLE,
@@ -107,7 +108,6 @@ _PREVIOUS_NAME = "index.previous"  # a link to the generation the last publish r
 _GENERATION = re.compile(r"index\.[0-9a-f]+\.db")
 _DEAD_HOLDER_TRIES = 30  # x 0.1 s: the kernel drops a dead process's flock almost at once
 BUSY_TIMEOUT_MS = 10_000
-_CHUNK = 500  # ids per IN (...) list; far below SQLite's bound-parameter limit
 _new_file_record = fast_constructor(FileRecord)  # its slots filled, not through __init__
 _SEEN_SYMBOLS = 50_000  # symbols a warm process keeps read (forgotten all at once past it)
 # the summary counts, rewritten by every apply in its own transaction: a no-op re-index of a
@@ -115,7 +115,6 @@ _SEEN_SYMBOLS = 50_000  # symbols a warm process keeps read (forgotten all at on
 COUNTS_META = "counts"
 _TABLES_SELECT = "SELECT name FROM sqlite_master WHERE type = 'table'"
 _RESERVED_META = frozenset({"schema_version", "facts_format", COUNTS_META})
-_REBUILD_HINT = "run `astrag index --rebuild` to rebuild the index"
 
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -290,10 +289,8 @@ class _Names(dict[str, int]):
         """Of ``names``, the ones with no id yet, after reading the stored ones' ids."""
         unknown = [n for n in names if n not in self]
         if self.stored:
-            for i in range(0, len(unknown), _CHUNK):
-                chunk = unknown[i : i + _CHUNK]
-                query = f"SELECT name, nid FROM names WHERE name IN ({_placeholders(len(chunk))})"
-                self.update(self.conn.execute(query, chunk))
+            query = "SELECT name, nid FROM names WHERE name IN ({})"
+            self.update(rows_in(self.conn, query, unknown))
             unknown = [n for n in unknown if n not in self]
         return unknown
 
@@ -310,10 +307,6 @@ class _NoFlush(nullcontext["_NoFlush"]):
 
     def poke(self) -> None:
         pass
-
-
-def _placeholders(n: int) -> str:
-    return ",".join("?" * n)
 
 
 def _replace_link(link: Path, target: str) -> None:
@@ -574,7 +567,7 @@ class SqliteStore:
             raise IndexCorrupt(
                 f"{self.db_path} is not an astrag index (missing tables: "
                 f"{', '.join(sorted(missing))})",
-                hint=_REBUILD_HINT,
+                hint=REBUILD_HINT,
             )
 
     def _migrate(self, conn: sqlite3.Connection, meta: dict[str, str]) -> dict[str, str]:
@@ -616,14 +609,14 @@ class SqliteStore:
         raw = meta.get("schema_version", "")
         if not raw.isdigit():
             raise IndexCorrupt(
-                f"{self.db_path} has no valid schema_version ({raw!r})", hint=_REBUILD_HINT
+                f"{self.db_path} has no valid schema_version ({raw!r})", hint=REBUILD_HINT
             )
         found = int(raw)
         if found > SCHEMA_VERSION:
             raise IndexIncompatible(
                 f"the index at {self.index_dir} has schema version {found}, newer than version "
                 f"{SCHEMA_VERSION} that this astrag understands",
-                hint=f"upgrade astrag, or {_REBUILD_HINT} with this version",
+                hint=f"upgrade astrag, or {REBUILD_HINT} with this version",
             )
         if found < SCHEMA_VERSION:
             upgradable = found in _MIGRATIONS and self.readonly
@@ -631,13 +624,13 @@ class SqliteStore:
             raise error(
                 f"the index at {self.index_dir} has schema version {found}, older than version "
                 f"{SCHEMA_VERSION} that this astrag writes",
-                hint="run `astrag index` to upgrade it in place" if upgradable else _REBUILD_HINT,
+                hint="run `astrag index` to upgrade it in place" if upgradable else REBUILD_HINT,
             )
         if meta.get("facts_format") != FACTS_FORMAT:
             raise IndexIncompatible(
                 f"the index at {self.index_dir} stores parsed files in format "
                 f"{meta.get('facts_format')!r}; this astrag uses {FACTS_FORMAT!r}",
-                hint=_REBUILD_HINT,
+                hint=REBUILD_HINT,
             )
 
     def _store_error(self, err: sqlite3.DatabaseError) -> StoreError:
@@ -645,7 +638,7 @@ class SqliteStore:
         primary = code & 0xFF if isinstance(code, int) else None
         if primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
             return IndexCorrupt(
-                f"{self.db_path} is damaged or not an astrag index ({err})", hint=_REBUILD_HINT
+                f"{self.db_path} is damaged or not an astrag index ({err})", hint=REBUILD_HINT
             )
         if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
             return IndexLocked(
@@ -1098,7 +1091,7 @@ class SqliteStore:
             paths = [row[0] for row in self._db.execute("SELECT path FROM facts")]
         else:  # unknown paths are left out, as load_facts does
             keys = list(dict.fromkeys(paths))
-            if len(keys) > _CHUNK:
+            if len(keys) > CHUNK:
                 # most of the files (an incremental run keeps every unchanged one): one scan
                 # of the paths beats IN lists of them (medusa's 5.7k: 14 -> 4 ms)
                 known = {row[0] for row in self._db.execute("SELECT path FROM facts")}
@@ -1112,7 +1105,7 @@ class SqliteStore:
     def _facts_blob(self, path: str) -> bytes:
         row = self._db.execute("SELECT data FROM facts WHERE path = ?", (path,)).fetchone()
         if row is None:
-            raise IndexCorrupt(f"no stored facts for {path} in {self.db_path}", _REBUILD_HINT)
+            raise IndexCorrupt(f"no stored facts for {path} in {self.db_path}", REBUILD_HINT)
         return row[0]
 
     @_translate_errors
@@ -1363,7 +1356,7 @@ class SqliteStore:
             from astrag.store.adjacency import neighbours
 
             return neighbours(
-                memory, keys, kind_list, incoming=incoming, chunk=_CHUNK, levels=RESOLUTION_CODES
+                memory, keys, kind_list, incoming=incoming, chunk=CHUNK, levels=RESOLUTION_CODES
             )
         started = time.perf_counter()
         try:
@@ -1381,7 +1374,7 @@ class SqliteStore:
             f"JOIN names hn ON hn.nid = e.{here} JOIN names tn ON tn.nid = e.{there} "
             f"JOIN symbols t ON t.nid = e.{there} "
             f"WHERE e.{here} IN (SELECT nid FROM names WHERE name IN ({{}})) "
-            f"AND e.kind IN ({_placeholders(len(kind_list))}) AND t.path != '' ORDER BY e.rowid"
+            f"AND e.kind IN ({marks(len(kind_list))}) AND t.path != '' ORDER BY e.rowid"
         )
         levels = RESOLUTION_CODES
         with self.snapshot():
@@ -1444,9 +1437,7 @@ class SqliteStore:
 
     def _rows_for(self, query: str, keys: list[str], *extra: str) -> Iterator[tuple[Any, ...]]:
         """Run ``query`` (with one ``{}`` for an IN list) over ``keys`` in bounded chunks."""
-        for start in range(0, len(keys), _CHUNK):
-            chunk = keys[start : start + _CHUNK]
-            yield from self._db.execute(query.format(_placeholders(len(chunk))), (*chunk, *extra))
+        return rows_in(self._db, query, keys, *extra)
 
     def _symbols_where(self, condition: str, value: str) -> list[Symbol]:
         rows = self._db.execute(
@@ -1461,7 +1452,7 @@ class SqliteStore:
         kind_list = [str(k) for k in kinds] if kinds is not None else []
         kind_filter = ""
         if kinds is not None:
-            kind_filter = f" AND e.kind IN ({_placeholders(len(kind_list))})"
+            kind_filter = f" AND e.kind IN ({marks(len(kind_list))})"
         query = (
             f"{_EDGE_SELECT} WHERE {column} IN (SELECT nid FROM names WHERE name IN ({{}}))"
             f"{kind_filter} ORDER BY e.rowid"

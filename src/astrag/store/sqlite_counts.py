@@ -23,6 +23,7 @@ from typing import Any
 from astrag.graph.facts import Resolution, Symbol
 from astrag.store.base import FileRecord
 from astrag.store.codec import RESOLUTION_CODE
+from astrag.store.sqlite_batches import chunks, marks
 
 _NAME = RESOLUTION_CODE[Resolution.NAME]
 # what a call edge's target is: resolved, name (matched by name only), external, unresolved,
@@ -31,7 +32,6 @@ CALL_TARGET_SQL = (
     "CASE WHEN s.nid IS NULL THEN 'dangling' WHEN s.path = '' THEN s.kind "
     f"WHEN e.res = {_NAME} THEN 'name' ELSE 'resolved' END"
 )
-_CHUNK = 500  # ids per IN (...) list
 _SCAN_ALL = 20_000  # more symbols to look up than this: read them all in one scan
 
 SymbolState = tuple[bool, str] | None  # (a placeholder?, kind); None: no symbol row
@@ -75,15 +75,6 @@ def _category(state: SymbolState, res: int) -> str:
     return "name" if res == _NAME else "resolved"
 
 
-def _chunks(items: Sequence[Any]) -> Iterable[Sequence[Any]]:
-    for i in range(0, len(items), _CHUNK):
-        yield items[i : i + _CHUNK]
-
-
-def _marks(n: int) -> str:
-    return ",".join("?" * n)
-
-
 class CountDeltas:
     """The kept counts of one apply, moved by what it deletes and writes; :meth:`finish`
     gives the counts after it. Call each ``*_deleting`` hook before the rows go."""
@@ -111,9 +102,9 @@ class CountDeltas:
     def files_deleting(self, paths: Iterable[str]) -> None:
         """Records about to be deleted or replaced."""
         keys = list(dict.fromkeys(paths))
-        for chunk in _chunks(keys):
+        for chunk in chunks(keys):
             rows = self.conn.execute(
-                f"SELECT language, lines, errors FROM files WHERE path IN ({_marks(len(chunk))})",
+                f"SELECT language, lines, errors FROM files WHERE path IN ({marks(len(chunk))})",
                 chunk,
             )
             for language, lines, errors in rows:
@@ -135,15 +126,15 @@ class CountDeltas:
     def symbols_deleting(self, paths: Iterable[str]) -> None:
         """Every symbol of ``paths`` is about to be deleted."""
         keys = list(dict.fromkeys(paths))
-        for chunk in _chunks(keys):
-            query = f"SELECT nid, path, kind FROM symbols WHERE path IN ({_marks(len(chunk))})"
+        for chunk in chunks(keys):
+            query = f"SELECT nid, path, kind FROM symbols WHERE path IN ({marks(len(chunk))})"
             self._forget(self.conn.execute(query, chunk))
 
     def symbols_replacing(self, nids: Iterable[int]) -> None:
         """The rows of ``nids`` are about to be written (an upsert: some may exist)."""
         keys = list(dict.fromkeys(nids))
-        for chunk in _chunks(keys):
-            query = f"SELECT nid, path, kind FROM symbols WHERE nid IN ({_marks(len(chunk))})"
+        for chunk in chunks(keys):
+            query = f"SELECT nid, path, kind FROM symbols WHERE nid IN ({marks(len(chunk))})"
             self._forget(self.conn.execute(query, chunk))
 
     def _forget(self, rows: Iterable[tuple[int, str, str]]) -> None:
@@ -173,10 +164,10 @@ class CountDeltas:
     def edges_deleting(self, paths: Iterable[str]) -> None:
         """Every edge whose site is one of ``paths`` is about to be deleted."""
         keys = list(dict.fromkeys(paths))
-        for chunk in _chunks(keys):
+        for chunk in chunks(keys):
             rows = self.conn.execute(
                 "SELECT kind, dst, res, count(*) FROM edges WHERE path IN "
-                f"(SELECT nid FROM names WHERE name IN ({_marks(len(chunk))})) "
+                f"(SELECT nid FROM names WHERE name IN ({marks(len(chunk))})) "
                 "GROUP BY kind, dst, res",
                 chunk,
             )
@@ -231,10 +222,10 @@ class CountDeltas:
 
     def _calls_to(self, nids: list[int]) -> Counter[tuple[int, int]]:
         found: Counter[tuple[int, int]] = Counter()
-        for chunk in _chunks(nids):
+        for chunk in chunks(nids):
             rows = self.conn.execute(
                 "SELECT dst, res, count(*) FROM edges WHERE kind = 'calls' "
-                f"AND dst IN ({_marks(len(chunk))}) GROUP BY dst, res",
+                f"AND dst IN ({marks(len(chunk))}) GROUP BY dst, res",
                 chunk,
             )
             for dst, res, n in rows:
@@ -248,7 +239,7 @@ class CountDeltas:
             return {nid: (bool(p), k) for nid, p, k in self.conn.execute(query) if nid in nids}
         states: dict[int, SymbolState] = {}
         keys = list(nids)
-        for chunk in _chunks(keys):
-            rows = self.conn.execute(f"{query} WHERE nid IN ({_marks(len(chunk))})", chunk)
+        for chunk in chunks(keys):
+            rows = self.conn.execute(f"{query} WHERE nid IN ({marks(len(chunk))})", chunk)
             states.update((nid, (bool(p), k)) for nid, p, k in rows)
         return states

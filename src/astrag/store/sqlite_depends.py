@@ -15,13 +15,12 @@ from collections.abc import Iterable, Mapping
 
 from astrag.store.base import IndexCorrupt
 from astrag.store.depends import decode_ids, encode_ids, holds_any_id, number, numbering
+from astrag.store.sqlite_batches import REBUILD_HINT, rows_in
 
 PATHS_TABLE = (
     "CREATE TABLE IF NOT EXISTS paths (pid INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE)"
 )
-_CHUNK = 500  # paths per IN (...) list
 _PREFILTER_MAX = 16  # paths whose sets SQLite picks out before they are read
-_REBUILD_HINT = "run `astrag index --rebuild` to rebuild the index"
 
 
 class PathIds(dict[str, int]):
@@ -39,12 +38,8 @@ class PathIds(dict[str, int]):
         """Add the stored ids of ``paths`` that this dict lacks."""
         unknown = [p for p in dict.fromkeys(paths) if p not in self]
         if self.stored:
-            for i in range(0, len(unknown), _CHUNK):
-                chunk = unknown[i : i + _CHUNK]
-                marks = ",".join("?" * len(chunk))
-                self.update(
-                    self.conn.execute(f"SELECT path, pid FROM paths WHERE path IN ({marks})", chunk)
-                )
+            query = "SELECT path, pid FROM paths WHERE path IN ({})"
+            self.update(rows_in(self.conn, query, unknown))
 
     def intern(self, paths: Iterable[str]) -> None:
         """Give every one of ``paths`` an id, adding those the table lacks."""
@@ -152,7 +147,7 @@ def ids_from_marshalled(conn: sqlite3.Connection) -> None:
     try:
         sets = [(file, marshal.loads(deps)) for file, deps in rows]
     except (ValueError, EOFError, TypeError) as err:
-        raise IndexCorrupt(f"a dependency set is unreadable ({err})", _REBUILD_HINT) from err
+        raise IndexCorrupt(f"a dependency set is unreadable ({err})", REBUILD_HINT) from err
     ids = number(numbering(p for _, deps in sets for p in deps))
     conn.executemany(
         "INSERT INTO paths (pid, path) VALUES (?, ?)", [(i, p) for p, i in ids.items()]
