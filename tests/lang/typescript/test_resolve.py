@@ -619,8 +619,9 @@ def test_classes_kept_on_an_object_and_exported_by_a_chain_of_assignments(
 
 def test_a_chain_of_names_for_one_function_defines_it_once(tmp_path: Path) -> None:
     # express's ``res.contentType = res.type = function contentType() {}``: the innermost
-    # target is the definition; the outer name is neither one nor a second copy, so search
-    # sees one document and one file's evidence (docs/BENCHMARKS.md section 5, express)
+    # target is the function's one definition; the outer name is a variable holding it (as
+    # ``const alias = fn``), not a second copy of the function, so express's documented
+    # ``res.set`` / ``res.contentType`` can be looked up and their calls resolve to them
     edges = build(
         tmp_path,
         {
@@ -637,11 +638,19 @@ def test_a_chain_of_names_for_one_function_defines_it_once(tmp_path: Path) -> No
         },
     )
     assert targets(edges, "contains", "response.js::res") == {
+        "response.js::res.contentType",
         "response.js::res.type",
+        "response.js::res.set",
         "response.js::res.header",
         "response.js::res.json",
     }
     assert targets(edges, "calls", "response.js::res.json") == {"response.js::res.type"}
+    assert targets(edges, "calls", "response.js::res.type") == {"response.js::res.set"}
+    # the function is read into its alias where the chain names it, as ``alias = fn`` reads fn
+    assert targets(edges, "references", "response.js") >= {
+        "response.js::res.type",
+        "response.js::res.header",
+    }
 
 
 def test_exports_is_the_module_itself(tmp_path: Path) -> None:

@@ -2097,12 +2097,36 @@ class _Extractor(ContextualTypes, ComposedTypes):
             attach(inner, chain[0], chain[1], value, statement)
         else:
             return
+        aliased = False
         for target in outer_targets:
             outer = self.chain(target) if target is not None else []
             if outer == ["module", "exports"]:
                 self.exports.append((qualname, "="))
             elif (exported := _exported_name(outer)) is not None:
                 self.exports.append((qualname, exported))
+            elif len(outer) == 2 and self.parents.get(outer[0]) == "" and target is not None:
+                self.attached_alias(target, outer[0], outer[1], qualname, statement)
+                aliased = True
+        if aliased:  # the value is read into the aliases, as ``alias = fn`` reads ``fn``
+            chain, point = self.chain_at(left)
+            self.add_ref(RefKind.READ, chain, "", point)  # a top-level statement
+
+    def attached_alias(
+        self, target: Node, owner: str, name: str, qualname: str, statement: Node
+    ) -> None:
+        """``res.contentType = res.type = function contentType() {}`` (express's style): the
+        value is defined once, under the innermost name; each outer ``owner.name`` is a
+        variable holding it, as ``const alias = fn`` is, so ``res.contentType(...)`` resolves
+        to ``res.type`` and the documented name can be looked up."""
+        self.emit(
+            DefKind.VARIABLE,
+            name,
+            owner,
+            (target, target),
+            signature=f"{_collapse(self.text(target))} = {qualname}",
+            docstring=self.docstring(statement.start_byte),
+            value=qualname.split("."),
+        )
 
     def attached_function(
         self, node: Node, owner: str, name: str, fn: Node, statement: Node
