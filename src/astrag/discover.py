@@ -171,8 +171,9 @@ class ReadResult:
     note: str | None = None
 
 
-def discover(root: Path, config: Config) -> Discovery:
+def discover(root: Path, config: Config, listing: GitListing | None = None) -> Discovery:
     """List the files under ``root`` that astrag indexes, and the notable ones it skips.
+    ``listing``: git's listing of ``root``, started earlier (see :class:`GitListing`).
 
     Raises :class:`~astrag.errors.AstragError` only when ``root`` is not a directory; files that
     are unreadable, vanish or loop are reported in ``skipped`` instead.
@@ -182,7 +183,9 @@ def discover(root: Path, config: Config) -> Discovery:
             f"{root}: not a directory", hint="Pass the path of the project's top directory."
         )
     collector = _Collector(Path(root), config)
-    paths = _git_ls_files(collector.root)
+    if listing is None or listing.root != collector.root:
+        listing = GitListing(collector.root)
+    paths = listing.paths()
     if paths:
         collector.take_git_listing(paths)
         method = "git"
@@ -199,19 +202,49 @@ def discover(root: Path, config: Config) -> Discovery:
     return Discovery(files=files, skipped=skipped, method=method)
 
 
-def _git_ls_files(root: str) -> list[str] | None:
-    """Paths git considers part of the work tree under ``root``; None when git is missing or
-    fails (not a repository, unsafe ownership, ...)."""
-    # GIT_DIR/GIT_WORK_TREE (set inside git hooks) would point git at another repository.
-    env = {k: v for k, v in os.environ.items() if k not in ("GIT_DIR", "GIT_WORK_TREE")}
-    command = ["git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard"]
-    try:
-        proc = subprocess.run(command, capture_output=True, env=env, check=False)
-    except OSError:
-        return None
-    if proc.returncode != 0:
-        return None
-    return [p for p in os.fsdecode(proc.stdout).split("\0") if p]
+class GitListing:
+    """``git ls-files`` of ``root`` (the paths git considers part of the work tree), started at
+    once in its own process: a caller starts it before other work and reads it when it
+    discovers. git's listing of untracked files walks the tree (0.03 s on a 5.7k-file
+    monorepo), and an index run has the store to open and its records to read meanwhile."""
+
+    def __init__(self, root: str) -> None:
+        self.root = root
+        # GIT_DIR/GIT_WORK_TREE (set inside git hooks) would point git at another repository.
+        env = {k: v for k, v in os.environ.items() if k not in ("GIT_DIR", "GIT_WORK_TREE")}
+        command = [
+            "git",
+            "-C",
+            root,
+            "ls-files",
+            "-z",
+            "--cached",
+            "--others",
+            "--exclude-standard",
+        ]
+        try:
+            self._proc: subprocess.Popen[bytes] | None = subprocess.Popen(
+                command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env
+            )
+        except OSError:
+            self._proc = None
+
+    def paths(self) -> list[str] | None:
+        """The listed paths; None when git is missing or fails (not a repository, unsafe
+        ownership, ...)."""
+        if self._proc is None:
+            return None
+        with self._proc as proc:
+            out, _ = proc.communicate()
+        if proc.returncode != 0:
+            return None
+        return [p for p in os.fsdecode(out).split("\0") if p]
+
+    def close(self) -> None:
+        """Stop git if its listing was never read (the run ended before discovering)."""
+        if self._proc is not None and self._proc.returncode is None:
+            self._proc.kill()
+            self._proc.communicate()
 
 
 @functools.lru_cache(maxsize=4096)
