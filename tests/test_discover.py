@@ -140,11 +140,33 @@ def test_a_listing_outside_a_repository_is_none_and_the_tree_is_walked(tmp_path:
 
 
 @needs_git
+def test_an_untracked_file_that_makes_a_tracked_directory_a_package_is_heeded(
+    tmp_path: Path,
+) -> None:
+    # git lists tracked files apart from untracked ones, which are offered later: an untracked
+    # __init__.py makes build/ a package, so build/ is not an output directory to skip
+    root = init_repo(tmp_path / "repo")
+    write(root, "app.py")
+    write(root, "build/gen.py")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "init")
+    write(root, "build/__init__.py")
+
+    found = discover(root, Config())
+
+    assert paths(found) == ["app.py", "build/__init__.py", "build/gen.py"]
+    assert found.skipped == ()
+    (root / "build/__init__.py").unlink()
+    assert paths(discover(root, Config())) == ["app.py"]
+    assert reasons(discover(root, Config())) == {"build": "excluded_dir"}
+
+
+@needs_git
 def test_a_listing_never_read_is_stopped(tmp_path: Path) -> None:
     root = init_repo(tmp_path / "repo")
     listing = GitListing(os.fspath(root))
     listing.close()
-    assert listing._proc is not None and listing._proc.returncode is not None
+    assert all(p is not None and p.returncode is not None for p in listing._procs)
 
 
 @needs_git
