@@ -4,7 +4,9 @@ The product of a query with every vector is bound by memory, not arithmetic: on 
 repository it reads a 35 MB float32 matrix (more than a 32 MB cache holds) in 2.5 ms, two
 thirds of a warm ``search``. One core cannot draw the memory's bandwidth; two can: the rows
 are cut into chunks that this thread and one helper thread take in turn, while the query's
-thread also ranks lexically, so the product costs what is left of it after that.
+thread also ranks lexically, so the product costs what is left of it after that. With both
+cores busy with other work there is no bandwidth to gain, and the query's thread does the
+chunks itself, never waiting for a helper that lost its core (see :class:`Product`).
 
 Every score is bit-identical to one product over the whole matrix: OpenBLAS (one thread,
 ``astrag/__init__.py``) computes a row's dot product the same way wherever the row lies, as
@@ -28,7 +30,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import numpy as np
 
-CHUNK = 4096  # rows a chunk (4 MB of float32 at 256 dimensions); a multiple of BLOCK
+CHUNK = 2048  # rows a chunk (2 MB of float32 at 256 dimensions); a multiple of BLOCK
 BLOCK = 64  # rows a block of scores; a multiple of every OpenBLAS kernel's block of rows
 _helper: ThreadPoolExecutor | None = None
 _helper_lock = threading.Lock()
@@ -40,51 +42,47 @@ def bounds(rows: int, chunk: int = CHUNK) -> list[tuple[int, int]]:
 
 
 class Product:
-    """``matrix @ query`` begun at once: the helper thread takes chunks as it gets a core;
-    :meth:`scores` has the calling thread take the rest and waits only for chunks the helper
-    has taken. With a busy second core the calling thread does them all, as before."""
+    """``matrix @ query`` begun at once: the helper thread takes chunks as it gets a core, and
+    :meth:`scores` has the calling thread take the rest. The calling thread never waits for
+    the helper: a chunk the helper has taken and not finished is computed again (each chunk's
+    scores are a new array, published whole, and both copies are the same numbers), so a
+    helper that lost its core to another process costs at most one chunk, never a stall."""
 
     def __init__(self, matrix: np.ndarray, query: np.ndarray, chunk: int = CHUNK) -> None:
-        import numpy as np
-
         self._matrix = matrix
         self._query = query
         self._chunks = bounds(len(matrix), chunk)
         self._next = count()  # the next chunk to take: next() is atomic under the GIL
-        self._lock = threading.Lock()
-        self._left = len(self._chunks)
-        self._done = threading.Event()
-        self._failed: BaseException | None = None
-        self.out = np.empty(len(matrix), dtype=np.float32)
+        # each chunk's scores once computed; a slot is set once, by whichever thread is first
+        self._parts: list[np.ndarray | None] = [None] * len(self._chunks)
         if len(self._chunks) > 1:
-            _pool().submit(self._work)
-        elif not self._chunks:
-            self._done.set()
+            _pool().submit(self._take)
 
     def scores(self) -> np.ndarray:
-        """Every row's score, once every chunk is done."""
-        self._work()
-        self._done.wait()
-        if self._failed is not None:
-            raise self._failed
-        return self.out
-
-    def _work(self) -> None:
+        """Every row's score."""
         import numpy as np
 
-        chunks, out = self._chunks, self.out
-        while (i := next(self._next)) < len(chunks):
-            start, end = chunks[i]
-            try:
-                np.matmul(self._matrix[start:end], self._query, out=out[start:end])
-            except BaseException as error:  # the waiting thread raises it
-                self._failed = error
-                self._done.set()
-                raise
-            with self._lock:
-                self._left -= 1
-                if not self._left:
-                    self._done.set()
+        self._take()
+        parts = self._parts
+        for i, part in enumerate(parts):
+            if part is None:  # the helper's, still being computed: not waited for
+                parts[i] = self._product(i)
+        if not parts:
+            return np.zeros(0, dtype=np.float32)
+        return parts[0] if len(parts) == 1 else np.concatenate(parts)  # type: ignore[arg-type]
+
+    def _take(self) -> None:
+        parts, total = self._parts, len(self._chunks)
+        while (i := next(self._next)) < total:
+            part = self._product(i)
+            if parts[i] is None:
+                parts[i] = part
+
+    def _product(self, i: int) -> np.ndarray:
+        import numpy as np
+
+        start, end = self._chunks[i]
+        return np.matmul(self._matrix[start:end], self._query)
 
 
 def _pool() -> ThreadPoolExecutor:
