@@ -74,3 +74,26 @@ def test_dense_search_equals_one_product_and_argpartition() -> None:
     for query in queries:
         for limit in (200, 10):
             assert index.search(query, limit) == _reference(index, query, limit)
+
+
+def test_a_helper_without_a_core_rests_for_the_next_products() -> None:
+    import threading
+
+    import astrag.search.product as product
+
+    matrix = _vectors(1000)
+    query = np.random.default_rng(1).standard_normal(256).astype(np.float32)
+    busy = threading.Event()
+    product._pool().submit(busy.wait)  # the helper thread has no time for the next product
+    try:
+        product._resting = 0
+        first = Product(matrix, query, 128)
+        assert np.array_equal(first.scores(), matrix @ query)  # all computed by this thread
+        assert product._resting == product.RESTS
+        rested = [Product(matrix, query, 128) for _ in range(product.RESTS)]
+        assert not any(p._helper for p in rested)
+        assert all(np.array_equal(p.scores(), matrix @ query) for p in rested)
+        assert product._resting == 0
+        assert Product(matrix, query, 128)._helper  # and then it is tried again
+    finally:
+        busy.set()

@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 
 CHUNK = 2048  # rows a chunk (2 MB of float32 at 256 dimensions); a multiple of BLOCK
 BLOCK = 64  # rows a block of scores; a multiple of every OpenBLAS kernel's block of rows
+RESTS = 8  # products made without the helper after one it did not help
+_resting = 0  # products still to be made without it
 _helper: ThreadPoolExecutor | None = None
 _helper_lock = threading.Lock()
 
@@ -46,37 +48,49 @@ class Product:
     :meth:`scores` has the calling thread take the rest. The calling thread never waits for
     the helper: a chunk the helper has taken and not finished is computed again (each chunk's
     scores are a new array, published whole, and both copies are the same numbers), so a
-    helper that lost its core to another process costs at most one chunk, never a stall."""
+    helper that lost its core to another process costs at most one chunk, never a stall.
+    A helper that did less than a quarter of the chunks had no core to run on: the next
+    :data:`RESTS` products are made without it (a thread that only competes with the query's
+    own for a core and for memory costs more than it brings), then it is tried again."""
 
     def __init__(self, matrix: np.ndarray, query: np.ndarray, chunk: int = CHUNK) -> None:
+        global _resting
         self._matrix = matrix
         self._query = query
         self._chunks = bounds(len(matrix), chunk)
         self._next = count()  # the next chunk to take: next() is atomic under the GIL
         # each chunk's scores once computed; a slot is set once, by whichever thread is first
         self._parts: list[np.ndarray | None] = [None] * len(self._chunks)
-        if len(self._chunks) > 1:
-            _pool().submit(self._take)
+        self._helped = 0  # chunks the helper set first
+        self._helper = len(self._chunks) > 1 and not _resting
+        if self._helper:
+            _pool().submit(self._take, True)
+        elif len(self._chunks) > 1:
+            _resting -= 1
 
     def scores(self) -> np.ndarray:
         """Every row's score."""
+        global _resting
         import numpy as np
 
-        self._take()
+        self._take(False)
         parts = self._parts
         for i, part in enumerate(parts):
             if part is None:  # the helper's, still being computed: not waited for
                 parts[i] = self._product(i)
+        if self._helper and self._helped * 4 < len(parts):
+            _resting = RESTS
         if not parts:
             return np.zeros(0, dtype=np.float32)
         return parts[0] if len(parts) == 1 else np.concatenate(parts)  # type: ignore[arg-type]
 
-    def _take(self) -> None:
+    def _take(self, helper: bool) -> None:
         parts, total = self._parts, len(self._chunks)
         while (i := next(self._next)) < total:
             part = self._product(i)
             if parts[i] is None:
                 parts[i] = part
+                self._helped += helper
 
     def _product(self, i: int) -> np.ndarray:
         import numpy as np
