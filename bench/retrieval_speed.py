@@ -6,7 +6,7 @@ DIR must be indexed (``astrag index DIR``). Queries are made from the index itse
 repository works: for every N-th function or method, "how is <name> used", "<split words of
 its name>" and "refactor <Class> to ..." style tasks, a fixed mix. Warm: one process opens the
 index, runs one untimed query (loads the vectors and the embedder, as a running MCP server
-would have), then times each query; p50/p95 of wall time, p50 of the process's CPU time and
+would have), then times each query; p50/p90/p95 of wall time, p50 of the process's CPU time and
 the least CPU time of any query are reported (on a shared machine the CPU time is the steadier
 figure). Cold: ``astrag search`` and ``astrag context`` spawned as fresh processes, timed from
 spawn to exit, median of 5.
@@ -63,6 +63,7 @@ def warm(root: Path, queries: list[str], budget: int) -> dict[str, dict[str, flo
                 cpu.append((time.process_time() - c) * 1000)
             out[name] = {
                 "p50_ms": round(percentile(times, 0.5), 1),
+                "p90_ms": round(percentile(times, 0.9), 1),
                 "p95_ms": round(percentile(times, 0.95), 1),
                 "max_ms": round(max(times), 1),
                 # CPU time of this process: what the query costs, whatever else the machine

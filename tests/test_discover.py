@@ -13,6 +13,7 @@ import pytest
 from astrag.config import Config
 from astrag.discover import (
     Discovery,
+    GitListing,
     Skipped,
     SourceFile,
     decode_source,
@@ -106,6 +107,66 @@ def test_git_lists_tracked_and_untracked_but_not_ignored(tmp_path: Path) -> None
     st = os.stat(root / "src/app.py")
     assert (app.language, app.size, app.mtime_ns) == ("python", st.st_size, st.st_mtime_ns)
     assert source_file(found, "new.ts").language == "typescript"
+
+
+@needs_git
+def test_a_listing_started_early_is_what_discovery_would_list(tmp_path: Path) -> None:
+    root = init_repo(tmp_path / "repo")
+    write(root, ".gitignore", "ignored/\n")
+    write(root, "src/app.py")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "init")
+    write(root, "new.ts", "export const a = 1;\n")  # untracked
+    write(root, "ignored/x.py")
+    listing = GitListing(os.fspath(root))  # started first, read when discovery lists
+
+    early = discover(root, Config(), listing)
+
+    assert early.method == "git"
+    assert early == discover(root, Config())
+    # a listing of another directory is not used: discovery lists its own root
+    elsewhere = discover(root / "src", Config(), GitListing(os.fspath(root)))
+    assert paths(elsewhere) == ["app.py"]
+
+
+def test_a_listing_outside_a_repository_is_none_and_the_tree_is_walked(tmp_path: Path) -> None:
+    root = tmp_path / "plain"
+    write(root, "a.py")
+    listing = GitListing(os.fspath(root))
+    found = discover(root, Config(), listing)
+    assert found.method == "walk"
+    assert paths(found) == ["a.py"]
+    assert GitListing(os.fspath(root)).paths() is None
+
+
+@needs_git
+def test_an_untracked_file_that_makes_a_tracked_directory_a_package_is_heeded(
+    tmp_path: Path,
+) -> None:
+    # git lists tracked files apart from untracked ones, which are offered later: an untracked
+    # __init__.py makes build/ a package, so build/ is not an output directory to skip
+    root = init_repo(tmp_path / "repo")
+    write(root, "app.py")
+    write(root, "build/gen.py")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "init")
+    write(root, "build/__init__.py")
+
+    found = discover(root, Config())
+
+    assert paths(found) == ["app.py", "build/__init__.py", "build/gen.py"]
+    assert found.skipped == ()
+    (root / "build/__init__.py").unlink()
+    assert paths(discover(root, Config())) == ["app.py"]
+    assert reasons(discover(root, Config())) == {"build": "excluded_dir"}
+
+
+@needs_git
+def test_a_listing_never_read_is_stopped(tmp_path: Path) -> None:
+    root = init_repo(tmp_path / "repo")
+    listing = GitListing(os.fspath(root))
+    listing.close()
+    assert all(p is not None and p.returncode is not None for p in listing._procs)
 
 
 @needs_git

@@ -171,8 +171,9 @@ class ReadResult:
     note: str | None = None
 
 
-def discover(root: Path, config: Config) -> Discovery:
+def discover(root: Path, config: Config, listing: GitListing | None = None) -> Discovery:
     """List the files under ``root`` that astrag indexes, and the notable ones it skips.
+    ``listing``: git's listing of ``root``, started earlier (see :class:`GitListing`).
 
     Raises :class:`~astrag.errors.AstragError` only when ``root`` is not a directory; files that
     are unreadable, vanish or loop are reported in ``skipped`` instead.
@@ -182,14 +183,16 @@ def discover(root: Path, config: Config) -> Discovery:
             f"{root}: not a directory", hint="Pass the path of the project's top directory."
         )
     collector = _Collector(Path(root), config)
-    paths = _git_ls_files(collector.root)
-    if paths:
-        collector.take_git_listing(paths)
+    if listing is None or listing.root != collector.root:
+        listing = GitListing(collector.root)
+    listed, taken = _take_listing(lambda: _Collector(Path(root), config), listing)
+    if taken is not None:
+        collector = taken
         method = "git"
     else:
         # git listing nothing means the enclosing repository ignores the root (or it is empty);
         # the user pointed at it anyway, so the repository's rules above the root do not apply.
-        outer = _outer_ignore_rules(collector.root) if paths is None else ()
+        outer = _outer_ignore_rules(collector.root) if listed == "failed" else ()
         collector.walk([""], rules=outer, include_only=False)
         method = "walk"
     if collector.include is not None:
@@ -199,19 +202,89 @@ def discover(root: Path, config: Config) -> Discovery:
     return Discovery(files=files, skipped=skipped, method=method)
 
 
-def _git_ls_files(root: str) -> list[str] | None:
-    """Paths git considers part of the work tree under ``root``; None when git is missing or
-    fails (not a repository, unsafe ownership, ...)."""
-    # GIT_DIR/GIT_WORK_TREE (set inside git hooks) would point git at another repository.
-    env = {k: v for k, v in os.environ.items() if k not in ("GIT_DIR", "GIT_WORK_TREE")}
-    command = ["git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard"]
-    try:
-        proc = subprocess.run(command, capture_output=True, env=env, check=False)
-    except OSError:
-        return None
-    if proc.returncode != 0:
-        return None
-    return [p for p in os.fsdecode(proc.stdout).split("\0") if p]
+def _take_listing(
+    new: Callable[[], _Collector], listing: GitListing
+) -> tuple[str, _Collector | None]:
+    """A collector (made by ``new``) given what git lists, and "git"; or "failed" (git is
+    missing or fails) or "empty" (it lists nothing), and None: the tree is walked instead.
+    The tracked files are offered (each one ``lstat``-ed) while git lists the untracked ones."""
+    tracked = listing.tracked()
+    if not tracked:
+        untracked = listing.untracked()
+        if tracked is None or untracked is None:
+            return "failed", None
+        if not untracked:
+            return "empty", None
+        collector = new()
+        collector.take_git_listing(untracked)
+        return "git", collector
+    collector = new()
+    markers = collector.take_git_listing(tracked)
+    untracked = listing.untracked()
+    if untracked is None:
+        return "failed", None
+    if collector.take_git_listing(untracked, markers) is None:
+        # an untracked file marks a directory as a package or a virtualenv, which may change
+        # whether a directory of the tracked files is skipped: all of them again, together
+        collector = new()
+        collector.take_git_listing(tracked + untracked)
+    return "git", collector
+
+
+class GitListing:
+    """``git ls-files`` of ``root`` (the paths git considers part of the work tree), started at
+    once in two processes, the tracked files and the untracked ones: a caller starts it before
+    other work and reads it when it discovers. git's listing of untracked files walks the tree
+    (0.03 s on a 5.7k-file monorepo); meanwhile an index run opens the store, reads its
+    records and offers the tracked files."""
+
+    def __init__(self, root: str) -> None:
+        self.root = root
+        # GIT_DIR/GIT_WORK_TREE (set inside git hooks) would point git at another repository.
+        env = {k: v for k, v in os.environ.items() if k not in ("GIT_DIR", "GIT_WORK_TREE")}
+        self._procs: list[subprocess.Popen[bytes] | None] = []
+        self._outs: dict[int, bytes] = {}  # what each process listed, once read
+        for flags in (["--cached"], ["--others", "--exclude-standard"]):
+            command = ["git", "-C", root, "ls-files", "-z", *flags]
+            try:
+                proc: subprocess.Popen[bytes] | None = subprocess.Popen(
+                    command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env
+                )
+            except OSError:
+                proc = None
+            self._procs.append(proc)
+
+    def tracked(self) -> list[str] | None:
+        """The files in git's index; None when git is missing or fails (not a repository,
+        unsafe ownership, ...)."""
+        return self._read(0)
+
+    def untracked(self) -> list[str] | None:
+        """The files git does not track and does not ignore; None as for :meth:`tracked`."""
+        return self._read(1)
+
+    def paths(self) -> list[str] | None:
+        """Both lists, as ``git ls-files --cached --others --exclude-standard`` gives them."""
+        tracked, untracked = self.tracked(), self.untracked()
+        return None if tracked is None or untracked is None else tracked + untracked
+
+    def _read(self, i: int) -> list[str] | None:
+        proc = self._procs[i]
+        if proc is None:
+            return None
+        if i not in self._outs:
+            with proc:
+                self._outs[i] = proc.communicate()[0]
+        if proc.returncode != 0:
+            return None
+        return [p for p in os.fsdecode(self._outs[i]).split("\0") if p]
+
+    def close(self) -> None:
+        """Stop git if a listing was never read (the run ended before discovering)."""
+        for proc in self._procs:
+            if proc is not None and proc.returncode is None:
+                proc.kill()
+                proc.communicate()
 
 
 @functools.lru_cache(maxsize=4096)
@@ -517,11 +590,20 @@ class _Collector:
 
     # -- git listing -------------------------------------------------------------------------
 
-    def take_git_listing(self, paths: list[str]) -> None:
-        """Offer every path git listed, minus those in skipped directories (unless included)."""
+    def take_git_listing(
+        self, paths: list[str], markers: tuple[set[str], set[str]] | None = None
+    ) -> tuple[set[str], set[str]] | None:
+        """Offer every path git listed, minus those in skipped directories (unless included).
+        Returns the directories the paths mark as packages and as virtualenvs, which decide
+        whether an output-named directory is skipped; with ``markers`` (those of paths offered
+        before), offers nothing and returns None when ``paths`` mark one they do not."""
         packages = {p[: -len("/__init__.py")] for p in paths if p.endswith("/__init__.py")}
         packages.update(p.rpartition("/")[0] for p in paths if p.endswith(".java"))
         venvs = {p[: -len("/pyvenv.cfg")] for p in paths if p.endswith("/pyvenv.cfg")}
+        if markers is not None:
+            if not (packages <= markers[0] and venvs <= markers[1]):
+                return None
+            packages, venvs = markers
         blocked_cache: dict[str, str | None] = {}
         for rel in paths:
             if rel.endswith("/"):
@@ -534,6 +616,7 @@ class _Collector:
                 self.offer(rel)
             elif is_candidate(name):
                 self.skip(blocked, "excluded_dir")
+        return packages, venvs
 
     def _blocked_prefix(self, parent: str, packages: set[str], venvs: set[str]) -> str | None:
         """The first directory of ``parent`` that is always skipped, or None."""

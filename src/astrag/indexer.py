@@ -26,7 +26,7 @@ from pathlib import Path, PurePosixPath
 
 from astrag import lifeline  # noqa: F401  (forked workers die with this process)
 from astrag.config import Config, load_config
-from astrag.discover import Skipped, SourceFile, content_hash, discover, read_source
+from astrag.discover import GitListing, Skipped, SourceFile, content_hash, discover, read_source
 from astrag.graph import resolver_fingerprint
 from astrag.graph.edges import placeholders_for
 from astrag.graph.facts import FileFacts
@@ -289,8 +289,15 @@ def index_repository(
     ``store_url`` overrides the configured store (see store/open.py)."""
     started = time.perf_counter()
     root = root.resolve()
-    config = config or load_config(root)
-    store = make_store(root, config, readonly=False, url=store_url)
+    # git lists the files in its own process while the store opens and its records are read
+    listing = GitListing(os.fspath(root)) if root.is_dir() else None
+    try:
+        config = config or load_config(root)
+        store = make_store(root, config, readonly=False, url=store_url)
+    except BaseException:
+        if listing is not None:
+            listing.close()
+        raise
     summary = IndexSummary(root=str(root))
     try:
         # the lock comes first: resetting a database another run is writing would lose it
@@ -302,7 +309,7 @@ def index_repository(
             with gc_paused():
                 jobs = jobs or os.cpu_count() or 1
                 spec = embedder or config.embedder
-                written = _run(root, config, store, jobs, progress, summary, spec)
+                written = _run(root, config, store, jobs, progress, summary, spec, listing)
             if not serving:
                 store.publish()  # nothing whole to keep serving: the graph is usable now
             clock = _Clock(summary.timings)
@@ -324,6 +331,8 @@ def index_repository(
         mark_indexed(root, config, store_url)
     finally:
         store.close()
+        if listing is not None:
+            listing.close()
     summary.seconds = time.perf_counter() - started
     return summary
 
@@ -345,8 +354,10 @@ def _run(
     progress: ProgressFn | None,
     summary: IndexSummary,
     spec: str,
+    listing: GitListing | None = None,
 ) -> _Written:
-    """The graph part of an index run; ``spec`` is the embedder that embeds after it."""
+    """The graph part of an index run; ``spec`` is the embedder that embeds after it;
+    ``listing`` git's listing of ``root``, started as the run began."""
     stored = store.file_records()
     old_meta = store.meta()
     written = _Written(set(), old_meta.get(VECTORS_COMPLETE, ""))
@@ -356,7 +367,7 @@ def _run(
         summary.rebuilt_because = summary.rebuilt_because or "the parsers changed"
     clock = _Clock(summary.timings)
     scanned_at = str(time.time_ns() - _SCAN_MARGIN_NS)
-    found = discover(root, config)
+    found = discover(root, config, listing)
     summary.skipped.extend(found.skipped)
     current = {sf.path: sf for sf in found.files}
     removed = {p for p in stored if p not in current}

@@ -18,7 +18,7 @@ comparable, ranks are. The weights and k were chosen on the retrieval benchmarks
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from astrag.embed import Embedder
@@ -119,10 +119,12 @@ class Searcher:
                 fused[sid] = fused.get(sid, 0.0) + weight / (RRF_K + rank)
                 rankers.setdefault(sid, []).append(name)
 
+        # the vector product runs on the other core while words are ranked (search/product.py)
+        dense = self._dense_begun(query, _POOL) if mode in ("hybrid", "dense") else None
         if mode in ("hybrid", "lexical") and words:
             add([sid for sid, _ in self.lexical(words, _POOL)], LEXICAL_WEIGHT, "lexical")
-        if mode in ("hybrid", "dense"):
-            add([sid for sid, _ in self.dense(query, _POOL)], DENSE_WEIGHT, "dense")
+        if dense is not None:
+            add([sid for sid, _ in dense()], DENSE_WEIGHT, "dense")
         pin_limit = 1 if diversify else AMBIGUOUS_NAME
         word_limit = limit if diversify else AMBIGUOUS_NAME
         exact = (
@@ -294,11 +296,15 @@ class Searcher:
         return self.store.search_text(words, FIELD_WEIGHTS, limit)
 
     def dense(self, query: str, limit: int) -> list[tuple[str, float]]:
+        return self._dense_begun(query, limit)()
+
+    def _dense_begun(self, query: str, limit: int) -> Callable[[], list[tuple[str, float]]]:
+        """:meth:`dense` begun: the returned function waits for its result."""
         self._load()
         if self._dense is None or self._embedder is None:
-            return []
+            return list
         vector = self._embedder.embed([query])[0]
-        return self._dense.search(vector, limit)
+        return self._dense.begin(vector, limit)
 
     def exact(
         self,

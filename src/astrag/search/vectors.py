@@ -168,17 +168,28 @@ class DenseIndex:
         return cls(ids, matrix.astype(np.float32), name)
 
     def search(self, query: np.ndarray, limit: int) -> list[tuple[str, float]]:
+        return self.begin(query, limit)()
+
+    def begin(self, query: np.ndarray, limit: int) -> Callable[[], list[tuple[str, float]]]:
+        """:meth:`search` begun on the other core (``search/product.py``): the returned
+        function finishes it, with the same hits and scores, bit for bit."""
         import numpy as np
 
-        scores = self.matrix @ query.astype(np.float32)
-        limit = min(limit, len(scores))
-        if limit <= 0:
-            return []
-        top = np.argpartition(-scores, limit - 1)[:limit]
-        # ties broken by id so that equal scores rank the same way on every run
-        ids = self.ids
-        order = sorted(zip((-scores[top]).tolist(), [ids[i] for i in top.tolist()], strict=True))
-        return [(sid, -score) for score, sid in order]
+        from astrag.search.product import Product, best
+
+        product = Product(self.matrix, query.astype(np.float32))
+
+        def finish() -> list[tuple[str, float]]:
+            scores = product.scores()
+            top = best(scores, limit)
+            # ties broken by id so that equal scores rank the same way on every run
+            ids = self.ids
+            order = sorted(
+                zip((-scores[top]).tolist(), [ids[i] for i in top.tolist()], strict=True)
+            )
+            return [(sid, -score) for score, sid in order]
+
+        return finish
 
 
 def query_embedder(meta: dict[str, str]) -> Embedder | None:
