@@ -5,7 +5,7 @@ from __future__ import annotations
 import pickle
 from pathlib import Path
 
-from astrag.discover import Skipped, SourceFile
+from astrag.discover import Skipped, SourceFile, content_hash
 from astrag.indexer import _parse_chunk, _Parsed, parsed_from_row, parsed_row
 from astrag.store.base import FileRecord
 
@@ -49,3 +49,38 @@ def test_a_parser_chunk_comes_back_as_rows_of_its_files(tmp_path: Path) -> None:
     assert parsed[0].record is not None and parsed[0].record.language == "python"
     assert parsed[0].blob and parsed[0].docs and parsed[0].symbols
     assert parsed[1].record is None and parsed[1].skipped is not None
+
+
+def test_a_chunk_parsed_step_by_step_gives_each_file_what_it_gets_alone(tmp_path: Path) -> None:
+    """A parser process runs each step over the whole chunk before the next one: every
+    file's result (facts, documents, symbols, record, skip) is still the one it gets alone,
+    whatever its neighbours are — another language, a skipped file, an unchanged one."""
+    files = {
+        "a.py": "import os\n\ndef f(x):\n    return os.path.join(x, 'y')\n",
+        "b.ts": "export class B {\n  run(): number { return helper(2) }\n}\n",
+        "big.py": "X = 1\n" * 100,
+        "c.tsx": "export const C = () => <div>{B}</div>;\n",
+        "same.py": "Y = 2\n",
+        "d.js": "const token = 'a1B2c3D4e5F6g7H8i9J0kLmN';\nmodule.exports = { token };\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    known = {"same.py": content_hash(b"Y = 2\n")}
+    language = {"py": "python", "ts": "typescript", "tsx": "typescript", "js": "javascript"}
+    items = [
+        (SourceFile(name, language[name.rsplit(".", 1)[1]], len(text.encode()), 1), known.get(name))
+        for name, text in files.items()
+    ]
+    together = [parsed_from_row(row) for row in _parse_chunk(str(tmp_path), 400, items)]
+    alone = [parsed_from_row(_parse_chunk(str(tmp_path), 400, [item])[0]) for item in items]
+    assert together == alone
+    assert together[5].record is not None and "redacted" in together[5].record.note
+    kinds = [(p.path, p.record is not None, p.skipped is not None, p.unchanged) for p in together]
+    assert kinds == [
+        ("a.py", True, False, False),
+        ("b.ts", True, False, False),
+        ("big.py", False, True, False),
+        ("c.tsx", True, False, False),
+        ("same.py", False, False, True),
+        ("d.js", True, False, False),
+    ]

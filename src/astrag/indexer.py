@@ -24,6 +24,8 @@ from multiprocessing import get_all_start_methods, get_context
 from operator import itemgetter
 from pathlib import Path, PurePosixPath
 
+from tree_sitter import Tree
+
 from astrag import lifeline  # noqa: F401  (forked workers die with this process)
 from astrag.config import Config, load_config
 from astrag.discover import Skipped, SourceFile, content_hash, discover, read_source
@@ -35,15 +37,15 @@ from astrag.graph.modules import ProjectLayout
 from astrag.graph.run import start_resolution
 from astrag.graph.symbols import file_symbols
 from astrag.graph.tables import TableCache
-from astrag.lang import extract_facts, extractor_fingerprint, prepare_grammars
+from astrag.lang import extract_facts, extractor_fingerprint, parse_file, prepare_grammars
 from astrag.project_layout import (
     layout_fingerprint,
     layout_unchanged,
     read_layout_noting,
     stored_layout,
 )
+from astrag.redact import Secret, redact
 from astrag.redact import note as redaction_note
-from astrag.redact import redact
 from astrag.resolver_process import ResolverProcess
 from astrag.search.documents import (
     decode_documents,
@@ -71,7 +73,10 @@ from astrag.store.open import make_store, mark_indexed
 ProgressFn = Callable[[str, int, int], None]  # (stage, done, total)
 
 _PARALLEL_MIN_FILES = 48
-_CHUNK = 16
+# Files a parser process takes at a time: large while much is left (each step of a chunk runs
+# over all its files, _parse_batch), then shrinking, so that both processes finish together.
+_CHUNK = 16  # the least
+_CHUNK_MOST = 256
 _CAN_FORK = "fork" in get_all_start_methods()  # the cold pipeline's processes inherit state
 _WRITE_CHUNK = 256  # files written together (their search documents decoded together)
 # Re-parsed files up to which a run lets the embedder load while it resolves (an edit's few)
@@ -135,36 +140,74 @@ def resolution_rate(calls: Mapping[str, int]) -> float:
 
 
 def _parse_one(root: str, sf: SourceFile, known_hash: str | None, max_bytes: int) -> _Parsed:
-    result = read_source(Path(root), sf, max_bytes)
-    if result.source is None:
-        return _Parsed(sf.path, None, None, skipped=result.skipped)
-    digest = content_hash(result.source)
-    if digest == known_hash:
-        return _Parsed(sf.path, None, None, unchanged=True)
+    return _parse_batch(root, [(sf, known_hash)], max_bytes)[0]
+
+
+def _parse_batch(
+    root: str, items: list[tuple[SourceFile, str | None]], max_bytes: int
+) -> list[_Parsed]:
+    """Read, parse and extract ``items``, each step over all of them before the next: a
+    step's code and tables (a grammar's parse tables, its query, the room's extraction, the
+    search documents' memos) stay in the core's caches across a few files instead of being
+    evicted by the other steps' after every file (medusa: ~7 % less CPU than file by file).
+    Each file's result is the one it gets alone."""
+    out: list[_Parsed | None] = [None] * len(items)
+    read: list[tuple[int, SourceFile, str | None, str]] = []  # index, file, read note, hash
+    sources: list[bytes] = []
+    for i, (sf, known_hash) in enumerate(items):
+        result = read_source(Path(root), sf, max_bytes)
+        if result.source is None:
+            out[i] = _Parsed(sf.path, None, None, skipped=result.skipped)
+            continue
+        digest = content_hash(result.source)
+        if digest == known_hash:
+            out[i] = _Parsed(sf.path, None, None, unchanged=True)
+            continue
+        read.append((i, sf, result.note, digest))
+        sources.append(result.source)
     # credentials masked in place before anything is made of the text (see astrag.redact)
-    source, secrets = redact(result.source)
-    try:
-        facts = extract_facts(sf.path, source)
-    except Exception as exc:  # a frontend bug on one file must not cost the whole index
-        reason = f"parse_failed: {type(exc).__name__}: {exc}"[:200]
-        return _Parsed(sf.path, None, None, skipped=Skipped(sf.path, reason))
-    record = FileRecord(
-        path=sf.path,
-        language=facts.language,
-        hash=digest,
-        size=sf.size,
-        mtime_ns=sf.mtime_ns,
-        lines=facts.lines,
-        errors=facts.errors,
-        note="; ".join(filter(None, (result.note, redaction_note(secrets)))),
-    )
-    return _Parsed(
-        sf.path,
-        record,
-        encode_facts(facts),
-        encode_documents(documents(facts, source)),
-        symbols=encode_symbols(file_symbols(facts)[0]),
-    )
+    redacted = list(map(redact, sources))
+    trees: list[Tree | None] = []
+    for (i, sf, _, _), (source, _) in zip(read, redacted, strict=True):
+        try:
+            trees.append(parse_file(sf.path, source))
+        except Exception as exc:  # as a failed extraction, below
+            out[i] = _failed(sf.path, exc)
+            trees.append(None)
+    extracted: list[tuple[int, SourceFile, str | None, str, bytes, list[Secret], FileFacts]] = []
+    for (i, sf, note, digest), (source, secrets), tree in zip(read, redacted, trees, strict=True):
+        if out[i] is not None:
+            continue
+        try:
+            facts = extract_facts(sf.path, source, tree)
+        except Exception as exc:  # a frontend bug on one file must not cost the whole index
+            out[i] = _failed(sf.path, exc)
+            continue
+        extracted.append((i, sf, note, digest, source, secrets, facts))
+    del trees
+    blobs = [encode_facts(facts) for *_, facts in extracted]
+    docs = [encode_documents(documents(facts, source)) for *_, source, _, facts in extracted]
+    symbols = [encode_symbols(file_symbols(facts)[0]) for *_, facts in extracted]
+    for (i, sf, note, digest, _, secrets, facts), blob, doc, sym in zip(
+        extracted, blobs, docs, symbols, strict=True
+    ):
+        record = FileRecord(
+            path=sf.path,
+            language=facts.language,
+            hash=digest,
+            size=sf.size,
+            mtime_ns=sf.mtime_ns,
+            lines=facts.lines,
+            errors=facts.errors,
+            note="; ".join(filter(None, (note, redaction_note(secrets)))),
+        )
+        out[i] = _Parsed(sf.path, record, blob, doc, symbols=sym)
+    return out  # type: ignore[return-value]  (every item has its result now)
+
+
+def _failed(path: str, exc: Exception) -> _Parsed:
+    reason = f"parse_failed: {type(exc).__name__}: {exc}"[:200]
+    return _Parsed(path, None, None, skipped=Skipped(path, reason))
 
 
 def _parse_chunk(
@@ -173,7 +216,7 @@ def _parse_chunk(
     """A parser process's chunk, sent back as plain tuples (:func:`parsed_row`): a frozen
     dataclass pickles through ``dataclasses.fields()`` per object and unpickles field by field
     through ``object.__setattr__`` (medusa: 11.5k objects, ~0.05 CPU s more both ways)."""
-    return [parsed_row(_parse_one(root, sf, known, max_bytes)) for sf, known in items]
+    return [parsed_row(p) for p in _parse_batch(root, items, max_bytes)]
 
 
 def parsed_row(p: _Parsed) -> tuple:
@@ -235,8 +278,8 @@ def parse_chunks(
     prepare_grammars(sf.path for sf, _ in items)
     with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("fork")) as pool:
         pending = deque(
-            pool.submit(_parse_chunk, str(root), max_bytes, items[i : i + _CHUNK])
-            for i in range(0, total, _CHUNK)
+            pool.submit(_parse_chunk, str(root), max_bytes, items[start:end])
+            for start, end in chunk_bounds(total, jobs)
         )
         try:
             while pending:
@@ -249,6 +292,19 @@ def parse_chunks(
         finally:  # a caller that stops early (an error) does not wait for the rest
             for future in pending:
                 future.cancel()
+
+
+def chunk_bounds(total: int, jobs: int) -> list[tuple[int, int]]:
+    """``(start, end)`` of each chunk of ``total`` files for ``jobs`` parser processes, in
+    order: a share of what is left (a quarter of it per process), between _CHUNK and
+    _CHUNK_MOST files, so the chunks are large at first and shrink to _CHUNK at the end."""
+    bounds: list[tuple[int, int]] = []
+    start = 0
+    while start < total:
+        size = min(_CHUNK_MOST, max(_CHUNK, (total - start) // (4 * jobs)))
+        bounds.append((start, min(total, start + size)))
+        start += size
+    return bounds
 
 
 def _open_store(store: GraphStore, rebuild: bool) -> tuple[str, bool]:
