@@ -24,8 +24,6 @@ from multiprocessing import get_all_start_methods, get_context
 from operator import itemgetter
 from pathlib import Path, PurePosixPath
 
-from tree_sitter import Tree
-
 from astrag import lifeline  # noqa: F401  (forked workers die with this process)
 from astrag.config import Config, load_config
 from astrag.discover import Skipped, SourceFile, content_hash, discover, read_source
@@ -37,7 +35,7 @@ from astrag.graph.modules import ProjectLayout
 from astrag.graph.run import start_resolution
 from astrag.graph.symbols import file_symbols
 from astrag.graph.tables import TableCache
-from astrag.lang import extract_facts, extractor_fingerprint, parse_file, prepare_grammars
+from astrag.lang import extract_facts, extractor_fingerprint, prepare_grammars
 from astrag.project_layout import (
     layout_fingerprint,
     layout_unchanged,
@@ -146,11 +144,13 @@ def _parse_one(root: str, sf: SourceFile, known_hash: str | None, max_bytes: int
 def _parse_batch(
     root: str, items: list[tuple[SourceFile, str | None]], max_bytes: int
 ) -> list[_Parsed]:
-    """Read, parse and extract ``items``, each step over all of them before the next: a
-    step's code and tables (a grammar's parse tables, its query, the room's extraction, the
-    search documents' memos) stay in the core's caches across a few files instead of being
-    evicted by the other steps' after every file (medusa: ~7 % less CPU than file by file).
-    Each file's result is the one it gets alone."""
+    """Read, redact, parse and extract ``items``, then encode their facts, documents and
+    symbols, each step over all of them before the next: a step's code and tables (the
+    grammar's parse tables and query, the room's extraction, the search documents' memos) stay
+    in the core's caches across many files instead of being evicted by the other steps' after
+    every file. Each file's result is the one it gets alone. (Parsing every file of the chunk
+    before extracting any held all their trees at once: eslint's parser processes nearly
+    doubled their peak memory.)"""
     out: list[_Parsed | None] = [None] * len(items)
     read: list[tuple[int, SourceFile, str | None, str]] = []  # index, file, read note, hash
     sources: list[bytes] = []
@@ -167,24 +167,15 @@ def _parse_batch(
         sources.append(result.source)
     # credentials masked in place before anything is made of the text (see astrag.redact)
     redacted = list(map(redact, sources))
-    trees: list[Tree | None] = []
-    for (i, sf, _, _), (source, _) in zip(read, redacted, strict=True):
-        try:
-            trees.append(parse_file(sf.path, source))
-        except Exception as exc:  # as a failed extraction, below
-            out[i] = _failed(sf.path, exc)
-            trees.append(None)
     extracted: list[tuple[int, SourceFile, str | None, str, bytes, list[Secret], FileFacts]] = []
-    for (i, sf, note, digest), (source, secrets), tree in zip(read, redacted, trees, strict=True):
-        if out[i] is not None:
-            continue
+    for (i, sf, note, digest), (source, secrets) in zip(read, redacted, strict=True):
         try:
-            facts = extract_facts(sf.path, source, tree)
+            facts = extract_facts(sf.path, source)
         except Exception as exc:  # a frontend bug on one file must not cost the whole index
-            out[i] = _failed(sf.path, exc)
+            reason = f"parse_failed: {type(exc).__name__}: {exc}"[:200]
+            out[i] = _Parsed(sf.path, None, None, skipped=Skipped(sf.path, reason))
             continue
         extracted.append((i, sf, note, digest, source, secrets, facts))
-    del trees
     blobs = [encode_facts(facts) for *_, facts in extracted]
     docs = [encode_documents(documents(facts, source)) for *_, source, _, facts in extracted]
     symbols = [encode_symbols(file_symbols(facts)[0]) for *_, facts in extracted]
@@ -203,11 +194,6 @@ def _parse_batch(
         )
         out[i] = _Parsed(sf.path, record, blob, doc, symbols=sym)
     return out  # type: ignore[return-value]  (every item has its result now)
-
-
-def _failed(path: str, exc: Exception) -> _Parsed:
-    reason = f"parse_failed: {type(exc).__name__}: {exc}"[:200]
-    return _Parsed(path, None, None, skipped=Skipped(path, reason))
 
 
 def _parse_chunk(
