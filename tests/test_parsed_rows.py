@@ -6,7 +6,7 @@ import pickle
 from pathlib import Path
 
 from astrag.discover import Skipped, SourceFile, content_hash
-from astrag.indexer import _parse_chunk, _Parsed, parsed_from_row, parsed_row
+from astrag.indexer import _parse_chunk, _Parsed, chunk_bounds, parsed_from_row, parsed_row
 from astrag.store.base import FileRecord
 
 
@@ -84,3 +84,14 @@ def test_a_chunk_parsed_step_by_step_gives_each_file_what_it_gets_alone(tmp_path
         ("same.py", False, False, True),
         ("d.js", True, False, False),
     ]
+
+
+def test_parser_chunks_cover_every_file_once_large_first_and_small_at_the_end() -> None:
+    assert chunk_bounds(0, 2) == []
+    assert chunk_bounds(40, 2) == [(0, 16), (16, 32), (32, 40)]
+    bounds = chunk_bounds(5739, 2)
+    sizes = [end - start for start, end in bounds]
+    assert [start for start, _ in bounds] == [0, *(end for _, end in bounds[:-1])]
+    assert bounds[-1][1] == 5739
+    assert sizes[:15] == [256] * 15 and sizes[15:18] == [237, 207, 181]
+    assert sizes == sorted(sizes, reverse=True) and sizes[-2] == 16 and sizes[-1] <= 16
