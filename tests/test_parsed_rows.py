@@ -87,11 +87,18 @@ def test_a_chunk_parsed_step_by_step_gives_each_file_what_it_gets_alone(tmp_path
 
 
 def test_parser_chunks_cover_every_file_once_large_first_and_small_at_the_end() -> None:
-    assert chunk_bounds(0, 2) == []
-    assert chunk_bounds(40, 2) == [(0, 16), (16, 32), (32, 40)]
-    bounds = chunk_bounds(5739, 2)
+    assert chunk_bounds([], 2) == []
+    assert chunk_bounds([100] * 40, 2) == [(0, 16), (16, 32), (32, 40)]
+    bounds = chunk_bounds([2_000] * 5739, 2)
     sizes = [end - start for start, end in bounds]
     assert [start for start, _ in bounds] == [0, *(end for _, end in bounds[:-1])]
     assert bounds[-1][1] == 5739
     assert sizes[:15] == [256] * 15 and sizes[15:18] == [237, 207, 181]
     assert sizes == sorted(sizes, reverse=True) and sizes[-2] == 16 and sizes[-1] <= 16
+
+
+def test_a_parser_chunk_of_large_files_stops_at_its_bytes_past_the_least_files() -> None:
+    mib = 1 << 20
+    # 16 files always; then files while the chunk holds at most 4 MiB of source
+    assert chunk_bounds([mib] * 2000, 2)[:2] == [(0, 16), (16, 32)]
+    assert chunk_bounds([100_000] * 2000, 2)[0] == (0, 41)  # 41 * 100,000 <= 4 MiB < 42 * ...

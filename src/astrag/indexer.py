@@ -75,6 +75,9 @@ _PARALLEL_MIN_FILES = 48
 # over all its files, _parse_batch), then shrinking, so that both processes finish together.
 _CHUNK = 16  # the least
 _CHUNK_MOST = 256
+# ... and no more bytes of source than this once it has _CHUNK files: a chunk's sources and
+# facts are all held until it is sent (16 files of up to max_file_bytes each, before)
+_CHUNK_BYTES = 4 << 20
 _CAN_FORK = "fork" in get_all_start_methods()  # the cold pipeline's processes inherit state
 _WRITE_CHUNK = 256  # files written together (their search documents decoded together)
 # Re-parsed files up to which a run lets the embedder load while it resolves (an edit's few)
@@ -265,7 +268,7 @@ def parse_chunks(
     with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("fork")) as pool:
         pending = deque(
             pool.submit(_parse_chunk, str(root), max_bytes, items[start:end])
-            for start, end in chunk_bounds(total, jobs)
+            for start, end in chunk_bounds([sf.size for sf, _ in items], jobs)
         )
         try:
             while pending:
@@ -280,16 +283,23 @@ def parse_chunks(
                 future.cancel()
 
 
-def chunk_bounds(total: int, jobs: int) -> list[tuple[int, int]]:
-    """``(start, end)`` of each chunk of ``total`` files for ``jobs`` parser processes, in
-    order: a share of what is left (a quarter of it per process), between _CHUNK and
-    _CHUNK_MOST files, so the chunks are large at first and shrink to _CHUNK at the end."""
+def chunk_bounds(sizes: list[int], jobs: int) -> list[tuple[int, int]]:
+    """``(start, end)`` of each chunk of the files of ``sizes`` (bytes each) for ``jobs``
+    parser processes, in order: a share of what is left (a quarter of it per process), between
+    _CHUNK and _CHUNK_MOST files and, past _CHUNK files, within _CHUNK_BYTES of source, so the
+    chunks are large at first and shrink to _CHUNK at the end."""
+    total = len(sizes)
     bounds: list[tuple[int, int]] = []
     start = 0
     while start < total:
-        size = min(_CHUNK_MOST, max(_CHUNK, (total - start) // (4 * jobs)))
-        bounds.append((start, min(total, start + size)))
-        start += size
+        most = min(_CHUNK_MOST, max(_CHUNK, (total - start) // (4 * jobs)))
+        end = min(total, start + _CHUNK)
+        held = sum(sizes[start:end])
+        while end < total and end - start < most and held + sizes[end] <= _CHUNK_BYTES:
+            held += sizes[end]
+            end += 1
+        bounds.append((start, end))
+        start = end
     return bounds
 
 
