@@ -42,8 +42,8 @@ from astrag.project_layout import (
     read_layout_noting,
     stored_layout,
 )
+from astrag.redact import Secret, redact
 from astrag.redact import note as redaction_note
-from astrag.redact import redact
 from astrag.resolver_process import ResolverProcess
 from astrag.search.documents import (
     decode_documents,
@@ -71,7 +71,13 @@ from astrag.store.open import make_store, mark_indexed
 ProgressFn = Callable[[str, int, int], None]  # (stage, done, total)
 
 _PARALLEL_MIN_FILES = 48
-_CHUNK = 16
+# Files a parser process takes at a time: large while much is left (each step of a chunk runs
+# over all its files, _parse_batch), then shrinking, so that both processes finish together.
+_CHUNK = 16  # the least
+_CHUNK_MOST = 256
+# ... and no more bytes of source than this once it has _CHUNK files: a chunk's sources and
+# facts are all held until it is sent (16 files of up to max_file_bytes each, before)
+_CHUNK_BYTES = 4 << 20
 _CAN_FORK = "fork" in get_all_start_methods()  # the cold pipeline's processes inherit state
 _WRITE_CHUNK = 256  # files written together (their search documents decoded together)
 # Re-parsed files up to which a run lets the embedder load while it resolves (an edit's few)
@@ -135,36 +141,62 @@ def resolution_rate(calls: Mapping[str, int]) -> float:
 
 
 def _parse_one(root: str, sf: SourceFile, known_hash: str | None, max_bytes: int) -> _Parsed:
-    result = read_source(Path(root), sf, max_bytes)
-    if result.source is None:
-        return _Parsed(sf.path, None, None, skipped=result.skipped)
-    digest = content_hash(result.source)
-    if digest == known_hash:
-        return _Parsed(sf.path, None, None, unchanged=True)
+    return _parse_batch(root, [(sf, known_hash)], max_bytes)[0]
+
+
+def _parse_batch(
+    root: str, items: list[tuple[SourceFile, str | None]], max_bytes: int
+) -> list[_Parsed]:
+    """Read, redact, parse and extract ``items``, then encode their facts, documents and
+    symbols, each step over all of them before the next: a step's code and tables (the
+    grammar's parse tables and query, the room's extraction, the search documents' memos) stay
+    in the core's caches across many files instead of being evicted by the other steps' after
+    every file. Each file's result is the one it gets alone. (Parsing every file of the chunk
+    before extracting any held all their trees at once: eslint's parser processes nearly
+    doubled their peak memory.)"""
+    out: list[_Parsed | None] = [None] * len(items)
+    read: list[tuple[int, SourceFile, str | None, str]] = []  # index, file, read note, hash
+    sources: list[bytes] = []
+    for i, (sf, known_hash) in enumerate(items):
+        result = read_source(Path(root), sf, max_bytes)
+        if result.source is None:
+            out[i] = _Parsed(sf.path, None, None, skipped=result.skipped)
+            continue
+        digest = content_hash(result.source)
+        if digest == known_hash:
+            out[i] = _Parsed(sf.path, None, None, unchanged=True)
+            continue
+        read.append((i, sf, result.note, digest))
+        sources.append(result.source)
     # credentials masked in place before anything is made of the text (see astrag.redact)
-    source, secrets = redact(result.source)
-    try:
-        facts = extract_facts(sf.path, source)
-    except Exception as exc:  # a frontend bug on one file must not cost the whole index
-        reason = f"parse_failed: {type(exc).__name__}: {exc}"[:200]
-        return _Parsed(sf.path, None, None, skipped=Skipped(sf.path, reason))
-    record = FileRecord(
-        path=sf.path,
-        language=facts.language,
-        hash=digest,
-        size=sf.size,
-        mtime_ns=sf.mtime_ns,
-        lines=facts.lines,
-        errors=facts.errors,
-        note="; ".join(filter(None, (result.note, redaction_note(secrets)))),
-    )
-    return _Parsed(
-        sf.path,
-        record,
-        encode_facts(facts),
-        encode_documents(documents(facts, source)),
-        symbols=encode_symbols(file_symbols(facts)[0]),
-    )
+    redacted = list(map(redact, sources))
+    extracted: list[tuple[int, SourceFile, str | None, str, bytes, list[Secret], FileFacts]] = []
+    for (i, sf, note, digest), (source, secrets) in zip(read, redacted, strict=True):
+        try:
+            facts = extract_facts(sf.path, source)
+        except Exception as exc:  # a frontend bug on one file must not cost the whole index
+            reason = f"parse_failed: {type(exc).__name__}: {exc}"[:200]
+            out[i] = _Parsed(sf.path, None, None, skipped=Skipped(sf.path, reason))
+            continue
+        extracted.append((i, sf, note, digest, source, secrets, facts))
+    blobs = [encode_facts(facts) for *_, facts in extracted]
+    docs = [encode_documents(documents(facts, source)) for *_, source, _, facts in extracted]
+    symbols = [encode_symbols(file_symbols(facts)[0]) for *_, facts in extracted]
+    for (i, sf, note, digest, _, secrets, facts), blob, doc, sym in zip(
+        extracted, blobs, docs, symbols, strict=True
+    ):
+        record = FileRecord(
+            path=sf.path,
+            language=facts.language,
+            hash=digest,
+            size=sf.size,
+            mtime_ns=sf.mtime_ns,
+            lines=facts.lines,
+            errors=facts.errors,
+            note="; ".join(filter(None, (note, redaction_note(secrets)))),
+        )
+        out[i] = _Parsed(sf.path, record, blob, doc, symbols=sym)
+    return out  # type: ignore[return-value]  (every item has its result now)
 
 
 def _parse_chunk(
@@ -173,7 +205,7 @@ def _parse_chunk(
     """A parser process's chunk, sent back as plain tuples (:func:`parsed_row`): a frozen
     dataclass pickles through ``dataclasses.fields()`` per object and unpickles field by field
     through ``object.__setattr__`` (medusa: 11.5k objects, ~0.05 CPU s more both ways)."""
-    return [parsed_row(_parse_one(root, sf, known, max_bytes)) for sf, known in items]
+    return [parsed_row(p) for p in _parse_batch(root, items, max_bytes)]
 
 
 def parsed_row(p: _Parsed) -> tuple:
@@ -235,8 +267,8 @@ def parse_chunks(
     prepare_grammars(sf.path for sf, _ in items)
     with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("fork")) as pool:
         pending = deque(
-            pool.submit(_parse_chunk, str(root), max_bytes, items[i : i + _CHUNK])
-            for i in range(0, total, _CHUNK)
+            pool.submit(_parse_chunk, str(root), max_bytes, items[start:end])
+            for start, end in chunk_bounds([sf.size for sf, _ in items], jobs)
         )
         try:
             while pending:
@@ -249,6 +281,26 @@ def parse_chunks(
         finally:  # a caller that stops early (an error) does not wait for the rest
             for future in pending:
                 future.cancel()
+
+
+def chunk_bounds(sizes: list[int], jobs: int) -> list[tuple[int, int]]:
+    """``(start, end)`` of each chunk of the files of ``sizes`` (bytes each) for ``jobs``
+    parser processes, in order: a share of what is left (a quarter of it per process), between
+    _CHUNK and _CHUNK_MOST files and, past _CHUNK files, within _CHUNK_BYTES of source, so the
+    chunks are large at first and shrink to _CHUNK at the end."""
+    total = len(sizes)
+    bounds: list[tuple[int, int]] = []
+    start = 0
+    while start < total:
+        most = min(_CHUNK_MOST, max(_CHUNK, (total - start) // (4 * jobs)))
+        end = min(total, start + _CHUNK)
+        held = sum(sizes[start:end])
+        while end < total and end - start < most and held + sizes[end] <= _CHUNK_BYTES:
+            held += sizes[end]
+            end += 1
+        bounds.append((start, end))
+        start = end
+    return bounds
 
 
 def _open_store(store: GraphStore, rebuild: bool) -> tuple[str, bool]:
