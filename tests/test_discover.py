@@ -139,6 +139,30 @@ def test_a_listing_outside_a_repository_is_none_and_the_tree_is_walked(tmp_path:
     assert GitListing(os.fspath(root)).paths() is None
 
 
+def test_outside_a_repository_git_is_not_started(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # no .git at or above the root: git could only fail, so no process is started for it
+    # (two process starts cost an edit of a plain copy of a large tree ~0.01 s)
+    started: list[list[str]] = []
+    real_popen = subprocess.Popen
+
+    def popen(command: list[str], *args: object, **kwargs: object) -> subprocess.Popen[bytes]:
+        started.append(command)
+        return real_popen(command, *args, **kwargs)  # type: ignore[call-overload, no-any-return]
+
+    monkeypatch.setattr(subprocess, "Popen", popen)
+    root = tmp_path / "plain"
+    write(root, "a.py")
+    assert paths(discover(root, Config(), GitListing(os.fspath(root)))) == ["a.py"]
+    assert started == []
+    if shutil.which("git"):
+        init_repo(tmp_path / "repo")
+        started.clear()
+        GitListing(os.fspath(tmp_path / "repo")).close()
+        assert [c[3:5] for c in started] == [["ls-files", "-z"], ["ls-files", "-z"]]
+
+
 @needs_git
 def test_an_untracked_file_that_makes_a_tracked_directory_a_package_is_heeded(
     tmp_path: Path,

@@ -242,8 +242,11 @@ class GitListing:
         self.root = root
         # GIT_DIR/GIT_WORK_TREE (set inside git hooks) would point git at another repository.
         env = {k: v for k, v in os.environ.items() if k not in ("GIT_DIR", "GIT_WORK_TREE")}
-        self._procs: list[subprocess.Popen[bytes] | None] = []
+        self._procs: list[subprocess.Popen[bytes] | None] = [None, None]
         self._outs: dict[int, bytes] = {}  # what each process listed, once read
+        if _git_top(os.path.realpath(root)) is None:
+            return  # no repository above: git would only fail, after two process starts
+        self._procs = []
         for flags in (["--cached"], ["--others", "--exclude-standard"]):
             command = ["git", "-C", root, "ls-files", "-z", *flags]
             try:
@@ -423,16 +426,25 @@ def _ignore_patterns(text: str) -> _Patterns:
         return _Patterns(valid)
 
 
-def _outer_ignore_rules(root: str) -> _Rules:
-    """Rules from above the root: ``.git/info/exclude`` and ``.gitignore`` files of the enclosing
-    repository's directories between its top and the root (the root's own are read by the walk)."""
-    real = os.path.realpath(root)
+def _git_top(real: str) -> str | None:
+    """The nearest directory at or above ``real`` (a resolved path) holding a ``.git`` (a
+    repository's directory, or the file a worktree or submodule has); None outside any."""
     top = real
     while not os.path.exists(os.path.join(top, ".git")):
         parent = os.path.dirname(top)
         if parent == top:
-            return ()
+            return None
         top = parent
+    return top
+
+
+def _outer_ignore_rules(root: str) -> _Rules:
+    """Rules from above the root: ``.git/info/exclude`` and ``.gitignore`` files of the enclosing
+    repository's directories between its top and the root (the root's own are read by the walk)."""
+    real = os.path.realpath(root)
+    top = _git_top(real)
+    if top is None:
+        return ()
     rules: list[_IgnoreFile] = []
     prefix_of_root = os.path.relpath(real, top).replace(os.sep, "/")
     prefix_of_root = "" if prefix_of_root == "." else prefix_of_root + "/"
