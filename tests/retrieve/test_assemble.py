@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import textwrap
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import pytest
 
@@ -560,6 +561,13 @@ def test_a_lead_boost_reorders_the_lead_and_nothing_else() -> None:
     assert {i.id: i.score for i in boosted.items} == {i.id: i.score for i in plain.items}
 
 
+def _whole(candidates: tuple[Candidate, ...], lead: int = 1, **options: Any) -> Context:
+    """A context of ``candidates`` with room for all of them in full, ``lead`` items first."""
+    return assemble(
+        "q", "search", candidates, 4000, source=source, full_share=1.0, lead=lead, **options
+    )
+
+
 def test_a_class_shown_whole_leads_as_the_member_it_replaced() -> None:
     # login is the best answer; AuthService whole replaces it (its lines are in the class), so
     # the class leads as login would have, not at its own 0.3 behind verify and updateUser
@@ -569,7 +577,7 @@ def test_a_class_shown_whole_leads_as_the_member_it_replaced() -> None:
         Candidate(UPDATE, 0.8, "seed"),
         Candidate(AUTH, 0.3, "class of AuthService.login"),
     )
-    ctx = assemble("q", "search", candidates, 4000, source=source, full_share=1.0, lead=2)
+    ctx = _whole(candidates, lead=2)
     assert _shown(ctx) == [(AUTH.id, True), (VERIFY.id, True), (UPDATE.id, True)]
     # each item still carries its own relevance
     assert [item.score for item in ctx.items] == [0.3, 0.9, 0.8]
@@ -583,11 +591,8 @@ def test_a_class_shown_whole_leads_as_a_member_it_holds_would() -> None:
         Candidate(AUTH, 0.85, "seed"),
         Candidate(LOGIN, 0.9, "seed"),
     )
-    plain = assemble("q", "search", candidates, 4000, source=source, full_share=1.0, lead=1)
-    boosted = assemble(
-        "q", "search", candidates, 4000, source=source, full_share=1.0, lead=1,
-        lead_boost=lambda s: 1.5 if s.id == LOGIN.id else 1.0,
-    )  # fmt: skip
+    plain = _whole(candidates)
+    boosted = _whole(candidates, lead_boost=lambda s: 1.5 if s.id == LOGIN.id else 1.0)
     assert _shown(plain) == [(VERIFY.id, True), (AUTH.id, True)]
     assert _shown(boosted) == [(AUTH.id, True), (VERIFY.id, True)]
 
@@ -599,7 +604,7 @@ def test_a_variable_inside_a_class_shown_whole_does_not_make_it_lead() -> None:
         Candidate(PROVIDER, 1.0, "seed"),
         Candidate(AUTH, 0.5, "class of AuthService.provider"),
     )
-    ctx = assemble("q", "search", candidates, 4000, source=source, full_share=1.0, lead=1)
+    ctx = _whole(candidates)
     assert _shown(ctx) == [(VERIFY.id, True), (AUTH.id, True)]
 
 
@@ -617,7 +622,7 @@ def test_a_function_shown_whole_does_not_lead_as_a_function_inside_it() -> None:
         Candidate(UPDATE, 0.8, "seed"),
         Candidate(VERIFY, 0.5, "seed"),
     )
-    ctx = assemble("q", "search", candidates, 4000, source=source, full_share=1.0, lead=1)
+    ctx = _whole(candidates)
     assert _shown(ctx) == [(UPDATE.id, True), (VERIFY.id, True)]
 
 
