@@ -136,7 +136,8 @@ def test_a_listing_outside_a_repository_is_none_and_the_tree_is_walked(tmp_path:
     found = discover(root, Config(), listing)
     assert found.method == "walk"
     assert paths(found) == ["a.py"]
-    assert GitListing(os.fspath(root)).paths() is None
+    outside = GitListing(os.fspath(root))
+    assert (outside.tracked(), outside.untracked()) == (None, None)
 
 
 def test_outside_a_repository_git_is_not_started(

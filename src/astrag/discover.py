@@ -182,14 +182,15 @@ def discover(root: Path, config: Config, listing: GitListing | None = None) -> D
         raise AstragError(
             f"{root}: not a directory", hint="Pass the path of the project's top directory."
         )
-    collector = _Collector(Path(root), config)
-    if listing is None or listing.root != collector.root:
-        listing = GitListing(collector.root)
-    listed, taken = _take_listing(lambda: _Collector(Path(root), config), listing)
+    new = functools.partial(_Collector, Path(root), config)
+    if listing is None or listing.root != os.fspath(root):
+        listing = GitListing(os.fspath(root))
+    listed, taken = _take_listing(new, listing)
     if taken is not None:
         collector = taken
         method = "git"
     else:
+        collector = new()
         # git listing nothing means the enclosing repository ignores the root (or it is empty);
         # the user pointed at it anyway, so the repository's rules above the root do not apply.
         outer = _outer_ignore_rules(collector.root) if listed == "failed" else ()
@@ -265,11 +266,6 @@ class GitListing:
     def untracked(self) -> list[str] | None:
         """The files git does not track and does not ignore; None as for :meth:`tracked`."""
         return self._read(1)
-
-    def paths(self) -> list[str] | None:
-        """Both lists, as ``git ls-files --cached --others --exclude-standard`` gives them."""
-        tracked, untracked = self.tracked(), self.untracked()
-        return None if tracked is None or untracked is None else tracked + untracked
 
     def _read(self, i: int) -> list[str] | None:
         proc = self._procs[i]

@@ -435,12 +435,12 @@ class Checker:
         else:
             return []
         home = self._importable_from(site, name)
+        candidates: Iterable[str] = ()
         if home is not None:  # the name is right; the import that would bind it is missing
             message = f"{message}; {home} defines it: import it from there"
-            found = Finding(change.path, ref.line, ref.column, rule, message, "error", ())
         else:
             candidates = self.r.names_in_scope(site)
-            found = self.finding(change, ref.line, ref.column, rule, message, name, candidates)
+        found = self.finding(change, ref.line, ref.column, rule, message, name, candidates)
         why = rules.unverified_name(self, site, name, ref, change.text)
         if why is not None:  # something the index could not read may declare it
             message = f"{found.message}; unverified: {why}"

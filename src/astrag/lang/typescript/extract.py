@@ -2070,8 +2070,9 @@ class _Extractor(ContextualTypes, ComposedTypes):
         """``exports = module.exports = internals.Auth = class {}`` at the top level (hapi's
         modules, and CommonJS code written like them): the innermost target names the value, as
         a single assignment to it would (an attached ``owner.name`` or an ``exports.name``);
-        every outer ``module.exports`` or ``exports.x`` exports that definition. A chain of
-        anything else (``a = b = 0``, ``this.x = this.y = null``) defines nothing, as before."""
+        every outer ``module.exports`` or ``exports.x`` exports that definition, and every outer
+        ``owner.name`` on a top-level definition is an alias of it (:meth:`attached_alias`). A
+        chain of anything else (``a = b = 0``, ``this.x = this.y = null``) defines nothing."""
         statement = node.parent
         if statement is None or statement.type != "expression_statement":
             return
@@ -2116,8 +2117,9 @@ class _Extractor(ContextualTypes, ComposedTypes):
     ) -> None:
         """``res.contentType = res.type = function contentType() {}`` (express's style): the
         value is defined once, under the innermost name; each outer ``owner.name`` is a
-        variable holding it, as ``const alias = fn`` is, so ``res.contentType(...)`` resolves
-        to ``res.type`` and the documented name can be looked up."""
+        variable holding it, as ``const alias = fn`` is: the documented name can be looked up,
+        calls of ``res.contentType(...)`` resolve to that variable, and the chain's read of
+        ``res.type`` lists the alias among its uses as a value."""
         self.emit(
             DefKind.VARIABLE,
             name,
