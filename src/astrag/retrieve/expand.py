@@ -1,11 +1,11 @@
 """From seed symbols to everything an answer needs: personalized PageRank over typed edges.
 
-The neighbourhood is read first: the edges of the plan's steps from every seed (hop 1), then
-from the best ``FANOUT`` symbols of hop 1 (hop 2), both directions of a hop in one query each.
-Each edge is weighted by its step's weight, and may be walked back at half that weight. Then
-PageRank with restart to the seeds (in proportion to their search scores; at each step the
-walk goes on with the plan's decay, 0.5, and jumps back otherwise) ranks every symbol of the
-neighbourhood: a symbol many seeds reach, or reaches over strong steps, ranks above
+The neighbourhood is read first (``retrieve/neighbourhood.py``): the edges of the plan's steps
+from every seed (hop 1), then from the best ``FANOUT`` symbols of hop 1 (hop 2), as arrays of
+node numbers. Each edge is weighted by its step's weight, and may be walked back at half that
+weight. Then PageRank with restart to the seeds (in proportion to their search scores; at each
+step the walk goes on with the plan's decay, 0.5, and jumps back otherwise) ranks every symbol
+of the neighbourhood: a symbol many seeds reach, or reaches over strong steps, ranks above
 one a single weak path leads to. Each symbol keeps as its reason the edge that brought it the
 most rank ("calls AuthService.login").
 
@@ -17,17 +17,17 @@ function recall 57.2 -> 59.3 %, needed definitions 48.4 -> 56.4 %, MRR 0.515 -> 
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from astrag.graph.facts import CLASS_KINDS, Resolution, Symbol
+from astrag.retrieve import neighbourhood
 from astrag.retrieve.plan import EdgeStep, Plan
 from astrag.store.base import GraphStore
+from astrag.store.codec import RESOLUTION_CODES
 
-FANOUT = 20  # hop-1 symbols whose own edges are read for hop 2
 MAX_CANDIDATES = 200  # the best symbols loaded and returned
 ITERATIONS = 30  # power iterations; the ranks have settled to ~1e-9 by then
 BACK_WEIGHT = 0.5  # an edge walked against its direction, relative to its step's weight
@@ -76,25 +76,40 @@ def expand(store: GraphStore, seeds: Sequence[Seed], plan: Plan) -> list[Reached
             restart[sid], known[sid], seed_reason[sid] = seed.score, seed.symbol, seed.reason
     if not restart:
         return []
-    edges, hops = _neighbourhood(store, restart, plan)
-    nodes = list(hops)
-    index = {n: i for i, n in enumerate(nodes)}
-    walk = _Walk.of(edges, index)
+    adjacency = store.warm_adjacency()
+    if adjacency is not None:
+        hood = neighbourhood.from_arrays(adjacency, restart, plan)
+    else:
+        hood = neighbourhood.from_rows(store, restart, plan)
+    n = len(hood.hop)
+    # the seeds are the first nodes, in restart's order
+    r = np.zeros(n)
+    r[: len(restart)] = list(restart.values())
     # the plan's per-hop decay is the walk's chance to go on at each step; the rest restarts
-    rank = _pagerank(walk, len(nodes), restart, index, 1.0 - plan.decay)
-    ranks = rank.tolist()  # Python floats: the same numbers, compared without numpy scalars
-    order = sorted(range(len(nodes)), key=lambda i: (-ranks[i], nodes[i]))[:MAX_CANDIDATES]
-    chosen = [nodes[i] for i in order]
-    best = _best_origins(walk, rank, len(nodes)).tolist()
-    origins = {
-        sid: (edges[e][0], edges[e][2], edges[e][3])
-        for i, sid in zip(order, chosen, strict=True)
-        if (e := best[i]) >= 0
-    }
-    wanted = set(chosen) | {origins[c][0] for c in chosen if c in origins}
+    weight = hood.weight
+    rank = _pagerank(hood.here, hood.there, weight, r, 1.0 - plan.decay)
+    order = neighbourhood.strongest(rank, MAX_CANDIDATES, hood.ids)
+    chosen = hood.ids(order)
+    best = _best_origins(hood.here, hood.there, weight, rank).tolist()
+    edge_of = {sid: e for i, sid in zip(order, chosen, strict=True) if (e := best[i]) >= 0}
+    edges = list(edge_of.values())
+    origins = dict(
+        zip(
+            edge_of,
+            zip(
+                hood.ids(hood.here[edges].tolist()),
+                (hood.steps[s] for s in hood.step[edges].tolist()),
+                (RESOLUTION_CODES[h] for h in hood.how[edges].tolist()),
+                strict=True,
+            ),
+            strict=True,
+        )
+    )
+    wanted = set(chosen) | {o[0] for o in origins.values()}
     known.update(store.get_symbols(w for w in wanted if w not in known))
+    hops = hood.hop[order].tolist()
     out: list[Reached] = []
-    for i, sid in zip(order, chosen, strict=True):
+    for i, sid, hop in zip(order, chosen, hops, strict=True):
         symbol = known.get(sid)
         if symbol is None or not symbol.path:
             continue
@@ -103,78 +118,27 @@ def expand(store: GraphStore, seeds: Sequence[Seed], plan: Plan) -> list[Reached
         else:
             origin, step, how = origins[sid]
             reason = _reason(step, known[origin], how) if origin in known else step.kind
-        out.append(Reached(symbol, float(rank[i]), reason, hops[sid]))
+        out.append(Reached(symbol, float(rank[i]), reason, hop))
     return out
 
 
-# (from, to, the step that followed it, how the edge was found)
-_Edge = tuple[str, str, EdgeStep, Resolution]
-
-
-def _neighbourhood(
-    store: GraphStore, restart: dict[str, float], plan: Plan
-) -> tuple[list[_Edge], dict[str, int]]:
-    """The edges of the plan's steps around the seeds, and each symbol's hop distance."""
-    by_dir = {d: {s.kind: s for s in plan.steps if s.direction == d} for d in ("in", "out")}
-    hops = dict.fromkeys(restart, 0)
-    edges: list[_Edge] = []
-    frontier = list(restart)
-    weight = dict(restart)  # how strongly a symbol is reached so far: picks the hop-2 frontier
-    for hop in range(1, plan.depth + 1):
-        reached: dict[str, float] = {}
-        for direction, steps in by_dir.items():
-            if not steps or not frontier:
-                continue
-            rows = store.neighbours(frontier, list(steps), incoming=direction == "in")
-            for here, there, kind, how in rows:
-                step = steps[kind]
-                edges.append((here, there, step, how))
-                if there not in hops:
-                    reached[there] = reached.get(there, 0.0) + weight[here] * step.weight
-        for sid, w in reached.items():
-            hops[sid] = hop
-            weight[sid] = w
-        frontier = heapq.nsmallest(FANOUT, reached, key=lambda sid: (-reached[sid], sid))
-    return edges, hops
-
-
-@dataclass(frozen=True, slots=True)
-class _Walk:
-    """The edges as arrays of node numbers, in the order read: what the ranking needs of
-    them, made without a Python step per edge and direction."""
-
-    here: np.ndarray  # (edges,) int64
-    there: np.ndarray  # (edges,) int64
-    weight: np.ndarray  # (edges,) float64: each edge's step weight
-
-    @classmethod
-    def of(cls, edges: list[_Edge], index: dict[str, int]) -> _Walk:
-        m = len(edges)
-        return cls(
-            np.fromiter((index[e[0]] for e in edges), dtype=np.int64, count=m),
-            np.fromiter((index[e[1]] for e in edges), dtype=np.int64, count=m),
-            np.fromiter((e[2].weight for e in edges), dtype=np.float64, count=m),
-        )
-
-
 def _pagerank(
-    walk: _Walk, n: int, restart: dict[str, float], index: dict[str, int], jump: float
+    here: np.ndarray, there: np.ndarray, weight: np.ndarray, r: np.ndarray, jump: float
 ) -> np.ndarray:
+    """The ranks of the nodes, restarting to ``r`` (each seed's score, others 0)."""
     # each edge forwards, then back at BACK_WEIGHT, interleaved edge by edge: bincount adds
     # in this order, so the ranks are the same numbers whatever builds the arrays
-    m = len(walk.here)
+    n = len(r)
+    m = len(here)
     source = np.empty(2 * m, dtype=np.int64)
     target = np.empty(2 * m, dtype=np.int64)
     weights = np.empty(2 * m, dtype=np.float64)
-    source[0::2], source[1::2] = walk.here, walk.there
-    target[0::2], target[1::2] = walk.there, walk.here
-    weights[0::2], weights[1::2] = walk.weight, walk.weight * BACK_WEIGHT
+    source[0::2], source[1::2] = here, there
+    target[0::2], target[1::2] = there, here
+    weights[0::2], weights[1::2] = weight, weight * BACK_WEIGHT
     out_weight = np.bincount(source, weights=weights, minlength=n)
     share = weights / np.where(out_weight[source] > 0, out_weight[source], 1.0)
-    r = np.zeros(n)
-    for sid, score in restart.items():
-        r[index[sid]] = score
-    r /= r.sum() or 1.0
+    r = r / (r.sum() or 1.0)
     dangling = np.flatnonzero(out_weight == 0)
     go_on, restarted = 1 - jump, jump * r
     rank = r.copy()
@@ -185,16 +149,18 @@ def _pagerank(
     return rank
 
 
-def _best_origins(walk: _Walk, rank: np.ndarray, n: int) -> np.ndarray:
+def _best_origins(
+    here: np.ndarray, there: np.ndarray, weight: np.ndarray, rank: np.ndarray
+) -> np.ndarray:
     """For each node, the edge (its number, or -1) that sent it the most rank, the first of
     those that sent equally much: its reason."""
-    flow = rank[walk.here] * walk.weight
-    order = np.lexsort((np.arange(len(flow)), -flow, walk.there))
-    there = walk.there[order]
+    flow = rank[here] * weight
+    order = np.lexsort((np.arange(len(flow)), -flow, there))
+    to = there[order]
     first = np.ones(len(order), dtype=bool)
-    first[1:] = there[1:] != there[:-1]
-    best = np.full(n, -1, dtype=np.int64)
-    best[there[first]] = order[first]
+    first[1:] = to[1:] != to[:-1]
+    best = np.full(len(rank), -1, dtype=np.int64)
+    best[to[first]] = order[first]
     return best
 
 

@@ -8,7 +8,9 @@ an edge is read from, and answers ``neighbours()`` from them: the same rows in t
 as the store's query (edges whose other end is a repository symbol, by rowid within each chunk
 of asked ids).
 
-Built from rows the store reads (``build``), answered without I/O (``neighbours``).
+Built from rows the store reads (``build``), answered without I/O: as arrays of name ids
+(``edges``, what expansion walks, retrieve/neighbourhood.py) or as the store's rows of ids
+(``neighbours``).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ class Adjacency:
     kinds: tuple[str, ...]  # edge kinds, by code
     nids: dict[str, int]  # symbol id -> name id
     names: list[str | None]  # name id -> symbol id
+    chunk: int  # ids per query of the store's SQL: its edges come by rowid within each chunk
 
     @property
     def nbytes(self) -> int:
@@ -56,10 +59,11 @@ def build(
     edges: Iterable[tuple[int, int, int, str, int]],
     names: Iterable[tuple[int, str]],
     symbols: Iterable[int],
+    chunk: int,
 ) -> Adjacency:
     """The adjacency from what the store reads: every edge (rowid, src, dst, kind, resolution
-    code), every name (name id, symbol id), and the name ids of the repository's symbols (a
-    symbol row with a path)."""
+    code), every name (name id, symbol id), the name ids of the repository's symbols (a
+    symbol row with a path), and how many ids its query asks at a time."""
     nids: dict[str, int] = {}
     table: list[str | None] = []
     for nid, name in names:
@@ -108,7 +112,48 @@ def build(
         starts = np.searchsorted(h, np.arange(size + 2, dtype=np.int64))
         return Side(starts, r[order], there[keep][order], kinds[keep][order], res[keep][order])
 
-    return Adjacency(side(src, dst), side(dst, src), tuple(kind_code), nids, table)
+    return Adjacency(side(src, dst), side(dst, src), tuple(kind_code), nids, table, chunk)
+
+
+def numbers(adjacency: Adjacency, keys: Sequence[str]) -> np.ndarray:
+    """The name id of each of ``keys``, -1 for one the names lack (it has no edges)."""
+    get = adjacency.nids.get
+    return np.fromiter((get(k, -1) for k in keys), dtype=np.int64, count=len(keys))
+
+
+def kind_codes(adjacency: Adjacency, kinds: Iterable[str]) -> np.ndarray:
+    """The codes of those of ``kinds`` that some edge has."""
+    wanted = set(kinds)
+    return np.array([i for i, k in enumerate(adjacency.kinds) if k in wanted], dtype=np.int8)
+
+
+def edges(
+    adjacency: Adjacency, heres: np.ndarray, codes: np.ndarray, *, incoming: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(name id, neighbour's name id, kind code, resolution code) of each edge of ``codes``
+    from (``incoming``: into) the name ids ``heres`` (distinct; a negative one has none), as
+    arrays in the order the store's query reads them: ``heres`` asked ``chunk`` at a time,
+    each chunk's edges by rowid."""
+    side = adjacency.into if incoming else adjacency.out
+    empty = np.empty(0, dtype=np.int64)
+    if not len(codes) or not len(heres):
+        return empty, empty, empty.astype(np.int8), empty.astype(np.int8)
+    heres = np.asarray(heres, dtype=np.int64)
+    valid = heres >= 0
+    first = np.where(valid, side.starts[np.where(valid, heres, 0)], 0)
+    count = np.where(valid, side.starts[np.where(valid, heres, 0) + 1] - first, 0)
+    # every edge of every id, in the ids' order: an id's span, its offset from the id's start
+    total = int(count.sum())
+    ends = np.cumsum(count)
+    at = np.arange(total, dtype=np.int64) + np.repeat(first - (ends - count), count)
+    here = np.repeat(heres, count)
+    batch = np.repeat(np.arange(len(heres), dtype=np.int64) // adjacency.chunk, count)
+    if len(codes) != len(adjacency.kinds):
+        keep = np.isin(side.kinds[at], codes)
+        at, here, batch = at[keep], here[keep], batch[keep]
+    order = np.lexsort((side.rowids[at], batch))  # by chunk, then rowid (unique in a side)
+    at, here = at[order], here[order]
+    return here, side.others[at], side.kinds[at], side.res[at]
 
 
 def neighbours(
@@ -117,49 +162,22 @@ def neighbours(
     kinds: Sequence[str],
     *,
     incoming: bool,
-    chunk: int,
     levels: Sequence[Resolution],
 ) -> list[tuple[str, str, str, Resolution]]:
     """(id, neighbour id, edge kind, resolution) as the store's query answers them: ``keys``
     (distinct) asked ``chunk`` at a time, each chunk's edges by rowid."""
-    side = adjacency.into if incoming else adjacency.out
-    wanted = [i for i, k in enumerate(adjacency.kinds) if k in set(kinds)]
-    if not wanted:
-        return []
-    every_kind = len(wanted) == len(adjacency.kinds)
+    here, there, kind, res = edges(
+        adjacency, numbers(adjacency, keys), kind_codes(adjacency, kinds), incoming=incoming
+    )
     names = adjacency.names
-    kind_names = adjacency.kinds
-    starts = side.starts
-    out: list[tuple[str, str, str, Resolution]] = []
-    for first in range(0, len(keys), chunk):
-        spans: list[np.ndarray] = []
-        heres: list[np.ndarray] = []
-        for key in keys[first : first + chunk]:
-            nid = adjacency.nids.get(key)
-            if nid is None:
-                continue
-            a, b = int(starts[nid]), int(starts[nid + 1])
-            if a < b:
-                spans.append(np.arange(a, b))
-                heres.append(np.full(b - a, nid, dtype=np.int64))
-        if not spans:
-            continue
-        at = np.concatenate(spans)
-        here = np.concatenate(heres)
-        if not every_kind:
-            keep = np.isin(side.kinds[at], wanted)
-            at, here = at[keep], here[keep]
-        order = np.argsort(side.rowids[at], kind="stable")
-        at, here = at[order], here[order]
-        # the rows made by zip over lookups, in C: a generator building each tuple was a
-        # twentieth of a warm context (some 1,600 rows a query on medusa)
-        out.extend(
-            zip(  # type: ignore[arg-type]
-                map(names.__getitem__, here.tolist()),
-                map(names.__getitem__, side.others[at].tolist()),
-                map(kind_names.__getitem__, side.kinds[at].tolist()),
-                map(levels.__getitem__, side.res[at].tolist()),
-                strict=True,
-            )
+    # the rows made by zip over lookups, in C: a generator building each tuple was a
+    # twentieth of a warm context (some 1,600 rows a query on medusa)
+    return list(
+        zip(  # type: ignore[arg-type]
+            map(names.__getitem__, here.tolist()),
+            map(names.__getitem__, there.tolist()),
+            map(adjacency.kinds.__getitem__, kind.tolist()),
+            map(levels.__getitem__, res.tolist()),
+            strict=True,
         )
-    return out
+    )

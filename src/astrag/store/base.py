@@ -21,11 +21,14 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from astrag.errors import AstragError
 from astrag.graph.facts import Edge, FileFacts, Resolution, Symbol
 from astrag.search.documents import SearchDoc
+
+if TYPE_CHECKING:
+    from astrag.store.adjacency import Adjacency
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +182,10 @@ class GraphStore(Protocol):
     def neighbours(
         self, ids: Iterable[str], kinds: Iterable[str], *, incoming: bool
     ) -> list[tuple[str, str, str, Resolution]]: ...
+
+    # the edges neighbours() answers, as arrays held in memory for the index as it is now
+    # (store/adjacency.py), or None where the store holds none: then ask neighbours()
+    def warm_adjacency(self) -> Adjacency | None: ...
 
     # search: documents are written by apply(); vectors are cached by text hash
     def search_text(

@@ -1352,6 +1352,10 @@ class PostgresStore:
                 out.extend((h, t, k, levels[r]) for h, t, k, r in self._db.execute(query, args))
         return out
 
+    def warm_adjacency(self) -> None:
+        """None: the server's edges are read per walk, through :meth:`neighbours`."""
+        return None
+
     @_translate_errors
     def counts(self) -> dict[str, Any]:
         """Sizes for status output, as SqliteStore.counts() gives them."""

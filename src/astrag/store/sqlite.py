@@ -1355,9 +1355,7 @@ class SqliteStore:
         if memory is not None:
             from astrag.store.adjacency import neighbours
 
-            return neighbours(
-                memory, keys, kind_list, incoming=incoming, chunk=CHUNK, levels=RESOLUTION_CODES
-            )
+            return neighbours(memory, keys, kind_list, incoming=incoming, levels=RESOLUTION_CODES)
         started = time.perf_counter()
         try:
             return self._neighbours_sql(keys, kind_list, incoming=incoming)
@@ -1381,10 +1379,15 @@ class SqliteStore:
             rows = self._rows_for(query, keys, *kind_list)
             return [(h, t, k, levels[r]) for h, t, k, r in rows]
 
-    def _warm_adjacency(self) -> Adjacency | None:
+    @_translate_errors
+    def warm_adjacency(self) -> Adjacency | None:
         """The edges between repository symbols in memory (``store/adjacency.py``) for the
-        index as it is now, or None to ask SQLite: read, as the postings are, only in a
-        process that has searched twice (the CLI asks once)."""
+        index as it is now, or None to ask :meth:`neighbours`: read, as the postings are, only
+        in a process that has searched twice (the CLI asks once)."""
+        return self._warm_adjacency()
+
+    def _warm_adjacency(self) -> Adjacency | None:
+        """:meth:`warm_adjacency`, for the store's own callers."""
         return self._adjacency.get(self._stamp(), self._searches, self._read_adjacency)
 
     def _read_adjacency(self) -> Adjacency:
@@ -1396,6 +1399,7 @@ class SqliteStore:
                 conn.execute("SELECT rowid, src, dst, kind, res FROM edges"),
                 conn.execute("SELECT nid, name FROM names"),
                 (nid for (nid,) in conn.execute("SELECT nid FROM symbols WHERE path != ''")),
+                CHUNK,  # the keys per query of _neighbours_sql (rows_in): its order of edges
             )
         self._symbols_state = None  # those kept are read again for this state
         return found
