@@ -99,15 +99,13 @@ def from_arrays(
     adjacency: memory.Adjacency, restart: dict[str, float], plan: Plan
 ) -> Neighbourhood:
     """The neighbourhood of the seeds read from the store's edges in memory: what
-    :func:`from_rows` reads, made with numpy. Nodes are name ids until the end; a seed the
-    names lack (it has no edges) gets a negative number of its own."""
+    :func:`from_rows` reads, made with numpy on name ids. A seed the names lack has no edges
+    and no name id: it is a node all the same."""
     by_dir = _steps_by_direction(plan)
     steps = plan.steps
     step_weight = np.array([s.weight for s in steps], dtype=np.float64)
     seeds = list(restart)
     names = adjacency.names
-    numbered = memory.numbers(adjacency, seeds)
-    numbered = np.where(numbered >= 0, numbered, -1 - np.arange(len(seeds), dtype=np.int64))
     # each direction's kinds as the adjacency's codes, and the step each code follows
     asked: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     for direction, kinds in by_dir.items():
@@ -119,18 +117,22 @@ def from_arrays(
     def id_of(nid: int) -> str:
         return names[nid] or ""  # a reached node always has a name: the adjacency keeps those
 
-    nodes = [numbered]  # the node numbers, a part per hop
-    hop_of = [np.zeros(len(seeds), dtype=np.int64)]
-    seen = np.sort(numbered)
+    # node number by name id, a sparse set: slots[nid] is only trusted where the node it
+    # names has that name id, so the table needs no filling (np.empty: 2.4 MB on sympy)
+    nodes = memory.numbers(adjacency, seeds)  # name id of each node so far; -1 for none
+    slots = np.empty(len(names), dtype=np.int64)
+    named = np.flatnonzero(nodes >= 0)
+    slots[nodes[named]] = named
+    strength = np.fromiter(restart.values(), dtype=np.float64, count=len(seeds))
+    hops = [np.zeros(len(seeds), dtype=np.int64)]
     parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
-    frontier = numbered
-    frontier_weight = np.fromiter(restart.values(), dtype=np.float64, count=len(seeds))
+    frontier = nodes
     for hop in range(1, plan.depth + 1):
         read = []
-        for direction in by_dir:
-            codes, step_of = asked[direction]
-            if not by_dir[direction] or not len(frontier):
+        for direction, kinds in by_dir.items():
+            if not kinds or not len(frontier):
                 continue
+            codes, step_of = asked[direction]
             here, there, kind, res = memory.edges(
                 adjacency, frontier, codes, incoming=direction == "in"
             )
@@ -142,40 +144,33 @@ def from_arrays(
         parts.append((here, there, step, how))
         # each new symbol's strength: its origins' strengths times the steps' weights, added
         # in the order read (bincount adds in input order, as the dict of from_rows does)
-        new = ~np.isin(there, seen)
-        sorter = np.argsort(frontier)
-        at = sorter[np.searchsorted(frontier, here[new], sorter=sorter)]
-        gain = frontier_weight[at] * step_weight[step[new]]
+        slot = slots[there]
+        known = (slot >= 0) & (slot < len(nodes))
+        known[known] = nodes[slot[known]] == there[known]
+        new = ~known
+        gain = strength[slots[here[new]]] * step_weight[step[new]]
         found, first, group = np.unique(there[new], return_index=True, return_inverse=True)
-        strength = np.bincount(group, weights=gain, minlength=len(found))
+        gained = np.bincount(group, weights=gain, minlength=len(found))
         order = np.argsort(first)  # first reached first, as the dict keeps them
-        reached, reached_weight = found[order], strength[order]
-        nodes.append(reached)
-        hop_of.append(np.full(len(reached), hop, dtype=np.int64))
-        seen = np.sort(np.concatenate([seen, reached]))
+        reached = found[order]
+        slots[reached] = np.arange(len(nodes), len(nodes) + len(reached), dtype=np.int64)
+        nodes = np.concatenate([nodes, reached])
+        strength = np.concatenate([strength, gained[order]])
+        hops.append(np.full(len(reached), hop, dtype=np.int64))
         if hop < plan.depth:  # the last hop's frontier would not be read
-            pick = strongest(reached_weight, FANOUT, _named(reached, id_of))
-            frontier, frontier_weight = reached[pick], reached_weight[pick]
-    every = np.concatenate(nodes)
+            pick = strongest(gained[order], FANOUT, _named(reached, id_of))
+            frontier = reached[pick]
     count = len(seeds)
 
     def ids(picks: Sequence[int]) -> list[str]:
-        return [seeds[i] if i < count else id_of(int(every[i])) for i in picks]
+        numbers = nodes[list(picks)].tolist()
+        return [seeds[i] if i < count else id_of(n) for i, n in zip(picks, numbers, strict=True)]
 
     if parts:
         here, there, step, how = (np.concatenate(a) for a in zip(*parts, strict=True))
     else:
         here = there = step = how = np.empty(0, dtype=np.int64)
-    sorter = np.argsort(every)
-    return Neighbourhood(
-        sorter[np.searchsorted(every, here, sorter=sorter)],
-        sorter[np.searchsorted(every, there, sorter=sorter)],
-        step,
-        how,
-        np.concatenate(hop_of),
-        steps,
-        ids,
-    )
+    return Neighbourhood(slots[here], slots[there], step, how, np.concatenate(hops), steps, ids)
 
 
 def _named(numbers: np.ndarray, id_of: Callable[[int], str]) -> Callable[[list[int]], list[str]]:

@@ -147,11 +147,18 @@ def edges(
     ends = np.cumsum(count)
     at = np.arange(total, dtype=np.int64) + np.repeat(first - (ends - count), count)
     here = np.repeat(heres, count)
-    batch = np.repeat(np.arange(len(heres), dtype=np.int64) // adjacency.chunk, count)
+    keep = None
     if len(codes) != len(adjacency.kinds):
-        keep = np.isin(side.kinds[at], codes)
-        at, here, batch = at[keep], here[keep], batch[keep]
-    order = np.lexsort((side.rowids[at], batch))  # by chunk, then rowid (unique in a side)
+        wanted = np.zeros(len(adjacency.kinds), dtype=bool)
+        wanted[codes] = True
+        keep = wanted[side.kinds[at]]
+        at, here = at[keep], here[keep]
+    # by chunk, then rowid (unique in a side: any sort gives the one order)
+    if len(heres) <= adjacency.chunk:
+        order = np.argsort(side.rowids[at])
+    else:
+        batch = np.repeat(np.arange(len(heres), dtype=np.int64) // adjacency.chunk, count)
+        order = np.lexsort((side.rowids[at], batch if keep is None else batch[keep]))
     at, here = at[order], here[order]
     return here, side.others[at], side.kinds[at], side.res[at]
 
