@@ -187,7 +187,9 @@ def _grouped(
         (e for e in entries if _answers(e)),
         key=lambda e: (-answers_as(e), e.rank),
     )[:lead]
-    entries = [e for e in entries if e not in first]
+    # by identity: comparing entries field by field compared their symbols (a thousand
+    # comparisons a context); an entry is one object from selection to text
+    entries = [e for e in entries if not any(e is f for f in first)]
     best: dict[str, tuple[float, int]] = {}
     for e in entries:
         key = (-e.candidate.score, e.rank)
@@ -498,9 +500,17 @@ def assemble(
         if budget - (blocks + len(selected) + map_tokens) < _SMALLEST_BLOCK:
             break  # nothing more fits: stop instead of trying every remaining candidate
 
+    boosts: dict[str, float] = {}
+
+    def boost(symbol: Symbol) -> float:
+        # each symbol's once: the text is rendered again for every entry dropped below
+        if symbol.id not in boosts:
+            boosts[symbol.id] = lead_boost(symbol)
+        return boosts[symbol.id]
+
     def rendered(entries: list[_Entry]) -> tuple[list[_Entry], str, int]:
         ordered, pieces = _pieces(
-            entries, lead=LEAD if lead is None else lead, lead_boost=lead_boost, within=within
+            entries, lead=LEAD if lead is None else lead, lead_boost=boost, within=within
         )
         return ordered, "".join(pieces), _counted(pieces, count)
 
