@@ -95,6 +95,27 @@ TYPESCRIPT = {
           return [1].map(fn);
         }
         """,
+    "src/core.ts": """
+        export function describe(text: string): string {
+          return text;
+        }
+        """,
+    "src/api.ts": """
+        import * as core from "./core";
+
+        export const describe = core.describe;
+        """,
+    "src/docs.ts": """
+        import { describe } from "./api";
+
+        export function documented(): string {
+          return describe("a");
+        }
+
+        export function untyped(schema: any): string {
+          return schema.describe("b");
+        }
+        """,
 }
 
 EXPRESS = {
@@ -286,3 +307,16 @@ def test_both_stores_follow_aliases(
             (1, c + "register", "candidate", "value"),
         ]
         assert idx.resolve("moved").modifiers == ("alias", "rebound")
+
+
+def test_an_alias_of_the_same_name_adds_no_candidate_twice(typescript: Path) -> None:
+    # zod's ``export const describe = core.describe``: an unknown receiver's ``.describe(``
+    # may be a call of either name, and is listed once
+    data = ok_json("callers", "src/core.ts::describe", "--repo", str(typescript))
+    assert _results(data) == [
+        ("src/docs.ts::documented", 4, "alias", "src/api.ts::describe"),
+        ("src/docs.ts::untyped", 8, "candidate", "unresolved::?.describe"),
+    ]
+    assert data["notes"] == [
+        "1 more call site with an unknown receiver calls `.describe(` (unverified): src/docs.ts:8"
+    ]

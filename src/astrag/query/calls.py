@@ -100,6 +100,8 @@ def callers(store: GraphStore, symbol: Symbol, depth: int = 1) -> list[Related]:
         unresolved += named
         if named:
             called.add(first)
+    if found:  # an alias of the same name (``export const describe = core.describe``)
+        unresolved = list(dict.fromkeys(unresolved))
     rebound = [a for a, (_, _, certain) in found.items() if not certain]
     unsure = store.edges_to(rebound, _CALLS) if rebound else []
     resolved = store.edges_to(list(found), _CALLS) if found else []
