@@ -320,3 +320,11 @@ def test_an_alias_of_the_same_name_adds_no_candidate_twice(typescript: Path) -> 
     assert data["notes"] == [
         "1 more call site with an unknown receiver calls `.describe(` (unverified): src/docs.ts:8"
     ]
+
+
+def test_who_calls_a_context_lists_the_callers_through_an_alias(express: Path) -> None:
+    with open_index(express, "") as idx:
+        answer = idx.answer("who calls res.header", 2000)
+    found = {item.id: item.reason for item in answer.context.items}
+    assert found["lib/response.js::res.type"] == "calls res.set, an alias of res.header"
+    assert answer.notes == ()
