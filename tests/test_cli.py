@@ -383,7 +383,7 @@ def test_callees_follow_calls_outwards_including_placeholders(repo: Path) -> Non
         ("dispatch", SH + "Shape.area"),
     ]
     assert two["results"][5]["via"] == two["results"][4]["via"]  # the call of Shape.area
-    assert two["counts"] == {"direct": 5, "dispatch": 2, "candidate": 0}
+    assert two["counts"] == {"direct": 5, "dispatch": 2, "candidate": 0, "alias": 0}
 
 
 @pytest.mark.parametrize(

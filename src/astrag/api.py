@@ -354,9 +354,11 @@ class Index:
 
     def callers(self, symbol_id: str, depth: int = 1) -> list[Related]:
         """Who calls the symbol: direct callers, then callers of a method it overrides or
-        implements (``link == "dispatch"``, ``through`` the method they call), level by level up
+        implements (``link == "dispatch"``, ``through`` the method they call), callers of an
+        alias of it (``"alias"``, ``through`` the alias: ``compat = real``), level by level up
         to ``depth``; then unresolved call sites that may be calls of it (``"candidate"``,
-        ``through`` the placeholder), nearest first. See :mod:`astrag.query.calls`."""
+        ``through`` the placeholder, or an alias its file assigns again), nearest first. See
+        :mod:`astrag.query.calls`."""
         symbol = self.store.get_symbol(symbol_id)
         return calls.callers(self.store, symbol, depth) if symbol is not None else []
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 
 from astrag.graph.facts import Edge, Symbol
-from astrag.query.calls import CANDIDATE, DIRECT, DISPATCH
+from astrag.query.calls import ALIASED, CANDIDATE, DIRECT, DISPATCH
 from astrag.query.neighbourhood import Link, Neighbourhood, Node
 
 FORMATS = ("mermaid", "dot")
@@ -41,7 +41,8 @@ NODE_FILLS = {
     "unresolved": "#ffffff",
 }
 DEFAULT_FILL = "#f9fafb"
-LINK_DASHES = {DIRECT: "", DISPATCH: "6 3", CANDIDATE: "2 3"}  # SVG stroke-dasharray
+# SVG stroke-dasharray; a call through an alias is drawn as one through a base method
+LINK_DASHES = {DIRECT: "", DISPATCH: "6 3", CANDIDATE: "2 3", ALIASED: "6 3"}
 
 
 def label(s: Symbol) -> str:
@@ -128,7 +129,7 @@ def to_dot(
             f'color="{EDGE_COLOURS.get(k.kind, "#6b7280")}"',
         ]
         if k.link != DIRECT:
-            attrs.append("style=dashed" if k.link == DISPATCH else "style=dotted")
+            attrs.append("style=dotted" if k.link == CANDIDATE else "style=dashed")
         yield f"  {ids[k.source]} -> {ids[k.target]} [{', '.join(attrs)}];"
     yield "}"
 
@@ -147,6 +148,8 @@ def _edge_label(k: Link) -> str:
     text = k.kind if k.sites == 1 else f"{k.kind} ×{k.sites}"
     if k.link == DISPATCH:
         return f"{text} via {k.through.rpartition('::')[2] or k.through}"
+    if k.link == ALIASED:
+        return f"{text} via alias {k.through.rpartition('::')[2] or k.through}"
     if k.link == CANDIDATE:
         return f"{text} unverified"
     return text

@@ -101,8 +101,10 @@ def related_json(r: Related) -> dict[str, object]:
         "depth": r.depth,
         "via": site_json(r.edge),
         # direct: an edge of the graph; dispatch: a call of a method it overrides (callers) or
-        # of one it is overridden by (callees), `through` that method; candidate: an
-        # unresolved call that may be one, `through` its placeholder (unverified)
+        # of one it is overridden by (callees), `through` that method; alias: a call of a
+        # variable or field holding the symbol, `through` that alias; candidate: an
+        # unresolved call that may be one, `through` its placeholder, or a call of an alias
+        # its file assigns again, `through` the alias (unverified)
         "link": r.link,
         "through": r.through or None,
     }

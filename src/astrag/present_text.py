@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from astrag.api import Outline, Related, Use
 from astrag.graph.facts import Resolution, Symbol
-from astrag.query.calls import AS_VALUE, CANDIDATE, DIRECT, DISPATCH, notes
+from astrag.query.calls import ALIASED, AS_VALUE, CANDIDATE, DIRECT, DISPATCH, notes, via_alias
 from astrag.query.uses import USE_KINDS
 
 if TYPE_CHECKING:  # annotations only: importing them loads the search engine
@@ -65,11 +65,16 @@ def languages(levels: dict[str, dict[str, object]]) -> str:
 
 def link(r: Related) -> str:
     """How a caller or callee was found, in a word or two: ``direct``, ``name-matched`` (an
-    edge of a name-level language), ``via BaseRoute.matches``, ``unverified (?.matches)``."""
+    edge of a name-level language), ``via BaseRoute.matches``, ``via alias res.contentType``,
+    ``unverified (?.matches)``, ``unverified (alias compat, assigned again)``."""
     if r.link == DISPATCH:
         return f"via {r.through.rpartition('::')[2] or r.through}"
+    if r.link == ALIASED:
+        return f"via alias {r.through.rpartition('::')[2] or r.through}"
     if r.link == CANDIDATE and r.through == AS_VALUE:
         return "unverified (used as a value)"
+    if via_alias(r):
+        return f"unverified (alias {r.through.rpartition('::')[2]}, assigned again)"
     if r.link == CANDIDATE:
         return f"unverified ({r.through.removeprefix('unresolved::')})"
     return NAME_MATCHED if r.edge.resolution == Resolution.NAME else DIRECT
@@ -116,6 +121,8 @@ def references(s: Symbol, found: Sequence[Use]) -> str:
             e = u.edge
             site = f"{e.path}:{e.line}:{e.column}" if e.column else f"{e.path}:{e.line}"
             via = f"  [via {u.through.rpartition('::')[2]}]" if kind == "dispatch" else ""
+            if kind == "alias":
+                via = f"  [via alias {u.through.rpartition('::')[2]}]"
             if e.resolution == Resolution.NAME:
                 via += f"  [{NAME_MATCHED}]"
             code = f"  {u.code}" if u.code else ""

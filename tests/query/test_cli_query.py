@@ -65,7 +65,7 @@ def test_callers_json_tells_direct_dispatch_and_candidate_apart(repo: Path) -> N
         "column": 22,
         "resolution": "resolved",
     }
-    assert data["counts"] == {"direct": 0, "dispatch": 2, "candidate": 2}
+    assert data["counts"] == {"direct": 0, "dispatch": 2, "candidate": 2, "alias": 0}
     assert data["notes"] == [
         "2 more call sites with an unknown receiver call `.matches(` (unverified): "
         "app/routing.py:43, tests/test_routing.py:5"
@@ -86,7 +86,7 @@ def test_callers_text_says_how_each_was_found_and_what_is_unverified(repo: Path)
 
 def test_express_callers_are_never_a_silent_none(express: Path) -> None:
     data = ok_json("callers", "res.send", "--repo", str(express))
-    assert data["counts"] == {"direct": 2, "dispatch": 0, "candidate": 1}
+    assert data["counts"] == {"direct": 2, "dispatch": 0, "candidate": 1, "alias": 0}
     assert [r["qualname"] for r in data["results"]] == ["res.json", "res.sendStatus", "hello"]
     result = astrag("callers", "res.send", "--repo", str(express))
     assert result.stderr.splitlines()[:2] == [f"note: {n}" for n in data["notes"]]

@@ -44,7 +44,7 @@ def test_query_tools_over_stdio(routing: Path) -> None:
                 (R + "Router.first", "candidate"),
                 ("tests/test_routing.py::test_route", "candidate"),
             ]
-            assert callers["counts"] == {"direct": 0, "dispatch": 2, "candidate": 2}
+            assert callers["counts"] == {"direct": 0, "dispatch": 2, "candidate": 2, "alias": 0}
             assert (callers["total"], callers["truncated"]) == (4, False)
             lines = text.splitlines()
             assert lines[0] == f"note: {callers['notes'][0]}"

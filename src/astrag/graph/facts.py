@@ -69,6 +69,16 @@ CLASS_KINDS = frozenset({DefKind.CLASS, DefKind.INTERFACE, DefKind.ENUM})
 FUNCTION_KINDS = frozenset({DefKind.FUNCTION, DefKind.METHOD})
 
 
+# A variable or field whose value, as written, is another definition's name (``compat =
+# real``, ``__repr__ = __str__``, ``export const alias = fn``, ``res.contentType = res.type =
+# function…``) is an ALIAS of it: the room records the READ of that name with the alias as its
+# scope (the read's edge starts at the alias: what it holds), and the names it reads are looked
+# up where the alias is declared. REBOUND: the alias is assigned again in its file (or the name
+# bound otherwise there), so what it holds when called is not certain.
+ALIAS = "alias"
+REBOUND = "rebound"
+
+
 class RefKind(StrEnum):
     CALL = "call"  # a call expression; the chain's last element is the callee (decorators too)
     NEW = "new"  # TS/JS ``new X(...)``; chain is the class expression
@@ -120,7 +130,8 @@ class Definition:
     exported: bool = True  # TS/JS: has an export; Python: name not starting with "_"
     visibility: str = "public"  # public | protected | private
     # any of: static, classmethod, async, abstract, readonly, getter, setter, constructor,
-    # overload, default_export, generator, arrow, declare, optional, namespace
+    # overload, default_export, generator, arrow, declare, optional, namespace; a variable or
+    # field: ALIAS, REBOUND (see there)
     modifiers: tuple[str, ...] = ()
     bases: tuple[Chain, ...] = ()  # classes/interfaces: what it extends, in source order
     implements: tuple[Chain, ...] = ()  # TS classes: what it implements

@@ -66,6 +66,7 @@ _MAX_DEPTH = 40
 Mro = tuple[list[ClassKey], list[Value]]  # linearised in-repo classes, bases that are not
 # bound once: comparing by identity costs no enum attribute lookup or hash per chain
 _INSTANCE, _CLASS, _SUPER = Receiver.INSTANCE, Receiver.CLASS, Receiver.SUPER
+_HOLDER_KINDS = frozenset({DefKind.VARIABLE, DefKind.FIELD})
 
 
 class Resolver(Inference):
@@ -383,6 +384,11 @@ class Resolver(Inference):
             d = t.defs.get(scope)
             if d is None:
                 break
+            if d.kind in _HOLDER_KINDS and "namespace" not in d.modifiers:
+                # a read scoped to the variable or field it is the value of (``compat = real``,
+                # a room's alias): a variable is no scope, its value is read where it is declared
+                scope = d.parent
+                continue
             if (
                 d.kind in FUNCTION_KINDS
                 or (first and class_body_is_scope and d.kind == DefKind.CLASS)

@@ -169,7 +169,7 @@ def extractor_fingerprint() -> str:
     """Changes whenever a frontend or query changes, so cached facts are re-extracted."""
     digest = hashlib.blake2b(digest_size=12)
     package = resources.files("astrag.lang")
-    for name in ("__init__.py", "room.py", "treesitter.py", "tags.py"):
+    for name in ("__init__.py", "room.py", "treesitter.py", "tags.py", "aliases.py"):
         digest.update(package.joinpath(name).read_bytes())
     for room in ROOMS:
         for entry in room.sources(resolution=False):

@@ -1,7 +1,8 @@
 """What a context for "who calls X" / "what does X call" adds to graph expansion: the calls
-that may dispatch to X (or from X's calls to overriders), the unresolved call sites that may be
-calls of X, and, at the top of the text, what was not found ("no resolved callers of X; 3
-call sites with an unknown receiver call `.matches(` (unverified): …").
+that may dispatch to X (or from X's calls to overriders), the calls of X's aliases, the
+unresolved call sites that may be calls of X, and, at the top of the text, what was not found
+("no resolved callers of X; 3 call sites with an unknown receiver call `.matches(`
+(unverified): …").
 
 Expansion follows the graph's edges only, so for ``Route.matches`` it finds no caller at all
 when every call goes through ``BaseRoute.matches`` or an untyped receiver; an agent told that
@@ -23,7 +24,7 @@ from astrag.store.base import GraphStore
 
 NAMED = 3  # the named symbols of a question looked at: "who calls A or B" names two
 CANDIDATES = 8  # unverified call sites shown as items; the note counts them all
-DISPATCH_SHARE = 0.5  # a dispatch caller's score, relative to the symbol it may reach
+DISPATCH_SHARE = 0.5  # a dispatch (or alias) caller's score, relative to the symbol it reaches
 CANDIDATE_SHARE = 0.25
 NOTE_SHARE = 0.5  # notes never take more than this share of the budget
 
@@ -42,7 +43,7 @@ def call_evidence(
         base = score(symbol.id) or 1.0
         shown = 0
         for r in found:
-            if r.link == calls.DISPATCH:
+            if r.link in (calls.DISPATCH, calls.ALIASED):
                 extra.append(Candidate(r.symbol, base * DISPATCH_SHARE, _reason(r, symbol)))
             elif r.link == calls.CANDIDATE and shown < CANDIDATES:
                 shown += 1
@@ -57,6 +58,8 @@ def _reason(r: calls.Related, asked: Symbol) -> str:
         return f"unverified: uses {asked.qualname} as a value at line {r.edge.line}"
     if r.link == calls.CANDIDATE:
         return f"unverified: calls `{label.removeprefix('?')}(` at line {r.edge.line}"
+    if r.link == calls.ALIASED:
+        return f"calls {label}, an alias of {asked.qualname}"
     if r.symbol.id == r.edge.source:  # a caller of the method asked about, through its base
         return f"calls {label}, which may dispatch to {asked.qualname}"
     return f"may run where {asked.qualname} calls {label} (overrides it)"

@@ -22,6 +22,14 @@ here, at query time, and labelled so that neither is mistaken for an edge of the
   through that value, which the graph does not follow: each such read is a candidate too,
   ``through`` :data:`AS_VALUE`.
 
+* **alias**: a call of a variable or field whose value is the symbol (``compat = real`` then
+  ``compat()``; express's ``res.contentType = res.type = function contentType() {}`` then
+  ``res.contentType(…)``), ``through`` the alias called; an alias of an alias too, a few hops
+  deep (:data:`astrag.graph.facts.ALIAS`: the language rooms mark them). As certain as a
+  direct call, unless an alias on the way is assigned again in its file (``REBOUND``): then
+  each call of it is a candidate, ``through`` that alias, and what it holds is unverified.
+  An alias's own read of the symbol is not listed as a value use when calls of it are.
+
 A symbol reached directly is not listed again through dispatch. Candidates are looked up for
 the asked symbol only, not at every level of a deeper walk: a guess about a guess is noise.
 """
@@ -32,8 +40,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from astrag.graph.facts import (
+    ALIAS,
     CLASS_KINDS,
     FUNCTION_KINDS,
+    REBOUND,
+    DefKind,
     Edge,
     EdgeKind,
     PlaceholderKind,
@@ -45,7 +56,8 @@ from astrag.store.base import GraphStore
 DIRECT = "direct"
 DISPATCH = "dispatch"
 CANDIDATE = "candidate"
-LINKS = (DIRECT, DISPATCH, CANDIDATE)
+ALIASED = ALIAS  # a caller through an alias: link "alias"
+LINKS = (DIRECT, DISPATCH, CANDIDATE, ALIASED)
 AS_VALUE = "value"  # a CANDIDATE's ``through`` when the site reads the symbol as a value
 
 _CALLS = (str(EdgeKind.CALLS),)
@@ -53,6 +65,8 @@ _READS = (str(EdgeKind.REFERENCES),)
 _HIERARCHY = (str(EdgeKind.OVERRIDES), str(EdgeKind.IMPLEMENTS))
 _INHERITANCE = (str(EdgeKind.INHERITS), str(EdgeKind.IMPLEMENTS))
 _MAX_HOPS = 50  # override chains and class hierarchies are short; a bad graph must not loop
+_ALIAS_HOPS = 4  # ``a = b = c = fn``: aliases of aliases are few; more is a guess
+_HOLDERS = frozenset({DefKind.VARIABLE, DefKind.FIELD})
 SITES_IN_NOTE = 5
 
 
@@ -63,19 +77,38 @@ class Related:
     symbol: Symbol
     depth: int
     edge: Edge  # the call that reached it: its site (for callers, the caller's call)
-    link: str = DIRECT  # DIRECT, DISPATCH or CANDIDATE
+    link: str = DIRECT  # DIRECT, DISPATCH, ALIASED or CANDIDATE
     # DISPATCH: the method the call resolved to (callers: the base the symbol overrides;
-    # callees: the called method the symbol overrides); CANDIDATE: the placeholder called,
-    # or AS_VALUE for a read of the symbol as a value
+    # callees: the called method the symbol overrides); ALIASED: the alias called (its id);
+    # CANDIDATE: the placeholder called, AS_VALUE for a read of the symbol as a value, or
+    # the id of an alias assigned again (:func:`via_alias`)
     through: str = ""
 
 
 def callers(store: GraphStore, symbol: Symbol, depth: int = 1) -> list[Related]:
-    """Direct and dispatch callers up to ``depth`` (site order, support files last, by level),
-    then the unverified candidate call sites of ``symbol`` itself, then its reads as a value."""
+    """Direct, dispatch and alias callers up to ``depth`` (site order, support files last, by
+    level), then the unverified candidate call sites of ``symbol`` itself (calls of an
+    unresolved name, its own or an alias's; calls of an alias assigned again), then its reads
+    as a value."""
     walked = _walk(store, symbol, depth, incoming=True)
-    calls = (_candidate_edges(store, symbol, _CALLS), "")
-    return walked + _nearest_first(store, symbol, calls, (_value_reads(store, symbol), AS_VALUE))
+    found = aliases(store, [symbol.id]) if symbol.path else {}
+    unresolved = list(_candidate_edges(store, symbol, _CALLS))
+    # an alias's read of the symbol is its definition: told by the calls of it, when any
+    called: set[str] = set()  # the first alias on the way to each called one
+    for held, first, _ in found.values():
+        named = _candidate_edges(store, held, _CALLS)
+        unresolved += named
+        if named:
+            called.add(first)
+    if found:  # an alias of the same name (``export const describe = core.describe``)
+        unresolved = list(dict.fromkeys(unresolved))
+    rebound = [a for a, (_, _, certain) in found.items() if not certain]
+    unsure = store.edges_to(rebound, _CALLS) if rebound else []
+    resolved = store.edges_to(list(found), _CALLS) if found else []
+    called |= {found[e.target][1] for e in resolved}
+    values = [e for e in _value_reads(store, symbol) if e.source not in called]
+    groups = ((unresolved, ""), (unsure, ""), (values, AS_VALUE))
+    return walked + _nearest_first(store, symbol, *groups)
 
 
 def callees(store: GraphStore, symbol: Symbol, depth: int = 1) -> list[Related]:
@@ -98,6 +131,7 @@ def _walk(store: GraphStore, start: Symbol, depth: int, *, incoming: bool) -> li
         links: list[_Link] = [(e.source if incoming else e.target, e, DIRECT, "") for e in direct]
         if incoming:
             links += _dispatching_callers(store, frontier)
+            links += _aliased_callers(store, frontier)
         else:
             links += _dispatched_callees(store, direct)
         symbols = store.get_symbols(other for other, *_ in links if other not in seen)
@@ -127,6 +161,51 @@ def _dispatching_callers(store: GraphStore, frontier: dict[str, Symbol]) -> list
     bases = _hierarchy(store, methods, incoming=False)
     edges = _by_site(store.edges_to(list(bases), _CALLS)) if bases else []
     return [(e.source, e, DISPATCH, e.target) for e in edges]
+
+
+def aliases(store: GraphStore, ids: list[str]) -> dict[str, tuple[Symbol, str, bool]]:
+    """The aliases of ``ids`` (:data:`ALIAS` variables and fields whose own read is of one of
+    them) and of those aliases, up to :data:`_ALIAS_HOPS` deep, breadth-first in site order:
+    each alias's id -> (the alias, the id of the first alias on its way, whether it is
+    certain: no alias on the way is :data:`REBOUND`)."""
+    out: dict[str, tuple[Symbol, str, bool]] = {}
+    frontier = list(ids)
+    for _ in range(_ALIAS_HOPS):
+        if not frontier:
+            break
+        reads = sorted(store.edges_to(frontier, _READS), key=site_key)
+        holders = store.get_symbols({e.source for e in reads} - out.keys() - set(ids))
+        reached: list[str] = []
+        for e in reads:
+            s = holders.get(e.source)
+            if s is None or e.source in out or s.kind not in _HOLDERS or ALIAS not in s.modifiers:
+                continue
+            before = out.get(e.target)
+            first = before[1] if before else e.source
+            certain = (before[2] if before else True) and REBOUND not in s.modifiers
+            out[e.source] = (s, first, certain)
+            reached.append(e.source)
+        frontier = reached
+    return out
+
+
+def _aliased_callers(store: GraphStore, frontier: dict[str, Symbol]) -> list[_Link]:
+    """Calls of the frontier's aliases assigned once: calls of what they hold."""
+    held = [sid for sid, s in frontier.items() if s.path]
+    found = aliases(store, held) if held else {}
+    certain = [a for a, (_, _, sure) in found.items() if sure]
+    edges = _by_site(store.edges_to(certain, _CALLS)) if certain else []
+    return [(e.source, e, ALIASED, e.target) for e in edges]
+
+
+def via_alias(r: Related) -> bool:
+    """Whether a candidate is a call of an alias assigned again (``through`` the alias)."""
+    return (
+        r.link == CANDIDATE
+        and r.through != AS_VALUE
+        and "::" in r.through
+        and (not r.through.startswith(("unresolved::", "external::")))
+    )
 
 
 def _dispatched_callees(store: GraphStore, direct: Sequence[Edge]) -> list[_Link]:
@@ -293,10 +372,13 @@ def notes(symbol: Symbol, relation: str, found: Sequence[Related]) -> list[str]:
 
 def _caller_notes(symbol: Symbol, label: str, found: Sequence[Related]) -> list[str]:
     resolved = [r for r in found if r.link != CANDIDATE]
-    candidates = [r for r in found if r.link == CANDIDATE and r.through != AS_VALUE]
+    rebound = [r for r in found if via_alias(r)]
+    candidates = [
+        r for r in found if r.link == CANDIDATE and r.through != AS_VALUE and not via_alias(r)
+    ]
     values = [r for r in found if r.link == CANDIDATE and r.through == AS_VALUE]
     lines: list[str] = []
-    if not resolved and not candidates and not values:
+    if not resolved and not candidates and not values and not rebound:
         lines.append(
             f"no callers of {label} in the index, and no unresolved call of `{symbol.name}` "
             "that could be one"
@@ -315,6 +397,17 @@ def _caller_notes(symbol: Symbol, label: str, found: Sequence[Related]) -> list[
             "stored, exported or rendered, not called there; calls through "
             f"{'it' if one else 'them'} are not traced, unverified): {_sites(values)}"
         )
+    by_alias: dict[str, list[Related]] = {}
+    for r in rebound:
+        by_alias.setdefault(r.through, []).append(r)
+    for alias, sites in by_alias.items():
+        one = len(sites) == 1
+        name = alias.rpartition("::")[2]
+        lines.append(
+            f"{len(sites)}{more} call site{'' if one else 's'} {'calls' if one else 'call'} "
+            f"`{name}`, an alias of {label} that its file assigns again (what it holds when "
+            f"called is unverified): {_sites(sites)}"
+        )
     for placeholder, sites in by_placeholder.items():
         receiver, _, name = placeholder.removeprefix("unresolved::").rpartition(".")
         one = len(sites) == 1
@@ -326,6 +419,8 @@ def _caller_notes(symbol: Symbol, label: str, found: Sequence[Related]) -> list[
             what = f"{count} {call} `{name}(`, a name the resolver could not bind"
         else:
             what = f"{count} {call} `.{name}(` on `{receiver}`, which has no `{name}` of its own"
+        if name != symbol.name:  # a name one of its aliases has (``res.contentType``)
+            what += f" (`{name}` is an alias of {label})"
         lines.append(f"{what} (unverified): {_sites(sites)}")
     return lines
 

@@ -4,7 +4,8 @@ The graph's incoming edges say most of it: ``calls``, ``imports``, ``inherits``,
 ``implements``, ``overrides``. A ``references`` edge is a read, a type annotation or a ``new``;
 the edge does not say which, the file's facts do (a reference is recorded with its kind at the
 same line and column the edge carries). A call of a class is a construction, as ``new`` is.
-Calls that may dispatch to the symbol and unresolved sites that may denote it come from
+Calls that may dispatch to the symbol, calls of its aliases (``compat = real``; those assigned
+again are candidates) and unresolved sites that may denote it come from
 :mod:`astrag.query.calls`, labelled as such. For a module, imports of anything it defines are
 uses of the module too.
 """
@@ -32,6 +33,7 @@ USE_KINDS: dict[str, str] = {
     "implement": "implementations",
     "override": "overrides",
     "dispatch": "calls that may dispatch here",
+    "alias": "calls through an alias",
     "candidate": "unverified candidates",
 }
 _EDGE_USE = {
@@ -51,7 +53,9 @@ class Use:
     kind: str  # a key of USE_KINDS
     symbol: Symbol  # where the use is: the innermost definition (or module) holding the site
     edge: Edge
-    through: str = ""  # dispatch: the method the call resolved to; candidate: the placeholder
+    # dispatch: the method the call resolved to; alias: the alias called; candidate: the
+    # placeholder, or an alias its file assigns again
+    through: str = ""
     code: str = ""  # the site's line of source, stripped
 
 
@@ -84,8 +88,10 @@ def uses(
         found.append((kind, e, ""))
     found += [("read", e, "") for e in _own_field_reads(store, symbol, line_of)]
     for r in calls.callers(store, symbol, 1):
-        if r.link == calls.DISPATCH:
-            found.append(("dispatch", r.edge, r.through))
+        if r.link in (calls.DISPATCH, calls.ALIASED):
+            found.append((r.link, r.edge, r.through))
+        elif calls.via_alias(r):  # an alias its file assigns again: unverified
+            found.append(("candidate", r.edge, r.through))
     for r in calls.caller_candidates(store, symbol, _CANDIDATE_EDGES):
         found.append(("candidate", r.edge, r.through))
     return _listed(store, found, line_of if code else None)

@@ -44,7 +44,8 @@ Start with get_repo_map for an overview, search_symbols or get_context for a que
 task; use get_outline for a file's definitions, get_symbol, find_references, find_callers,
 find_callees and find_implementations to follow the graph by name or id
 (path::Qualified.Name). Callers and callees say how each was found: direct, dispatch (through
-a method it overrides) or candidate (an unresolved call that may be one: unverified). Run
+a method it overrides), alias (a call of a variable holding it) or candidate (an unresolved
+call that may be one: unverified). Run
 check_code on code you wrote to catch calls, members, imports and arguments the codebase does
 not have. Every answer ends with how fresh the index is."""
 
@@ -207,8 +208,10 @@ def build_server(worker: Worker) -> MCPServer:
     async def find_callers(symbol: SymbolRef, depth: Depth = 1) -> CallToolResult:
         """Who calls the symbol, transitively up to depth, with each call site (path, line).
         Each result's link is direct, dispatch (it calls a method the symbol overrides or
-        implements: `through`) or candidate (an unresolved call of the same name that may be
-        one: unverified); notes say when nothing was resolved."""
+        implements: `through`), alias (it calls a variable or field holding the symbol,
+        `compat = real`: `through`) or candidate (an unresolved call of the same name that may
+        be one, or a call of an alias assigned again: unverified); notes say when nothing was
+        resolved."""
         return await t.call(tools.find_callers, symbol, depth)
 
     async def find_callees(symbol: SymbolRef, depth: Depth = 1) -> CallToolResult:

@@ -455,7 +455,8 @@ def test_reads_are_outer_chains_of_non_local_non_builtin_names() -> None:
         (("self", "x"), "f", 3, 28),
         (("items",), "f", 5, 24),
         (("key", "name"), "f", 5, 41),
-        (("Kind", "A"), "A", 7, 17),
+        # a field whose whole value is a name is an alias of it (facts.ALIAS): the field reads it
+        (("Kind", "A"), "A.kind", 7, 17),
     ]
 
 
@@ -692,3 +693,50 @@ def test_parenthesised_conditional_values_keep_their_chain() -> None:
         """
     )
     assert Binding("f", "text", 2, None, ("Text", "from_markup()")) in result.bindings
+
+
+def test_an_alias_reads_its_value_and_is_marked_rebound_when_bound_again() -> None:
+    result = facts(
+        """
+        from other import shadowed
+        def real(): ...
+        a = b = real
+        once = mod.real
+        later = None
+        later = real
+        shadowed = real
+        kept = real
+        def reset():
+            global kept
+            kept = None
+        wrapped = wrap(real)
+        class C:
+            def m(self): ...
+            n = m
+        """
+    )
+    marks = {
+        q: definition(result, q).modifiers
+        for q in ("a", "b", "once", "later", "shadowed", "kept", "wrapped", "C.n")
+    }
+    assert marks == {
+        "a": ("alias",),
+        "b": ("alias",),
+        "once": ("alias",),
+        "later": ("alias", "rebound"),  # assigned twice
+        "shadowed": ("alias", "rebound"),  # imported under the same name
+        "kept": ("alias", "rebound"),  # a function assigns it, declared global
+        "wrapped": (),  # a call's result, not a name
+        "C.n": ("alias",),
+    }
+    # the alias reads its value, once per name it gets; a call's argument is the module's read
+    assert refs(result, RefKind.READ) == [
+        (("real",), "a", 3, 9),
+        (("real",), "b", 3, 9),
+        (("mod", "real"), "once", 4, 12),
+        (("real",), "later", 6, 9),
+        (("real",), "shadowed", 7, 12),
+        (("real",), "kept", 8, 8),
+        (("real",), "", 12, 16),
+        (("m",), "C.n", 15, 9),
+    ]

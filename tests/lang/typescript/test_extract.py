@@ -940,3 +940,56 @@ def test_a_damaged_file_keeps_every_statement_that_parses_alone() -> None:
     assert facts.errors > 0
     # the lines that could not be read: the interface, not the statements after it
     assert error_spans("damaged.ts", source) == [(3, 22), (24, 39), (41, 41)]
+
+
+def test_an_alias_reads_its_value_and_is_marked_rebound_when_assigned_again() -> None:
+    facts = ts(
+        """
+        export function fn(): void {}
+        export const alias = fn;
+        export let moving = lib.fn;
+        var kept = fn;
+        export const called = make(fn);
+        export function reset(): void {
+          moving = fn;
+        }
+        """
+    )
+    found = defs(facts)
+    assert {q: found[q].modifiers for q in ("alias", "moving", "kept", "called")} == {
+        "alias": ("alias",),
+        "moving": ("alias", "rebound"),  # a ``let`` reset() assigns
+        "kept": ("alias",),  # a ``var`` nothing assigns again
+        "called": (),  # a call's result, not a name
+    }
+    assert refs(facts, RefKind.READ) == [
+        (("fn",), "alias", 2, 22),
+        (("lib", "fn"), "moving", 3, 25),
+        (("fn",), "kept", 4, 12),
+        (("fn",), "", 5, 28),
+        (("fn",), "reset", 7, 12),
+    ]
+
+
+def test_an_express_alias_chain_is_read_by_each_alias() -> None:
+    facts = js(
+        """
+        var res = module.exports = {};
+        res.contentType =
+        res.type = function contentType(type) {};
+        res.set = res.header = function header() {};
+        res.set = function set() {};
+        """
+    )
+    marks = [(d.qualname, d.kind, d.modifiers) for d in facts.definitions if d.parent == "res"]
+    assert marks == [
+        ("res.contentType", DefKind.VARIABLE, ("alias",)),
+        ("res.type", DefKind.FUNCTION, ()),
+        ("res.set", DefKind.VARIABLE, ("alias", "rebound")),  # assigned again below
+        ("res.header", DefKind.FUNCTION, ()),
+        ("res.set", DefKind.FUNCTION, ()),
+    ]
+    assert refs(facts, RefKind.READ) == [
+        (("res", "type"), "res.contentType", 3, 5),
+        (("res", "header"), "res.set", 4, 15),
+    ]

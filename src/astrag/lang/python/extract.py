@@ -37,6 +37,7 @@ from astrag.graph.facts import (
     Reference,
     RefKind,
 )
+from astrag.lang.aliases import marked
 from astrag.lang.python.narrowing import narrow, narrow_bindings, narrowings
 from astrag.lang.treesitter import Grammars, count_errors, in_document_order, query_source
 
@@ -908,6 +909,11 @@ class _FileExtractor:
         self.global_names: dict[str, set[str]] = {}
         self.all_names: list[str] | None = None
         self.all_static = True
+        # aliases (facts.ALIAS): (start, end) of a module- or class-level assignment's whole
+        # value that is a name -> the qualnames it is assigned to; and how often each
+        # module- or class-level name is assigned (a second assignment makes it REBOUND)
+        self.alias_values: dict[tuple[int, int], list[str]] = {}
+        self.assigned: dict[str, int] = {}
         self.base_starts: set[int] = set()
         # calls whose receiver starts with self.x (function node, chain, scope)
         self.self_receivers: list[tuple[Node, Chain, str]] = []
@@ -925,6 +931,7 @@ class _FileExtractor:
         self._collect_annotations()
         self._collect_reads()
         self._collect_imports()
+        self._mark_aliases()
         if b"isinstance" in self.text.source:
             calls = self.captures.get("reference.call", [])
             found = narrowings(calls, self.text.source, self.text.dotted, self.text.point)
@@ -1200,6 +1207,7 @@ class _FileExtractor:
             targets, value = _assignment_targets(node)
             type_ = _annotation_principal(node.child_by_field_name("type"), self.text)
             value_chain = _value_chain(value, self.text)
+            self._count_assignment(scope, targets, value)
             for target in targets:
                 simple = target.type in _CHAINABLE
                 details = (type_, value_chain) if simple else _NO_DETAILS
@@ -1219,6 +1227,47 @@ class _FileExtractor:
                 for element in _attribute_targets(target):
                     self._local_assignment(scope, target.parent, element, _NO_DETAILS, self_fields)
         self._self_fields(self_fields, body_fields)
+
+    def _count_assignment(self, scope: str, targets: list[Node], value: Node | None) -> None:
+        """Count the module- and class-level names an assignment binds (in a function, the
+        names it declares ``global``), and note an alias: ``compat = real``, ``a = b = f``,
+        ``__repr__ = __str__``, every target a plain name and the whole value a name chain."""
+        if scope in self.index.functions:
+            declared = self.global_names.get(scope, ())
+            for target in targets:
+                for name_node in _target_names(target):
+                    if (name := self.text.of(name_node)) in declared:
+                        self.assigned[name] = self.assigned.get(name, 0) + 1
+            return
+        prefix = f"{scope}." if scope else ""
+        names = [f"{prefix}{self.text.of(n)}" for t in targets for n in _target_names(t)]
+        for qual in names:
+            self.assigned[qual] = self.assigned.get(qual, 0) + 1
+        if (
+            value is not None
+            and value.type in _CHAINABLE
+            and (written := self.text.dotted(value)) is not None
+            and written[0] not in _SELF_ROOTS
+            and all(t.type == "identifier" for t in targets)
+        ):
+            self.alias_values[(value.start_byte, value.end_byte)] = names
+
+    def _mark_aliases(self) -> None:
+        """Mark the aliases (facts.ALIAS); REBOUND when the name is assigned again, imported,
+        or defined as a function or class in the same scope."""
+        if not self.alias_values:
+            return
+        aliases = {q for names in self.alias_values.values() for q in names}
+        bound = dict(self.assigned)
+        for imp in self.imports:
+            if imp.alias and imp.scope not in self.index.functions:
+                key = f"{imp.scope}.{imp.alias}" if imp.scope else imp.alias
+                bound[key] = bound.get(key, 0) + 1
+        for d in self.definitions:
+            if d.kind in (DefKind.FUNCTION, DefKind.METHOD, DefKind.CLASS):
+                bound[d.qualname] = bound.get(d.qualname, 0) + 1
+        rebound = {q for q in aliases if bound.get(q, 0) > 1}
+        self.definitions = marked(self.definitions, aliases, rebound)
 
     def _member_assignment(
         self,
@@ -1437,10 +1486,13 @@ class _FileExtractor:
             if root in _SELF_ROOTS:
                 self._self_read(chain, scope, node, emitted)
                 continue
-            if (scope, chain) in emitted or self._is_local(scope, root):
+            if self._is_local(scope, root):
                 continue
-            emitted.add((scope, chain))
-            self._reference(RefKind.READ, chain, scope, node)
+            # an alias's value is read by the alias (facts.ALIAS), once for each name it gets
+            for holder in self.alias_values.get((start, node.end_byte), (scope,)):
+                if (holder, chain) not in emitted:
+                    emitted.add((holder, chain))
+                    self._reference(RefKind.READ, chain, holder, node)
         for function, chain, scope in self.self_receivers:  # ``self.headers.get()``
             receiver = function.child_by_field_name("object")
             if receiver is not None:

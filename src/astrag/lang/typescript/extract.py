@@ -47,6 +47,7 @@ from astrag.graph.facts import (
     Reference,
     RefKind,
 )
+from astrag.lang.aliases import marked
 from astrag.lang.treesitter import Grammars, count_errors, in_document_order, query_source
 from astrag.lang.typescript import generics, narrowing
 from astrag.lang.typescript.composed import ComposedTypes
@@ -238,6 +239,7 @@ _DECORATOR_END_BYTES = frozenset(
 )
 _SIMPLE_TEXTS: dict[bytes, bool] = {}  # raw text -> whether _SIMPLE_CHAIN matches it
 _CACHE_LIMIT = 1 << 16
+_NAME_VALUES = frozenset({"identifier", "member_expression"})  # an alias's value, if plain
 _UNKNOWN: Chain = ("?",)  # the chain of an expression no access path describes
 _SPACE_AFTER_OPEN = re.compile(r"([(\[<]) ")
 _SPACE_BEFORE_CLOSE = re.compile(r" ([)\]>])")
@@ -620,6 +622,11 @@ class _Extractor(ContextualTypes, ComposedTypes):
         self.constraints_noted: set[tuple[str, int]] = set()
         self.constraint_depth = 0
         self.shapes_noted: set[tuple[str, str]] = set()  # (scope, ``{:N}``) recorded
+        # aliases (facts.ALIAS): (start, end) of a value that is a whole name -> the aliases
+        # reading it; each alias -> how an assignment to it is written and how many such
+        # assignments define it (``None``: a ``const``, which nothing assigns again)
+        self.alias_values: dict[tuple[int, int], list[str]] = {}
+        self.aliases: dict[str, tuple[str, int] | None] = {}
 
     def run(self) -> dict[str, object]:
         self.collect_definitions()
@@ -637,6 +644,8 @@ class _Extractor(ContextualTypes, ComposedTypes):
         self.collect_types()
         self.collect_reads()
         self.narrow()
+        if self.aliases:
+            self.defs = marked(self.defs, set(self.aliases), self.rebound_aliases())
         self.refs.sort(key=attrgetter("line", "column"))
         self.defs.sort(key=attrgetter("start_byte"))
         self.imports.sort(key=attrgetter("line"))
@@ -1821,9 +1830,43 @@ class _Extractor(ContextualTypes, ComposedTypes):
                 value=self.value_chain(value),
                 **common,
             )
+            if keyword is not None and value is not None and value.type in _NAME_VALUES:
+                self.module_alias(name, value, self.text(keyword))
             return
         for bound in _pattern_names(name):
             self.emit(DefKind.VARIABLE, self.text(bound), self.parent(), (start, node), **common)
+
+    def module_alias(self, name: Node, value: Node, keyword: str) -> None:
+        """``export const alias = fn`` / ``var compat = lib.real``: a variable whose whole value
+        is a name is an alias of what it names (facts.ALIAS); a ``let`` or ``var`` may be
+        assigned again, a ``const`` not."""
+        if _simple_chain(self.src[value.start_byte : value.end_byte]) is None:
+            return  # ``a[0]``, ``f().x``: not a name
+        parent = self.parent()
+        qualname = f"{parent}.{self.text(name)}" if parent else self.text(name)
+        self.alias_values.setdefault((value.start_byte, value.end_byte), []).append(qualname)
+        # a declarator is no assignment expression: any assignment of the name is another
+        self.aliases[qualname] = None if keyword == "const" else (self.text(name), 0)
+
+    def rebound_aliases(self) -> set[str]:
+        """The aliases assigned again in the file (``compat = other`` for a ``let compat =
+        fn``; a second ``res.type = ...`` for an attached alias), or declared again."""
+        written: dict[str, int] = {}
+        for tag in ("assignment.local", "assignment.member"):
+            for node in self.caps.get(tag, ()):
+                left = node.child_by_field_id(self.fid.left)
+                if left is not None:
+                    text = _collapse(self.text(left))
+                    written[text] = written.get(text, 0) + 1
+        declared: dict[str, int] = {}
+        for d in self.defs:
+            declared[d.qualname] = declared.get(d.qualname, 0) + 1
+        return {
+            qualname
+            for qualname, assigned in self.aliases.items()
+            if declared.get(qualname, 0) > 1
+            or (assigned is not None and written.get(assigned[0], 0) > assigned[1])
+        }
 
     # ------------------------------------------------------------ object literal members
 
@@ -2098,7 +2141,7 @@ class _Extractor(ContextualTypes, ComposedTypes):
             attach(inner, chain[0], chain[1], value, statement)
         else:
             return
-        aliased = False
+        aliases: list[str] = []
         for target in outer_targets:
             outer = self.chain(target) if target is not None else []
             if outer == ["module", "exports"]:
@@ -2107,10 +2150,13 @@ class _Extractor(ContextualTypes, ComposedTypes):
                 self.exports.append((qualname, exported))
             elif len(outer) == 2 and self.parents.get(outer[0]) == "" and target is not None:
                 self.attached_alias(target, outer[0], outer[1], qualname, statement)
-                aliased = True
-        if aliased:  # the value is read into the aliases, as ``alias = fn`` reads ``fn``
+                aliases.append(".".join(outer))
+        # the value is read into each alias, as ``alias = fn`` reads ``fn`` (facts.ALIAS)
+        if aliases:
             chain, point = self.chain_at(left)
-            self.add_ref(RefKind.READ, chain, "", point)  # a top-level statement
+            for alias in aliases:
+                self.add_ref(RefKind.READ, chain, alias, point)
+                self.aliases[alias] = (alias, 1)  # this ``res.contentType = …`` is one
 
     def attached_alias(
         self, target: Node, owner: str, name: str, qualname: str, statement: Node
@@ -2582,6 +2628,10 @@ class _Extractor(ContextualTypes, ComposedTypes):
 
     def add_read(self, node: Node, seen: set[tuple[str, object]]) -> None:
         start = node.start_byte
+        holders = self.alias_values.get((start, node.end_byte)) if self.alias_values else None
+        if holders is not None:
+            self.alias_read(node, holders, seen)
+            return
         scope = self.scopes.at(start)
         written = (scope, self.src[start : node.end_byte])
         if written in seen:
@@ -2596,6 +2646,17 @@ class _Extractor(ContextualTypes, ComposedTypes):
             return
         seen.add(key)
         self.add_ref(RefKind.READ, chain, scope, point)
+
+    def alias_read(self, node: Node, holders: list[str], seen: set[tuple[str, object]]) -> None:
+        """The value of an alias, read by the alias itself (facts.ALIAS)."""
+        chain, point = self.chain_at(node)
+        root = chain[0]
+        if root in _GLOBALS or root == "this" or root in self.locals.get("", ()):
+            return
+        for holder in holders:
+            if (holder, chain) not in seen:
+                seen.add((holder, chain))
+                self.add_ref(RefKind.READ, chain, holder, point)
 
 
 def _simple_chain(raw: bytes) -> Chain | None:
