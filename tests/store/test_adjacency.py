@@ -104,6 +104,11 @@ def test_the_first_search_asks_sqlite_and_a_change_is_seen(indexed: Path, tmp_pa
         reader.close()
 
 
+def _every_symbol(store: SqliteStore) -> dict[str, Symbol]:
+    """Every symbol of the store's state, as its SQL query reads them."""
+    return {r[0]: _symbol_from_row(r) for r in store._db.execute(_SYMBOL_SELECT)}
+
+
 def _update(path: str, callee: str) -> IndexUpdate:
     """``run`` calls ``callee``, proven, and ``guess``, by name only."""
     names = ("run", callee, "guess")
@@ -158,10 +163,15 @@ def test_a_process_that_only_searches_keeps_symbols_and_sees_a_change(
         assert reader._seen_symbols() is None  # a process that searches once keeps nothing
         reader.search_text(["feed"], FIELD_WEIGHTS, 5)
         assert reader._postings.held is not None and reader._adjacency.held is None
+        # every symbol of the state is kept, read with the postings: asked without SQL
+        assert reader._seen_symbols() == _every_symbol(reader)
+        asked: list[str] = []
+        reader._db.set_trace_callback(asked.append)
         first = reader.get_symbols(keys)
         assert list(first) == ["zoo.py::feed"]
-        assert reader._seen_symbols() == {"zoo.py::feed": first["zoo.py::feed"], keys[1]: None}
-        assert reader.get_symbols(keys[::-1]) == first  # from the kept ones
+        assert reader.get_symbols(keys[::-1]) == first
+        reader._db.set_trace_callback(None)
+        assert not [a for a in asked if "SELECT" in a]
         (root / "zoo.py").write_text("def feed():\n    groom()\n\ndef groom():\n    pass\n")
         index_repository(root, jobs=1, embedder="none")  # another connection commits
         assert reader._seen_symbols() is None  # the postings held are of the old state
@@ -170,7 +180,7 @@ def test_a_process_that_only_searches_keeps_symbols_and_sees_a_change(
         reader._postings.read_seconds = 0.0  # as if reading them had been free: read at once
         reader.search_text(["feed"], FIELD_WEIGHTS, 5)
         assert reader._postings.held is not None
-        assert reader._seen_symbols() == {}  # the new state's: nothing read in it yet
+        assert reader._seen_symbols() == _every_symbol(reader)  # the new state's
         assert reader.get_symbols(keys) == after
     finally:
         reader.close()

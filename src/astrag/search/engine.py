@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from astrag.embed import Embedder
 from astrag.graph.facts import Symbol
@@ -115,9 +116,16 @@ class Searcher:
         rankers: dict[str, list[str]] = {}
 
         def add(ranked: list[str], weight: float, name: str) -> None:
-            for rank, sid in enumerate(ranked, 1):
-                fused[sid] = fused.get(sid, 0.0) + weight / (RRF_K + rank)
-                rankers.setdefault(sid, []).append(name)
+            shares = _shares(weight, len(ranked))
+            if not fused and len(set(ranked)) == len(ranked):
+                # the first list: each hit's score is its share (0.0 + share is share)
+                fused.update(zip(ranked, shares, strict=True))
+                rankers.update((sid, [name]) for sid in ranked)
+                return
+            get, listed = fused.get, rankers.setdefault
+            for sid, share in zip(ranked, shares, strict=True):
+                fused[sid] = get(sid, 0.0) + share
+                listed(sid, []).append(name)
 
         # the vector product runs on the other core while words are ranked (search/product.py)
         dense = self._dense_begun(query, _POOL) if mode in ("hybrid", "dense") else None
@@ -370,6 +378,13 @@ class Searcher:
         self._embedder = query_embedder(self.store.meta())
         if self._embedder is not None:
             self._dense = DenseIndex.load(self.store)
+
+
+@lru_cache(maxsize=16)
+def _shares(weight: float, count: int) -> tuple[float, ...]:
+    """What each rank of a ranker's list of ``count`` adds to a hit's fused score, made once
+    per weight and length (the same divisions a search made for each hit)."""
+    return tuple(weight / (RRF_K + rank) for rank in range(1, count + 1))
 
 
 def paths(ids: Iterable[str], symbols: dict[str, Symbol]) -> set[str]:
