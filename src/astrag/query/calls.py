@@ -48,6 +48,7 @@ from astrag.graph.facts import (
     Edge,
     EdgeKind,
     PlaceholderKind,
+    RefKind,
     Symbol,
 )
 from astrag.search.support import is_support
@@ -68,6 +69,7 @@ _MAX_HOPS = 50  # override chains and class hierarchies are short; a bad graph m
 _ALIAS_HOPS = 4  # ``a = b = c = fn``: aliases of aliases are few; more is a guess
 _HOLDERS = frozenset({DefKind.VARIABLE, DefKind.FIELD})
 SITES_IN_NOTE = 5
+_SITE_KINDS = frozenset({RefKind.READ, RefKind.TYPE, RefKind.NEW})
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +129,10 @@ def _walk(store: GraphStore, start: Symbol, depth: int, *, incoming: bool) -> li
     for level in range(1, max(depth, 1) + 1):
         ids = list(frontier)
         fetch = store.edges_to if incoming else store.edges_from
-        direct = _by_site(fetch(ids, _CALLS))
+        found = fetch(ids, _CALLS)
+        if incoming:
+            found += _constructions(store, frontier)
+        direct = _by_site(found)
         links: list[_Link] = [(e.source if incoming else e.target, e, DIRECT, "") for e in direct]
         if incoming:
             links += _dispatching_callers(store, frontier)
@@ -153,6 +158,39 @@ def _by_site(edges: Iterable[Edge]) -> list[Edge]:
     rest: a hundred tests (or valtio's ``examples/``, sorted before ``src/``) calling a method
     must not hide the places the code itself calls it."""
     return sorted(edges, key=lambda e: (is_support(e.path), *site_key(e)))
+
+
+def _constructions(store: GraphStore, frontier: dict[str, Symbol]) -> list[Edge]:
+    """``new C(…)`` of the frontier's classes: constructing a class calls it. A room whose
+    language writes ``new`` records the site as a reference of kind NEW (a call of the class
+    itself, Python's ``C(…)``, is a calls edge already); without this a TypeScript class
+    constructed in plain sight had "no callers"."""
+    classes = [sid for sid, s in frontier.items() if s.path and s.kind in CLASS_KINDS]
+    if not classes:
+        return []
+    refs = store.edges_to(classes, _READS)
+    kinds = reference_kinds(store, refs)
+    return [e for e in refs if kinds.get((e.path, e.line, e.column)) == RefKind.NEW]
+
+
+def reference_kinds(store: GraphStore, edges: Iterable[Edge]) -> dict[tuple[str, int, int], str]:
+    """What each ``references`` edge's site is — a read, a type or a ``new`` (the RefKind) —
+    from its file's facts: the edge does not say, the reference recorded at its line and
+    column does. A site that holds a NEW and the read of its class's name is a NEW."""
+    by_path: dict[str, set[tuple[int, int]]] = {}
+    for e in edges:
+        by_path.setdefault(e.path, set()).add((e.line, e.column))
+    facts = store.lazy_facts(by_path)
+    out: dict[tuple[str, int, int], str] = {}
+    for path, sites in by_path.items():
+        if path not in facts:
+            continue
+        for ref in facts[path].references:
+            if ref.kind in _SITE_KINDS and (ref.line, ref.column) in sites:
+                key = (path, ref.line, ref.column)
+                if out.get(key) != RefKind.NEW:
+                    out[key] = ref.kind
+    return out
 
 
 def _dispatching_callers(store: GraphStore, frontier: dict[str, Symbol]) -> list[_Link]:
@@ -264,11 +302,19 @@ def _candidate_edges(store: GraphStore, symbol: Symbol, kinds: Sequence[str]) ->
 
 
 def _value_reads(store: GraphStore, symbol: Symbol) -> list[Edge]:
-    """The sites that read a function or method as a value (``references`` edges to it: it
-    is passed, stored, returned or exported there, not called)."""
-    if not symbol.path or symbol.kind not in FUNCTION_KINDS:
+    """The sites that read a function, method or class as a value (``references`` edges to
+    it: it is passed, stored, returned or exported there, not called): what may be called
+    through it (``Storage = RedisStorage; Storage(name)``). A class's type annotations and
+    constructions are not reads, nor its own members' (``super(C, self)``)."""
+    if not symbol.path or symbol.kind not in FUNCTION_KINDS | CLASS_KINDS:
         return []
-    return [e for e in store.edges_to([symbol.id], _READS) if e.source != symbol.id]
+    reads = [e for e in store.edges_to([symbol.id], _READS) if e.source != symbol.id]
+    if symbol.kind not in CLASS_KINDS:
+        return reads
+    own = symbol.id + "."
+    reads = [e for e in reads if not e.source.startswith(own)]
+    kinds = reference_kinds(store, reads)
+    return [e for e in reads if kinds.get((e.path, e.line, e.column)) == RefKind.READ]
 
 
 def _nearest_first(

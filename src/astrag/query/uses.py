@@ -13,7 +13,7 @@ uses of the module too.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from astrag.graph.facts import CLASS_KINDS, FUNCTION_KINDS, Edge, EdgeKind, RefKind, Symbol
@@ -77,12 +77,12 @@ def uses(
         for e in store.edges_to(targets, list(_EDGE_USE))
         if e.target == symbol.id or e.kind == EdgeKind.IMPORTS
     ]
-    kinds = _reference_kinds(store, [e for e in edges if e.kind == EdgeKind.REFERENCES])
+    kinds = calls.reference_kinds(store, [e for e in edges if e.kind == EdgeKind.REFERENCES])
     found: list[tuple[str, Edge, str]] = []
     for e in edges:
         kind = _EDGE_USE[str(e.kind)]
         if kind == "read":
-            kind = kinds.get((e.path, e.line, e.column), "read")
+            kind = _REF_USE.get(kinds.get((e.path, e.line, e.column), RefKind.READ), "read")
         elif kind == "call" and symbol.kind in CLASS_KINDS:
             kind = "new"
         found.append((kind, e, ""))
@@ -230,23 +230,3 @@ def _innermost(symbols: list[Symbol], line: int) -> Symbol | None:
         and (s.kind in FUNCTION_KINDS or s.kind in CLASS_KINDS)
     ]
     return min(holding, key=lambda s: s.end_line - s.start_line, default=None)
-
-
-def _reference_kinds(store: GraphStore, edges: Iterable[Edge]) -> dict[tuple[str, int, int], str]:
-    """Read, type or new, for each ``references`` edge's site, from its file's facts."""
-    by_path: dict[str, set[tuple[int, int]]] = {}
-    for e in edges:
-        by_path.setdefault(e.path, set()).add((e.line, e.column))
-    facts = store.lazy_facts(by_path)
-    out: dict[tuple[str, int, int], str] = {}
-    for path, sites in by_path.items():
-        if path not in facts:
-            continue
-        for ref in facts[path].references:
-            use = _REF_USE.get(ref.kind)
-            if use is not None and (ref.line, ref.column) in sites:
-                # a site can hold a NEW and the READ of its class name: NEW wins
-                key = (path, ref.line, ref.column)
-                if out.get(key) != "new":
-                    out[key] = use
-    return out
