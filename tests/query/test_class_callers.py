@@ -1,8 +1,8 @@
 """Who calls a class, exactly, through the real CLI: constructing a class calls it.
 
-TypeScript's ``new Store(…)`` is a reference of kind NEW in the graph (the constructor gets a
-calls edge when the class declares one), so ``callers Store`` used to answer "no callers" for
-a class constructed in plain sight. A class read as a value (``S = Storage`` then ``S()``,
+TypeScript's ``new Store(…)`` is a reference of kind NEW in the graph and Java's a call of the
+constructor the class declares, so ``callers Store`` used to answer "no callers" for a class
+constructed in plain sight. A class read as a value (``S = Storage`` then ``S()``,
 ``storage_class = Storage``, passed as an argument) may be constructed through that value: an
 unverified candidate, as a function read as a value is. Type annotations and the class's own
 members' reads (``super(Storage, self)``) are neither."""
@@ -39,6 +39,26 @@ FILES = {
 
         export function pass(): Store {
           return build(Store);
+        }
+        """,
+    "java/p/Shop.java": """
+        package p;
+
+        public class Shop {
+          public Shop() {}
+
+          static Shop open() {
+            return new Shop();
+          }
+        }
+        """,
+    "java/p/Mall.java": """
+        package p;
+
+        class Mall {
+          Object first() {
+            return new Shop();
+          }
         }
         """,
     "pkg/__init__.py": "",
@@ -89,6 +109,14 @@ def test_a_typescript_class_is_called_where_it_is_constructed(repo: Path) -> Non
     # a class without a constructor of its own is constructed all the same
     data = ok_json("callers", "src/store.ts::Plain", "--repo", str(repo), "--format", "json")
     assert _results(data) == [("src/store.ts::plain", 12, "direct", None)]
+
+
+def test_a_java_class_is_called_through_its_constructor(repo: Path) -> None:
+    data = ok_json("callers", "java/p/Shop.java::Shop", "--repo", str(repo), "--format", "json")
+    assert _results(data) == [  # in site order: file, then line
+        ("java/p/Mall.java::Mall.first", 5, "direct", None),
+        ("java/p/Shop.java::Shop.open", 7, "direct", None),
+    ]
 
 
 def test_a_python_class_read_as_a_value_is_a_candidate_never_a_silent_none(repo: Path) -> None:

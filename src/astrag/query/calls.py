@@ -63,6 +63,7 @@ AS_VALUE = "value"  # a CANDIDATE's ``through`` when the site reads the symbol a
 
 _CALLS = (str(EdgeKind.CALLS),)
 _READS = (str(EdgeKind.REFERENCES),)
+_CONTAINS = (str(EdgeKind.CONTAINS),)
 _HIERARCHY = (str(EdgeKind.OVERRIDES), str(EdgeKind.IMPLEMENTS))
 _INHERITANCE = (str(EdgeKind.INHERITS), str(EdgeKind.IMPLEMENTS))
 _MAX_HOPS = 50  # override chains and class hierarchies are short; a bad graph must not loop
@@ -161,16 +162,21 @@ def _by_site(edges: Iterable[Edge]) -> list[Edge]:
 
 
 def _constructions(store: GraphStore, frontier: dict[str, Symbol]) -> list[Edge]:
-    """``new C(…)`` of the frontier's classes: constructing a class calls it. A room whose
-    language writes ``new`` records the site as a reference of kind NEW (a call of the class
-    itself, Python's ``C(…)``, is a calls edge already); without this a TypeScript class
-    constructed in plain sight had "no callers"."""
+    """The sites that construct the frontier's classes: constructing a class calls it. A call
+    of the class itself (Python's ``C(…)``) is a calls edge to it already; ``new C(…)`` is a
+    call of the constructor the class declares (a member marked ``constructor``: Java's,
+    TypeScript's), and, in a room that records it so, a reference of kind NEW to the class
+    (TypeScript's, with or without a constructor). Without these a class constructed in plain
+    sight had "no callers"."""
     classes = [sid for sid, s in frontier.items() if s.path and s.kind in CLASS_KINDS]
     if not classes:
         return []
+    members = store.get_symbols(e.target for e in store.edges_from(classes, _CONTAINS))
+    made = [m.id for m in members.values() if "constructor" in m.modifiers]
     refs = store.edges_to(classes, _READS)
     kinds = reference_kinds(store, refs)
-    return [e for e in refs if kinds.get((e.path, e.line, e.column)) == RefKind.NEW]
+    news = [e for e in refs if kinds.get((e.path, e.line, e.column)) == RefKind.NEW]
+    return (store.edges_to(made, _CALLS) if made else []) + news
 
 
 def reference_kinds(store: GraphStore, edges: Iterable[Edge]) -> dict[tuple[str, int, int], str]:
