@@ -5,7 +5,8 @@ constructor the class declares, so ``callers Store`` used to answer "no callers"
 constructed in plain sight. A class read as a value (``S = Storage`` then ``S()``,
 ``storage_class = Storage``, passed as an argument) may be constructed through that value: an
 unverified candidate, as a function read as a value is. Type annotations and the class's own
-members' reads (``super(Storage, self)``) are neither."""
+members' reads (``super(Storage, self)``) are neither, and a subclass's constructor calling its
+base's (``super().__init__()``) constructs nothing."""
 
 from __future__ import annotations
 
@@ -83,6 +84,20 @@ FILES = {
 
         def direct() -> Direct:
             return Direct()
+
+
+        class Base:
+            def __init__(self):
+                self.ready = True
+
+
+        class Child(Base):
+            def __init__(self):
+                super().__init__()
+
+
+        def base() -> Base:
+            return Base()
         """,
 }
 
@@ -130,6 +145,14 @@ def test_a_python_class_read_as_a_value_is_a_candidate_never_a_silent_none(repo:
     ]
     data = ok_json("callers", "pkg/storage.py::Direct", "--repo", str(repo), "--format", "json")
     assert _results(data) == [("pkg/storage.py::direct", 20, "direct", None)]
+
+
+def test_a_constructor_calling_its_base_constructs_nothing(repo: Path) -> None:
+    # Child.__init__'s super().__init__() calls Base.__init__: not a construction of Base
+    data = ok_json("callers", "pkg/storage.py::Base", "--repo", str(repo), "--format", "json")
+    assert _results(data) == [("pkg/storage.py::base", 34, "direct", None)]
+    data = ok_json("callers", "Base.__init__", "--repo", str(repo), "--format", "json")
+    assert _results(data) == [("pkg/storage.py::Child.__init__", 30, "direct", None)]
 
 
 def test_references_still_tell_constructions_reads_and_annotations_apart(repo: Path) -> None:

@@ -70,6 +70,7 @@ _MAX_HOPS = 50  # override chains and class hierarchies are short; a bad graph m
 _ALIAS_HOPS = 4  # ``a = b = c = fn``: aliases of aliases are few; more is a guess
 _HOLDERS = frozenset({DefKind.VARIABLE, DefKind.FIELD})
 SITES_IN_NOTE = 5
+_CONSTRUCTOR = "constructor"  # the modifier every room gives a class's constructor
 _SITE_KINDS = frozenset({RefKind.READ, RefKind.TYPE, RefKind.NEW})
 
 
@@ -172,11 +173,16 @@ def _constructions(store: GraphStore, frontier: dict[str, Symbol]) -> list[Edge]
     if not classes:
         return []
     members = store.get_symbols(e.target for e in store.edges_from(classes, _CONTAINS))
-    made = [m.id for m in members.values() if "constructor" in m.modifiers]
+    made = [m.id for m in members.values() if _CONSTRUCTOR in m.modifiers]
+    inits = store.edges_to(made, _CALLS) if made else []
+    # a constructor calling one (``super().__init__()``, Java's ``super(…)``/``this(…)``)
+    # initialises an instance another construction made: it constructs nothing
+    by = store.get_symbols({e.source for e in inits})
+    inits = [e for e in inits if e.source in by and _CONSTRUCTOR not in by[e.source].modifiers]
     refs = store.edges_to(classes, _READS)
     kinds = reference_kinds(store, refs)
     news = [e for e in refs if kinds.get((e.path, e.line, e.column)) == RefKind.NEW]
-    return (store.edges_to(made, _CALLS) if made else []) + news
+    return inits + news
 
 
 def reference_kinds(store: GraphStore, edges: Iterable[Edge]) -> dict[tuple[str, int, int], str]:
