@@ -226,6 +226,30 @@ def test_python_callers_through_aliases(python: Path) -> None:
     assert result.stderr.splitlines() == [f"note: {n}" for n in data["notes"]]
 
 
+def test_callees_go_through_an_alias_to_what_it_holds(python: Path) -> None:
+    c, u = "pkg/core.py::", "pkg/use.py::"
+    # go calls compat_fn, which holds real_fn: the alias, then what runs
+    data = ok_json("callees", u + "go", "--repo", str(python))
+    assert _results(data) == [
+        (c + "compat_fn", 5, "direct", None),
+        (c + "real_fn", 5, "alias", c + "compat_fn"),
+    ]
+    # older = compat_fn = real_fn: two hops, through the alias called
+    data = ok_json("callees", u + "chained", "--repo", str(python))
+    assert _results(data) == [
+        (c + "older", 9, "direct", None),
+        (c + "real_fn", 9, "alias", c + "older"),
+    ]
+    # moved is assigned again: what it holds when called is not known
+    data = ok_json("callees", u + "maybe", "--repo", str(python))
+    assert _results(data) == [(c + "moved", 13, "direct", None)]
+    result = astrag("callees", u + "go", "--repo", str(python))
+    assert (
+        result.stdout.splitlines()[1]
+        == "1\treal_fn\tfunction\tpkg/core.py:1\t5\tvia alias compat_fn"
+    )
+
+
 def test_a_method_aliased_in_its_class_body_is_called_through_the_alias(python: Path) -> None:
     c, u = "pkg/core.py::", "pkg/use.py::"
     data = ok_json("callers", "A.__str__", "--repo", str(python))

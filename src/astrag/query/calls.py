@@ -140,6 +140,7 @@ def _walk(store: GraphStore, start: Symbol, depth: int, *, incoming: bool) -> li
             links += _dispatching_callers(store, frontier)
             links += _aliased_callers(store, frontier)
         else:
+            links += _held_callees(store, direct)
             links += _dispatched_callees(store, direct)
         symbols = store.get_symbols(other for other, *_ in links if other not in seen)
         frontier = {}
@@ -246,6 +247,39 @@ def _aliased_callers(store: GraphStore, frontier: dict[str, Symbol]) -> list[_Li
     certain = [a for a, (_, _, sure) in found.items() if sure]
     edges = _by_site(store.edges_to(certain, _CALLS)) if certain else []
     return [(e.source, e, ALIASED, e.target) for e in edges]
+
+
+def _held_callees(store: GraphStore, direct: Sequence[Edge]) -> list[_Link]:
+    """What each called alias assigned once holds (``compat_fn(x)`` runs ``real_fn``), through
+    aliases of aliases up to :data:`_ALIAS_HOPS`, reached through the first call of the alias;
+    an alias its file assigns again stays only the callee it is (what it holds is not known)."""
+    first: dict[str, Edge] = {}
+    for e in direct:
+        first.setdefault(e.target, e)
+    holders = store.get_symbols(first)
+    frontier = {sid: sid for sid, s in holders.items() if _certain_alias(s)}
+    links: list[_Link] = []
+    for _ in range(_ALIAS_HOPS):
+        if not frontier:
+            break
+        reads = sorted(store.edges_from(list(frontier), _READS), key=site_key)
+        held = store.get_symbols({e.target for e in reads})
+        reached: dict[str, str] = {}
+        for e in reads:
+            s = held.get(e.target)
+            if s is None or not s.path or e.target in reached:
+                continue
+            called = frontier[e.source]
+            if _certain_alias(s):
+                reached[e.target] = called  # an alias of an alias: on to what it holds
+            elif s.kind in FUNCTION_KINDS or s.kind in CLASS_KINDS:
+                links.append((e.target, first[called], ALIASED, called))
+        frontier = reached
+    return links
+
+
+def _certain_alias(s: Symbol) -> bool:
+    return s.kind in _HOLDERS and ALIAS in s.modifiers and REBOUND not in s.modifiers
 
 
 def via_alias(r: Related) -> bool:
