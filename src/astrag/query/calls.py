@@ -72,6 +72,11 @@ _HOLDERS = frozenset({DefKind.VARIABLE, DefKind.FIELD})
 SITES_IN_NOTE = 5
 _CONSTRUCTOR = "constructor"  # the modifier every room gives a class's constructor
 _SITE_KINDS = frozenset({RefKind.READ, RefKind.TYPE, RefKind.NEW})
+# references into symbols, each with its site's kind (a RefKind; "" where the facts record
+# none), by the symbol referenced: read once a query, since telling the kinds apart decodes
+# the facts of every file they are in, and constructions, reads as a value and `references`
+# all ask them of one class
+Sites = dict[str, list[tuple[Edge, str]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,12 +94,15 @@ class Related:
     through: str = ""
 
 
-def callers(store: GraphStore, symbol: Symbol, depth: int = 1) -> list[Related]:
+def callers(
+    store: GraphStore, symbol: Symbol, depth: int = 1, known: Sites | None = None
+) -> list[Related]:
     """Direct, dispatch and alias callers up to ``depth`` (site order, support files last, by
     level), then the unverified candidate call sites of ``symbol`` itself (calls of an
     unresolved name, its own or an alias's; calls of an alias assigned again), then its reads
-    as a value."""
-    walked = _walk(store, symbol, depth, incoming=True)
+    as a value. ``known``: the :data:`Sites` a caller has read already (:func:`referenced`)."""
+    known = {} if known is None else known
+    walked = _walk(store, symbol, depth, incoming=True, known=known)
     found = aliases(store, [symbol.id]) if symbol.path else {}
     unresolved = list(_candidate_edges(store, symbol, _CALLS))
     # an alias's read of the symbol is its definition: told by the calls of it, when any
@@ -110,7 +118,7 @@ def callers(store: GraphStore, symbol: Symbol, depth: int = 1) -> list[Related]:
     unsure = store.edges_to(rebound, _CALLS) if rebound else []
     resolved = store.edges_to(list(found), _CALLS) if found else []
     called |= {found[e.target][1] for e in resolved}
-    values = [e for e in _value_reads(store, symbol) if e.source not in called]
+    values = [e for e in _value_reads(store, symbol, known) if e.source not in called]
     groups = ((unresolved, ""), (unsure, ""), (values, AS_VALUE))
     return walked + _nearest_first(store, symbol, *groups)
 
@@ -124,7 +132,9 @@ def callees(store: GraphStore, symbol: Symbol, depth: int = 1) -> list[Related]:
 _Link = tuple[str, Edge, str, str]  # (the other end, the edge, link, through)
 
 
-def _walk(store: GraphStore, start: Symbol, depth: int, *, incoming: bool) -> list[Related]:
+def _walk(
+    store: GraphStore, start: Symbol, depth: int, *, incoming: bool, known: Sites | None = None
+) -> list[Related]:
     seen = {start.id}
     frontier = {start.id: start}
     out: list[Related] = []
@@ -133,7 +143,7 @@ def _walk(store: GraphStore, start: Symbol, depth: int, *, incoming: bool) -> li
         fetch = store.edges_to if incoming else store.edges_from
         found = fetch(ids, _CALLS)
         if incoming:
-            found += _constructions(store, frontier)
+            found += _constructions(store, frontier, {} if known is None else known)
         direct = _by_site(found)
         links: list[_Link] = [(e.source if incoming else e.target, e, DIRECT, "") for e in direct]
         if incoming:
@@ -163,7 +173,7 @@ def _by_site(edges: Iterable[Edge]) -> list[Edge]:
     return sorted(edges, key=lambda e: (is_support(e.path), *site_key(e)))
 
 
-def _constructions(store: GraphStore, frontier: dict[str, Symbol]) -> list[Edge]:
+def _constructions(store: GraphStore, frontier: dict[str, Symbol], known: Sites) -> list[Edge]:
     """The sites that construct the frontier's classes: constructing a class calls it. A call
     of the class itself (Python's ``C(…)``) is a calls edge to it already; ``new C(…)`` is a
     call of the constructor the class declares (a member marked ``constructor``: Java's,
@@ -180,13 +190,25 @@ def _constructions(store: GraphStore, frontier: dict[str, Symbol]) -> list[Edge]
     # initialises an instance another construction made: it constructs nothing
     by = store.get_symbols({e.source for e in inits})
     inits = [e for e in inits if e.source in by and _CONSTRUCTOR not in by[e.source].modifiers]
-    refs = store.edges_to(classes, _READS)
-    kinds = reference_kinds(store, refs)
-    news = [e for e in refs if kinds.get((e.path, e.line, e.column)) == RefKind.NEW]
+    news = [e for e, kind in referenced(store, classes, known) if kind == RefKind.NEW]
     return inits + news
 
 
-def reference_kinds(store: GraphStore, edges: Iterable[Edge]) -> dict[tuple[str, int, int], str]:
+def referenced(store: GraphStore, ids: Sequence[str], known: Sites) -> list[tuple[Edge, str]]:
+    """The ``references`` edges into ``ids``, each with its site's kind, by id in the order
+    given; read once a query: ``known`` keeps them for the next ask."""
+    missing = [i for i in dict.fromkeys(ids) if i not in known]
+    if missing:
+        refs = store.edges_to(missing, _READS)
+        kinds = _reference_kinds(store, refs)
+        for i in missing:
+            known[i] = []
+        for e in refs:
+            known[e.target].append((e, kinds.get((e.path, e.line, e.column), "")))
+    return [site for i in ids for site in known[i]]
+
+
+def _reference_kinds(store: GraphStore, edges: Iterable[Edge]) -> dict[tuple[str, int, int], str]:
     """What each ``references`` edge's site is — a read, a type or a ``new`` (the RefKind) —
     from its file's facts: the edge does not say, the reference recorded at its line and
     column does. A site that holds a NEW and the read of its class's name is a NEW."""
@@ -347,20 +369,21 @@ def _candidate_edges(store: GraphStore, symbol: Symbol, kinds: Sequence[str]) ->
     return store.edges_to([p.id for p in placeholders], kinds) if placeholders else []
 
 
-def _value_reads(store: GraphStore, symbol: Symbol) -> list[Edge]:
+def _value_reads(store: GraphStore, symbol: Symbol, known: Sites) -> list[Edge]:
     """The sites that read a function, method or class as a value (``references`` edges to
     it: it is passed, stored, returned or exported there, not called): what may be called
     through it (``Storage = RedisStorage; Storage(name)``). A class's type annotations and
     constructions are not reads, nor its own members' (``super(C, self)``)."""
     if not symbol.path or symbol.kind not in FUNCTION_KINDS | CLASS_KINDS:
         return []
-    reads = [e for e in store.edges_to([symbol.id], _READS) if e.source != symbol.id]
     if symbol.kind not in CLASS_KINDS:
-        return reads
+        return [e for e in store.edges_to([symbol.id], _READS) if e.source != symbol.id]
     own = symbol.id + "."
-    reads = [e for e in reads if not e.source.startswith(own)]
-    kinds = reference_kinds(store, reads)
-    return [e for e in reads if kinds.get((e.path, e.line, e.column)) == RefKind.READ]
+    return [
+        e
+        for e, kind in referenced(store, [symbol.id], known)
+        if kind == RefKind.READ and e.source != symbol.id and not e.source.startswith(own)
+    ]
 
 
 def _nearest_first(

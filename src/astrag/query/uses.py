@@ -77,17 +77,18 @@ def uses(
         for e in store.edges_to(targets, list(_EDGE_USE))
         if e.target == symbol.id or e.kind == EdgeKind.IMPORTS
     ]
-    kinds = calls.reference_kinds(store, [e for e in edges if e.kind == EdgeKind.REFERENCES])
+    known: calls.Sites = {}  # the references' kinds, read once for this and for callers()
+    kinds = {(e.path, e.line, e.column): k for e, k in calls.referenced(store, [symbol.id], known)}
     found: list[tuple[str, Edge, str]] = []
     for e in edges:
         kind = _EDGE_USE[str(e.kind)]
         if kind == "read":
-            kind = _REF_USE.get(kinds.get((e.path, e.line, e.column), RefKind.READ), "read")
+            kind = _REF_USE.get(kinds.get((e.path, e.line, e.column)) or RefKind.READ, "read")
         elif kind == "call" and symbol.kind in CLASS_KINDS:
             kind = "new"
         found.append((kind, e, ""))
     found += [("read", e, "") for e in _own_field_reads(store, symbol, line_of)]
-    for r in calls.callers(store, symbol, 1):
+    for r in calls.callers(store, symbol, 1, known):
         if r.link in (calls.DISPATCH, calls.ALIASED):
             found.append((r.link, r.edge, r.through))
         elif calls.via_alias(r):  # an alias its file assigns again: unverified
