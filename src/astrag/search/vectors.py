@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # numpy is imported where vectors are read: an index run with
     # embeddings (--no-embed) never imports it (0.1 s before a cold run's parsers start)
     import numpy as np
 
+    from astrag.search.product import Product
     from astrag.search.sketch import Sketch
 
 ProgressFn = Callable[[str, int, int], None]
@@ -185,7 +186,7 @@ class DenseIndex:
         import numpy as np
 
         from astrag.search import sketch
-        from astrag.search.product import Product, best
+        from astrag.search.product import Product
 
         query = query.astype(np.float32)
         self.searches += 1
@@ -198,21 +199,21 @@ class DenseIndex:
             def finish_sketched() -> list[tuple[str, float]]:
                 found = sketch.top(self.matrix, query, reach.scores(), slack, limit)
                 if found is None:  # the whole product decides
-                    scores = Product(self.matrix, query).scores()
-                    top = best(scores, limit)
-                    return self._ranked(top, scores[top])
+                    return self._best(Product(self.matrix, query), limit)
                 return self._ranked(*found)
 
             return finish_sketched
 
         product = Product(self.matrix, query)
+        return lambda: self._best(product, limit)
 
-        def finish() -> list[tuple[str, float]]:
-            scores = product.scores()
-            top = best(scores, limit)
-            return self._ranked(top, scores[top])
+    def _best(self, product: Product, limit: int) -> list[tuple[str, float]]:
+        """The ``limit`` best rows of ``product``'s scores, ranked."""
+        from astrag.search.product import best
 
-        return finish
+        scores = product.scores()
+        top = best(scores, limit)
+        return self._ranked(top, scores[top])
 
     def _ranked(self, rows: np.ndarray, scores: np.ndarray) -> list[tuple[str, float]]:
         """``rows`` with their ``scores``, best first, ties broken by id so that equal scores
